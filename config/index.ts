@@ -1,0 +1,90 @@
+import path from 'node:path'
+import { defineConfig, type UserConfigExport } from '@tarojs/cli'
+import TsconfigPathsPlugin from 'tsconfig-paths-webpack-plugin'
+import devConfig from './dev'
+import prodConfig from './prod'
+
+/**
+ * TARO_APP_* variables from the shell are inlined like the ones from `.env` files
+ * (Taro itself only reads the files). Values from `.env` files win over the shell.
+ */
+const APP_ENV_KEYS = [
+  'TARO_APP_API_BASE', 'TARO_APP_ID', 'TARO_APP_TYPE', 'TARO_APP_ENV', 'TARO_APP_LOCALE',
+  'TARO_APP_ERROR_REPORT', 'TARO_APP_ERROR_REPORT_URL'
+]
+
+/** Every variable src/config.ts reads is defined (empty when unset), so no `process` is left in the bundle. */
+function shellEnv (): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const k of APP_ENV_KEYS) out[k] = JSON.stringify('')
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('TARO_APP_') && v !== undefined) out[k] = JSON.stringify(v)
+  }
+  return out
+}
+
+// H5 root font size is 3.5% of the window width (spec 9; see src/index.html). With a 750 px design
+// on a 375 px phone that root is 13.125 px, so pxtransform divides by 2 * 13.125.
+const H5_BASE_FONT_SIZE = 375 * 0.035
+
+export default defineConfig<'webpack5'>(async (merge) => {
+  const baseConfig: UserConfigExport<'webpack5'> = {
+    projectName: 'blindbox-shop',
+    date: '2026-11-22',
+    designWidth: 750,
+    deviceRatio: { 640: 2.34 / 2, 750: 1, 375: 2, 828: 1.81 / 2 },
+    sourceRoot: 'src',
+    outputRoot: `dist/${process.env.TARO_ENV}`,
+    plugins: [],
+    env: shellEnv(),
+    defineConstants: {},
+    alias: {
+      '@': path.resolve(__dirname, '..', 'src'),
+      '~types': path.resolve(__dirname, '..', 'types')
+    },
+    copy: { patterns: [], options: {} },
+    framework: 'react',
+    compiler: { type: 'webpack5', prebundle: { enable: false } },
+    cache: { enable: false },
+    mini: {
+      postcss: {
+        pxtransform: { enable: true, config: {} },
+        cssModules: { enable: false, config: { namingPattern: 'module', generateScopedName: '[name]__[local]___[hash:base64:5]' } }
+      },
+      webpackChain (chain) {
+        chain.resolve.plugin('tsconfig-paths').use(TsconfigPathsPlugin)
+      }
+    },
+    h5: {
+      publicPath: '/',
+      staticDirectory: 'static',
+      // History mode with base '/' (spec 2). Taro's default basename is '/'; setting basename: '/'
+      // explicitly makes its router match no page at all (blank screen), so it is left unset.
+      router: { mode: 'browser' },
+      output: {
+        filename: 'js/[name].[contenthash:8].js',
+        chunkFilename: 'js/[name].[contenthash:8].js'
+      },
+      miniCssExtractPluginOption: {
+        ignoreOrder: true,
+        filename: 'css/[name].[contenthash:8].css',
+        chunkFilename: 'css/[name].[contenthash:8].css'
+      },
+      postcss: {
+        pxtransform: { enable: true, config: { baseFontSize: H5_BASE_FONT_SIZE } },
+        autoprefixer: { enable: true, config: {} },
+        cssModules: { enable: false, config: { namingPattern: 'module', generateScopedName: '[name]__[local]___[hash:base64:5]' } }
+      },
+      webpackChain (chain) {
+        chain.resolve.plugin('tsconfig-paths').use(TsconfigPathsPlugin)
+      },
+      devServer: {
+        proxy: [{ context: ['/dev-api'], target: process.env.API_PROXY_TARGET || 'http://127.0.0.1:3000', changeOrigin: true }]
+      }
+    }
+  }
+  if (process.env.NODE_ENV === 'development') {
+    return merge({}, baseConfig, devConfig)
+  }
+  return merge({}, baseConfig, prodConfig)
+})

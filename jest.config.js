@@ -1,0 +1,28 @@
+/** Unit and component tests: jsdom, @tarojs/taro -> the H5 implementation (see test/setup). */
+const esmPkgs = [
+  '@tarojs', '@stencil', 'lodash-es', 'query-string', 'decode-uri-component', 'filter-obj',
+  'split-on-first', 'swiper', 'ssr-window', 'dom7', 'is-mobile', 'nanoid', '\\.pnpm', 'style-inject', 'tslib'
+].join('|')
+
+module.exports = {
+  testEnvironment: 'jsdom',
+  testEnvironmentOptions: { url: 'http://localhost/' },
+  roots: ['<rootDir>/test/unit'],
+  testMatch: ['**/*.test.[jt]s?(x)'],
+  setupFiles: ['<rootDir>/test/setup/env.js'],
+  setupFilesAfterEnv: ['<rootDir>/test/setup/after-env.js'],
+  transform: { '^.+\\.(mjs|[jt]sx?)$': 'babel-jest' },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPkgs})/)`],
+  moduleNameMapper: {
+    '^@tarojs/taro$': '<rootDir>/test/setup/taro-h5-shim.js',
+    '^@tarojs/components$': '@tarojs/components/lib/react',
+    '\\.(css|scss|sass|less)$': '<rootDir>/test/setup/style-mock.js',
+    '^@/(.*)$': '<rootDir>/src/$1',
+    '^~types/(.*)$': '<rootDir>/types/$1'
+  },
+  globals: {
+    ENABLE_INNER_HTML: true, ENABLE_ADJACENT_HTML: true, ENABLE_SIZE_APIS: true,
+    ENABLE_TEMPLATE_CONTENT: true, ENABLE_MUTATION_OBSERVER: true, ENABLE_CLONE_NODE: true,
+    ENABLE_CONTAINS: true, DEPRECATED_ADAPTER_COMPONENT: false, __TARO_FRAMEWORK__: 'react'
+  }
+}

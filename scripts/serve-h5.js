@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// Static server for dist/h5 with the history-mode fallback (deep links such as
+// /pagesA/home/index?x=1 load index.html). Used until the API server serves the build itself,
+// and by tests that need the H5 app alone. Usage: node scripts/serve-h5.js [dir] [port]
+const http = require('node:http')
+const fs = require('node:fs')
+const path = require('node:path')
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'application/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.png': 'image/png',
+  '.jpg': 'image/jpeg', '.webp': 'image/webp', '.svg': 'image/svg+xml', '.ico': 'image/x-icon',
+  '.mp3': 'audio/mpeg', '.txt': 'text/plain; charset=utf-8'
+}
+
+function createServer (root) {
+  const ROOT = path.resolve(root)
+  return http.createServer((req, res) => {
+    let urlPath
+    try {
+      urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname)
+    } catch {
+      res.writeHead(400).end('bad url')
+      return
+    }
+    let file = path.join(ROOT, path.normalize(urlPath))
+    const inside = file === ROOT || file.startsWith(ROOT + path.sep)
+    const isFile = inside && fs.existsSync(file) && fs.statSync(file).isFile()
+    if (!isFile) file = path.join(ROOT, 'index.html')
+    const type = TYPES[path.extname(file)] || 'application/octet-stream'
+    const immutable = isFile && /\.[0-9a-f]{8}\.(js|css)$/.test(file)
+    res.writeHead(200, { 'Content-Type': type, 'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache' })
+    fs.createReadStream(file).pipe(res)
+  })
+}
+
+module.exports = { createServer }
+
+if (require.main === module) {
+  const root = process.argv[2] || path.join(__dirname, '..', 'dist', 'h5')
+  const port = Number(process.argv[3] || process.env.PORT || 5180)
+  createServer(root).listen(port, '127.0.0.1', () => console.log(`serving ${root} on http://127.0.0.1:${port}`))
+}

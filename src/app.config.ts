@@ -1,0 +1,34 @@
+export default defineAppConfig({
+  entryPagePath: 'pages/login/index',
+  pages: ['pages/login/index', 'pages/web_view/index'],
+  subPackages: [
+    {
+      root: 'pagesA',
+      pages: [
+        'blind_box_detail/index',
+        'combine/index',
+        'combine_result/index',
+        'editor/index',
+        'home/index',
+        'my_blind_box/index',
+        'open_chest_animation/index',
+        'prize_detail/index',
+        'prize_show/index',
+        'profile/index',
+        'props/index',
+        'purchase/index',
+        'recharge/index',
+        'security/index'
+      ]
+    }
+  ],
+  window: {
+    backgroundTextStyle: 'dark',
+    backgroundColor: '#F8F8F8',
+    navigationBarBackgroundColor: '#ffffff',
+    navigationBarTitleText: '',
+    navigationBarTextStyle: 'black',
+    // The default bar on both builds (spec 2); on H5 Taro draws it, with a home button on a first page.
+    navigationStyle: 'default'
+  }
+})

@@ -1,0 +1,23 @@
+import { View, Text } from '@tarojs/components'
+import { observer } from 'mobx-react'
+import { t } from '@/stores/locale'
+import './index.scss'
+
+export interface EmptyStateProps {
+  text?: string
+  icon?: string
+  /** A call to action under the text. */
+  action?: { label: string; onClick: () => void }
+}
+
+function EmptyState ({ text, icon = '📦', action }: EmptyStateProps) {
+  return (
+    <View className='empty-state'>
+      <Text className='empty-state__icon'>{icon}</Text>
+      <Text className='empty-state__text'>{text ?? t('feedback.empty')}</Text>
+      {action && <View className='empty-state__action' onClick={action.onClick}>{action.label}</View>}
+    </View>
+  )
+}
+
+export default observer(EmptyState)

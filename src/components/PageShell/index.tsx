@@ -1,0 +1,35 @@
+import { type PropsWithChildren, useEffect } from 'react'
+import Taro, { useDidShow, useRouter, useShareAppMessage, useShareTimeline } from '@tarojs/taro'
+import { View } from '@tarojs/components'
+import { reaction } from 'mobx'
+import { localeStore } from '@/stores/locale'
+import { pageTitle, shareMessage, shareTimeline, type ShareInput } from '@/utils/navigation'
+import './index.scss'
+
+export interface PageShellProps {
+  /** What sharing this page sends; default: this page with its query. */
+  share?: ShareInput
+  className?: string
+}
+
+function setTitle (route: string) {
+  Taro.setNavigationBarTitle({ title: pageTitle(route) }).catch(() => undefined)
+}
+
+/**
+ * Every page sits in this shell: the title looked up from the route (and updated when the language
+ * changes), the page background, and sharing to a message and to the timeline.
+ */
+export default function PageShell ({ share, className, children }: PropsWithChildren<PageShellProps>) {
+  const router = useRouter()
+  const route = router.path.split('?')[0]
+
+  useDidShow(() => setTitle(route))
+  useEffect(() => reaction(() => localeStore.locale, () => setTitle(route)), [route])
+
+  const shareInput = (): ShareInput => share ?? { path: route, query: router.params as Record<string, string> }
+  useShareAppMessage(() => shareMessage(shareInput()))
+  useShareTimeline(() => shareTimeline(shareInput()))
+
+  return <View className={`page-shell ${className ?? ''}`}>{children}</View>
+}

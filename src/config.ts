@@ -1,0 +1,36 @@
+/**
+ * Build-time configuration. Taro inlines every `process.env.TARO_APP_*` variable it finds in the
+ * environment or in `.env*` files; Jest reads the real environment. Read through functions so a test
+ * can change the environment.
+ */
+export interface AppConfig {
+  /** Base of every API call (spec 7). */
+  apiBase: string
+  appId: string
+  appType: string
+  env: string
+  /** Configured locale, empty when not set. */
+  locale: string
+  /** Post error reports only when this is on (spec 8). */
+  errorReportEnabled: boolean
+  /** Extra URL that error reports also go to. */
+  errorReportUrl: string
+}
+
+export const DEFAULT_API_BASE = '/dev-api'
+
+const flag = (v: string | undefined) => v === 'true' || v === '1'
+
+export function getConfig (): AppConfig {
+  return {
+    apiBase: (process.env.TARO_APP_API_BASE || DEFAULT_API_BASE).replace(/\/+$/, ''),
+    appId: process.env.TARO_APP_ID || 'blindbox-shop',
+    appType: process.env.TARO_APP_TYPE || (process.env.TARO_ENV === 'weapp' ? 'weapp' : 'h5'),
+    env: process.env.TARO_APP_ENV || 'dev',
+    locale: process.env.TARO_APP_LOCALE || '',
+    errorReportEnabled: flag(process.env.TARO_APP_ERROR_REPORT),
+    errorReportUrl: process.env.TARO_APP_ERROR_REPORT_URL || ''
+  }
+}
+
+export const isH5 = () => process.env.TARO_ENV === 'h5'

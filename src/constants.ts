@@ -1,0 +1,38 @@
+/** Named constants from the specification (sections 2, 5, 7, 9). */
+export const TOKEN_KEY = 'h5_token'
+export const LOCALE_KEY = 'app_locale'
+export const REQUEST_TIMEOUT_MS = 50000
+export const POLL_INTERVAL_MS = 2000
+export const TOAST_DEFAULT_DURATION_MS = 3000
+
+/** The H5 router's base (history mode, spec 2): where an HTTP 401 sends the browser. */
+export const APP_BASE = '/'
+export const ENTRY_PAGE = '/pages/login/index'
+export const WEB_VIEW_PAGE = '/pages/web_view/index'
+export const HOME_PAGE = '/pagesA/home/index'
+/** Share links default to the entry page, which forwards a logged-in visitor to home. */
+export const DEFAULT_SHARE_PATH = ENTRY_PAGE
+
+/** Pages of the main package; every other page lives in the subpackage `pagesA`. */
+export const MAIN_PAGES = ['pages/login/index', 'pages/web_view/index'] as const
+export const SUBPACKAGE_ROOT = 'pagesA'
+export const SUBPACKAGE_PAGES = [
+  'blind_box_detail', 'combine', 'combine_result', 'editor', 'home', 'my_blind_box',
+  'open_chest_animation', 'prize_detail', 'prize_show', 'profile', 'props', 'purchase',
+  'recharge', 'security'
+] as const
+
+/** Login form limits (spec 5, 9). */
+export const USERNAME_MIN = 1
+export const USERNAME_MAX = 100
+export const PASSWORD_MIN = 3
+export const PASSWORD_MAX = 18
+export const CODE_MIN = 4
+export const CODE_MAX = 6
+export const CODE_RESEND_SECONDS = 60
+
+/** H5 root font: 3.5% of the window width, set 10 ms after start, resize throttled to 50 ms (spec 9). */
+export const ROOT_FONT_RATIO = 0.035
+export const BASE_DEVICE_WIDTH = 375
+export const MAX_DEVICE_WIDTH = 960
+export const PAGE_BACKGROUND = '#F8F8F8'

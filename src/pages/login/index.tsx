@@ -1,0 +1,235 @@
+import { useState } from 'react'
+import Taro, { useLoad } from '@tarojs/taro'
+import { View, Text, Input, Button } from '@tarojs/components'
+import { observer } from 'mobx-react'
+import type { LoginResult } from '~types/api'
+import PageShell from '@/components/PageShell'
+import LangSwitch from '@/components/LangSwitch'
+import { accountApi } from '@/services/account'
+import { errorMessage } from '@/services/request'
+import { sessionStore } from '@/stores/session'
+import { t } from '@/stores/locale'
+import type { MessageKey } from '@/locales/types'
+import { CODE_MAX, CODE_RESEND_SECONDS, HOME_PAGE, PASSWORD_MAX, USERNAME_MAX } from '@/constants'
+import { toast } from '@/utils/feedback'
+import { agreementLink, navigate } from '@/utils/navigation'
+import { useCountdown } from '@/utils/useCountdown'
+import {
+  accountKind, checkEmail, checkPhone, validateLogin,
+  type AccountKind, type FieldErrors, type FieldName, type LoginForm, type LoginMode
+} from '@/utils/validation'
+import './index.scss'
+
+const TABS: { mode: LoginMode; label: MessageKey }[] = [
+  { mode: 'password', label: 'login.tabPassword' },
+  { mode: 'sms', label: 'login.tabSms' },
+  { mode: 'email', label: 'login.tabEmail' }
+]
+
+const REGISTER_BY: { kind: AccountKind; label: MessageKey }[] = [
+  { kind: 'user_name', label: 'login.username' },
+  { kind: 'phone', label: 'login.phone' },
+  { kind: 'email', label: 'login.email' }
+]
+
+const EMPTY: LoginForm = { account: '', phone: '', email: '', password: '', code: '', agreed: false, registerBy: 'user_name' }
+
+function LoginPage () {
+  const [mode, setMode] = useState<LoginMode>('password')
+  const [form, setForm] = useState<LoginForm>(EMPTY)
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const [busy, setBusy] = useState(false)
+  const countdown = useCountdown()
+
+  useLoad(() => {
+    if (sessionStore.loggedIn) Taro.reLaunch({ url: HOME_PAGE }).catch(() => undefined)
+  })
+
+  const set = (field: keyof LoginForm, value: string | boolean) => {
+    setForm(f => ({ ...f, [field]: value }))
+    setErrors(e => ({ ...e, [field]: undefined }))
+  }
+
+  const switchMode = (m: LoginMode) => {
+    setMode(m)
+    setErrors({})
+  }
+
+  /** Where a code goes in this mode: the phone (SMS) or the address (mail). */
+  const codeTarget = (): 'phone' | 'email' | null => {
+    if (mode === 'sms') return 'phone'
+    if (mode === 'email') return 'email'
+    if (mode === 'register' && form.registerBy !== 'user_name') return form.registerBy
+    return null
+  }
+
+  const sendCode = async () => {
+    const target = codeTarget()
+    if (!target || countdown.running || busy) return
+    const value = form[target].trim()
+    const bad = target === 'phone' ? checkPhone(value) : checkEmail(value)
+    if (bad) {
+      setErrors(e => ({ ...e, [target]: bad }))
+      toast({ message: t(bad) })
+      return
+    }
+    try {
+      if (target === 'phone') await accountApi.sendSmsCode(value)
+      else await accountApi.sendMailCode({ phone: value })
+      countdown.start(CODE_RESEND_SECONDS)
+      toast({ message: t('login.codeSent'), level: 'success' })
+    } catch (e) {
+      toast({ message: `${t('login.codeSendFailed')}: ${errorMessage(e)}` })
+    }
+  }
+
+  const submit = async () => {
+    if (busy) return
+    const found = validateLogin(mode, form)
+    setErrors(found)
+    const first = Object.values(found)[0]
+    if (first) {
+      toast({ message: t(first) })
+      return
+    }
+    setBusy(true)
+    try {
+      const result = await login()
+      sessionStore.login(result)
+      toast({ message: t('login.success'), level: 'success' })
+      await Taro.reLaunch({ url: HOME_PAGE })
+    } catch (e) {
+      toast({ message: `${t('login.loginFailed')}: ${errorMessage(e)}` })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const login = (): Promise<LoginResult> => {
+    const code = form.code.trim()
+    switch (mode) {
+      case 'sms': return accountApi.loginBySms({ phone: form.phone.trim(), code })
+      case 'email': return accountApi.loginByMail({ phone: form.email.trim(), code })
+      case 'register': {
+        const by = form.registerBy
+        const id = by === 'user_name' ? form.account.trim() : form[by].trim()
+        return accountApi.register({ [by]: id, password: form.password, ...(by === 'user_name' ? {} : { code }) })
+      }
+      default: {
+        const account = form.account.trim()
+        return accountApi.loginByPassword({ [accountKind(account)]: account, password: form.password })
+      }
+    }
+  }
+
+  const loginByWechat = async () => {
+    if (!form.agreed) {
+      setErrors({ agreed: 'login.agreeRequired' })
+      toast({ message: t('login.agreeRequired') })
+      return
+    }
+    try {
+      const { code } = await Taro.login()
+      sessionStore.login(await accountApi.loginByWeapp(code))
+      await Taro.reLaunch({ url: HOME_PAGE })
+    } catch (e) {
+      const denied = /deny|cancel/i.test(String((e as { errMsg?: string })?.errMsg ?? ''))
+      toast({ message: denied ? t('login.authDenied') : `${t('login.loginFailed')}: ${errorMessage(e)}` })
+    }
+  }
+
+  const field = (name: FieldName, label: MessageKey, input: JSX.Element, extra?: JSX.Element) => (
+    <View className={`login-field login-field--${name} ${errors[name] ? 'login-field--error' : ''}`}>
+      <Text className='login-field__label'>{t(label)}</Text>
+      <View className='login-field__row'>
+        {input}
+        {extra}
+      </View>
+      {errors[name] && <Text className='login-field__error'>{t(errors[name]!)}</Text>}
+    </View>
+  )
+
+  const codeButton = (
+    <View className={`login-code-btn ${countdown.running ? 'login-code-btn--wait' : ''}`} onClick={sendCode}>
+      {countdown.running ? t('login.resendIn', { n: countdown.left }) : t('login.sendCode')}
+    </View>
+  )
+  const accountInput = (name: 'account', placeholder: MessageKey) => (
+    <Input className='login-input input-account' value={form[name]} maxlength={USERNAME_MAX}
+      placeholder={t(placeholder)} onInput={e => set(name, e.detail.value)} />
+  )
+  const phoneInput = <Input className='login-input input-phone' type='number' value={form.phone} maxlength={11}
+    placeholder={t('login.phonePlaceholder')} onInput={e => set('phone', e.detail.value)} />
+  const emailInput = <Input className='login-input input-email' value={form.email} maxlength={254}
+    placeholder={t('login.emailPlaceholder')} onInput={e => set('email', e.detail.value)} />
+  const codeInput = <Input className='login-input input-code' type='number' value={form.code} maxlength={CODE_MAX}
+    placeholder={t('login.codePlaceholder')} onInput={e => set('code', e.detail.value)} />
+  const passwordInput = <Input className='login-input input-password' password value={form.password} maxlength={PASSWORD_MAX}
+    placeholder={t('login.passwordPlaceholder')} onInput={e => set('password', e.detail.value)} />
+
+  const registering = mode === 'register'
+  return (
+    <PageShell className='login-page'>
+      <View className='login-top'>
+        <LangSwitch />
+      </View>
+      <View className='login-brand'>
+        <View className='login-logo'>🎁</View>
+        <Text className='login-title'>{registering ? t('login.registerTitle') : t('login.welcome')}</Text>
+        <Text className='login-subtitle'>{t('login.subtitle')}</Text>
+      </View>
+
+      <View className='login-card'>
+        {registering
+          ? (
+            <View className='login-tabs login-tabs--small'>
+              {REGISTER_BY.map(r => (
+                <View key={r.kind} className={`login-tab register-by-${r.kind} ${form.registerBy === r.kind ? 'login-tab--on' : ''}`}
+                  onClick={() => { set('registerBy', r.kind); setErrors({}) }}>{t(r.label)}</View>
+              ))}
+            </View>
+            )
+          : (
+            <View className='login-tabs'>
+              {TABS.map(tab => (
+                <View key={tab.mode} className={`login-tab tab-${tab.mode} ${mode === tab.mode ? 'login-tab--on' : ''}`}
+                  onClick={() => switchMode(tab.mode)}>{t(tab.label)}</View>
+              ))}
+            </View>
+            )}
+
+        {mode === 'password' && field('account', 'login.account', accountInput('account', 'login.accountPlaceholder'))}
+        {registering && form.registerBy === 'user_name' && field('account', 'login.username', accountInput('account', 'login.usernamePlaceholder'))}
+        {(mode === 'sms' || (registering && form.registerBy === 'phone')) && field('phone', 'login.phone', phoneInput)}
+        {(mode === 'email' || (registering && form.registerBy === 'email')) && field('email', 'login.email', emailInput)}
+        {codeTarget() && field('code', 'login.code', codeInput, codeButton)}
+        {(mode === 'password' || registering) && field('password', 'login.password', passwordInput)}
+
+        <View className={`login-agree ${errors.agreed ? 'login-agree--error' : ''}`}>
+          <View className={`login-check ${form.agreed ? 'login-check--on' : ''}`} onClick={() => set('agreed', !form.agreed)}>
+            {form.agreed ? '✓' : ''}
+          </View>
+          <Text className='login-agree__text' onClick={() => set('agreed', !form.agreed)}>{t('login.agreePrefix')}</Text>
+          <Text className='login-link link-service' onClick={() => navigate(agreementLink('service'))}>{t('login.serviceAgreement')}</Text>
+          <Text className='login-agree__text'>{t('login.and')}</Text>
+          <Text className='login-link link-privacy' onClick={() => navigate(agreementLink('privacy'))}>{t('login.privacyPolicy')}</Text>
+        </View>
+        {errors.agreed && <Text className='login-field__error login-agree__error'>{t(errors.agreed)}</Text>}
+
+        <Button className='login-submit' loading={busy} disabled={busy} onClick={submit}>
+          {registering ? t('login.submitRegister') : t('login.submit')}
+        </Button>
+
+        {process.env.TARO_ENV === 'weapp' && !registering && (
+          <Button className='login-wechat' onClick={loginByWechat}>{t('login.wechat')}</Button>
+        )}
+
+        <View className='login-switch' onClick={() => switchMode(registering ? 'password' : 'register')}>
+          {registering ? t('login.haveAccount') : t('login.noAccount')}
+        </View>
+      </View>
+    </PageShell>
+  )
+}
+
+export default observer(LoginPage)

@@ -1,0 +1,45 @@
+import { Text, WebView } from '@tarojs/components'
+import { useRouter } from '@tarojs/taro'
+import { observer } from 'mobx-react'
+import PageShell from '@/components/PageShell'
+import EmptyState from '@/components/EmptyState'
+import Section from '@/components/Section'
+import { t } from '@/stores/locale'
+import { isValidExternal, type AgreementKind } from '@/utils/navigation'
+import './index.scss'
+
+const DOCS: Record<AgreementKind, () => { title: string; body: string }> = {
+  service: () => ({ title: t('agreements.serviceTitle'), body: t('agreements.serviceBody') }),
+  privacy: () => ({ title: t('agreements.privacyTitle'), body: t('agreements.privacyBody') })
+}
+
+/** Web view: ?url= an http(s) page, or ?doc=service|privacy for the shop's own agreements. */
+function WebViewPage () {
+  const { params } = useRouter()
+  const doc = params.doc as AgreementKind | undefined
+  const url = params.url ? decodeURIComponent(params.url) : ''
+
+  if (doc && doc in DOCS) {
+    const { title, body } = DOCS[doc]()
+    return (
+      <PageShell className='web-view-page'>
+        <Section title={title} className='agreement'>
+          {body.split('\n').map((line, i) => <Text key={i} className='agreement__line'>{line}</Text>)}
+        </Section>
+      </PageShell>
+    )
+  }
+  if (!url) {
+    return <PageShell><EmptyState icon='🔗' text={t('webView.missingUrl')} /></PageShell>
+  }
+  if (!isValidExternal(url)) {
+    return <PageShell><EmptyState icon='⚠️' text={t('nav.invalidLink')} /></PageShell>
+  }
+  return (
+    <PageShell className='web-view-full'>
+      <WebView src={url} />
+    </PageShell>
+  )
+}
+
+export default observer(WebViewPage)

@@ -1,0 +1,6 @@
+export default definePageConfig({
+  navigationBarTitleText: '',
+  backgroundColor: '#F8F8F8',
+  enableShareAppMessage: true,
+  enableShareTimeline: true
+})

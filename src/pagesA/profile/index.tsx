@@ -1,0 +1,50 @@
+import Taro from '@tarojs/taro'
+import { View, Text } from '@tarojs/components'
+import { observer } from 'mobx-react'
+import PageShell from '@/components/PageShell'
+import MenuList, { type MenuItem } from '@/components/MenuList'
+import { sessionStore } from '@/stores/session'
+import { localeStore, t } from '@/stores/locale'
+import { ENTRY_PAGE } from '@/constants'
+import { dialog } from '@/utils/feedback'
+import { navigate } from '@/utils/navigation'
+import './index.scss'
+
+/** Personal centre: who is logged in, the way to every personal page, language, log out. */
+function ProfilePage () {
+  const user = sessionStore.user
+  const logout = async () => {
+    if (!(await dialog({ message: t('profile.logoutConfirm') }))) return
+    await sessionStore.logout()
+    await Taro.reLaunch({ url: ENTRY_PAGE })
+  }
+  const items: MenuItem[] = [
+    { key: 'boxes', icon: '🧸', label: t('profile.myBoxes'), onClick: () => navigate('/pages/my_blind_box/index') },
+    { key: 'props', icon: '🔮', label: t('profile.props'), onClick: () => navigate('/pages/props/index') },
+    { key: 'wallet', icon: '💰', label: t('profile.wallet'), onClick: () => navigate('/pages/recharge/index') },
+    { key: 'security', icon: '🔐', label: t('profile.security'), onClick: () => navigate('/pages/security/index') }
+  ]
+  if (user?.role === 'operator') {
+    items.push({ key: 'editor', icon: '🛠️', label: t('profile.editor'), onClick: () => navigate('/pages/editor/index') })
+  }
+  items.push({ key: 'language', icon: '🌐', label: t('profile.language'), value: t('app.languageName'), onClick: localeStore.toggle })
+
+  return (
+    <PageShell className='profile-page'>
+      <View className='profile-card'>
+        <View className='profile-avatar'>{(sessionStore.displayName || '?').slice(0, 1).toUpperCase()}</View>
+        <View className='profile-who'>
+          <Text className='profile-name'>{sessionStore.loggedIn ? (sessionStore.displayName || '…') : t('profile.guest')}</Text>
+          {user && <Text className='profile-sub'>{user.phone || user.email || (user.userName ? `@${user.userName}` : '')}</Text>}
+        </View>
+        {!sessionStore.loggedIn && (
+          <View className='profile-login' onClick={() => Taro.reLaunch({ url: ENTRY_PAGE })}>{t('profile.loginNow')}</View>
+        )}
+      </View>
+      <MenuList items={items} />
+      {sessionStore.loggedIn && <View className='btn btn--ghost profile-logout' onClick={logout}>{t('profile.logout')}</View>}
+    </PageShell>
+  )
+}
+
+export default observer(ProfilePage)

@@ -1,0 +1,235 @@
+/**
+ * The one request client (spec 7, 8): Taro.request plus two interceptors, identical on weapp and H5.
+ *
+ *   outer interceptor   transport errors -> RequestError codes; our own 50 s timeout and cancellation;
+ *                       HTTP 401 -> clear token, go to the app base; other non-2xx -> toast + reject;
+ *                       body code 401/403 -> clear token, go to /pages/login/index.
+ *   inner interceptor   base URL, JSON, headers APP_ID / APP_TYPE / X_Env / Accept-Language,
+ *                       Authorization: Bearer <h5_token> for calls to our own API.
+ */
+import Taro from '@tarojs/taro'
+import type { ApiEnvelope, HttpMethod } from '~types/api'
+import { getConfig, isH5 } from '@/config'
+import { APP_BASE, ENTRY_PAGE, REQUEST_TIMEOUT_MS } from '@/constants'
+import { localeStore, t } from '@/stores/locale'
+import { toast } from '@/utils/feedback'
+import { browser } from '@/utils/browser'
+import { currentRoute } from '@/utils/navigation'
+import { tokenStorage } from './token'
+import {
+  ApiError, RequestError, canceledError, normaliseTransportError, statusError, timeoutError
+} from './errors'
+
+/** Something that can cancel a request: an AbortSignal or anything shaped like one. */
+export interface CancelSignal {
+  readonly aborted: boolean
+  addEventListener (type: 'abort', listener: () => void): void
+  removeEventListener (type: 'abort', listener: () => void): void
+}
+
+export interface RequestOptions {
+  url: string
+  method?: HttpMethod
+  data?: unknown
+  header?: Record<string, string>
+  timeout?: number
+  signal?: CancelSignal
+  /** Binary download (e.g. an xlsx export): the body is returned as it is. */
+  responseType?: 'arraybuffer'
+  /** A call to somewhere else than our API (e.g. an error-report URL): no token, no envelope. */
+  external?: boolean
+}
+
+interface InternalParams {
+  url: string
+  method?: string
+  data?: unknown
+  header?: Record<string, string>
+  timeout?: number
+  responseType?: 'arraybuffer' | 'text'
+  dataType?: string
+  signal?: unknown
+  __opts: RequestOptions
+}
+
+export interface RawResponse<T = unknown> {
+  statusCode: number
+  data: T
+  header?: Record<string, string>
+}
+
+const isAbsolute = (url: string) => /^[a-z][a-z\d+.-]*:\/\//i.test(url)
+
+export function buildUrl (url: string): string {
+  if (isAbsolute(url)) return url
+  const base = getConfig().apiBase
+  return `${base}${url.startsWith('/') ? '' : '/'}${url}`
+}
+
+/** Headers of every API call; the token only goes to our own API. */
+export function buildHeaders (opts: RequestOptions): Record<string, string> {
+  const cfg = getConfig()
+  const header: Record<string, string> = {
+    'Content-Type': 'application/json',
+    APP_ID: cfg.appId,
+    APP_TYPE: cfg.appType,
+    X_Env: cfg.env,
+    'Accept-Language': localeStore.languageTag,
+    ...opts.header
+  }
+  if (!opts.external) {
+    const token = tokenStorage.get()
+    if (token) header.Authorization = `Bearer ${token}`
+  }
+  return header
+}
+
+/** Where an HTTP 401 sends the user: the app base (the entry page). */
+function goToAppBase (): void {
+  if (isH5()) {
+    browser.assign(APP_BASE)
+  } else {
+    Taro.reLaunch({ url: ENTRY_PAGE }).catch(() => undefined)
+  }
+}
+
+function goToLogin (): void {
+  if (currentRoute().path === ENTRY_PAGE) return
+  Taro.reLaunch({ url: ENTRY_PAGE }).catch(() => undefined)
+}
+
+const inner: Taro.interceptor = (chain) => {
+  const params = chain.requestParams as InternalParams
+  const opts = params.__opts
+  if (!opts) return chain.proceed(params)
+  return chain.proceed({
+    ...params,
+    url: buildUrl(opts.url),
+    method: opts.method ?? 'GET',
+    data: opts.data,
+    header: buildHeaders(opts),
+    // The platform's own timer is a backstop; ours (outer) fires first and is the same on both.
+    timeout: (opts.timeout ?? REQUEST_TIMEOUT_MS) + 1000,
+    dataType: opts.responseType ? 'other' : 'json',
+    responseType: opts.responseType ?? 'text'
+  })
+}
+
+const outer: Taro.interceptor = (chain) => {
+  const params = chain.requestParams as InternalParams
+  const opts = params.__opts
+  if (!opts) return chain.proceed(params)
+  const timeoutMs = opts.timeout ?? REQUEST_TIMEOUT_MS
+  const signal = opts.signal
+  if (signal?.aborted) return Promise.reject(canceledError())
+
+  // On H5 our AbortController really stops the fetch; on weapp the task is dropped and ignored.
+  const controller = isH5() && typeof AbortController !== 'undefined' ? new AbortController() : null
+  const task = chain.proceed(controller ? { ...params, signal: controller.signal } : params) as Promise<RawResponse> & { abort?: () => void }
+
+  return new Promise((resolve, reject) => {
+    let settled = false
+    const finish = (fn: () => void) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+      fn()
+    }
+    const stop = () => {
+      controller?.abort()
+      try { task.abort?.() } catch { /* already finished */ }
+    }
+    const timer = setTimeout(() => finish(() => { stop(); reject(timeoutError(timeoutMs)) }), timeoutMs)
+    const onAbort = () => finish(() => { stop(); reject(canceledError()) })
+    signal?.addEventListener('abort', onAbort)
+
+    task.then(
+      res => finish(() => {
+        try {
+          resolve(handleResponse(res, opts))
+        } catch (e) {
+          reject(e)
+        }
+      }),
+      err => finish(() => reject(normaliseTransportError(err)))
+    )
+  })
+}
+
+function handleResponse (res: RawResponse, opts: RequestOptions): RawResponse {
+  const status = res.statusCode
+  if (status === 401 && !opts.external) {
+    tokenStorage.clear()
+    goToAppBase()
+    throw statusError(401)
+  }
+  if (status < 200 || status >= 300) {
+    toast({ message: t('request.networkError') })
+    throw statusError(status)
+  }
+  if (opts.external || opts.responseType) return res
+  const body = res.data as Partial<ApiEnvelope> | null
+  if (!body || typeof body !== 'object' || typeof body.code !== 'number') {
+    throw new RequestError('Invalid response body', 'ERR_BAD_RESPONSE', status)
+  }
+  if (body.code === 401 || body.code === 403) {
+    tokenStorage.clear()
+    goToLogin()
+    throw new ApiError(body.code, body.message || t('request.sessionExpired'), body.data)
+  }
+  return res
+}
+
+let installed = false
+
+/** Installs the two interceptors once (Taro keeps them globally; first added runs outermost). */
+export function installInterceptors (): void {
+  if (installed) return
+  installed = true
+  Taro.addInterceptor(outer)
+  Taro.addInterceptor(inner)
+}
+
+/** For tests that clean Taro's interceptors between cases. */
+export function resetInterceptors (): void {
+  Taro.cleanInterceptors()
+  installed = false
+  installInterceptors()
+}
+
+/** The raw response after the interceptors (HTTP and body-code rules applied). */
+export function rawRequest<T = unknown> (opts: RequestOptions): Promise<RawResponse<T>> {
+  installInterceptors()
+  const params: InternalParams = { url: opts.url, __opts: opts }
+  return Taro.request(params as unknown as Taro.request.Option) as unknown as Promise<RawResponse<T>>
+}
+
+/** The envelope {code, message, data} of a call to our API; any body code. */
+export async function request<T = unknown> (opts: RequestOptions): Promise<ApiEnvelope<T>> {
+  const res = await rawRequest<ApiEnvelope<T>>(opts)
+  return res.data
+}
+
+/** The data of a successful call; a body code other than 200 rejects with ApiError. */
+export async function call<T = unknown> (opts: RequestOptions): Promise<T> {
+  const body = await request<T>(opts)
+  if (body.code !== 200) throw new ApiError(body.code, body.message, body.data)
+  return body.data
+}
+
+export const get = <T>(url: string, data?: Record<string, unknown>, extra?: Partial<RequestOptions>) =>
+  call<T>({ ...extra, url, method: 'GET', data })
+export const post = <T>(url: string, data?: unknown, extra?: Partial<RequestOptions>) =>
+  call<T>({ ...extra, url, method: 'POST', data })
+
+/** A message fit to show a person for any error the client produced. */
+export function errorMessage (e: unknown): string {
+  if (e instanceof ApiError) return e.message
+  if (e instanceof RequestError) {
+    if (e.code === 'ERR_CANCELED') return t('request.canceled')
+    if (e.code === 'ECONNABORTED' || e.code === 'ETIMEDOUT') return t('request.timeout')
+    return t('request.networkError')
+  }
+  return e instanceof Error ? e.message : String(e)
+}

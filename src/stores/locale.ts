@@ -1,0 +1,86 @@
+import Taro from '@tarojs/taro'
+import { makeAutoObservable } from 'mobx'
+import zh from '@/locales/zh'
+import en from '@/locales/en'
+import { FALLBACK_LOCALE, LOCALES, type Dict, type Locale, type MessageKey } from '@/locales/types'
+import { LOCALE_KEY } from '@/constants'
+import { getConfig } from '@/config'
+
+const DICTS: Record<Locale, Dict> = { zh, en }
+
+export type Params = Record<string, string | number>
+
+/** 'zh_CN', 'zh-Hans', 'en-US' ... -> a supported locale, or null. */
+export function matchLocale (raw: unknown): Locale | null {
+  if (typeof raw !== 'string' || !raw) return null
+  const lang = raw.toLowerCase().split(/[-_]/)[0]
+  return (LOCALES as readonly string[]).includes(lang) ? lang as Locale : null
+}
+
+function systemLanguage (): string {
+  try {
+    return Taro.getSystemInfoSync().language || ''
+  } catch {
+    return typeof navigator !== 'undefined' ? navigator.language : ''
+  }
+}
+
+function storedLocale (): Locale | null {
+  try { return matchLocale(Taro.getStorageSync(LOCALE_KEY)) } catch { return null }
+}
+
+/** The user's saved choice, then configuration (TARO_APP_LOCALE), then the system language, then en. */
+export function resolveInitialLocale (): Locale {
+  return storedLocale() || matchLocale(getConfig().locale) || matchLocale(systemLanguage()) || FALLBACK_LOCALE
+}
+
+function lookup (dict: Dict, key: string): string | undefined {
+  let node: unknown = dict
+  for (const part of key.split('.')) {
+    if (node === null || typeof node !== 'object') return undefined
+    node = (node as Record<string, unknown>)[part]
+  }
+  return typeof node === 'string' ? node : undefined
+}
+
+export function format (template: string, params?: Params): string {
+  if (!params) return template
+  return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m))
+}
+
+export class LocaleStore {
+  locale: Locale
+
+  constructor (initial: Locale = resolveInitialLocale()) {
+    this.locale = initial
+    makeAutoObservable(this, { t: false, has: false }, { autoBind: true })
+  }
+
+  get dict (): Dict { return DICTS[this.locale] }
+
+  /** Tags sent to the server and used by Intl: zh-CN or en. */
+  get languageTag (): string { return this.locale === 'zh' ? 'zh-CN' : 'en' }
+
+  setLocale (locale: Locale): void {
+    this.locale = locale
+    try { Taro.setStorageSync(LOCALE_KEY, locale) } catch { /* not persisted, still switched */ }
+  }
+
+  toggle (): void {
+    this.setLocale(this.locale === 'zh' ? 'en' : 'zh')
+  }
+
+  /** Translate a key; reads the observable locale, so observers re-render on a switch. */
+  t (key: MessageKey, params?: Params): string {
+    const text = lookup(DICTS[this.locale], key) ?? lookup(DICTS[FALLBACK_LOCALE], key) ?? key
+    return format(text, params)
+  }
+
+  /** For keys built at run time (e.g. a title looked up from a route). */
+  has (key: string): key is MessageKey {
+    return lookup(DICTS[this.locale], key) !== undefined
+  }
+}
+
+export const localeStore = new LocaleStore()
+export const t = (key: MessageKey, params?: Params) => localeStore.t(key, params)

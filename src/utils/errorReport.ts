@@ -1,0 +1,75 @@
+/**
+ * Uncaught errors and unhandled rejections (spec 8): always logged; posted to /error/report and to
+ * the configured URL only when configuration enables reporting.
+ */
+import Taro from '@tarojs/taro'
+import type { ErrorReport } from '~types/api'
+import { getConfig, isH5 } from '@/config'
+import { rawRequest } from '@/services/request'
+import { currentRoute } from './navigation'
+
+export type ErrorKind = 'error' | 'unhandledrejection'
+
+function messageOf (reason: unknown): string {
+  if (reason instanceof Error) return reason.stack || `${reason.name}: ${reason.message}`
+  if (typeof reason === 'string') return reason
+  try { return JSON.stringify(reason) } catch { return String(reason) }
+}
+
+function pathNow (): string {
+  try {
+    const p = currentRoute().path
+    if (p) return p
+  } catch { /* no page yet */ }
+  return isH5() && typeof location !== 'undefined' ? location.pathname : ''
+}
+
+export function buildReport (reason: unknown, type: ErrorKind): ErrorReport {
+  const cfg = getConfig()
+  return {
+    error_message: messageOf(reason).slice(0, 4000),
+    path: pathNow(),
+    type,
+    sub_source: process.env.TARO_ENV || 'unknown',
+    app_id: cfg.appId
+  }
+}
+
+/** At most this many reports are posted per minute, so an error in a render loop cannot flood. */
+export const MAX_REPORTS_PER_MINUTE = 20
+let windowStart = 0
+let sentInWindow = 0
+
+function underCap (now = Date.now()): boolean {
+  if (now - windowStart >= 60000) { windowStart = now; sentInWindow = 0 }
+  sentInWindow += 1
+  return sentInWindow <= MAX_REPORTS_PER_MINUTE
+}
+
+/** Logs the error; posts it when enabled. Never throws; a failed post is not reported again. */
+export async function reportError (reason: unknown, type: ErrorKind): Promise<ErrorReport> {
+  const report = buildReport(reason, type)
+  console.error(`[${type}]`, report.error_message)
+  const cfg = getConfig()
+  if (!cfg.errorReportEnabled || !underCap()) return report
+  const posts: Promise<unknown>[] = [rawRequest({ url: '/error/report', method: 'POST', data: report })]
+  if (cfg.errorReportUrl) {
+    posts.push(rawRequest({ url: cfg.errorReportUrl, method: 'POST', data: report, external: true }))
+  }
+  await Promise.allSettled(posts)
+  return report
+}
+
+let installed = false
+
+export function installErrorReporting (): void {
+  if (installed) return
+  installed = true
+  if (isH5() && typeof window !== 'undefined') {
+    window.addEventListener('error', e => { void reportError(e.error ?? e.message, 'error') })
+    window.addEventListener('unhandledrejection', e => { void reportError(e.reason, 'unhandledrejection') })
+    return
+  }
+  Taro.onError?.(msg => { void reportError(msg, 'error') })
+  Taro.onUnhandledRejection?.(res => { void reportError(res.reason, 'unhandledrejection') })
+}

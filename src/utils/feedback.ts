@@ -1,0 +1,71 @@
+import Taro from '@tarojs/taro'
+import { t } from '@/stores/locale'
+import { TOAST_DEFAULT_DURATION_MS } from '@/constants'
+
+export type ToastLevel = 'none' | 'success' | 'error' | 'loading'
+
+export interface ToastOptions {
+  message?: string
+  duration?: number
+  level?: ToastLevel
+}
+
+/** Toast (spec 3, 9): defaults message "done", 3000 ms, level none. */
+export function toast (options: ToastOptions | string = {}): Promise<void> {
+  const o = typeof options === 'string' ? { message: options } : options
+  const title = o.message ?? t('feedback.done')
+  return Taro.showToast({
+    title,
+    icon: o.level ?? 'none',
+    duration: o.duration ?? TOAST_DEFAULT_DURATION_MS
+  }).then(() => undefined, () => undefined)
+}
+
+export interface DialogOptions {
+  title?: string
+  message?: string
+  confirmText?: string
+  cancelText?: string
+  /** false hides the cancel button (an alert). */
+  showCancel?: boolean
+}
+
+/** Dialog (spec 3, 9): resolves true when confirmed. Defaults confirm and cancel. */
+export async function dialog (options: DialogOptions = {}): Promise<boolean> {
+  try {
+    const res = await Taro.showModal({
+      title: options.title ?? '',
+      content: options.message ?? '',
+      confirmText: options.confirmText ?? t('feedback.confirm'),
+      cancelText: options.cancelText ?? t('feedback.cancel'),
+      showCancel: options.showCancel ?? true
+    })
+    return !!res.confirm
+  } catch {
+    return false
+  }
+}
+
+let loadingCount = 0
+
+/** Loading indicator shared by overlapping tasks: shown while at least one is running. */
+export const loading = {
+  show (message?: string): void {
+    loadingCount += 1
+    if (loadingCount === 1) Taro.showLoading({ title: message ?? t('feedback.loading'), mask: true })
+  },
+  hide (): void {
+    if (loadingCount === 0) return
+    loadingCount -= 1
+    if (loadingCount === 0) Taro.hideLoading()
+  },
+  async wrap<T> (task: Promise<T> | (() => Promise<T>), message?: string): Promise<T> {
+    loading.show(message)
+    try {
+      return await (typeof task === 'function' ? task() : task)
+    } finally {
+      loading.hide()
+    }
+  },
+  get active (): boolean { return loadingCount > 0 }
+}

@@ -1,0 +1,32 @@
+// Launches Debian's Chromium through playwright-core (never a downloaded browser): a fresh
+// profile, a 375x812 phone, the flags this machine's closed network needs.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { chromium } = require('playwright-core')
+
+const CHROMIUM = process.env.CHROMIUM_PATH || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(p => fs.existsSync(p))
+
+async function launchPhone ({ locale = 'zh-CN' } = {}) {
+  if (!CHROMIUM) throw new Error('Chromium not found: apt-get install -y chromium (or set CHROMIUM_PATH)')
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-profile-'))
+  const ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      `--lang=${locale}`],
+    locale,
+    viewport: { width: 375, height: 812 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true
+  })
+  const close = async () => {
+    await ctx.close()
+    fs.rmSync(profile, { recursive: true, force: true })
+  }
+  return { ctx, close }
+}
+
+module.exports = { launchPhone, CHROMIUM }

@@ -1,0 +1,96 @@
+/**
+ * The H5 build in Debian's Chromium at 375x812: the entry page at /, a deep link into the
+ * subpackage that survives a reload, the title table, the language switch, back from a first page,
+ * and nothing wider than the phone. Screenshots go to test-results/screenshots.
+ */
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+const { launchPhone } = require('./browser')
+
+const SHOTS = path.resolve(__dirname, '../../test-results/screenshots')
+
+async function run ({ base }) {
+  fs.mkdirSync(SHOTS, { recursive: true })
+  const { ctx, close } = await launchPhone({ locale: 'zh-CN' })
+  const errors = []
+  try {
+    const page = ctx.pages()[0] || await ctx.newPage()
+    page.on('pageerror', e => errors.push(e.message))
+    const title = () => page.locator('#taro-navigation-bar .taro-navigation-bar-title').innerText()
+    const noOverflow = async (what) => {
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+      assert.ok(wide <= 0, `${what} is ${wide}px wider than the 375px screen`)
+    }
+
+    // 1. the entry page at /
+    await page.goto(`${base}/`, { waitUntil: 'networkidle' })
+    await page.locator('.login-submit').waitFor()
+    assert.equal(await title(), '登录页')
+    assert.match(await page.locator('.login-tabs').innerText(), /密码登录/)
+    await noOverflow('login (zh)')
+    await page.screenshot({ path: path.join(SHOTS, 'h5-login-zh.png') })
+
+    // the form validates before anything is sent
+    await page.locator('.login-submit').click()
+    await page.getByText('必须提供 user_name、phone 或 email 之一').first().waitFor()
+
+    // 2. a deep link into the subpackage, and a reload of it
+    const res = await page.goto(`${base}/pagesA/home/index?x=1`, { waitUntil: 'networkidle' })
+    assert.equal(res.status(), 200)
+    await page.locator('.home-banner').waitFor()
+    assert.equal(await title(), '首页')
+    await page.reload({ waitUntil: 'networkidle' })
+    await page.locator('.home-banner').waitFor()
+    assert.ok(page.url().endsWith('/pagesA/home/index?x=1'), page.url())
+    assert.equal(await title(), '首页')
+    await noOverflow('home (zh)')
+    await page.screenshot({ path: path.join(SHOTS, 'h5-home-zh.png') })
+
+    // 3. switch the language: texts and the title follow, and the choice survives a reload
+    await page.locator('.home-page .lang-switch').click()
+    await page.getByText('Series on sale').waitFor()
+    assert.equal(await title(), 'Home')
+    await page.reload({ waitUntil: 'networkidle' })
+    await page.getByText('Series on sale').waitFor()
+    await noOverflow('home (en)')
+    await page.screenshot({ path: path.join(SHOTS, 'h5-home-en.png') })
+
+    // 4. navigate into another subpackage page (pages -> pagesA rewrite) and back
+    await page.locator('.shortcut-profile').click()
+    await page.waitForURL(/\/pagesA\/profile\/index/)
+    await page.locator('.profile-card').waitFor()
+    assert.equal(await title(), 'My account')
+    await page.waitForTimeout(500) // the pushed page slides in
+    await page.screenshot({ path: path.join(SHOTS, 'h5-profile-en.png') })
+    await page.goBack()
+    await page.waitForURL(/\/pagesA\/home\/index/)
+
+    // 5. on a first page (deep link) the bar offers home, which returns to the entry page
+    await page.goto(`${base}/pagesA/props/index`, { waitUntil: 'networkidle' })
+    await page.locator('.prop-card').first().waitFor()
+    const home = page.locator('#taro-navigation-bar .taro-navigation-bar-home')
+    assert.ok(await home.isVisible(), 'home button on a first page')
+    await home.click()
+    await page.locator('.login-submit').waitFor()
+    assert.match(page.url(), /\/pages\/login\/index|\/$/)
+
+    // 6. every route renders its title in English at 375 px
+    const titles = {
+      blind_box_detail: 'Blind box details', combine: 'Combine', combine_result: 'Combine result',
+      editor: 'Blind-box editor', my_blind_box: 'My blind boxes', open_chest_animation: 'Opening',
+      prize_detail: 'Prize details', prize_show: 'Your prizes', purchase: 'Buy a blind box',
+      recharge: 'Top up and withdraw', security: 'Account security'
+    }
+    for (const [p, want] of Object.entries(titles)) {
+      await page.goto(`${base}/pagesA/${p}/index`, { waitUntil: 'networkidle' })
+      await page.waitForFunction(w => document.querySelector('#taro-navigation-bar .taro-navigation-bar-title')?.textContent === w, want)
+      await noOverflow(p)
+    }
+    assert.deepEqual(errors, [])
+  } finally {
+    await close()
+  }
+}
+
+module.exports = { run }

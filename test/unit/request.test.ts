@@ -1,0 +1,224 @@
+/**
+ * Every branch of the request client, over the real H5 transport (Taro.request -> fetch -> jsdom's
+ * XMLHttpRequest) against a real HTTP server on 127.0.0.1.
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import Taro from '@tarojs/taro'
+import { call, request, rawRequest, buildUrl, errorMessage, resetInterceptors } from '@/services/request'
+import { ApiError, RequestError, normaliseTransportError } from '@/services/errors'
+import { tokenStorage } from '@/services/token'
+import { browser } from '@/utils/browser'
+import { localeStore } from '@/stores/locale'
+import { REQUEST_TIMEOUT_MS, TOKEN_KEY } from '@/constants'
+
+interface Seen { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
+const seen: Seen[] = []
+let server: http.Server
+let base = ''
+
+const ROUTES: Record<string, (res: http.ServerResponse) => void> = {
+  '/dev-api/ok': res => json(res, 200, { code: 200, message: 'ok', data: { n: 1 } }),
+  '/dev-api/body401': res => json(res, 200, { code: 401, message: '请先登录', data: null }),
+  '/dev-api/body403': res => json(res, 200, { code: 403, message: '无权访问', data: null }),
+  '/dev-api/body409': res => json(res, 200, { code: 409, message: '已售出', data: { slot: 3 } }),
+  '/dev-api/http401': res => json(res, 401, { code: 401, message: 'no' }),
+  '/dev-api/http404': res => json(res, 404, {}),
+  '/dev-api/http500': res => json(res, 500, {}),
+  '/dev-api/notjson': res => { res.writeHead(200, cors({ 'Content-Type': 'text/html' })); res.end('<html>') },
+  '/dev-api/slow': () => { /* never answers */ },
+  '/report': res => json(res, 200, { received: true })
+}
+
+function cors (h: Record<string, string> = {}) {
+  return { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': '*', 'Access-Control-Allow-Methods': '*', ...h }
+}
+function json (res: http.ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, cors({ 'Content-Type': 'application/json' }))
+  res.end(JSON.stringify(body))
+}
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    if (req.method === 'OPTIONS') { res.writeHead(204, cors()); res.end(); return }
+    let body = ''
+    req.on('data', c => { body += c })
+    req.on('end', () => {
+      const path = (req.url || '').split('?')[0]
+      seen.push({ method: req.method || '', url: req.url || '', headers: req.headers, body })
+      const route = ROUTES[path]
+      if (route) route(res)
+      else json(res, 200, { code: 404, message: 'not found', data: null })
+    })
+  })
+  await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(async () => {
+  server.closeAllConnections()
+  await new Promise(r => server.close(r))
+})
+
+let toast: jest.SpyInstance, relaunch: jest.SpyInstance, assign: jest.SpyInstance
+beforeEach(() => {
+  seen.length = 0
+  process.env.TARO_APP_API_BASE = `${base}/dev-api`
+  process.env.TARO_APP_ID = 'shop-test'
+  process.env.TARO_APP_TYPE = 'h5'
+  process.env.TARO_APP_ENV = 'test'
+  localeStore.setLocale('zh')
+  Taro.clearStorageSync()
+  resetInterceptors()
+  toast = jest.spyOn(Taro, 'showToast').mockImplementation(() => Promise.resolve({ errMsg: 'ok' }) as never)
+  relaunch = jest.spyOn(Taro, 'reLaunch').mockImplementation(() => Promise.resolve({ errMsg: 'ok' }) as never)
+  assign = jest.spyOn(browser, 'assign').mockImplementation(() => undefined)
+})
+afterEach(() => {
+  jest.restoreAllMocks()
+  jest.useRealTimers()
+  delete process.env.TARO_APP_API_BASE
+})
+
+describe('request decoration', () => {
+  it('sends JSON with the configured headers and no token when none is stored', async () => {
+    const body = await request({ url: '/ok', method: 'POST', data: { a: 1 } })
+    expect(body).toEqual({ code: 200, message: 'ok', data: { n: 1 } })
+    const s = seen[0]
+    expect(s.method).toBe('POST')
+    expect(JSON.parse(s.body)).toEqual({ a: 1 })
+    expect(s.headers['content-type']).toContain('application/json')
+    expect(s.headers.app_id).toBe('shop-test')
+    expect(s.headers.app_type).toBe('h5')
+    expect(s.headers.x_env).toBe('test')
+    expect(s.headers['accept-language']).toBe('zh-CN')
+    expect(s.headers.authorization).toBeUndefined()
+  })
+
+  it('adds Authorization: Bearer when a token is stored under h5_token', async () => {
+    Taro.setStorageSync(TOKEN_KEY, 'tok-123')
+    await request({ url: '/ok' })
+    expect(seen[0].headers.authorization).toBe('Bearer tok-123')
+  })
+
+  it('sends GET data as the query string', async () => {
+    await request({ url: '/ok', data: { phone: '13800000000' } })
+    expect(seen[0].url).toBe('/dev-api/ok?phone=13800000000')
+  })
+
+  it('never sends the token to an external URL', async () => {
+    Taro.setStorageSync(TOKEN_KEY, 'tok-123')
+    const res = await rawRequest({ url: `${base}/report`, method: 'POST', data: {}, external: true })
+    expect(res.data).toEqual({ received: true })
+    expect(seen[0].headers.authorization).toBeUndefined()
+  })
+
+  it('takes its base from configuration, default /dev-api', () => {
+    delete process.env.TARO_APP_API_BASE
+    expect(buildUrl('/login/passwd')).toBe('/dev-api/login/passwd')
+    expect(buildUrl('getUserInfo')).toBe('/dev-api/getUserInfo')
+    process.env.TARO_APP_API_BASE = 'https://shop.example.com/api/'
+    expect(buildUrl('/x')).toBe('https://shop.example.com/api/x')
+    expect(buildUrl('https://other.example.com/y')).toBe('https://other.example.com/y')
+  })
+})
+
+describe('responses', () => {
+  it('call() unwraps data; a body code other than 200 rejects with ApiError carrying code and message', async () => {
+    await expect(call({ url: '/ok' })).resolves.toEqual({ n: 1 })
+    const err = await call({ url: '/body409' }).catch(e => e)
+    expect(err).toBeInstanceOf(ApiError)
+    expect(err).toMatchObject({ code: 409, message: '已售出', data: { slot: 3 } })
+    expect(errorMessage(err)).toBe('已售出')
+  })
+
+  it.each(['/body401', '/body403'])('body code in %s clears the token and goes to /pages/login/index', async (url) => {
+    Taro.setStorageSync(TOKEN_KEY, 'tok')
+    const cleared = jest.fn()
+    const off = tokenStorage.subscribe(cleared)
+    const err = await request({ url }).catch(e => e)
+    off()
+    expect(err).toBeInstanceOf(ApiError)
+    expect(Taro.getStorageSync(TOKEN_KEY)).toBe('')
+    expect(cleared).toHaveBeenCalledWith('')
+    expect(relaunch).toHaveBeenCalledWith({ url: '/pages/login/index' })
+    expect(assign).not.toHaveBeenCalled()
+  })
+
+  it('HTTP 401 clears the token and goes to the app base', async () => {
+    Taro.setStorageSync(TOKEN_KEY, 'tok')
+    const err = await request({ url: '/http401' }).catch(e => e)
+    expect(err).toBeInstanceOf(RequestError)
+    expect(err.message).toBe('Request failed with status code 401')
+    expect(Taro.getStorageSync(TOKEN_KEY)).toBe('')
+    expect(assign).toHaveBeenCalledWith('/')
+    expect(toast).not.toHaveBeenCalled()
+  })
+
+  it.each([
+    ['/http404', 404, 'ERR_BAD_REQUEST'],
+    ['/http500', 500, 'ERR_BAD_RESPONSE']
+  ])('other HTTP errors (%s) toast 网络异常，请稍后再试! and reject', async (url, status, code) => {
+    Taro.setStorageSync(TOKEN_KEY, 'keep')
+    const err = await request({ url }).catch(e => e)
+    expect(err).toBeInstanceOf(RequestError)
+    expect(err).toMatchObject({ code, status, message: `Request failed with status code ${status}` })
+    expect(toast).toHaveBeenCalledWith(expect.objectContaining({ title: '网络异常，请稍后再试!' }))
+    expect(Taro.getStorageSync(TOKEN_KEY)).toBe('keep')
+  })
+
+  it('a 2xx body that is not {code, message, data} is a bad response', async () => {
+    const err = await request({ url: '/notjson' }).catch(e => e)
+    expect(err).toMatchObject({ code: 'ERR_BAD_RESPONSE' })
+  })
+})
+
+describe('transport failures', () => {
+  it('an unreachable server is ERR_NETWORK "Network Error"', async () => {
+    const closed = http.createServer()
+    await new Promise<void>(r => closed.listen(0, '127.0.0.1', r))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise(r => closed.close(r))
+    process.env.TARO_APP_API_BASE = `http://127.0.0.1:${port}`
+    const err = await request({ url: '/ok' }).catch(e => e)
+    expect(err).toMatchObject({ code: 'ERR_NETWORK', message: 'Network Error' })
+    expect(errorMessage(err)).toBe('网络异常，请稍后再试!')
+  })
+
+  it('a request slower than its timeout is ECONNABORTED', async () => {
+    const err = await request({ url: '/slow', timeout: 150 }).catch(e => e)
+    expect(err).toMatchObject({ code: 'ECONNABORTED', message: 'timeout of 150ms exceeded' })
+  })
+
+  it('the default timeout is 50 s', async () => {
+    expect(REQUEST_TIMEOUT_MS).toBe(50000)
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] })
+    let outcome: unknown = 'pending'
+    const p = request({ url: '/slow' }).catch(e => { outcome = e })
+    await jest.advanceTimersByTimeAsync(49999)
+    expect(outcome).toBe('pending')
+    await jest.advanceTimersByTimeAsync(2)
+    await p
+    expect(outcome).toMatchObject({ code: 'ECONNABORTED', message: 'timeout of 50000ms exceeded' })
+  })
+
+  it('a cancelled request is ERR_CANCELED, before and during the call', async () => {
+    const before = new AbortController()
+    before.abort()
+    await expect(request({ url: '/ok', signal: before.signal })).rejects.toMatchObject({ code: 'ERR_CANCELED', message: 'canceled' })
+    const during = new AbortController()
+    const p = request({ url: '/slow', signal: during.signal })
+    setTimeout(() => during.abort(), 30)
+    await expect(p).rejects.toMatchObject({ code: 'ERR_CANCELED' })
+  })
+
+  it.each([
+    [{ errMsg: 'request:fail timeout' }, 'ETIMEDOUT'],
+    [{ errMsg: 'request:fail abort' }, 'ERR_CANCELED'],
+    [{ errMsg: 'request:fail net::ERR_CONNECTION_REFUSED' }, 'ERR_NETWORK'],
+    [Object.assign(new Error('The user aborted a request.'), { name: 'AbortError' }), 'ERR_CANCELED'],
+    [new TypeError('Failed to fetch'), 'ERR_NETWORK'],
+    [new Error('Unknown adapter'), 'ERR_BAD_REQUEST']
+  ])('normalises platform failure %p to %s', (raw, code) => {
+    expect(normaliseTransportError(raw).code).toBe(code)
+  })
+})

@@ -1,0 +1,138 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import Taro from '@tarojs/taro'
+import zh from '@/locales/zh'
+import en from '@/locales/en'
+import { LocaleStore, format, matchLocale, resolveInitialLocale } from '@/stores/locale'
+import { SessionStore } from '@/stores/session'
+import { resetInterceptors } from '@/services/request'
+import { LOCALE_KEY, TOKEN_KEY } from '@/constants'
+
+function keys (o: object, prefix = ''): string[] {
+  return Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : keys(v, `${prefix}${k}.`)))
+}
+
+describe('locale store', () => {
+  beforeEach(() => {
+    Taro.clearStorageSync()
+    delete process.env.TARO_APP_LOCALE
+  })
+  afterEach(() => jest.restoreAllMocks())
+
+  it('zh and en have exactly the same keys and no empty text', () => {
+    expect(keys(en).sort()).toEqual(keys(zh).sort())
+    for (const k of keys(en)) {
+      const v = k.split('.').reduce<any>((o, p) => o[p], en)
+      expect(v.trim()).not.toBe('')
+    }
+  })
+
+  it('matches locale tags', () => {
+    expect(matchLocale('zh_CN')).toBe('zh')
+    expect(matchLocale('zh-Hant-TW')).toBe('zh')
+    expect(matchLocale('en-US')).toBe('en')
+    expect(matchLocale('fr-FR')).toBeNull()
+    expect(matchLocale(undefined)).toBeNull()
+  })
+
+  it('starts from the saved choice, then TARO_APP_LOCALE, then the system language, then en', () => {
+    const sys = jest.spyOn(Taro, 'getSystemInfoSync')
+    sys.mockReturnValue({ language: 'fr-FR' } as never)
+    expect(resolveInitialLocale()).toBe('en')
+    sys.mockReturnValue({ language: 'zh_CN' } as never)
+    expect(resolveInitialLocale()).toBe('zh')
+    process.env.TARO_APP_LOCALE = 'en'
+    expect(resolveInitialLocale()).toBe('en')
+    Taro.setStorageSync(LOCALE_KEY, 'zh')
+    expect(resolveInitialLocale()).toBe('zh')
+  })
+
+  it('translates with parameters, switches, and persists the choice', () => {
+    const store = new LocaleStore('zh')
+    expect(store.t('login.resendIn', { n: 42 })).toBe('42 秒后重发')
+    expect(store.t('titles.home')).toBe('首页')
+    store.toggle()
+    expect(store.locale).toBe('en')
+    expect(store.t('login.resendIn', { n: 42 })).toBe('Resend in 42 s')
+    expect(Taro.getStorageSync(LOCALE_KEY)).toBe('en')
+    expect(store.languageTag).toBe('en')
+    expect(new LocaleStore().locale).toBe('en')
+  })
+
+  it('leaves unknown placeholders visible and reports unknown keys', () => {
+    expect(format('{a} and {b}', { a: 1 })).toBe('1 and {b}')
+    const store = new LocaleStore('en')
+    expect(store.has('titles.home')).toBe(true)
+    expect(store.has('titles.nothing')).toBe(false)
+  })
+})
+
+describe('session store (against a real HTTP server)', () => {
+  let server: http.Server
+  const calls: { url: string; auth?: string }[] = []
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      const h = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': '*', 'Content-Type': 'application/json' }
+      if (req.method === 'OPTIONS') { res.writeHead(204, h); res.end(); return }
+      calls.push({ url: req.url || '', auth: req.headers.authorization })
+      const authed = req.headers.authorization === 'Bearer good'
+      const body = req.url === '/getUserInfo'
+        ? (authed ? { code: 200, message: 'ok', data: { id: 7, userName: 'amy', nickname: 'Amy', phone: null, email: null, avatar: null, role: 'shopper' } } : { code: 401, message: 'login', data: null })
+        : { code: 200, message: 'ok', data: null }
+      res.writeHead(200, h)
+      res.end(JSON.stringify(body))
+    })
+    await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
+    process.env.TARO_APP_API_BASE = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    delete process.env.TARO_APP_API_BASE
+    await new Promise(r => server.close(r))
+  })
+  beforeEach(() => {
+    calls.length = 0
+    Taro.clearStorageSync()
+    resetInterceptors()
+    jest.spyOn(Taro, 'reLaunch').mockImplementation(() => Promise.resolve({ errMsg: 'ok' }) as never)
+  })
+  afterEach(() => jest.restoreAllMocks())
+
+  const user = { id: 7, userName: 'amy', nickname: 'Amy', phone: null, email: null, avatar: null, role: 'shopper' as const }
+
+  it('login stores the token under h5_token; logout calls /logout and clears it', async () => {
+    const s = new SessionStore()
+    expect(s.loggedIn).toBe(false)
+    s.login({ token: 'good', user })
+    expect(Taro.getStorageSync(TOKEN_KEY)).toBe('good')
+    expect(s.loggedIn).toBe(true)
+    expect(s.displayName).toBe('Amy')
+    await s.logout()
+    expect(calls.map(c => c.url)).toEqual(['/logout'])
+    expect(calls[0].auth).toBe('Bearer good')
+    expect(Taro.getStorageSync(TOKEN_KEY)).toBe('')
+    expect(s.loggedIn).toBe(false)
+    expect(s.user).toBeNull()
+  })
+
+  it('a stored token restores the session through getUserInfo', async () => {
+    Taro.setStorageSync(TOKEN_KEY, 'good')
+    const s = new SessionStore()
+    expect(await s.restore()).toBe(true)
+    expect(s.user).toMatchObject({ id: 7, nickname: 'Amy' })
+  })
+
+  it('a rejected token (body code 401) clears the token and the store', async () => {
+    Taro.setStorageSync(TOKEN_KEY, 'stale')
+    const s = new SessionStore()
+    expect(await s.restore()).toBe(false)
+    expect(Taro.getStorageSync(TOKEN_KEY)).toBe('')
+    expect(s.token).toBe('')
+    expect(s.loggedIn).toBe(false)
+  })
+
+  it('without a token restore does not call the server', async () => {
+    const s = new SessionStore()
+    expect(await s.restore()).toBe(false)
+    expect(calls).toHaveLength(0)
+  })
+})

@@ -1,0 +1,110 @@
+/**
+ * Runs the weapp build in miniprogram-simulate: App() and Page() are captured (Page is shimmed onto
+ * Component, which is all simulate knows), wx.* storage and navigation are kept in memory, and
+ * wx.request is carried over real HTTP to a server the test names.
+ */
+const http = require('node:http')
+const path = require('node:path')
+const simulate = require('miniprogram-simulate')
+
+const DIST = path.resolve(__dirname, '../../dist/weapp')
+
+function createHarness () {
+  const state = {
+    app: null,
+    route: { route: 'pages/login/index', query: {} },
+    pageMethods: {},
+    storage: {},
+    navigations: [],
+    toasts: [],
+    titles: [],
+    requests: [],
+    apiOrigin: ''
+  }
+
+  global.App = (o) => { state.app = o }
+  global.getApp = () => state.app
+  global.getCurrentPages = () => [{ route: state.route.route, options: state.route.query }]
+  global.Page = (pageOpts) => {
+    const { data, ...rest } = pageOpts
+    const methods = {}
+    for (const k of Object.keys(rest)) if (typeof rest[k] === 'function') methods[k] = rest[k]
+    state.pageMethods[state.route.route] = Object.keys(methods)
+    global.Component({
+      data,
+      methods,
+      lifetimes: {
+        attached () {
+          this.route = this.__route__ = state.route.route
+          this.onLoad(state.route.query)
+          this.onShow()
+          this.onReady()
+        }
+      }
+    })
+  }
+
+  const ok = (name, opts, extra = {}) => {
+    const res = { errMsg: `${name}:ok`, ...extra }
+    setTimeout(() => { opts && opts.success && opts.success(res); opts && opts.complete && opts.complete(res) }, 0)
+  }
+  wx.setStorageSync = (k, v) => { state.storage[k] = v }
+  wx.getStorageSync = (k) => (k in state.storage ? state.storage[k] : '')
+  wx.removeStorageSync = (k) => { delete state.storage[k] }
+  wx.getSystemInfoSync = () => ({ language: 'zh_CN', windowWidth: 375, windowHeight: 812, pixelRatio: 2, platform: 'devtools' })
+  for (const name of ['navigateTo', 'redirectTo', 'reLaunch', 'switchTab']) {
+    wx[name] = (opts) => { state.navigations.push({ type: name, url: opts.url }); ok(name, opts) }
+  }
+  wx.navigateBack = (opts) => { state.navigations.push({ type: 'navigateBack' }); ok('navigateBack', opts) }
+  wx.showToast = (opts) => { state.toasts.push(opts.title); ok('showToast', opts) }
+  wx.setNavigationBarTitle = (opts) => { state.titles.push(opts.title); ok('setNavigationBarTitle', opts) }
+  wx.request = (opts) => {
+    const url = new URL(opts.url, state.apiOrigin)
+    const body = opts.data === undefined ? undefined : JSON.stringify(opts.data)
+    state.requests.push({ url: url.pathname + url.search, method: opts.method || 'GET', header: opts.header, data: opts.data })
+    const req = http.request(url, { method: opts.method || 'GET', headers: { ...opts.header } }, (res) => {
+      let text = ''
+      res.on('data', c => { text += c })
+      res.on('end', () => {
+        let data = text
+        try { data = JSON.parse(text) } catch { /* not JSON: left as text */ }
+        const out = { statusCode: res.statusCode, data, header: res.headers, errMsg: 'request:ok' }
+        opts.success && opts.success(out)
+        opts.complete && opts.complete(out)
+      })
+    })
+    req.on('error', (e) => {
+      const out = { errMsg: `request:fail ${e.message}` }
+      opts.fail && opts.fail(out)
+      opts.complete && opts.complete(out)
+    })
+    if (body !== undefined && (opts.method || 'GET') !== 'GET') req.write(body)
+    req.end()
+    return { abort () { req.destroy() } }
+  }
+
+  function boot () {
+    require(path.join(DIST, 'app.js'))
+    state.app.onLaunch({ path: state.route.route, query: state.route.query })
+  }
+
+  function loadPage (route, query = {}) {
+    state.route = { route, query }
+    const id = simulate.load(path.join(DIST, route), `p-${route.replace(/\W/g, '-')}`, { compiler: 'official', rootPath: DIST })
+    const page = simulate.render(id)
+    page.attach(document.createElement('parent-wrapper'))
+    return page
+  }
+
+  return { state, boot, loadPage, DIST }
+}
+
+async function waitFor (fn, timeout = 5000) {
+  const start = Date.now()
+  for (;;) {
+    try { return fn() } catch (e) { if (Date.now() - start > timeout) throw e }
+    await simulate.sleep(20)
+  }
+}
+
+module.exports = { createHarness, waitFor, simulate }
