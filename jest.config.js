@@ -15,6 +15,8 @@ module.exports = {
   transformIgnorePatterns: [`/node_modules/(?!(${esmPkgs})/)`],
   moduleNameMapper: {
     '^@tarojs/taro$': '<rootDir>/test/setup/taro-h5-shim.js',
+    // Stencil-backed wrappers: @tarojs/components-react (what the H5 build uses) imports itself
+    // through '@tarojs/components', a cycle Jest's CommonJS modules cannot resolve.
     '^@tarojs/components$': '@tarojs/components/lib/react',
     '\\.(css|scss|sass|less)$': '<rootDir>/test/setup/style-mock.js',
     '^@/(.*)$': '<rootDir>/src/$1',

@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import path from 'node:path'
 import { defineConfig, type UserConfigExport } from '@tarojs/cli'
 import TsconfigPathsPlugin from 'tsconfig-paths-webpack-plugin'
@@ -21,6 +22,16 @@ function shellEnv (): Record<string, string> {
     if (k.startsWith('TARO_APP_') && v !== undefined) out[k] = JSON.stringify(v)
   }
   return out
+}
+
+/** Writes webpack's module and chunk statistics for bundle-size work. */
+class StatsJsonPlugin {
+  apply (compiler: { hooks: { done: { tap: (name: string, fn: (stats: { toJson: (o: object) => unknown }) => void) => void } } }) {
+    compiler.hooks.done.tap('stats-json', stats => {
+      const out = path.resolve(__dirname, '..', 'dist', 'h5-stats.json')
+      fs.writeFileSync(out, JSON.stringify(stats.toJson({ all: false, modules: true, chunks: true, chunkModules: false, assets: true })))
+    })
+  }
 }
 
 // H5 root font size is 3.5% of the window width (spec 9; see src/index.html). With a 750 px design
@@ -56,6 +67,9 @@ export default defineConfig<'webpack5'>(async (merge) => {
       }
     },
     h5: {
+      // React implementations of the H5 components instead of the Stencil web components: about
+      // 300 KB less JavaScript before first render (see bench/h5-size.js and the issue notes).
+      useHtmlComponents: true,
       publicPath: '/',
       staticDirectory: 'static',
       // History mode with base '/' (spec 2). Taro's default basename is '/'; setting basename: '/'
@@ -77,6 +91,10 @@ export default defineConfig<'webpack5'>(async (merge) => {
       },
       webpackChain (chain) {
         chain.resolve.plugin('tsconfig-paths').use(TsconfigPathsPlugin)
+        // a small stand-in for the user-agent parser Taro's H5 APIs import (see the file)
+        chain.resolve.alias.set('platform$', path.resolve(__dirname, '..', 'src', 'shims', 'platform.js'))
+        // ANALYZE=1 writes dist/h5-stats.json (module sizes per chunk) for bench/h5-modules.js
+        if (process.env.ANALYZE === '1') chain.plugin('stats-json').use(StatsJsonPlugin)
       },
       devServer: {
         proxy: [{ context: ['/dev-api'], target: process.env.API_PROXY_TARGET || 'http://127.0.0.1:3000', changeOrigin: true }]

@@ -1,5 +1,7 @@
 export default defineAppConfig({
-  entryPagePath: 'pages/login/index',
+  // Taro's H5 router compares this with a path that starts with '/': without the slash it takes the
+  // entry page for an ordinary first page and shows a pointless "home" button on it.
+  entryPagePath: process.env.TARO_ENV === 'h5' ? '/pages/login/index' : 'pages/login/index',
   pages: ['pages/login/index', 'pages/web_view/index'],
   subPackages: [
     {

@@ -18,10 +18,12 @@ export function matchLocale (raw: unknown): Locale | null {
 }
 
 function systemLanguage (): string {
+  // On H5 the browser knows; Taro's getSystemInfoSync would pull a user-agent parser into the bundle.
+  if (process.env.TARO_ENV === 'h5') return typeof navigator !== 'undefined' ? navigator.language : ''
   try {
     return Taro.getSystemInfoSync().language || ''
   } catch {
-    return typeof navigator !== 'undefined' ? navigator.language : ''
+    return ''
   }
 }
 

@@ -36,10 +36,10 @@ describe('locale store', () => {
   })
 
   it('starts from the saved choice, then TARO_APP_LOCALE, then the system language, then en', () => {
-    const sys = jest.spyOn(Taro, 'getSystemInfoSync')
-    sys.mockReturnValue({ language: 'fr-FR' } as never)
+    const sys = jest.spyOn(window.navigator, 'language', 'get')
+    sys.mockReturnValue('fr-FR')
     expect(resolveInitialLocale()).toBe('en')
-    sys.mockReturnValue({ language: 'zh_CN' } as never)
+    sys.mockReturnValue('zh-CN')
     expect(resolveInitialLocale()).toBe('zh')
     process.env.TARO_APP_LOCALE = 'en'
     expect(resolveInitialLocale()).toBe('en')

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import Taro, { useLoad } from '@tarojs/taro'
 import { View, Text, Input, Button } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import type { LoginResult } from '~types/api'
 import PageShell from '@/components/PageShell'
 import LangSwitch from '@/components/LangSwitch'
@@ -209,10 +209,12 @@ function LoginPage () {
           <View className={`login-check ${form.agreed ? 'login-check--on' : ''}`} onClick={() => set('agreed', !form.agreed)}>
             {form.agreed ? '✓' : ''}
           </View>
-          <Text className='login-agree__text' onClick={() => set('agreed', !form.agreed)}>{t('login.agreePrefix')}</Text>
-          <Text className='login-link link-service' onClick={() => navigate(agreementLink('service'))}>{t('login.serviceAgreement')}</Text>
-          <Text className='login-agree__text'>{t('login.and')}</Text>
-          <Text className='login-link link-privacy' onClick={() => navigate(agreementLink('privacy'))}>{t('login.privacyPolicy')}</Text>
+          <View className='login-agree__text'>
+            <Text onClick={() => set('agreed', !form.agreed)}>{t('login.agreePrefix')}</Text>
+            <Text className='login-link link-service' onClick={() => navigate(agreementLink('service'))}>{t('login.serviceAgreement')}</Text>
+            <Text>{t('login.and')}</Text>
+            <Text className='login-link link-privacy' onClick={() => navigate(agreementLink('privacy'))}>{t('login.privacyPolicy')}</Text>
+          </View>
         </View>
         {errors.agreed && <Text className='login-field__error login-agree__error'>{t(errors.agreed)}</Text>}
 

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, ScrollView } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import { t } from '@/stores/locale'

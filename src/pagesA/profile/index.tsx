@@ -1,6 +1,6 @@
 import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import MenuList, { type MenuItem } from '@/components/MenuList'
 import { sessionStore } from '@/stores/session'

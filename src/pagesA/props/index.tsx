@@ -1,5 +1,5 @@
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'

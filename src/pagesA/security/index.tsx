@@ -1,4 +1,4 @@
-import { observer } from 'mobx-react'
+import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import MenuList, { type MenuItem } from '@/components/MenuList'
 import { t } from '@/stores/locale'
