@@ -93,4 +93,4 @@ async function run ({ base }) {
   }
 }
 
-module.exports = { run }
+module.exports = { name: 'H5 shell: routes, deep link, titles, language, back', run }

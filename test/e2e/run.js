@@ -1,22 +1,73 @@
 #!/usr/bin/env node
-// Runs the H5 end-to-end tests against the H5 build served on 127.0.0.1.
-const path = require('node:path')
+/**
+ * End-to-end tests in Chromium against the shop as `npm start` runs it: scripts/start.js (the API
+ * server serving the H5 build) on a free port, a fresh SQLite database in a temp dir, and mail going
+ * to a local SMTP server on 127.0.0.1. Everything started here is stopped here.
+ */
+const { spawn } = require('node:child_process')
 const fs = require('node:fs')
-const { createServer } = require('../../scripts/serve-h5')
+const net = require('node:net')
+const os = require('node:os')
+const path = require('node:path')
+const { startSmtp } = require('./smtp')
 
-const SUITES = [require('./h5-shell.e2e')]
+const root = path.resolve(__dirname, '../..')
+const SUITES = [require('./h5-shell.e2e'), require('./auth.e2e')]
+
+const freePort = () => new Promise((resolve, reject) => {
+  const s = net.createServer()
+  s.once('error', reject)
+  s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)) })
+})
+
+async function waitForServer (base, child, timeoutMs) {
+  const until = Date.now() + timeoutMs
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`)
+    try {
+      const res = await fetch(`${base}/dev-api/system/setting/login`)
+      if (res.ok) return
+    } catch { /* not listening yet */ }
+    await new Promise(r => setTimeout(r, 250))
+  }
+  throw new Error(`the server did not answer within ${timeoutMs} ms`)
+}
 
 ;(async () => {
-  const dist = path.resolve(__dirname, '../../dist/h5')
-  if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error('dist/h5 is missing: run npm run build:h5 first')
-  const server = createServer(dist)
-  await new Promise(r => server.listen(0, '127.0.0.1', r))
-  const base = `http://127.0.0.1:${server.address().port}`
+  if (!fs.existsSync(path.join(root, 'dist', 'h5', 'index.html'))) throw new Error('dist/h5 is missing: run npm run build:h5 first')
+  const smtp = await startSmtp()
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-e2e-'))
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  const log = []
+  const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.js')], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SMTP_URL: smtp.url, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  child.stdout.on('data', d => log.push(String(d)))
+  child.stderr.on('data', d => log.push(String(d)))
   const t0 = Date.now()
+  let failed = null
   try {
-    for (const suite of SUITES) await suite.run({ base })
+    await waitForServer(base, child, 90000)
+    for (const suite of SUITES) {
+      const t = Date.now()
+      await suite.run({ base, smtp })
+      console.log(`✓ ${suite.name} (${((Date.now() - t) / 1000).toFixed(1)} s)`)
+    }
+  } catch (e) {
+    failed = e
   } finally {
-    server.close()
+    child.kill('SIGTERM')
+    await new Promise(r => { if (child.exitCode !== null) r(); else child.once('exit', r) })
+    await smtp.close()
+    fs.rmSync(dataDir, { recursive: true, force: true })
   }
-  console.log(`e2e: ${SUITES.length} suite(s) passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+  if (failed) {
+    console.error('server output:\n' + log.join('').slice(-4000))
+    console.error('e2e FAILED:', failed)
+    process.exit(1)
+  }
+  console.log(`e2e: ${SUITES.length} suites passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
 })().catch(e => { console.error('e2e FAILED:', e); process.exit(1) })

@@ -1,0 +1,16 @@
+// Server tests (test/server): Node environment, babel-jest strips the TypeScript. The same suites run
+// on SQLite and on a real PostgreSQL that test/server/pg.js starts (PG_TESTS=off: SQLite only).
+module.exports = {
+  rootDir: __dirname,
+  displayName: 'server',
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/test/server/**/*.test.ts'],
+  transform: { '^.+\\.(c|m)?(t|j)sx?$': 'babel-jest' },
+  // typebox 1.x and cookie 2.x (light-my-request) ship ES modules only: let babel turn them into CommonJS for Jest
+  transformIgnorePatterns: ['/node_modules/(?!(typebox|@fastify/type-provider-typebox|cookie)/)'],
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
+  globalSetup: '<rootDir>/test/server/pg.js',
+  globalTeardown: '<rootDir>/test/server/pg-teardown.js',
+  maxWorkers: 1,
+  testTimeout: 30000
+}

@@ -1,0 +1,142 @@
+/**
+ * Builds the Fastify app: plugins, then the API routes under API_PREFIX, then the H5 build at "/".
+ * Everything outside (database, providers, clock, logger) can be injected, which is how the tests run.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { Config, TrustProxy } from './config'
+import type { Api, AppContext } from './context'
+import { systemClock, type Clock } from './clock'
+import { openDatabase, sqlitePathIn, type DatabaseHandle } from './db'
+import { localeFrom } from './i18n/messages'
+import { installErrorHandling } from './http/errors'
+import { registerStatic } from './http/static'
+import './http/request'
+import { LogMailer, SmtpMailer, type Mailer } from './providers/mail'
+import { HttpSmsSender, LogSmsSender, type SmsSender } from './providers/sms'
+import { HttpWeChatClient, type WeChatClient } from './providers/wechat'
+import { RateLimiter } from './security/rateLimiter'
+import { prepareDummyHash } from './security/passwords'
+import { SessionService } from './services/sessions'
+import { OneTimeCodes } from './services/codes'
+import { startMaintenance } from './services/maintenance'
+import { passwordLoginRoutes } from './routes/login-password'
+import { codeLoginRoutes } from './routes/login-codes'
+import { registerRoutes } from './routes/register'
+import { wechatRoutes } from './routes/login-wechat'
+import { sessionRoutes } from './routes/session'
+import { settingsRoutes } from './routes/settings'
+import { dataRoutes } from './routes/data'
+import { errorReportRoutes } from './routes/error-report'
+
+export interface BuildAppOptions {
+  config: Config
+  /** Default: opened from the configuration, and closed with the app. */
+  database?: DatabaseHandle
+  /** Default from the configuration; null switches mail off. */
+  mailer?: Mailer | null
+  /** Default from the configuration; null switches SMS off. */
+  sms?: SmsSender | null
+  wechat?: WeChatClient
+  clock?: Clock
+  logger?: FastifyServerOptions['logger']
+  /** Periodic clean-up of sessions, codes and rate limits (default on). */
+  maintenance?: boolean
+}
+
+/** Largest JSON body of any API call (error reports set their own, smaller limit). */
+export const BODY_LIMIT = 64 * 1024
+
+/** A hop count becomes "trust the first n hops" (what Fastify does with a number). */
+function trustProxyOption (value: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value
+}
+
+export async function buildApp (options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options
+  const clock = options.clock ?? systemClock
+
+  const app: FastifyInstance = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: trustProxyOption(config.trustProxy),
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: true,
+    // strict validation: a wrong type or an unknown field is a 400, never coerced or dropped
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false } }
+  })
+
+  const ownsDatabase = !options.database
+  const database = options.database ?? openDatabase({
+    databaseUrl: config.databaseUrl,
+    sqlitePath: sqlitePathIn(config.dataDir),
+    onPoolError: err => app.log.error({ err }, 'idle PostgreSQL connection failed')
+  })
+
+  const dev = !config.isProduction
+  const mailer: Mailer | null = options.mailer !== undefined
+    ? options.mailer
+    : config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : dev ? new LogMailer(app.log) : null
+  const sms: SmsSender | null = options.sms !== undefined
+    ? options.sms
+    : config.sms.providerUrl ? new HttpSmsSender(config.sms.providerUrl, config.sms.apiKey) : dev ? new LogSmsSender(app.log) : null
+
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    clock,
+    mailer,
+    sms,
+    wechat: options.wechat ?? new HttpWeChatClient(config.wechat, clock),
+    limiter: new RateLimiter(database.db, clock),
+    sessions: new SessionService(database.db, clock),
+    codes: new OneTimeCodes(database.db, clock)
+  }
+  await prepareDummyHash()
+
+  const prefix = config.apiPrefix
+  const isApiPath = (url: string) => {
+    const p = url.split('?')[0]
+    return p === prefix || p.startsWith(`${prefix}/`)
+  }
+
+  app.decorateRequest('locale', 'en')
+  app.decorateRequest('session', undefined)
+  app.addHook('onRequest', async (request) => {
+    request.locale = localeFrom(request.headers['accept-language'])
+    request.session = undefined
+  })
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-content-type-options', 'nosniff')
+    if (isApiPath(request.url)) reply.header('cache-control', 'no-store')
+  })
+
+  // before the routes: plugins inherit the error handler that exists when they are registered
+  const sendIndexHtml = await registerStatic(app, config.staticDir)
+  installErrorHandling(app, isApiPath, sendIndexHtml)
+
+  await app.register(async (api) => {
+    const typed = api.withTypeProvider<TypeBoxTypeProvider>() as unknown as Api
+    // POST without a body: validate an empty object, so an optional param may be left out
+    typed.addHook('preValidation', async (request) => {
+      if (request.method === 'POST' && request.body === undefined) request.body = {}
+    })
+    passwordLoginRoutes(typed, ctx)
+    codeLoginRoutes(typed, ctx)
+    registerRoutes(typed, ctx)
+    wechatRoutes(typed, ctx)
+    sessionRoutes(typed, ctx)
+    settingsRoutes(typed, ctx)
+    dataRoutes(typed, ctx)
+    errorReportRoutes(typed, ctx)
+  }, { prefix })
+
+  const stopMaintenance = options.maintenance === false ? () => undefined : startMaintenance(ctx, app.log)
+  app.addHook('onClose', async () => {
+    stopMaintenance()
+    mailer?.close?.()
+    if (ownsDatabase) await database.close()
+  })
+
+  return app
+}

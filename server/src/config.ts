@@ -1,0 +1,199 @@
+/**
+ * Configuration from the environment, validated once at start-up. Every bad variable is reported with
+ * its name and what is wrong; nothing else in the server reads process.env.
+ */
+import { isIP } from 'node:net'
+import path from 'node:path'
+
+export type NodeEnv = 'development' | 'production' | 'test'
+
+/** `false`: use the socket address; `true`: trust every proxy; a number: hops; a list: trusted proxies. */
+export type TrustProxy = boolean | number | string[]
+
+export interface WeChatConfig {
+  /** Mini-program credentials (code2session, URL links). */
+  appId?: string
+  secret?: string
+  /** Official-account / website credentials for web OAuth. */
+  oauthAppId?: string
+  oauthSecret?: string
+  /** Base of the WeChat HTTP API (a local fake in tests). */
+  apiBase: string
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = typeof LOG_LEVELS[number]
+
+export interface Config {
+  nodeEnv: NodeEnv
+  logLevel: LogLevel
+  isProduction: boolean
+  port: number
+  host: string
+  dataDir: string
+  /** PostgreSQL connection string; SQLite in dataDir when unset. */
+  databaseUrl?: string
+  trustProxy: TrustProxy
+  staticDir: string
+  apiPrefix: string
+  /** nodemailer transport URL; unset: mail codes are only logged (development) or mail is off (production). */
+  smtpUrl?: string
+  mailFrom: string
+  sms: { providerUrl?: string; apiKey?: string }
+  wechat: WeChatConfig
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[]
+  constructor (problems: string[]) {
+    super(`Invalid configuration:\n${problems.map(p => `  - ${p}`).join('\n')}`)
+    this.name = 'ConfigError'
+    this.problems = problems
+  }
+}
+
+export const DEFAULTS = {
+  PORT: 3000,
+  HOST: '127.0.0.1',
+  DATA_DIR: '.data',
+  STATIC_DIR: 'dist/h5',
+  API_PREFIX: '/dev-api',
+  WECHAT_API_BASE: 'https://api.weixin.qq.com',
+  MAIL_FROM: 'Blind Box Shop <no-reply@localhost>'
+} as const
+
+type Env = Record<string, string | undefined>
+
+/** Reads and validates the configuration; throws ConfigError listing every bad variable. */
+export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config {
+  const problems: string[] = []
+  const get = (name: string): string | undefined => {
+    const v = env[name]
+    if (v === undefined) return undefined
+    const trimmed = v.trim()
+    return trimmed === '' ? undefined : trimmed
+  }
+
+  const nodeEnvRaw = get('NODE_ENV') ?? 'development'
+  let nodeEnv: NodeEnv = 'development'
+  if (nodeEnvRaw === 'development' || nodeEnvRaw === 'production' || nodeEnvRaw === 'test') {
+    nodeEnv = nodeEnvRaw
+  } else {
+    problems.push(`NODE_ENV must be development, production or test (got "${nodeEnvRaw}")`)
+  }
+
+  const logLevelRaw = get('LOG_LEVEL') ?? 'info'
+  const logLevel = (LOG_LEVELS as readonly string[]).includes(logLevelRaw) ? logLevelRaw as LogLevel : 'info'
+  if (logLevel !== logLevelRaw) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevelRaw}")`)
+
+  const port = parsePort(get('PORT'), problems)
+  const host = get('HOST') ?? DEFAULTS.HOST
+
+  const databaseUrl = get('DATABASE_URL')
+  if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:port/database)')
+  }
+
+  const apiPrefix = get('API_PREFIX') ?? DEFAULTS.API_PREFIX
+  if (!/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(apiPrefix)) {
+    problems.push(`API_PREFIX must start with "/" and not end with "/" (e.g. /dev-api), got "${apiPrefix}"`)
+  }
+
+  const smtpUrl = get('SMTP_URL')
+  if (smtpUrl && !isUrl(smtpUrl, ['smtp:', 'smtps:'])) {
+    problems.push('SMTP_URL must be an smtp:// or smtps:// URL (e.g. smtps://user:pass@smtp.example.com:465)')
+  }
+  const mailFrom = get('MAIL_FROM') ?? DEFAULTS.MAIL_FROM
+
+  const smsUrl = get('SMS_PROVIDER_URL')
+  if (smsUrl && !isUrl(smsUrl, ['http:', 'https:'])) {
+    problems.push('SMS_PROVIDER_URL must be an http:// or https:// URL')
+  }
+  const smsKey = get('SMS_API_KEY')
+  if (smsKey && !smsUrl) problems.push('SMS_API_KEY is set but SMS_PROVIDER_URL is not')
+
+  const wechatBase = (get('WECHAT_API_BASE') ?? DEFAULTS.WECHAT_API_BASE).replace(/\/+$/, '')
+  if (!isUrl(wechatBase, ['http:', 'https:'])) problems.push('WECHAT_API_BASE must be an http:// or https:// URL')
+  const appId = get('WECHAT_APPID')
+  const secret = get('WECHAT_SECRET')
+  if (!!appId !== !!secret) problems.push('WECHAT_APPID and WECHAT_SECRET must be set together')
+  const oauthAppId = get('WECHAT_OAUTH_APPID')
+  const oauthSecret = get('WECHAT_OAUTH_SECRET')
+  if (!!oauthAppId !== !!oauthSecret) problems.push('WECHAT_OAUTH_APPID and WECHAT_OAUTH_SECRET must be set together')
+
+  const trustProxy = parseTrustProxy(get('TRUST_PROXY'), problems)
+
+  if (problems.length) throw new ConfigError(problems)
+
+  return {
+    nodeEnv,
+    isProduction: nodeEnv === 'production',
+    logLevel,
+    port,
+    host,
+    dataDir: path.resolve(cwd, get('DATA_DIR') ?? DEFAULTS.DATA_DIR),
+    databaseUrl,
+    trustProxy,
+    staticDir: path.resolve(cwd, get('STATIC_DIR') ?? DEFAULTS.STATIC_DIR),
+    apiPrefix,
+    smtpUrl,
+    mailFrom,
+    sms: { providerUrl: smsUrl, apiKey: smsKey },
+    wechat: { appId, secret, oauthAppId, oauthSecret, apiBase: wechatBase }
+  }
+}
+
+function parsePort (raw: string | undefined, problems: string[]): number {
+  if (raw === undefined) return DEFAULTS.PORT
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    problems.push(`PORT must be an integer from 0 to 65535 (got "${raw}")`)
+    return DEFAULTS.PORT
+  }
+  return Number(raw)
+}
+
+function isUrl (raw: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(raw).protocol)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * TRUST_PROXY: off (default) | on | a hop count | a comma-separated list of proxy addresses or CIDRs.
+ * Only turn it on behind a proxy you run: a trusted X-Forwarded-For decides the client IP that the
+ * per-IP rate limits count.
+ */
+function parseTrustProxy (raw: string | undefined, problems: string[]): TrustProxy {
+  if (raw === undefined) return false
+  const v = raw.toLowerCase()
+  if (['off', 'false', 'no', '0'].includes(v)) return false
+  if (['on', 'true', 'yes'].includes(v)) return true
+  if (/^\d+$/.test(v)) return Number(v)
+  const entries = raw.split(',').map(s => s.trim()).filter(Boolean)
+  const bad = entries.filter(e => {
+    const [addr, bits, extra] = e.split('/')
+    if (extra !== undefined || !isIP(addr)) return true
+    if (bits === undefined) return false
+    const max = isIP(addr) === 4 ? 32 : 128
+    return !/^\d+$/.test(bits) || Number(bits) > max
+  })
+  if (bad.length || !entries.length) {
+    problems.push(`TRUST_PROXY must be off, on, a hop count or a list of IP addresses/CIDRs (bad: ${bad.join(', ') || raw})`)
+    return false
+  }
+  return entries
+}
+
+/** Which optional features the configuration enables. */
+export function features (config: Config) {
+  const dev = !config.isProduction
+  return {
+    /** Mail codes: SMTP when configured; logged only, in development. */
+    mail: !!config.smtpUrl || dev,
+    sms: !!config.sms.providerUrl || dev,
+    weapp: !!(config.wechat.appId && config.wechat.secret),
+    wechatWeb: !!(config.wechat.oauthAppId && config.wechat.oauthSecret)
+  }
+}

@@ -1,0 +1,31 @@
+/** What route modules need, built once per app (see app.ts). */
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { Config } from './config'
+import type { Clock } from './clock'
+import type { Db } from './db'
+import type { Dialect } from './db/dialect'
+import type { Mailer } from './providers/mail'
+import type { SmsSender } from './providers/sms'
+import type { WeChatClient } from './providers/wechat'
+import type { RateLimiter } from './security/rateLimiter'
+import type { SessionService } from './services/sessions'
+import type { OneTimeCodes } from './services/codes'
+
+export interface AppContext {
+  config: Config
+  db: Db
+  dialect: Dialect
+  clock: Clock
+  /** null: mail is not available (production without SMTP_URL). */
+  mailer: Mailer | null
+  /** null: SMS is not available (production without SMS_PROVIDER_URL). */
+  sms: SmsSender | null
+  wechat: WeChatClient
+  limiter: RateLimiter
+  sessions: SessionService
+  codes: OneTimeCodes
+}
+
+/** The Fastify instance routes are declared on: TypeBox schemas give the handlers their types. */
+export type Api = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>

@@ -1,0 +1,83 @@
+/**
+ * Opens the database: better-sqlite3 in DATA_DIR by default, PostgreSQL when a URL is given.
+ * Both dialects see the same schema (migrate.ts) and run the same Kysely queries.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import SqliteDatabase from 'better-sqlite3'
+import pg from 'pg'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import type { Database } from './schema'
+import type { Dialect } from './dialect'
+
+export type Db = Kysely<Database>
+
+export interface DatabaseHandle {
+  db: Db
+  dialect: Dialect
+  close: () => Promise<void>
+}
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL connection string; SQLite when unset. */
+  databaseUrl?: string
+  /** SQLite file, or ':memory:'. */
+  sqlitePath?: string
+  /** PostgreSQL pool size. */
+  poolSize?: number
+  /** Told when an idle pooled PostgreSQL connection fails (the pool replaces it). */
+  onPoolError?: (err: Error) => void
+}
+
+export const SQLITE_FILE = 'shop.sqlite'
+
+export function sqlitePathIn (dataDir: string): string {
+  return path.join(dataDir, SQLITE_FILE)
+}
+
+export function openDatabase (options: OpenDatabaseOptions): DatabaseHandle {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onPoolError)
+  return openSqlite(options.sqlitePath ?? ':memory:')
+}
+
+function openSqlite (file: string): DatabaseHandle {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true })
+  const sqlite = new SqliteDatabase(file)
+  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = NORMAL')
+  sqlite.pragma('foreign_keys = ON')
+  sqlite.pragma('busy_timeout = 5000')
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  return { db, dialect: 'sqlite', close: () => db.destroy() }
+}
+
+const INT8_OID = 20
+const TIMESTAMPTZ_OID = 1184
+
+/** bigint ids, cents and counts come back as numbers; they never exceed 2^53 here, and we check. */
+function parseInt8 (value: string): number {
+  const n = Number(value)
+  if (!Number.isSafeInteger(n)) throw new RangeError(`int8 value ${value} is outside the safe integer range`)
+  return n
+}
+
+const parseTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ_OID, 'text') as (v: string) => Date
+
+/** Timestamps come back as ISO strings, as they do from SQLite. */
+const pgTypes = {
+  getTypeParser (oid: number, format?: 'text' | 'binary') {
+    if (format !== 'binary') {
+      if (oid === INT8_OID) return parseInt8
+      if (oid === TIMESTAMPTZ_OID) return (v: string) => parseTimestamptz(v).toISOString()
+    }
+    return pg.types.getTypeParser(oid, format as 'text')
+  }
+} as pg.CustomTypesConfig
+
+function openPostgres (connectionString: string, max: number, onPoolError?: (err: Error) => void): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString, max, types: pgTypes })
+  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  pool.on('error', err => onPoolError?.(err))
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return { db, dialect: 'postgres', close: () => db.destroy() }
+}

@@ -1,0 +1,29 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import type { Dialect } from './dialect'
+import { accounts } from './migrations/0001_accounts'
+import { catalogue } from './migrations/0002_catalogue'
+
+/** Every migration, in order; the names are stored in kysely_migration and must never change. */
+export function migrations (dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001_accounts': accounts(dialect),
+    '0002_catalogue': catalogue(dialect)
+  }
+}
+
+class InCodeProvider implements MigrationProvider {
+  constructor (private readonly dialect: Dialect) {}
+  async getMigrations () { return migrations(this.dialect) }
+}
+
+/** Brings the schema to the latest version; throws with the failing migration's error. */
+export async function migrateToLatest (db: Kysely<any>, dialect: Dialect): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new InCodeProvider(dialect) })
+  const { error, results } = await migrator.migrateToLatest()
+  const failed = results?.find(r => r.status === 'Error')
+  if (error) {
+    const cause = error instanceof Error ? error : new Error(String(error))
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${cause.message}`, { cause })
+  }
+  return (results ?? []).filter(r => r.status === 'Success').map(r => r.migrationName)
+}

@@ -1,0 +1,58 @@
+/**
+ * One error handler for the whole app: ApiFailure and schema errors become envelopes (HTTP 200),
+ * client mistakes Fastify detects (bad JSON, body too large ...) become a 400 envelope, anything else
+ * is logged and answered with HTTP 500 (an infrastructure failure for the client).
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { MessageKey } from '../i18n/messages'
+import { ApiFailure, envelopeOf } from './envelope'
+import { validationFailure, type SchemaError } from './validation'
+
+const FASTIFY_CLIENT_ERRORS: Record<string, MessageKey> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'request.invalidJson',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'request.invalidJson',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'request.bodyTooLarge',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'request.unsupportedMediaType',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'request.bad'
+}
+
+function toFailure (error: FastifyError): ApiFailure | null {
+  if (error instanceof ApiFailure) return error
+  if (error.validation) {
+    const root = error.validationContext === 'querystring' ? 'query' : (error.validationContext ?? 'body')
+    return validationFailure(error.validation as unknown as SchemaError[], root)
+  }
+  const status = error.statusCode ?? 500
+  if (status === 429) return new ApiFailure(429, 'request.rateLimited', { seconds: 60 })
+  if (status >= 400 && status < 500) {
+    // SyntaxError from the JSON parser carries statusCode 400 without a Fastify code
+    const key = FASTIFY_CLIENT_ERRORS[error.code] ?? (error instanceof SyntaxError ? 'request.invalidJson' : 'request.bad')
+    return new ApiFailure(400, key)
+  }
+  return null
+}
+
+export function installErrorHandling (app: FastifyInstance, isApiPath: (url: string) => boolean, sendIndexHtml: ((reply: FastifyReply) => FastifyReply) | null): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const failure = toFailure(error)
+    if (failure) {
+      if (failure.httpStatus >= 500) request.log.warn({ err: error.cause ?? error }, `handled failure: ${failure.key}`)
+      return reply.code(failure.httpStatus).send(envelopeOf(request, failure))
+    }
+    request.log.error({ err: error }, 'unhandled error')
+    return reply.code(500).send(envelopeOf(request, new ApiFailure(500, 'request.internal', {}, null, 500)))
+  })
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const url = request.url
+    if (isApiPath(url)) {
+      return reply.code(200).send(envelopeOf(request, new ApiFailure(404, 'request.notFound')))
+    }
+    // history-mode fallback: a page route of the H5 app gets index.html
+    const wantsHtml = (request.headers.accept ?? '').includes('text/html')
+    if (sendIndexHtml && (request.method === 'GET' || request.method === 'HEAD') && wantsHtml) {
+      return sendIndexHtml(reply)
+    }
+    return reply.code(404).send(envelopeOf(request, new ApiFailure(404, 'request.notFound')))
+  })
+}

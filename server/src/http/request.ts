@@ -1,0 +1,42 @@
+/** Per-request state: the locale of the messages and the (lazily resolved) session. */
+import type { FastifyRequest } from 'fastify'
+import type { Locale } from '../i18n/messages'
+import type { AppContext } from '../context'
+import type { ActiveSession, ClientMeta } from '../services/sessions'
+import type { RateRule } from '../security/rateLimiter'
+import { bearerToken } from '../security/tokens'
+import { fail } from './envelope'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    locale: Locale
+    /** undefined: not looked up yet; null: no valid session. */
+    session: ActiveSession | null | undefined
+  }
+}
+
+/** The session of the request's bearer token, if any (looked up once per request). */
+export async function currentSession (request: FastifyRequest, ctx: AppContext): Promise<ActiveSession | null> {
+  if (request.session !== undefined) return request.session
+  const token = bearerToken(request.headers.authorization)
+  request.session = token ? await ctx.sessions.resolve(token) : null
+  return request.session
+}
+
+/** The logged-in session, or a 401 envelope. */
+export async function requireSession (request: FastifyRequest, ctx: AppContext): Promise<ActiveSession> {
+  const session = await currentSession(request, ctx)
+  if (!session) throw fail.unauthorized()
+  return session
+}
+
+export function clientMeta (request: FastifyRequest): ClientMeta {
+  const ua = request.headers['user-agent']
+  return { ip: request.ip ?? null, userAgent: typeof ua === 'string' ? ua : null }
+}
+
+/** Consumes every rule (in order) or answers 429. */
+export async function enforceLimits (ctx: AppContext, checks: Array<[RateRule, string]>): Promise<void> {
+  const decision = await ctx.limiter.consumeAll(checks)
+  if (!decision.allowed) throw fail.tooManyRequests(decision.retryAfterMs)
+}

@@ -1,0 +1,22 @@
+/** Field schemas shared by the routes (spec 5: the login form limits). */
+import { Type } from 'typebox'
+
+export const USER_NAME_MIN = 1
+export const USER_NAME_MAX = 100
+export const PASSWORD_MIN = 3
+export const PASSWORD_MAX = 18
+export const CODE_MIN = 4
+export const CODE_MAX = 6
+export const PHONE_PATTERN = '^1[3-9]\\d{9}$'
+export const EMAIL_MAX = 254
+
+export const UserName = Type.String({ minLength: USER_NAME_MIN, maxLength: USER_NAME_MAX, pattern: '^[^\\u0000-\\u001f\\u007f]+$' })
+export const Password = Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX })
+export const Phone = Type.String({ pattern: PHONE_PATTERN })
+export const Email = Type.String({ format: 'email', maxLength: EMAIL_MAX })
+export const Code = Type.String({ minLength: CODE_MIN, maxLength: CODE_MAX })
+/** A WeChat login code (wx.login / OAuth). */
+export const WeChatCode = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' })
+
+/** Objects are strict everywhere: an unknown field is a 400, never dropped. */
+export const strict = { additionalProperties: false } as const

@@ -1,0 +1,152 @@
+/**
+ * The server's message catalogue (zh and en). Messages follow Accept-Language: zh when it starts
+ * with "zh", else en. `{name}` placeholders are filled from the params.
+ */
+export type Locale = 'zh' | 'en'
+
+const zh = {
+  ok: '操作成功',
+  'request.notFound': '接口不存在',
+  'request.internal': '服务器内部错误',
+  'request.invalidJson': '请求体不是合法的 JSON',
+  'request.bodyTooLarge': '请求体过大',
+  'request.unsupportedMediaType': '不支持的请求内容类型',
+  'request.bad': '请求无效',
+  'request.rateLimited': '操作过于频繁，请 {seconds} 秒后再试',
+
+  'validation.required': '必须提供 {field}',
+  'validation.unknownField': '不允许的字段 {field}',
+  'validation.type': '{field} 应为{type}',
+  'validation.minLength': '{field} 长度不能少于 {limit} 个字符',
+  'validation.maxLength': '{field} 长度不能超过 {limit} 个字符',
+  'validation.format': '{field} 格式不正确',
+  'validation.minimum': '{field} 不能小于 {limit}',
+  'validation.maximum': '{field} 不能大于 {limit}',
+  'validation.enum': '{field} 取值无效',
+  'validation.minProperties': '{field} 至少需要 {limit} 个字段',
+  'validation.invalid': '{field} 无效',
+  'type.string': '字符串',
+  'type.integer': '整数',
+  'type.number': '数字',
+  'type.boolean': '布尔值',
+  'type.object': '对象',
+  'type.array': '数组',
+  'type.null': '空值',
+
+  'auth.required': '未登录或登录已过期',
+  'login.identifierRequired': '必须提供 user_name、phone 或 email 之一',
+  'login.onlyOneIdentifier': '只能提供 user_name、phone 或 email 之一',
+  'login.passwordRequired': '必须提供 password',
+  'login.failed': '账号或密码错误',
+  'code.invalid': '验证码错误或已过期',
+  'code.required': '必须提供 code',
+  'code.smsText': '【盲盒商店】您的验证码是 {code}，{minutes} 分钟内有效，请勿告诉他人。',
+  'code.mailSubject': '盲盒商店验证码：{code}',
+  'code.mailText': '您的验证码是 {code}，{minutes} 分钟内有效。如果不是您本人操作，请忽略本邮件。',
+  'register.userNameTaken': '用户名已被使用',
+  'register.phoneTaken': '该手机号已注册',
+  'register.emailTaken': '该邮箱已注册',
+  'user.defaultNickname': '盲盒玩家',
+  'wechat.defaultNickname': '微信用户',
+  'wechat.loginFailed': '微信登录失败：{reason}',
+
+  'provider.notConfigured': '{provider}未配置',
+  'provider.unavailable': '{provider}暂时不可用，请稍后再试',
+  'provider.sms': '短信服务',
+  'provider.mail': '邮件服务',
+  'provider.weapp': '微信小程序',
+  'provider.wechat': '微信网页授权',
+
+  'data.tableNotFound': '数据表 {table} 不存在',
+  'data.methodNotAllowed': '数据表 {table} 不支持 {method}',
+  'data.rowNotFound': '记录不存在',
+  'data.tooManyRows': '最多只能保存 {max} 条{table}记录'
+} as const
+
+export type MessageKey = keyof typeof zh
+
+const en: Record<MessageKey, string> = {
+  ok: 'OK',
+  'request.notFound': 'No such API',
+  'request.internal': 'Internal server error',
+  'request.invalidJson': 'The request body is not valid JSON',
+  'request.bodyTooLarge': 'The request body is too large',
+  'request.unsupportedMediaType': 'Unsupported request content type',
+  'request.bad': 'Bad request',
+  'request.rateLimited': 'Too many requests, try again in {seconds} s',
+
+  'validation.required': '{field} is required',
+  'validation.unknownField': 'Unknown field {field}',
+  'validation.type': '{field} must be {type}',
+  'validation.minLength': '{field} must be at least {limit} characters',
+  'validation.maxLength': '{field} must be at most {limit} characters',
+  'validation.format': '{field} has an invalid format',
+  'validation.minimum': '{field} must be at least {limit}',
+  'validation.maximum': '{field} must be at most {limit}',
+  'validation.enum': '{field} has an invalid value',
+  'validation.minProperties': '{field} needs at least {limit} fields',
+  'validation.invalid': '{field} is invalid',
+  'type.string': 'a string',
+  'type.integer': 'an integer',
+  'type.number': 'a number',
+  'type.boolean': 'a boolean',
+  'type.object': 'an object',
+  'type.array': 'an array',
+  'type.null': 'null',
+
+  'auth.required': 'Not logged in, or the session has expired',
+  'login.identifierRequired': 'One of user_name, phone or email is required',
+  'login.onlyOneIdentifier': 'Provide only one of user_name, phone or email',
+  'login.passwordRequired': 'password is required',
+  'login.failed': 'Incorrect account or password',
+  'code.invalid': 'The verification code is wrong or has expired',
+  'code.required': 'code is required',
+  'code.smsText': 'Blind Box Shop: your verification code is {code}. It expires in {minutes} minutes. Do not share it.',
+  'code.mailSubject': 'Blind Box Shop verification code: {code}',
+  'code.mailText': 'Your verification code is {code}. It expires in {minutes} minutes. If you did not ask for it, ignore this mail.',
+  'register.userNameTaken': 'This user name is taken',
+  'register.phoneTaken': 'This phone number is already registered',
+  'register.emailTaken': 'This e-mail address is already registered',
+  'user.defaultNickname': 'Blind-box fan',
+  'wechat.defaultNickname': 'WeChat user',
+  'wechat.loginFailed': 'WeChat login failed: {reason}',
+
+  'provider.notConfigured': '{provider} is not configured',
+  'provider.unavailable': '{provider} is unavailable, please try again later',
+  'provider.sms': 'SMS',
+  'provider.mail': 'Mail',
+  'provider.weapp': 'WeChat mini-program',
+  'provider.wechat': 'WeChat web login',
+
+  'data.tableNotFound': 'Table {table} does not exist',
+  'data.methodNotAllowed': 'Table {table} does not support {method}',
+  'data.rowNotFound': 'Record not found',
+  'data.tooManyRows': 'At most {max} {table} records can be saved'
+}
+
+const catalogue: Record<Locale, Record<MessageKey, string>> = { zh, en }
+
+/** Placeholder values; a string "@key" stands for another message of the catalogue (e.g. "@provider.sms"). */
+export type MessageParams = Record<string, string | number>
+
+export function translate (locale: Locale, key: MessageKey, params: MessageParams = {}): string {
+  const template = catalogue[locale][key] ?? catalogue.en[key] ?? key
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    if (!Object.prototype.hasOwnProperty.call(params, name)) return whole
+    const value = params[name]
+    if (typeof value === 'string' && value.startsWith('@') && isMessageKey(value.slice(1))) {
+      return catalogue[locale][value.slice(1) as MessageKey]
+    }
+    return String(value)
+  })
+}
+
+/** zh when the header starts with "zh" (zh, zh-CN, zh-Hans-CN ...), else en. */
+export function localeFrom (acceptLanguage: string | string[] | undefined): Locale {
+  const value = Array.isArray(acceptLanguage) ? acceptLanguage[0] : acceptLanguage
+  return value?.trim().toLowerCase().startsWith('zh') ? 'zh' : 'en'
+}
+
+export function isMessageKey (key: string): key is MessageKey {
+  return Object.prototype.hasOwnProperty.call(zh, key)
+}

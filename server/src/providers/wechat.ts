@@ -1,0 +1,176 @@
+/**
+ * WeChat through its documented HTTP API:
+ *  - mini-program login: GET /sns/jscode2session
+ *  - web OAuth (official account): GET /sns/oauth2/access_token, GET /sns/userinfo
+ *  - mini-program URL links: GET /cgi-bin/token, POST /wxa/generate_urllink
+ * WeChat answers HTTP 200 with {errcode, errmsg} on failure; those become WeChatError, while transport
+ * failures and unreadable answers become ProviderUnavailableError.
+ */
+import type { WeChatConfig } from '../config'
+import type { Clock } from '../clock'
+import { ProviderUnavailableError, PROVIDER_TIMEOUT_MS } from './errors'
+
+export const WECHAT_AUTHORIZE_URL = 'https://open.weixin.qq.com/connect/oauth2/authorize'
+
+export class WeChatError extends Error {
+  constructor (readonly errcode: number, readonly errmsg: string) {
+    super(`WeChat error ${errcode}: ${errmsg}`)
+    this.name = 'WeChatError'
+  }
+}
+
+export interface MiniProgramSession { openid: string; unionid?: string; sessionKey: string }
+export interface OAuthToken { accessToken: string; openid: string; unionid?: string; scope: string }
+export interface WeChatProfile { openid: string; unionid?: string; nickname: string; avatar: string | null }
+export interface UrlLinkRequest { path?: string; query?: string; expireDays?: number }
+
+export interface WeChatClient {
+  code2Session (code: string): Promise<MiniProgramSession>
+  oauthAccessToken (code: string): Promise<OAuthToken>
+  userInfo (accessToken: string, openid: string): Promise<WeChatProfile>
+  generateUrlLink (request: UrlLinkRequest): Promise<string>
+  authorizeUrl (redirectUri: string, scope: 'snsapi_base' | 'snsapi_userinfo', state: string): string
+}
+
+type Json = Record<string, unknown>
+
+/** access_token answers that mean "get a new token and try again". */
+const STALE_TOKEN_ERRCODES = new Set([40001, 40014, 42001])
+/** Refresh the cached access_token this long before WeChat says it expires. */
+const TOKEN_MARGIN_MS = 5 * 60 * 1000
+
+export class HttpWeChatClient implements WeChatClient {
+  private accessToken: { value: string; expiresAt: number } | null = null
+
+  constructor (
+    private readonly config: WeChatConfig,
+    private readonly clock: Clock,
+    private readonly timeoutMs = PROVIDER_TIMEOUT_MS
+  ) {}
+
+  private async call (path: string, query: Record<string, string>, body?: unknown): Promise<Json> {
+    const url = new URL(this.config.apiBase + path)
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v)
+    let text: string
+    try {
+      const res = await fetch(url, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs)
+      })
+      text = await res.text()
+      if (!res.ok) throw new Error(`HTTP ${res.status}`)
+    } catch (err) {
+      throw new ProviderUnavailableError('wechat', `${path}: ${(err as Error).message}`, { cause: err })
+    }
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch {
+      throw new ProviderUnavailableError('wechat', `${path}: the answer is not JSON`)
+    }
+    if (!json || typeof json !== 'object') throw new ProviderUnavailableError('wechat', `${path}: unexpected answer`)
+    const answer = json as Json
+    const errcode = Number(answer.errcode ?? 0)
+    if (errcode !== 0) throw new WeChatError(errcode, String(answer.errmsg ?? ''))
+    return answer
+  }
+
+  private static str (answer: Json, field: string, path: string): string {
+    const v = answer[field]
+    if (typeof v !== 'string' || !v) throw new ProviderUnavailableError('wechat', `${path}: no ${field} in the answer`)
+    return v
+  }
+
+  private static optional (answer: Json, field: string): string | undefined {
+    const v = answer[field]
+    return typeof v === 'string' && v ? v : undefined
+  }
+
+  private miniProgram (): { appid: string; secret: string } {
+    const { appId, secret } = this.config
+    if (!appId || !secret) throw new Error('WeChat mini-program is not configured')
+    return { appid: appId, secret }
+  }
+
+  private oauth (): { appid: string; secret: string } {
+    const { oauthAppId, oauthSecret } = this.config
+    if (!oauthAppId || !oauthSecret) throw new Error('WeChat web OAuth is not configured')
+    return { appid: oauthAppId, secret: oauthSecret }
+  }
+
+  async code2Session (code: string): Promise<MiniProgramSession> {
+    const path = '/sns/jscode2session'
+    const a = await this.call(path, { ...this.miniProgram(), js_code: code, grant_type: 'authorization_code' })
+    return {
+      openid: HttpWeChatClient.str(a, 'openid', path),
+      unionid: HttpWeChatClient.optional(a, 'unionid'),
+      sessionKey: HttpWeChatClient.str(a, 'session_key', path)
+    }
+  }
+
+  async oauthAccessToken (code: string): Promise<OAuthToken> {
+    const path = '/sns/oauth2/access_token'
+    const a = await this.call(path, { ...this.oauth(), code, grant_type: 'authorization_code' })
+    return {
+      accessToken: HttpWeChatClient.str(a, 'access_token', path),
+      openid: HttpWeChatClient.str(a, 'openid', path),
+      unionid: HttpWeChatClient.optional(a, 'unionid'),
+      scope: HttpWeChatClient.optional(a, 'scope') ?? ''
+    }
+  }
+
+  async userInfo (accessToken: string, openid: string): Promise<WeChatProfile> {
+    const path = '/sns/userinfo'
+    const a = await this.call(path, { access_token: accessToken, openid, lang: 'zh_CN' })
+    return {
+      openid: HttpWeChatClient.str(a, 'openid', path),
+      unionid: HttpWeChatClient.optional(a, 'unionid'),
+      nickname: HttpWeChatClient.optional(a, 'nickname') ?? '',
+      avatar: HttpWeChatClient.optional(a, 'headimgurl') ?? null
+    }
+  }
+
+  private async token (refresh = false): Promise<string> {
+    const now = this.clock()
+    if (!refresh && this.accessToken && this.accessToken.expiresAt > now) return this.accessToken.value
+    const path = '/cgi-bin/token'
+    const a = await this.call(path, { grant_type: 'client_credential', ...this.miniProgram() })
+    const value = HttpWeChatClient.str(a, 'access_token', path)
+    const expiresIn = Number(a.expires_in) > 0 ? Number(a.expires_in) : 7200
+    this.accessToken = { value, expiresAt: now + expiresIn * 1000 - TOKEN_MARGIN_MS }
+    return value
+  }
+
+  async generateUrlLink (request: UrlLinkRequest): Promise<string> {
+    const path = '/wxa/generate_urllink'
+    const body = {
+      path: request.path ?? '',
+      query: request.query ?? '',
+      expire_type: 1,
+      expire_interval: request.expireDays ?? 30
+    }
+    const attempt = async (refresh: boolean) => {
+      const a = await this.call(path, { access_token: await this.token(refresh) }, body)
+      return HttpWeChatClient.str(a, 'url_link', path)
+    }
+    try {
+      return await attempt(false)
+    } catch (err) {
+      if (err instanceof WeChatError && STALE_TOKEN_ERRCODES.has(err.errcode)) return attempt(true)
+      throw err
+    }
+  }
+
+  authorizeUrl (redirectUri: string, scope: 'snsapi_base' | 'snsapi_userinfo', state: string): string {
+    const q = new URLSearchParams({
+      appid: this.oauth().appid,
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      scope,
+      state
+    })
+    return `${WECHAT_AUTHORIZE_URL}?${q.toString()}#wechat_redirect`
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Code logins (spec 5, 7): GET /login/sms/code?phone=, POST /login/sms, POST /login/mail/sendCode
+ * (the address travels in `phone`), POST /login/mail. A code login of a new phone or address creates
+ * the account, so sending answers the same whether or not an account exists.
+ */
+import { Type } from 'typebox'
+import type { FastifyRequest } from 'fastify'
+import type { LoginResult } from '../../../types/api'
+import type { Api, AppContext } from '../context'
+import { fail, ok } from '../http/envelope'
+import { clientMeta, enforceLimits } from '../http/request'
+import { Code, Email, Phone, strict } from '../http/schemas'
+import { translate } from '../i18n/messages'
+import { RULES } from '../security/rules'
+import { CODE_TTL_MS } from '../security/codes'
+import { ProviderUnavailableError } from '../providers/errors'
+import type { CodePurpose } from '../services/codes'
+import { userForContact } from '../services/identities'
+import { normaliseIdentifier, toUserInfo } from '../services/users'
+
+const CODE_MINUTES = Math.round(CODE_TTL_MS / 60000)
+
+/** Rate-limits, issues, delivers (and in development logs) a code for a phone or address. */
+export async function sendCode (
+  request: FastifyRequest, ctx: AppContext, purpose: CodePurpose, target: string,
+  deliver: (code: string) => Promise<void>
+): Promise<void> {
+  const targetKey = `${purpose}:${target}`
+  await enforceLimits(ctx, [
+    [RULES.codeSendPerTarget, targetKey],
+    [RULES.codeSendPerTargetDaily, targetKey],
+    [RULES.codeSendPerIp, request.ip]
+  ])
+  const { id, code } = await ctx.codes.issue(purpose, target)
+  try {
+    await deliver(code)
+  } catch (err) {
+    await ctx.codes.discard(id)
+    // the person did not get a code: let them ask again at once
+    await ctx.limiter.refund(RULES.codeSendPerTarget, targetKey)
+    await ctx.limiter.refund(RULES.codeSendPerTargetDaily, targetKey)
+    if (err instanceof ProviderUnavailableError) throw fail.providerUnavailable(purpose === 'sms' ? 'sms' : 'mail')
+    throw err
+  }
+  if (!ctx.config.isProduction) request.log.info({ purpose, target, code }, 'one-time code (development only)')
+}
+
+/** Verifies a code and logs the owner of the phone or address in. */
+async function loginWithCode (request: FastifyRequest, ctx: AppContext, purpose: CodePurpose, kind: 'phone' | 'email', target: string, code: string) {
+  await enforceLimits(ctx, [[RULES.loginPerIp, request.ip]])
+  if (!await ctx.codes.verify(purpose, target, code)) throw fail.unauthorized('code.invalid', {}, { field: 'code' })
+  const user = await userForContact(ctx.db, ctx.clock, kind, target)
+  const token = await ctx.sessions.create(Number(user.id), clientMeta(request))
+  return ok<LoginResult>(request, { token, user: toUserInfo(user) })
+}
+
+export function codeLoginRoutes (app: Api, ctx: AppContext): void {
+  app.get('/login/sms/code', { schema: { querystring: Type.Object({ phone: Phone }, strict) } }, async (request) => {
+    const sms = ctx.sms
+    if (!sms) throw fail.providerNotConfigured('sms')
+    const phone = normaliseIdentifier('phone', request.query.phone)
+    await sendCode(request, ctx, 'sms', phone, code =>
+      sms.send(phone, translate(request.locale, 'code.smsText', { code, minutes: CODE_MINUTES })))
+    return ok(request, null)
+  })
+
+  app.post('/login/sms', { schema: { body: Type.Object({ phone: Phone, code: Code }, strict) } }, async (request) =>
+    loginWithCode(request, ctx, 'sms', 'phone', normaliseIdentifier('phone', request.body.phone), request.body.code))
+
+  app.post('/login/mail/sendCode', { schema: { body: Type.Object({ phone: Email }, strict) } }, async (request) => {
+    const mailer = ctx.mailer
+    if (!mailer) throw fail.providerNotConfigured('mail')
+    const address = normaliseIdentifier('email', request.body.phone)
+    await sendCode(request, ctx, 'mail', address, code => mailer.send({
+      to: address,
+      subject: translate(request.locale, 'code.mailSubject', { code }),
+      text: translate(request.locale, 'code.mailText', { code, minutes: CODE_MINUTES })
+    }))
+    return ok(request, null)
+  })
+
+  app.post('/login/mail', { schema: { body: Type.Object({ phone: Email, code: Code }, strict) } }, async (request) =>
+    loginWithCode(request, ctx, 'mail', 'email', normaliseIdentifier('email', request.body.phone), request.body.code))
+}

@@ -1,0 +1,59 @@
+/** POST /login/passwd: one of user_name, phone or email, plus password (spec 5). */
+import { Type } from 'typebox'
+import type { LoginResult } from '../../../types/api'
+import type { Api, AppContext } from '../context'
+import { fail, ok } from '../http/envelope'
+import { clientMeta, enforceLimits } from '../http/request'
+import { Email, Password, Phone, UserName, strict } from '../http/schemas'
+import { RULES } from '../security/rules'
+import type { RateRule } from '../security/rateLimiter'
+import { verifyPassword } from '../security/passwords'
+import { findUserBy, normaliseIdentifier, toUserInfo, type IdentifierKind } from '../services/users'
+
+const IDENTIFIERS: IdentifierKind[] = ['user_name', 'phone', 'email']
+
+/** Which identifier a body carries: exactly one of user_name, phone or email, else a 400. */
+export function pickIdentifier (body: Partial<Record<IdentifierKind, string>>): { kind: IdentifierKind; value: string } {
+  const given = IDENTIFIERS.filter(k => body[k] !== undefined)
+  if (given.length === 0) throw fail.badRequest('login.identifierRequired', {}, { field: 'user_name' })
+  if (given.length > 1) throw fail.badRequest('login.onlyOneIdentifier', {}, { field: given[1] })
+  const kind = given[0]
+  return { kind, value: normaliseIdentifier(kind, body[kind] as string) }
+}
+
+export function requirePassword (password: string | undefined): string {
+  if (password === undefined) throw fail.badRequest('login.passwordRequired', {}, { field: 'password' })
+  return password
+}
+
+const PasswordLoginBody = Type.Object({
+  user_name: Type.Optional(UserName),
+  phone: Type.Optional(Phone),
+  email: Type.Optional(Email),
+  password: Type.Optional(Password)
+}, strict)
+
+export function passwordLoginRoutes (app: Api, ctx: AppContext): void {
+  app.post('/login/passwd', { schema: { body: PasswordLoginBody } }, async (request) => {
+    const { kind, value } = pickIdentifier(request.body)
+    const password = requirePassword(request.body.password)
+    const ip = request.ip
+    const account = `${kind}:${value.toLowerCase()}`
+    await enforceLimits(ctx, [[RULES.loginPerIp, ip]])
+    // consumed before verifying so parallel guesses count too; given back when the owner succeeds
+    const accountChecks: Array<[RateRule, string]> = [
+      [RULES.passwordPerAccountAndIp, `${account}|${ip}`],
+      [RULES.passwordPerAccount, account]
+    ]
+    await enforceLimits(ctx, accountChecks)
+
+    const user = await findUserBy(ctx.db, kind, value)
+    // the same work and the same answer whether or not the account exists
+    const valid = await verifyPassword(user?.password_hash, password)
+    if (!user || !valid) throw fail.unauthorized('login.failed')
+
+    for (const [rule, subject] of accountChecks) await ctx.limiter.refund(rule, subject)
+    const token = await ctx.sessions.create(Number(user.id), clientMeta(request))
+    return ok<LoginResult>(request, { token, user: toUserInfo(user) })
+  })
+}

@@ -1,0 +1,139 @@
+/**
+ * WeChat logins (spec 7):
+ *  POST /login/weapp {code}        mini-program: code2session -> openid (+unionid)
+ *  GET  /login/openid?code=        web OAuth, silent (snsapi_base): the openid alone
+ *  GET  /login/wechat              the web OAuth authorize URL (+ state)
+ *  POST /login/wechat {code}       web OAuth (snsapi_userinfo): openid + nickname + avatar
+ *  POST /get_mp_url                a mini-program URL link
+ */
+import { randomBytes } from 'node:crypto'
+import { Type } from 'typebox'
+import type { FastifyRequest } from 'fastify'
+import type { LoginResult } from '../../../types/api'
+import type { MpUrlResult, WechatAuthorizeResult } from '../../../types/server/accounts'
+import type { Api, AppContext } from '../context'
+import { features } from '../config'
+import { ApiFailure, fail, ok } from '../http/envelope'
+import { clientMeta, enforceLimits } from '../http/request'
+import { WeChatCode, strict } from '../http/schemas'
+import { translate } from '../i18n/messages'
+import { RULES } from '../security/rules'
+import { ProviderUnavailableError } from '../providers/errors'
+import { WeChatError } from '../providers/wechat'
+import { PROVIDERS, userForIdentity, type IdentityClaim } from '../services/identities'
+import { toUserInfo } from '../services/users'
+
+type WeChatKind = 'weapp' | 'wechat'
+
+/**
+ * Runs a WeChat call. An errcode answer to a login (bad or used code) is a failed login (401); to a
+ * service call it is WeChat refusing us (502, errcode in data). Outages are a 502.
+ */
+async function wechatCall<T> (kind: WeChatKind, fn: () => Promise<T>, use: 'login' | 'service' = 'login'): Promise<T> {
+  try {
+    return await fn()
+  } catch (err) {
+    if (err instanceof WeChatError) {
+      if (use === 'service') {
+        throw new ApiFailure(502, 'provider.unavailable', { provider: `@provider.${kind}` }, { provider: kind, errcode: err.errcode }, 502)
+      }
+      throw fail.unauthorized('wechat.loginFailed', { reason: `${err.errmsg} (${err.errcode})` }, { errcode: err.errcode })
+    }
+    if (err instanceof ProviderUnavailableError) throw fail.providerUnavailable(kind)
+    throw err
+  }
+}
+
+async function login (request: FastifyRequest, ctx: AppContext, claim: Omit<IdentityClaim, 'nickname'> & { nickname?: string }) {
+  const user = await userForIdentity(ctx.db, ctx.clock, {
+    ...claim,
+    nickname: claim.nickname || translate(request.locale, 'wechat.defaultNickname')
+  })
+  const token = await ctx.sessions.create(Number(user.id), clientMeta(request))
+  return ok<LoginResult>(request, { token, user: toUserInfo(user) })
+}
+
+const CodeBody = Type.Object({ code: WeChatCode }, strict)
+
+export function wechatRoutes (app: Api, ctx: AppContext): void {
+  const requireWeapp = () => { if (!features(ctx.config).weapp) throw fail.providerNotConfigured('weapp') }
+  const requireWeb = () => { if (!features(ctx.config).wechatWeb) throw fail.providerNotConfigured('wechat') }
+
+  app.post('/login/weapp', { schema: { body: CodeBody } }, async (request) => {
+    requireWeapp()
+    await enforceLimits(ctx, [[RULES.loginPerIp, request.ip]])
+    const s = await wechatCall('weapp', () => ctx.wechat.code2Session(request.body.code))
+    return login(request, ctx, { provider: PROVIDERS.weapp, subject: s.openid, unionid: s.unionid })
+  })
+
+  app.get('/login/openid', { schema: { querystring: Type.Object({ code: WeChatCode }, strict) } }, async (request) => {
+    requireWeb()
+    await enforceLimits(ctx, [[RULES.loginPerIp, request.ip]])
+    const t = await wechatCall('wechat', () => ctx.wechat.oauthAccessToken(request.query.code))
+    return login(request, ctx, { provider: PROVIDERS.wechatWeb, subject: t.openid, unionid: t.unionid })
+  })
+
+  app.get('/login/wechat', {
+    schema: {
+      querystring: Type.Object({
+        redirect_uri: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+        scope: Type.Optional(Type.Union([Type.Literal('snsapi_userinfo'), Type.Literal('snsapi_base')]))
+      }, strict)
+    }
+  }, async (request) => {
+    requireWeb()
+    const redirect = absoluteRedirect(request, request.query.redirect_uri)
+    const state = randomBytes(16).toString('hex')
+    const url = ctx.wechat.authorizeUrl(redirect, request.query.scope ?? 'snsapi_userinfo', state)
+    return ok<WechatAuthorizeResult>(request, { url, state })
+  })
+
+  app.post('/login/wechat', { schema: { body: CodeBody } }, async (request) => {
+    requireWeb()
+    await enforceLimits(ctx, [[RULES.loginPerIp, request.ip]])
+    const t = await wechatCall('wechat', () => ctx.wechat.oauthAccessToken(request.body.code))
+    const profile = t.scope.includes('snsapi_userinfo')
+      ? await wechatCall('wechat', () => ctx.wechat.userInfo(t.accessToken, t.openid))
+      : null
+    return login(request, ctx, {
+      provider: PROVIDERS.wechatWeb,
+      subject: t.openid,
+      unionid: t.unionid ?? profile?.unionid,
+      nickname: profile?.nickname,
+      avatar: profile?.avatar
+    })
+  })
+
+  app.post('/get_mp_url', {
+    schema: {
+      body: Type.Optional(Type.Object({
+        path: Type.Optional(Type.String({ maxLength: 100, pattern: '^/?[A-Za-z0-9_/-]*$' })),
+        query: Type.Optional(Type.String({ maxLength: 1024, pattern: '^[A-Za-z0-9_.~!*\'();:@&=+$,/?%#-]*$' })),
+        expire_interval: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 }))
+      }, strict))
+    }
+  }, async (request) => {
+    requireWeapp()
+    await enforceLimits(ctx, [[RULES.mpUrlPerIp, request.ip]])
+    const body = request.body ?? {}
+    const url = await wechatCall('weapp', () => ctx.wechat.generateUrlLink({
+      path: body.path?.replace(/^\/+/, ''),
+      query: body.query,
+      expireDays: body.expire_interval
+    }), 'service')
+    return ok<MpUrlResult>(request, { url })
+  })
+}
+
+/** The OAuth redirect: an absolute http(s) URL as given, or a path on this host (default "/"). */
+function absoluteRedirect (request: FastifyRequest, given: string | undefined): string {
+  const base = `${request.protocol}://${request.host}`
+  let url: URL
+  try {
+    url = new URL(given ?? '/', base)
+  } catch {
+    throw fail.field('redirect_uri', 'validation.format')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail.field('redirect_uri', 'validation.format')
+  return url.toString()
+}

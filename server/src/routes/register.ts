@@ -1,0 +1,67 @@
+/**
+ * POST /login/register?table=user: a password plus one of user_name, phone or email; a phone or
+ * address needs the code sent there (field `code`). Logs the new account in.
+ */
+import { Type } from 'typebox'
+import type { LoginResult } from '../../../types/api'
+import type { Api, AppContext } from '../context'
+import { fail, ok } from '../http/envelope'
+import { clientMeta, enforceLimits } from '../http/request'
+import { Code, Email, Password, Phone, UserName, strict } from '../http/schemas'
+import type { MessageKey } from '../i18n/messages'
+import { isUniqueViolation } from '../db/errors'
+import { RULES } from '../security/rules'
+import { hashPassword } from '../security/passwords'
+import { findUserBy, insertUser, maskPhone, toUserInfo, type IdentifierKind } from '../services/users'
+import { pickIdentifier, requirePassword } from './login-password'
+
+const RegisterBody = Type.Object({
+  password: Type.Optional(Password),
+  user_name: Type.Optional(UserName),
+  phone: Type.Optional(Phone),
+  email: Type.Optional(Email),
+  code: Type.Optional(Code)
+}, strict)
+
+const TAKEN: Record<IdentifierKind, MessageKey> = {
+  user_name: 'register.userNameTaken',
+  phone: 'register.phoneTaken',
+  email: 'register.emailTaken'
+}
+
+function nicknameFor (kind: IdentifierKind, value: string): string {
+  if (kind === 'phone') return maskPhone(value)
+  if (kind === 'email') return value.split('@')[0].slice(0, 50)
+  return value
+}
+
+export function registerRoutes (app: Api, ctx: AppContext): void {
+  app.post('/login/register', {
+    schema: { querystring: Type.Object({ table: Type.Literal('user') }, strict), body: RegisterBody }
+  }, async (request) => {
+    const { kind, value } = pickIdentifier(request.body)
+    const password = requirePassword(request.body.password)
+    await enforceLimits(ctx, [[RULES.registerPerIp, request.ip]])
+
+    if (kind === 'user_name') {
+      if (await findUserBy(ctx.db, kind, value)) throw fail.conflict(TAKEN[kind])
+    } else {
+      // a phone or address must be proven first; only then may we say it is taken
+      const code = request.body.code
+      if (code === undefined) throw fail.field('code', 'code.required')
+      const proven = await ctx.codes.verify(kind === 'phone' ? 'sms' : 'mail', value, code)
+      if (!proven) throw fail.badRequest('code.invalid', {}, { field: 'code' })
+    }
+
+    const passwordHash = await hashPassword(password)
+    let user
+    try {
+      user = await insertUser(ctx.db, ctx.clock, { [kind]: value, nickname: nicknameFor(kind, value), password_hash: passwordHash })
+    } catch (err) {
+      if (isUniqueViolation(err)) throw fail.conflict(TAKEN[kind])
+      throw err
+    }
+    const token = await ctx.sessions.create(Number(user.id), clientMeta(request))
+    return ok<LoginResult>(request, { token, user: toUserInfo(user) })
+  })
+}

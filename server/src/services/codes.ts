@@ -1,0 +1,73 @@
+/**
+ * One-time codes (SMS and mail): single use, CODE_TTL_MS long, CODE_MAX_ATTEMPTS guesses, stored hashed.
+ * A new code for a target replaces the previous one.
+ */
+import type { Db } from '../db'
+import { iso, type Clock } from '../clock'
+import { CODE_MAX_ATTEMPTS, CODE_TTL_MS, hashCode, newCode, sameHash } from '../security/codes'
+
+/** The channel a code travelled through; a code proves control of that phone or address. */
+export type CodePurpose = 'sms' | 'mail'
+
+export class OneTimeCodes {
+  constructor (private readonly db: Db, private readonly clock: Clock) {}
+
+  async issue (purpose: CodePurpose, target: string): Promise<{ id: number; code: string }> {
+    const now = this.clock()
+    const code = newCode()
+    const row = await this.db.transaction().execute(async trx => {
+      await trx.updateTable('one_time_codes')
+        .set({ used_at: iso(now) })
+        .where('purpose', '=', purpose).where('target', '=', target).where('used_at', 'is', null)
+        .execute()
+      return trx.insertInto('one_time_codes').values({
+        purpose,
+        target,
+        code_hash: hashCode(purpose, target, code),
+        expires_at: iso(now + CODE_TTL_MS),
+        attempts: 0,
+        used_at: null,
+        created_at: iso(now)
+      }).returning('id').executeTakeFirstOrThrow()
+    })
+    return { id: Number(row.id), code }
+  }
+
+  /** Withdraws a code that could not be delivered. */
+  async discard (id: number): Promise<void> {
+    await this.db.deleteFrom('one_time_codes').where('id', '=', id).execute()
+  }
+
+  /** True once for the right code within its lifetime and attempt budget; every try counts. */
+  async verify (purpose: CodePurpose, target: string, code: string): Promise<boolean> {
+    const now = this.clock()
+    const current = await this.db.selectFrom('one_time_codes')
+      .select(['id', 'code_hash'])
+      .where('purpose', '=', purpose).where('target', '=', target)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', iso(now))
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+    if (!current) return false
+    // count the attempt first (atomically), so parallel guesses cannot exceed the budget
+    const counted = await this.db.updateTable('one_time_codes')
+      .set(eb => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', current.id)
+      .where('attempts', '<', CODE_MAX_ATTEMPTS)
+      .where('used_at', 'is', null)
+      .executeTakeFirst()
+    if (Number(counted.numUpdatedRows) !== 1) return false
+    if (!sameHash(current.code_hash, hashCode(purpose, target, code))) return false
+    const used = await this.db.updateTable('one_time_codes')
+      .set({ used_at: iso(now) })
+      .where('id', '=', current.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst()
+    return Number(used.numUpdatedRows) === 1
+  }
+
+  async purge (): Promise<void> {
+    await this.db.deleteFrom('one_time_codes').where('expires_at', '<', iso(this.clock() - 24 * 60 * 60 * 1000)).execute()
+  }
+}

@@ -1,0 +1,24 @@
+/** Periodic clean-up: used-up sessions, old codes and full rate-limit allowances. */
+import type { FastifyBaseLogger } from 'fastify'
+import type { AppContext } from '../context'
+
+export const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000
+
+export async function runMaintenance (ctx: AppContext): Promise<void> {
+  await ctx.sessions.purge()
+  await ctx.codes.purge()
+  await ctx.limiter.purge()
+}
+
+export function startMaintenance (ctx: AppContext, log: FastifyBaseLogger, intervalMs = MAINTENANCE_INTERVAL_MS): () => void {
+  let running = false
+  const timer = setInterval(() => {
+    if (running) return
+    running = true
+    runMaintenance(ctx)
+      .catch(err => log.error({ err }, 'maintenance failed'))
+      .finally(() => { running = false })
+  }, intervalMs)
+  timer.unref()
+  return () => clearInterval(timer)
+}

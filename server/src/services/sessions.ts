@@ -1,0 +1,79 @@
+/**
+ * Sessions: an opaque token handed to the client, its SHA-256 in the database. A session ends when it
+ * is revoked (logout), idle for SESSION_IDLE_MS, or SESSION_MAX_AGE_MS after login, whichever is first.
+ */
+import type { Db } from '../db'
+import type { UserRow } from '../db/schema'
+import { iso, type Clock } from '../clock'
+import { hashToken, newToken } from '../security/tokens'
+
+const MINUTE = 60 * 1000
+const DAY = 24 * 60 * MINUTE
+
+export const SESSION_IDLE_MS = 7 * DAY
+export const SESSION_MAX_AGE_MS = 30 * DAY
+/** last_seen_at is written at most this often per session. */
+export const SESSION_TOUCH_MS = MINUTE
+
+export interface ClientMeta { ip: string | null; userAgent: string | null }
+
+export interface ActiveSession { sessionId: number; user: UserRow }
+
+export class SessionService {
+  constructor (private readonly db: Db, private readonly clock: Clock) {}
+
+  async create (userId: number, meta: ClientMeta): Promise<string> {
+    const token = newToken()
+    const now = this.clock()
+    await this.db.insertInto('sessions').values({
+      token_hash: hashToken(token),
+      user_id: userId,
+      created_at: iso(now),
+      last_seen_at: iso(now),
+      expires_at: iso(now + SESSION_MAX_AGE_MS),
+      revoked_at: null,
+      user_agent: meta.userAgent?.slice(0, 300) ?? null,
+      ip: meta.ip?.slice(0, 64) ?? null
+    }).execute()
+    return token
+  }
+
+  /** The live session of a token, or null; refreshes its idle clock. */
+  async resolve (token: string): Promise<ActiveSession | null> {
+    const row = await this.db.selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at'])
+      .where('sessions.token_hash', '=', hashToken(token))
+      .executeTakeFirst()
+    if (!row) return null
+    const now = this.clock()
+    const lastSeen = Date.parse(row.last_seen_at)
+    if (row.revoked_at !== null || Date.parse(row.expires_at) <= now || lastSeen + SESSION_IDLE_MS <= now) return null
+    if (now - lastSeen >= SESSION_TOUCH_MS) {
+      await this.db.updateTable('sessions').set({ last_seen_at: iso(now) }).where('id', '=', row.session_id).execute()
+    }
+    const { session_id: sessionId, last_seen_at: _l, expires_at: _e, revoked_at: _r, ...user } = row
+    return { sessionId: Number(sessionId), user: user as UserRow }
+  }
+
+  async revoke (token: string): Promise<void> {
+    await this.db.updateTable('sessions')
+      .set({ revoked_at: iso(this.clock()) })
+      .where('token_hash', '=', hashToken(token))
+      .where('revoked_at', 'is', null)
+      .execute()
+  }
+
+  /** Deletes sessions that can no longer be used. */
+  async purge (): Promise<void> {
+    const now = this.clock()
+    await this.db.deleteFrom('sessions')
+      .where(eb => eb.or([
+        eb('expires_at', '<=', iso(now)),
+        eb('last_seen_at', '<=', iso(now - SESSION_IDLE_MS)),
+        eb('revoked_at', '<=', iso(now - DAY))
+      ]))
+      .execute()
+  }
+}

@@ -1,0 +1,50 @@
+/** Users: lookup by user name / phone / e-mail, creation, and the public shape (UserInfo). */
+import type { UserInfo } from '../../../types/api'
+import type { Db } from '../db'
+import type { NewUser, UserRow } from '../db/schema'
+import { iso, type Clock } from '../clock'
+
+export type IdentifierKind = 'user_name' | 'phone' | 'email'
+
+/** E-mail addresses are compared in lower case; phones and user names as typed (names case-insensitively). */
+export function normaliseIdentifier (kind: IdentifierKind, value: string): string {
+  return kind === 'email' ? value.trim().toLowerCase() : value.trim()
+}
+
+export async function findUserBy (db: Db, kind: IdentifierKind, value: string): Promise<UserRow | undefined> {
+  const v = normaliseIdentifier(kind, value)
+  const q = db.selectFrom('users').selectAll()
+  if (kind === 'user_name') return q.where(eb => eb(eb.fn('lower', ['user_name']), '=', v.toLowerCase())).executeTakeFirst()
+  return q.where(kind, '=', v).executeTakeFirst()
+}
+
+export async function findUserById (db: Db, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export type NewUserFields = Omit<NewUser, 'created_at' | 'updated_at' | 'role'> & { role?: NewUser['role'] }
+
+/** Inserts a user; a unique violation (name, phone, e-mail taken) is thrown to the caller. */
+export async function insertUser (db: Db, clock: Clock, fields: NewUserFields): Promise<UserRow> {
+  const now = iso(clock())
+  return db.insertInto('users')
+    .values({ role: 'shopper', ...fields, created_at: now, updated_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+export function maskPhone (phone: string): string {
+  return phone.length >= 7 ? `${phone.slice(0, 3)}****${phone.slice(-4)}` : phone
+}
+
+export function toUserInfo (u: UserRow): UserInfo {
+  return {
+    id: Number(u.id),
+    userName: u.user_name,
+    nickname: u.nickname,
+    phone: u.phone,
+    email: u.email,
+    avatar: u.avatar,
+    role: u.role
+  }
+}

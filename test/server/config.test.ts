@@ -1,0 +1,73 @@
+/** Configuration: defaults, one clear message per bad variable, TRUST_PROXY forms, features. */
+import path from 'node:path'
+import { ConfigError, DEFAULTS, features, loadConfig } from '../../server/src/config'
+
+describe('config', () => {
+  test('defaults', () => {
+    const c = loadConfig({}, '/srv/shop')
+    expect(c).toMatchObject({
+      nodeEnv: 'development', isProduction: false, port: 3000, host: '127.0.0.1',
+      dataDir: path.resolve('/srv/shop', '.data'), staticDir: path.resolve('/srv/shop', 'dist/h5'),
+      apiPrefix: '/dev-api', trustProxy: false, databaseUrl: undefined, smtpUrl: undefined,
+      mailFrom: DEFAULTS.MAIL_FROM, wechat: { apiBase: 'https://api.weixin.qq.com' }
+    })
+    expect(features(c)).toEqual({ mail: true, sms: true, weapp: false, wechatWeb: false })
+  })
+
+  test('every bad variable is reported by name, all at once', () => {
+    let error: ConfigError | undefined
+    try {
+      loadConfig({
+        NODE_ENV: 'staging', PORT: '70000', DATABASE_URL: 'mysql://x', API_PREFIX: 'api/', SMTP_URL: 'http://mail',
+        SMS_PROVIDER_URL: 'ftp://sms', WECHAT_APPID: 'wx1', WECHAT_OAUTH_SECRET: 's', WECHAT_API_BASE: 'nope', TRUST_PROXY: 'sometimes'
+      })
+    } catch (e) {
+      error = e as ConfigError
+    }
+    expect(error).toBeInstanceOf(ConfigError)
+    const text = error!.problems.join('\n')
+    for (const name of ['NODE_ENV', 'PORT', 'DATABASE_URL', 'API_PREFIX', 'SMTP_URL', 'SMS_PROVIDER_URL', 'WECHAT_APPID and WECHAT_SECRET', 'WECHAT_OAUTH_APPID and WECHAT_OAUTH_SECRET', 'WECHAT_API_BASE', 'TRUST_PROXY']) {
+      expect(text).toContain(name)
+    }
+    expect(error!.problems).toHaveLength(10)
+    expect(error!.message).toMatch(/^Invalid configuration:\n {2}- /)
+  })
+
+  test('TRUST_PROXY: off by default; on; a hop count; a list of addresses', () => {
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false)
+    expect(loadConfig({ TRUST_PROXY: 'on' }).trustProxy).toBe(true)
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2)
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1' }).trustProxy).toEqual(['10.0.0.1', '192.168.0.0/16', '::1'])
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.1/40' })).toThrow(/TRUST_PROXY/)
+  })
+
+  test('production: mail and SMS only when configured; WeChat when both id and secret are set', () => {
+    const bare = loadConfig({ NODE_ENV: 'production' })
+    expect(features(bare)).toEqual({ mail: false, sms: false, weapp: false, wechatWeb: false })
+    const full = loadConfig({
+      NODE_ENV: 'production', SMTP_URL: 'smtps://u:p@smtp.example.com', SMS_PROVIDER_URL: 'https://sms.example.com/send',
+      WECHAT_APPID: 'a', WECHAT_SECRET: 'b', WECHAT_OAUTH_APPID: 'c', WECHAT_OAUTH_SECRET: 'd', DATABASE_URL: 'postgres://u@db/shop'
+    })
+    expect(features(full)).toEqual({ mail: true, sms: true, weapp: true, wechatWeb: true })
+    expect(full.databaseUrl).toBe('postgres://u@db/shop')
+  })
+
+  test('empty variables count as unset', () => {
+    expect(loadConfig({ PORT: '', SMTP_URL: '  ' })).toMatchObject({ port: 3000, smtpUrl: undefined })
+  })
+})
+
+describe('logging', () => {
+  test('LOG_LEVEL is validated', () => {
+    expect(loadConfig({}).logLevel).toBe('info')
+    expect(loadConfig({ LOG_LEVEL: 'debug' }).logLevel).toBe('debug')
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/)
+  })
+
+  test('request URLs are logged without phone numbers, addresses or codes', () => {
+    const { maskUrl } = jest.requireActual('../../server/src/http/logging')
+    expect(maskUrl('/dev-api/login/sms/code?phone=13800138000')).toBe('/dev-api/login/sms/code?phone=***')
+    expect(maskUrl('/dev-api/login/openid?code=abc&x=1')).toBe('/dev-api/login/openid?code=***&x=1')
+    expect(maskUrl('/dev-api/getUserInfo')).toBe('/dev-api/getUserInfo')
+  })
+})

@@ -1,0 +1,55 @@
+/** A fresh, migrated database per suite: in-memory SQLite, or a new database on the test PostgreSQL. */
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { openDatabase, type DatabaseHandle } from '../../../server/src/db'
+import type { Dialect } from '../../../server/src/db/dialect'
+import { migrateToLatest } from '../../../server/src/db/migrate'
+
+/** sqlite, plus postgres when pg.js started one (TEST_DIALECTS=sqlite|postgres picks one). */
+export function testDialects (): Dialect[] {
+  const chosen = process.env.TEST_DIALECTS?.split(',').map(s => s.trim()).filter(Boolean) as Dialect[] | undefined
+  const available: Dialect[] = process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite']
+  if (!chosen?.length) return available
+  for (const d of chosen) {
+    if (!available.includes(d)) throw new Error(`TEST_DIALECTS asks for ${d}, which is not available (PG_TESTS=off?)`)
+  }
+  return chosen
+}
+
+export interface TestDatabase {
+  handle: DatabaseHandle
+  drop: () => Promise<void>
+}
+
+async function admin<T> (fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await client.connect()
+  try {
+    return await fn(client)
+  } finally {
+    await client.end()
+  }
+}
+
+export async function createTestDatabase (dialect: Dialect): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const handle = openDatabase({ sqlitePath: ':memory:' })
+    await migrateToLatest(handle.db, handle.dialect)
+    return { handle, drop: () => handle.close() }
+  }
+  const base = process.env.DATABASE_URL
+  if (!base) throw new Error('DATABASE_URL is not set: PostgreSQL tests need test/server/pg.js')
+  const name = `t_${randomBytes(6).toString('hex')}`
+  await admin(c => c.query(`create database ${name}`))
+  const url = new URL(base)
+  url.pathname = `/${name}`
+  const handle = openDatabase({ databaseUrl: url.toString(), poolSize: 10 })
+  await migrateToLatest(handle.db, handle.dialect)
+  return {
+    handle,
+    drop: async () => {
+      await handle.close()
+      await admin(c => c.query(`drop database if exists ${name} with (force)`))
+    }
+  }
+}
