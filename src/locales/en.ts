@@ -174,7 +174,10 @@ const en: Dict = {
     received: 'Received',
     combined: 'Combined',
     recycled: 'Recycled',
-    progress: 'Set {owned}/{total}'
+    progress: 'Set {owned}/{total}',
+    export: 'Export (xlsx)',
+    exported: 'Saved {name}',
+    loginFirst: 'Log in to see your boxes'
   },
   combine: {
     recipe: 'Recipe',

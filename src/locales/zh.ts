@@ -176,7 +176,10 @@ const zh = {
     received: '已签收',
     combined: '已合成',
     recycled: '已回收',
-    progress: '集齐进度 {owned}/{total}'
+    progress: '集齐进度 {owned}/{total}',
+    export: '导出 Excel',
+    exported: '已保存 {name}',
+    loginFirst: '登录后查看你的盲盒'
   },
   combine: {
     recipe: '合成配方',

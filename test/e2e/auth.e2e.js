@@ -86,6 +86,16 @@ async function run ({ base, smtp }) {
     await page.locator('.login-submit').click()
     await page.waitForURL(/\/pagesA\/home\/index/)
 
+    // the collection loads through the table API (owner-only rows) and exports a real xlsx
+    await page.goto(`${base}/pagesA/my_blind_box/index`, { waitUntil: 'networkidle' })
+    await page.locator('.filter-warehouse').click()
+    await page.getByText('没有更多数据了').first().waitFor()
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('.collection-export').click()])
+    assert.match(download.suggestedFilename(), /^prizes_[A-Za-z0-9]{8}\.xlsx$/)
+    const file = await download.path()
+    const head = fs.readFileSync(file).subarray(0, 4)
+    assert.deepEqual([...head], [0x50, 0x4b, 0x03, 0x04], 'an xlsx file is a zip archive')
+
     // 6. the profile page shows this user; log out
     await page.goto(`${base}/pagesA/profile/index`, { waitUntil: 'networkidle' })
     await page.locator('.profile-sub', { hasText: email }).waitFor()

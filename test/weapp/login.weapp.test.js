@@ -1,37 +1,59 @@
 /**
- * The compiled login page of dist/weapp: renders, validates, logs in over real HTTP, stores the token
- * under h5_token, and follows the navigation into the subpackage pagesA (home), which renders too.
+ * The compiled login page of dist/weapp against the shop's real API server: renders, validates, is
+ * refused a wrong password, logs in, stores the token under h5_token, and follows the navigation into
+ * the subpackage pagesA (home), which renders the user's name.
  */
 const fs = require('node:fs')
 const http = require('node:http')
+const net = require('node:net')
+const os = require('node:os')
+const { spawn } = require('node:child_process')
 const path = require('node:path')
 const { createHarness, waitFor } = require('./harness')
 
 const h = createHarness()
+const root = path.resolve(__dirname, '../..')
 let server
-const seen = []
+let dataDir
 
+const freePort = () => new Promise((resolve, reject) => {
+  const s = net.createServer()
+  s.once('error', reject)
+  s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)) })
+})
+
+// The shop's real API server (npm start's server), on a free port with a fresh SQLite database and
+// the demo accounts it seeds in development.
 beforeAll(async () => {
   if (!fs.existsSync(path.join(h.DIST, 'app.js'))) throw new Error('dist/weapp is missing: run npm run build:weapp first')
-  // The shop's login call as the server answers it (the envelope of the wire contract).
-  server = http.createServer((req, res) => {
-    let body = ''
-    req.on('data', c => { body += c })
-    req.on('end', () => {
-      seen.push({ method: req.method, url: req.url, headers: req.headers, body: body ? JSON.parse(body) : null })
-      res.writeHead(200, { 'Content-Type': 'application/json' })
-      if (req.url === '/dev-api/login/passwd' && JSON.parse(body).password === 'secret1') {
-        res.end(JSON.stringify({ code: 200, message: 'ok', data: { token: 'weapp-token', user: { id: 1, userName: 'amy', nickname: 'Amy', phone: null, email: null, avatar: null, role: 'shopper' } } }))
-      } else {
-        res.end(JSON.stringify({ code: 400, message: '账号或密码错误', data: null }))
-      }
-    })
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-weapp-'))
+  const port = await freePort()
+  server = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [path.join(root, 'server', 'src', 'main.ts')], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SMTP_URL: '' },
+    stdio: 'ignore'
   })
-  await new Promise(r => server.listen(0, '127.0.0.1', r))
-  h.state.apiOrigin = `http://127.0.0.1:${server.address().port}`
+  h.state.apiOrigin = `http://127.0.0.1:${port}`
+  const until = Date.now() + 60000
+  for (;;) {
+    const up = await new Promise(resolve => {
+      http.get(`${h.state.apiOrigin}/dev-api/system/setting/login`, res => { res.resume(); resolve(res.statusCode === 200) })
+        .on('error', () => resolve(false))
+    })
+    if (up) break
+    if (Date.now() > until) throw new Error('the API server did not start')
+    await new Promise(r => setTimeout(r, 200))
+  }
   h.boot()
+}, 90000)
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM')
+    await new Promise(r => server.once('exit', r))
+  }
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
 })
-afterAll(() => new Promise(r => server.close(r)))
 
 const textOf = (page) => page.dom.textContent
 
@@ -55,22 +77,31 @@ test('login page renders, validates, logs in and navigates into pagesA', async (
   page.querySelector('.login-submit').dispatchEvent('tap')
   await waitFor(() => expect(textOf(page)).toContain('必须提供 user_name、phone 或 email 之一'))
   expect(h.state.toasts).toContain('必须提供 user_name、phone 或 email 之一')
-  expect(seen).toHaveLength(0)
+  expect(h.state.requests).toHaveLength(0)
 
-  page.querySelector('.input-account').dispatchEvent('input', { detail: { value: 'amy' } })
-  page.querySelector('.input-password').dispatchEvent('input', { detail: { value: 'secret1' } })
+  // a wrong password: the server's message, no token, no navigation
+  page.querySelector('.input-account').dispatchEvent('input', { detail: { value: 'shopper' } })
+  page.querySelector('.input-password').dispatchEvent('input', { detail: { value: 'not-the-password' } })
   page.querySelector('.login-check').dispatchEvent('tap')
   await waitFor(() => expect(page.querySelector('.login-check--on')).toBeTruthy())
   page.querySelector('.login-submit').dispatchEvent('tap')
+  await waitFor(() => expect(h.state.toasts.some(t => t.startsWith('登录失败'))).toBe(true))
+  expect(h.state.storage.h5_token).toBeUndefined()
+  expect(h.state.navigations).toEqual([])
 
+  // the demo shopper's password: the real server answers with a token
+  page.querySelector('.input-password').dispatchEvent('input', { detail: { value: 'shopper123' } })
+  page.querySelector('.login-submit').dispatchEvent('tap')
   await waitFor(() => expect(h.state.navigations).toContainEqual({ type: 'reLaunch', url: '/pagesA/home/index' }))
-  expect(seen[0]).toMatchObject({ method: 'POST', url: '/dev-api/login/passwd', body: { user_name: 'amy', password: 'secret1' } })
-  expect(seen[0].headers).toMatchObject({ app_type: 'weapp', 'content-type': 'application/json' })
-  expect(h.state.storage.h5_token).toBe('weapp-token')
+  const login = h.state.requests.filter(r => r.url === '/dev-api/login/passwd')
+  expect(login).toHaveLength(2)
+  expect(login[1]).toMatchObject({ method: 'POST', data: { user_name: 'shopper', password: 'shopper123' } })
+  expect(login[1].header).toMatchObject({ APP_TYPE: 'weapp', 'Content-Type': 'application/json', 'Accept-Language': 'zh-CN' })
+  expect(h.state.storage.h5_token).toMatch(/^[A-Za-z0-9_-]{43}$/)
 
   // follow the navigation: the subpackage home page renders with the user's name
   const home = h.loadPage('pagesA/home/index', {})
-  await waitFor(() => expect(textOf(home)).toContain('你好，Amy'))
+  await waitFor(() => expect(textOf(home)).toContain('你好，Demo shopper'))
   await waitFor(() => expect(h.state.titles).toContain('首页'))
   expect(textOf(home)).toContain('在售系列')
   expect(textOf(home)).toContain('没有更多数据了')

@@ -1,14 +1,23 @@
 import { useState } from 'react'
-import { View, ScrollView } from '@tarojs/components'
+import { useDidShow } from '@tarojs/taro'
+import { View, ScrollView, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import type { PageResult } from '~types/api'
+import type { PrizeRow } from '~types/server/data'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
+import { exportTable, invokeTable } from '@/services/data'
+import { errorMessage } from '@/services/request'
+import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
+import { loading, toast } from '@/utils/feedback'
 import { redirect } from '@/utils/navigation'
 import './index.scss'
 
-const FILTERS: { key: string; label: MessageKey }[] = [
+type Filter = 'all' | PrizeRow['status']
+
+const FILTERS: { key: Filter; label: MessageKey }[] = [
   { key: 'all', label: 'collection.all' },
   { key: 'warehouse', label: 'collection.warehouse' },
   { key: 'shipping', label: 'collection.shipping' },
@@ -17,19 +26,70 @@ const FILTERS: { key: string; label: MessageKey }[] = [
   { key: 'recycled', label: 'collection.recycled' }
 ]
 
-/** My collection: every prize owned, by series, filtered by status. */
+/** My collection: every prize owned, filtered by status, exportable as a spreadsheet. */
 function MyBlindBoxPage () {
-  const [filter, setFilter] = useState('all')
+  const [filter, setFilter] = useState<Filter>('all')
+  const [prizes, setPrizes] = useState<PrizeRow[] | null>(null)
+
+  const load = async (f: Filter) => {
+    if (!sessionStore.loggedIn) return
+    try {
+      const where = f === 'all' ? undefined : { status: f }
+      const res = await invokeTable<PageResult<PrizeRow>>('prizes', 'page', { page: 1, size: 50, where, orderBy: 'created_at', order: 'desc' })
+      setPrizes(res.list)
+    } catch (e) {
+      setPrizes([])
+      toast({ message: errorMessage(e) })
+    }
+  }
+  useDidShow(() => { void load(filter) })
+
+  const choose = (f: Filter) => {
+    setFilter(f)
+    void load(f)
+  }
+
+  const exportAll = async () => {
+    try {
+      const name = await loading.wrap(exportTable('prizes'))
+      toast({ message: t('collection.exported', { name }), level: 'success' })
+    } catch (e) {
+      toast({ message: errorMessage(e) })
+    }
+  }
+
+  if (!sessionStore.loggedIn) {
+    return (
+      <PageShell className='collection-page'>
+        <EmptyState icon='🔒' text={t('collection.loginFirst')}
+          action={{ label: t('profile.loginNow'), onClick: () => { void redirect('/pages/login/index') } }} />
+      </PageShell>
+    )
+  }
+
   return (
     <PageShell className='collection-page'>
-      <ScrollView scrollX className='filters' enableFlex>
-        {FILTERS.map(f => (
-          <View key={f.key} className={`filter filter-${f.key} ${filter === f.key ? 'filter--on' : ''}`}
-            onClick={() => setFilter(f.key)}>{t(f.label)}</View>
-        ))}
-      </ScrollView>
-      <EmptyState icon='🧸' text={t('feedback.noMore')}
-        action={{ label: t('titles.home'), onClick: () => { void redirect('/pages/home/index') } }} />
+      <View className='collection-bar'>
+        <ScrollView scrollX className='filters' enableFlex>
+          {FILTERS.map(f => (
+            <View key={f.key} className={`filter filter-${f.key} ${filter === f.key ? 'filter--on' : ''}`}
+              onClick={() => choose(f.key)}>{t(f.label)}</View>
+          ))}
+        </ScrollView>
+        <View className='collection-export' onClick={exportAll}>{t('collection.export')}</View>
+      </View>
+      {prizes && prizes.length > 0
+        ? prizes.map(p => (
+          <View key={p.id} className='prize-row'>
+            <Text className='prize-row__art'>🧸</Text>
+            <Text className='prize-row__name'>#{p.design_id}</Text>
+            <Text className='prize-row__status'>{t(`collection.${p.status}` as MessageKey)}</Text>
+          </View>
+        ))
+        : (
+          <EmptyState icon='🧸' text={t('feedback.noMore')}
+            action={{ label: t('titles.home'), onClick: () => { void redirect('/pages/home/index') } }} />
+          )}
     </PageShell>
   )
 }
