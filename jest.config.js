@@ -19,6 +19,7 @@ module.exports = {
     // through '@tarojs/components', a cycle Jest's CommonJS modules cannot resolve.
     '^@tarojs/components$': '@tarojs/components/lib/react',
     '\\.(css|scss|sass|less)$': '<rootDir>/test/setup/style-mock.js',
+    '\\.(wav|mp3|png|jpe?g|gif|webp|svg)$': '<rootDir>/test/setup/file-mock.js',
     '^@/(.*)$': '<rootDir>/src/$1',
     '^~types/(.*)$': '<rootDir>/types/$1'
   },

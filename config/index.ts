@@ -29,7 +29,7 @@ class StatsJsonPlugin {
   apply (compiler: { hooks: { done: { tap: (name: string, fn: (stats: { toJson: (o: object) => unknown }) => void) => void } } }) {
     compiler.hooks.done.tap('stats-json', stats => {
       const out = path.resolve(__dirname, '..', 'dist', 'h5-stats.json')
-      fs.writeFileSync(out, JSON.stringify(stats.toJson({ all: false, modules: true, chunks: true, chunkModules: false, assets: true })))
+      fs.writeFileSync(out, JSON.stringify(stats.toJson({ all: false, modules: true, chunks: true, chunkModules: false, assets: true, ids: true, chunkRelations: true })))
     })
   }
 }
@@ -58,6 +58,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
     compiler: { type: 'webpack5', prebundle: { enable: false } },
     cache: { enable: false },
     mini: {
+      // types/ holds constants of the shared contract too (types/shop.ts): compile it like src/
+      compile: { include: [path.resolve(__dirname, '..', 'types')] },
       postcss: {
         pxtransform: { enable: true, config: {} },
         cssModules: { enable: false, config: { namingPattern: 'module', generateScopedName: '[name]__[local]___[hash:base64:5]' } }
@@ -70,6 +72,7 @@ export default defineConfig<'webpack5'>(async (merge) => {
       // React implementations of the H5 components instead of the Stencil web components: about
       // 300 KB less JavaScript before first render (see bench/h5-size.js and the issue notes).
       useHtmlComponents: true,
+      compile: { include: [path.resolve(__dirname, '..', 'types')] },
       publicPath: '/',
       staticDirectory: 'static',
       // History mode with base '/' (spec 2). Taro's default basename is '/'; setting basename: '/'

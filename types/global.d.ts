@@ -7,6 +7,7 @@ declare module '*.jpeg'
 declare module '*.svg'
 declare module '*.webp'
 declare module '*.mp3'
+declare module '*.wav'
 declare module '*.css'
 declare module '*.scss'
 

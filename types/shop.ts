@@ -120,10 +120,14 @@ export interface AgeVerifyRequest {
 }
 
 export interface AgeStatus {
+  /** A birth date is recorded (it cannot be changed afterwards). */
   verified: boolean
   /** null until verified */
+  birthDate: string | null
   age: number | null
   minor: boolean
+  /** A minor's guardian has consented (always false for adults and the unverified). */
+  guardianConsent: boolean
   /** Default daily spending cap of a minor; null for adults. */
   dailyCapCents: number | null
 }

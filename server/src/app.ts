@@ -15,6 +15,7 @@ import './http/request'
 import { LogMailer, SmtpMailer, type Mailer } from './providers/mail'
 import { HttpSmsSender, LogSmsSender, type SmsSender } from './providers/sms'
 import { HttpWeChatClient, type WeChatClient } from './providers/wechat'
+import { HttpWeChatPayClient, type WeChatPayClient } from './providers/wechatpay'
 import { RateLimiter } from './security/rateLimiter'
 import { prepareDummyHash } from './security/passwords'
 import { SessionService } from './services/sessions'
@@ -28,6 +29,12 @@ import { sessionRoutes } from './routes/session'
 import { settingsRoutes } from './routes/settings'
 import { dataRoutes } from './routes/data'
 import { errorReportRoutes } from './routes/error-report'
+import { catalogueRoutes } from './routes/catalogue'
+import { walletRoutes } from './routes/wallet'
+import { purchaseRoutes } from './routes/purchase'
+import { prizeRoutes } from './routes/prizes'
+import { orderRoutes } from './routes/orders'
+import { registerMedia } from './http/media'
 
 export interface BuildAppOptions {
   config: Config
@@ -38,6 +45,8 @@ export interface BuildAppOptions {
   /** Default from the configuration; null switches SMS off. */
   sms?: SmsSender | null
   wechat?: WeChatClient
+  /** Default from the configuration (null when WECHATPAY_* is unset). */
+  wechatPay?: WeChatPayClient | null
   clock?: Clock
   logger?: FastifyServerOptions['logger']
   /** Periodic clean-up of sessions, codes and rate limits (default on). */
@@ -88,6 +97,9 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     mailer,
     sms,
     wechat: options.wechat ?? new HttpWeChatClient(config.wechat, clock),
+    wechatPay: options.wechatPay !== undefined
+      ? options.wechatPay
+      : config.wechatPay ? new HttpWeChatPayClient(config.wechatPay, clock) : null,
     limiter: new RateLimiter(database.db, clock),
     sessions: new SessionService(database.db, clock),
     codes: new OneTimeCodes(database.db, clock)
@@ -114,6 +126,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
   // before the routes: plugins inherit the error handler that exists when they are registered
   const sendIndexHtml = await registerStatic(app, config.staticDir)
   installErrorHandling(app, isApiPath, sendIndexHtml)
+  registerMedia(app)
 
   await app.register(async (api) => {
     const typed = api.withTypeProvider<TypeBoxTypeProvider>() as unknown as Api
@@ -129,6 +142,11 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     settingsRoutes(typed, ctx)
     dataRoutes(typed, ctx)
     errorReportRoutes(typed, ctx)
+    catalogueRoutes(typed, ctx)
+    walletRoutes(typed, ctx)
+    purchaseRoutes(typed, ctx)
+    prizeRoutes(typed, ctx)
+    orderRoutes(typed, ctx)
   }, { prefix })
 
   const stopMaintenance = options.maintenance === false ? () => undefined : startMaintenance(ctx, app.log)

@@ -2,6 +2,8 @@
  * Configuration from the environment, validated once at start-up. Every bad variable is reported with
  * its name and what is wrong; nothing else in the server reads process.env.
  */
+import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto'
+import fs from 'node:fs'
 import { isIP } from 'node:net'
 import path from 'node:path'
 
@@ -18,6 +20,25 @@ export interface WeChatConfig {
   oauthAppId?: string
   oauthSecret?: string
   /** Base of the WeChat HTTP API (a local fake in tests). */
+  apiBase: string
+}
+
+/** WeChat Pay API v3 merchant settings (all or nothing; the key files are read at start-up). */
+export interface WeChatPayConfig {
+  mchId: string
+  /** Serial number of the merchant API certificate (sent as serial_no). */
+  merchantSerial: string
+  /** The merchant API private key (apiclient_key.pem), PEM. */
+  privateKeyPem: string
+  /** The APIv3 key: 32 bytes, decrypts notifications. */
+  apiV3Key: string
+  /** The app the payer pays in (mini-program appid for JSAPI; also used for H5). */
+  appId: string
+  notifyUrl: string
+  /** The platform certificate serial, or the WeChat Pay public key id (PUB_KEY_ID_...). */
+  platformSerial: string
+  /** The platform public key, PEM: verifies answers and notifications. */
+  platformPublicKeyPem: string
   apiBase: string
 }
 
@@ -41,6 +62,8 @@ export interface Config {
   mailFrom: string
   sms: { providerUrl?: string; apiKey?: string }
   wechat: WeChatConfig
+  /** Unset: WeChat Pay is off (only the sandbox channel, outside production). */
+  wechatPay?: WeChatPayConfig
 }
 
 export class ConfigError extends Error {
@@ -59,6 +82,7 @@ export const DEFAULTS = {
   STATIC_DIR: 'dist/h5',
   API_PREFIX: '/dev-api',
   WECHAT_API_BASE: 'https://api.weixin.qq.com',
+  WECHATPAY_API_BASE: 'https://api.mch.weixin.qq.com',
   MAIL_FROM: 'Blind Box Shop <no-reply@localhost>'
 } as const
 
@@ -122,6 +146,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   if (!!oauthAppId !== !!oauthSecret) problems.push('WECHAT_OAUTH_APPID and WECHAT_OAUTH_SECRET must be set together')
 
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'), problems)
+  const wechatPay = parseWeChatPay(get, cwd, nodeEnv === 'production', problems)
 
   if (problems.length) throw new ConfigError(problems)
 
@@ -139,8 +164,87 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     smtpUrl,
     mailFrom,
     sms: { providerUrl: smsUrl, apiKey: smsKey },
-    wechat: { appId, secret, oauthAppId, oauthSecret, apiBase: wechatBase }
+    wechat: { appId, secret, oauthAppId, oauthSecret, apiBase: wechatBase },
+    wechatPay
   }
+}
+
+const WECHATPAY_REQUIRED = ['WECHATPAY_MCHID', 'WECHATPAY_SERIAL', 'WECHATPAY_PRIVATE_KEY_PATH', 'WECHATPAY_APIV3_KEY', 'WECHATPAY_APPID', 'WECHATPAY_NOTIFY_URL'] as const
+const WECHATPAY_PLATFORM = ['WECHATPAY_PLATFORM_CERT_PATH', 'WECHATPAY_PLATFORM_PUBLIC_KEY_PATH', 'WECHATPAY_PLATFORM_PUBLIC_KEY_ID'] as const
+
+function readFile (file: string, cwd: string): string | null {
+  try {
+    return fs.readFileSync(path.resolve(cwd, file), 'utf8')
+  } catch {
+    return null
+  }
+}
+
+/**
+ * WECHATPAY_*: all of WECHATPAY_REQUIRED plus the platform key, either WECHATPAY_PLATFORM_CERT_PATH
+ * (platform certificate; its serial is read from it) or WECHATPAY_PLATFORM_PUBLIC_KEY_PATH with
+ * WECHATPAY_PLATFORM_PUBLIC_KEY_ID (the "WeChat Pay public key" mode). None set: WeChat Pay is off.
+ */
+function parseWeChatPay (get: (name: string) => string | undefined, cwd: string, production: boolean, problems: string[]): WeChatPayConfig | undefined {
+  const apiBase = (get('WECHATPAY_API_BASE') ?? DEFAULTS.WECHATPAY_API_BASE).replace(/\/+$/, '')
+  if (!isUrl(apiBase, ['http:', 'https:'])) problems.push('WECHATPAY_API_BASE must be an http:// or https:// URL')
+  const given = [...WECHATPAY_REQUIRED, ...WECHATPAY_PLATFORM].filter(n => get(n) !== undefined)
+  if (!given.length) return undefined
+  const missing: string[] = WECHATPAY_REQUIRED.filter(n => get(n) === undefined)
+  const certPath = get('WECHATPAY_PLATFORM_CERT_PATH')
+  const keyPath = get('WECHATPAY_PLATFORM_PUBLIC_KEY_PATH')
+  const keyId = get('WECHATPAY_PLATFORM_PUBLIC_KEY_ID')
+  if (!certPath && !(keyPath && keyId)) missing.push('WECHATPAY_PLATFORM_CERT_PATH (or WECHATPAY_PLATFORM_PUBLIC_KEY_PATH with WECHATPAY_PLATFORM_PUBLIC_KEY_ID)')
+  if (missing.length) {
+    problems.push(`WeChat Pay needs every WECHATPAY_* variable; missing: ${missing.join(', ')}`)
+    return undefined
+  }
+  const before = problems.length
+  const mchId = get('WECHATPAY_MCHID')!
+  if (!/^\d{6,32}$/.test(mchId)) problems.push('WECHATPAY_MCHID must be the merchant id (digits)')
+  const merchantSerial = get('WECHATPAY_SERIAL')!
+  if (!/^[0-9A-Fa-f]{8,64}$/.test(merchantSerial)) problems.push('WECHATPAY_SERIAL must be the merchant certificate serial number (hex)')
+  const privateKeyPem = readFile(get('WECHATPAY_PRIVATE_KEY_PATH')!, cwd)
+  try {
+    if (privateKeyPem === null) throw new Error('unreadable')
+    const key = createPrivateKey(privateKeyPem)
+    if (key.asymmetricKeyType !== 'rsa') throw new Error('not RSA')
+  } catch {
+    problems.push('WECHATPAY_PRIVATE_KEY_PATH must name a readable PEM RSA private key (apiclient_key.pem)')
+  }
+  const apiV3Key = get('WECHATPAY_APIV3_KEY')!
+  if (Buffer.byteLength(apiV3Key, 'utf8') !== 32) problems.push('WECHATPAY_APIV3_KEY must be exactly 32 bytes')
+  const appId = get('WECHATPAY_APPID')!
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(appId)) problems.push('WECHATPAY_APPID must be an appid (e.g. wx1234567890abcdef)')
+  const notifyUrl = get('WECHATPAY_NOTIFY_URL')!
+  if (!isUrl(notifyUrl, production ? ['https:'] : ['http:', 'https:'])) {
+    problems.push(`WECHATPAY_NOTIFY_URL must be an ${production ? 'https://' : 'http(s)://'} URL (ending in /generalOrder/notify/wechat)`)
+  }
+  let platformSerial = ''
+  let platformPublicKeyPem = ''
+  if (certPath) {
+    try {
+      const pem = readFile(certPath, cwd)
+      if (pem === null) throw new Error('unreadable')
+      const cert = new X509Certificate(pem)
+      platformSerial = cert.serialNumber.toUpperCase()
+      platformPublicKeyPem = cert.publicKey.export({ type: 'spki', format: 'pem' }).toString()
+    } catch {
+      problems.push('WECHATPAY_PLATFORM_CERT_PATH must name a readable PEM platform certificate')
+    }
+  } else {
+    try {
+      const pem = readFile(keyPath!, cwd)
+      if (pem === null) throw new Error('unreadable')
+      platformPublicKeyPem = createPublicKey(pem).export({ type: 'spki', format: 'pem' }).toString()
+    } catch {
+      problems.push('WECHATPAY_PLATFORM_PUBLIC_KEY_PATH must name a readable PEM public key')
+    }
+    platformSerial = keyId!
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(platformSerial)) problems.push('WECHATPAY_PLATFORM_PUBLIC_KEY_ID must be the public key id (PUB_KEY_ID_...)')
+  }
+  if (problems.length > before) return undefined
+  return { mchId, merchantSerial, privateKeyPem: privateKeyPem!, apiV3Key, appId, notifyUrl, platformSerial, platformPublicKeyPem, apiBase }
 }
 
 function parsePort (raw: string | undefined, problems: string[]): number {

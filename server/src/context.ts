@@ -8,6 +8,7 @@ import type { Dialect } from './db/dialect'
 import type { Mailer } from './providers/mail'
 import type { SmsSender } from './providers/sms'
 import type { WeChatClient } from './providers/wechat'
+import type { WeChatPayClient } from './providers/wechatpay'
 import type { RateLimiter } from './security/rateLimiter'
 import type { SessionService } from './services/sessions'
 import type { OneTimeCodes } from './services/codes'
@@ -22,6 +23,8 @@ export interface AppContext {
   /** null: SMS is not available (production without SMS_PROVIDER_URL). */
   sms: SmsSender | null
   wechat: WeChatClient
+  /** null: WeChat Pay is not configured. */
+  wechatPay: WeChatPayClient | null
   limiter: RateLimiter
   sessions: SessionService
   codes: OneTimeCodes

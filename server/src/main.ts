@@ -8,7 +8,7 @@ import { parseEnv } from 'node:util'
 import { ConfigError, loadConfig, type Config } from './config'
 import { openDatabase, sqlitePathIn } from './db'
 import { migrateToLatest } from './db/migrate'
-import { seedDemo, DEMO_LOGINS } from './db/seed'
+import { seedCatalogue, seedDemo, DEMO_LOGINS, DEMO_SERIES } from './db/seed'
 import { buildApp } from './app'
 import { loggerOptions } from './http/logging'
 import { systemClock } from './clock'
@@ -52,6 +52,8 @@ async function main (): Promise<void> {
 
   let demo: typeof DEMO_LOGINS = []
   if (!config.isProduction) {
+    const series = await seedCatalogue(database.db, systemClock)
+    if (series) app.log.info(`seeded the demo catalogue: ${DEMO_SERIES.map(s => s.title.en).join(', ')}`)
     const seeded = await seedDemo(database.db, systemClock)
     if (seeded.length) app.log.info('seeded the demo accounts')
     // shown while the demo accounts exist (they are created on a first start only)
@@ -93,7 +95,8 @@ async function main (): Promise<void> {
     `  Blind-box shop listening on ${url}  (API under ${url}${config.apiPrefix})`,
     ...(demo.length
       ? ['  Demo logins (password login; development only):',
-          ...demo.map(d => `    ${d.role.padEnd(8)}  user_name ${d.userName} / password ${d.password}   (phone ${d.phone}, e-mail ${d.email})`)]
+          ...demo.map(d => `    ${d.role.padEnd(8)}  user_name ${d.userName} / password ${d.password}   (phone ${d.phone}, e-mail ${d.email})`),
+          '  Money: top up through the sandbox channel (test money, settles at once).']
       : []),
     ''
   ]

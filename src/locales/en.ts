@@ -103,6 +103,34 @@ const en: Dict = {
     privacyTitle: 'Privacy Policy',
     privacyBody: 'We collect only what the service needs: your account (user name, phone or e-mail), your orders and prizes, and your shipping addresses.\n1. Passwords are stored as salted argon2id hashes; codes and session tokens only as hashes.\n2. Wins shown in the live feed hide your name.\n3. In Account security you can see and end your sessions and ask for an export of your data.\n4. We never sell your personal information.'
   },
+  audio: {
+    destroyed: 'The audio player was destroyed',
+    noSource: 'No audio source is set',
+    noPlay: 'Play failed: play does not exist',
+    unavailable: 'The audio player is unavailable',
+    sound: 'Sound'
+  },
+  rarity: {
+    regular: 'Regular',
+    rare: 'Rare',
+    hidden: 'Hidden'
+  },
+  payment: {
+    canceled: 'Payment canceled',
+    unpaid: 'No payment result yet: check your history in a moment',
+    sandbox: 'sandbox',
+    sandboxHint: 'Test channel: no real money moves',
+    method: 'Pay with',
+    paid: 'Topped up {amount}'
+  },
+  ledger: {
+    topup: 'Top-up',
+    purchase: 'Blind boxes',
+    refund: 'Refund',
+    recycle: 'Recycled',
+    withdraw: 'Withdrawal',
+    reward: 'Reward'
+  },
   webView: {
     missingUrl: 'Please provide a link address',
     openExternal: 'Open in browser'
@@ -115,7 +143,10 @@ const en: Dict = {
     seriesOnSale: 'Series on sale',
     liveFeed: 'Live lucky draws',
     feedEmpty: 'No rare prize has been drawn yet',
-    pullToRefresh: 'Pull to refresh'
+    pullToRefresh: 'Pull to refresh',
+    perCase: '{n} boxes a case',
+    feedLine: '{name} drew {design}',
+    loadFailed: 'Could not load: pull down to retry'
   },
   detail: {
     designs: 'Designs',
@@ -127,7 +158,11 @@ const en: Dict = {
     pickSlots: 'Buy picked boxes',
     wholeCase: 'Buy whole case',
     sold: 'Sold',
-    noSeries: 'Series not found'
+    noSeries: 'Series not found',
+    perBox: 'per box',
+    left: '{n} of {size} left',
+    buyN: 'Buy {n} · {price}',
+    pickFirst: 'Pick a box first'
   },
   purchase: {
     items: 'What you buy',
@@ -136,7 +171,23 @@ const en: Dict = {
     cash: 'Cash',
     pay: 'Pay now',
     disclosure: 'I have seen the designs, odds and rules',
-    nothing: 'No box selected yet'
+    nothing: 'No box selected yet',
+    disclosureTitle: 'Designs, odds and rules',
+    wholeCase: 'whole case, {n} boxes',
+    slots: 'boxes {slots}',
+    ageTitle: 'Your age',
+    ageText: 'Before your first purchase we ask your age: under 8 you cannot buy; from 8 to 17 a guardian must agree and a daily limit applies.',
+    birthDate: 'Pick your birth date',
+    birthDateRequired: 'Please pick your birth date',
+    guardian: 'My guardian agrees to this purchase',
+    ageSubmit: 'Confirm age',
+    ageFirst: 'Please confirm your age first',
+    tooYoung: 'Children under 8 cannot buy blind boxes',
+    ackFirst: 'Please confirm you have seen the designs, odds and rules',
+    payDirect: 'Still to pay',
+    payBalance: 'Pay {amount} from balance',
+    payDirectButton: 'Pay {amount}',
+    cap: 'Daily limit for minors: {cap}'
   },
   recharge: {
     balance: 'My balance',
@@ -146,13 +197,20 @@ const en: Dict = {
     withdraw: 'Withdraw',
     custom: 'Custom amount',
     ledger: 'History',
-    yuan: '¥{n}'
+    yuan: '¥{n}',
+    creditNote: 'Credit comes from recycling and rewards, is spent first, and cannot be withdrawn',
+    amountInvalid: 'Enter a valid amount (at most 2 decimals)',
+    amountRange: 'A top-up is between 1 and 5,000 yuan',
+    withdrawSoon: 'Withdrawals are reviewed by hand: coming soon'
   },
   chest: {
     tapToOpen: 'Tap to open',
     skip: 'Skip',
     next: 'Next',
-    waiting: 'Getting your box ready'
+    waiting: 'Getting your box ready',
+    opening: 'Opening…',
+    slot: 'Box {slot}',
+    seeAll: 'See all prizes'
   },
   prize: {
     results: 'Your results',
@@ -165,7 +223,21 @@ const en: Dict = {
     proof: 'Fairness proof',
     commit: 'Commitment',
     verify: 'Check on this device',
-    none: 'No prizes yet'
+    none: 'No prizes yet',
+    shareTitle: 'I opened {n} blind boxes: have a look',
+    linkCopied: 'Link copied',
+    summary: '{n} prizes, reference value {value}, paid {paid}',
+    notFound: 'Prize not found',
+    where: 'Case and box',
+    status: 'Status',
+    arrangement: 'The whole case (box:design id)',
+    salt: 'Salt',
+    hashInput: 'The string that was hashed',
+    hashMatches: '✓ The hash computed on this device matches the commitment published before the sale',
+    hashDiffers: '✗ The hash does not match the commitment',
+    slotHolds: '✓ Your box held exactly this design',
+    slotDiffers: '✗ The arrangement shows another design in your box',
+    notRevealed: 'This case is still on sale: its arrangement and salt are published once it sells out or is retired, and you can check them here.'
   },
   collection: {
     all: 'All',

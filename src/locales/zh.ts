@@ -105,6 +105,34 @@ const zh = {
     privacyTitle: '隐私政策',
     privacyBody: '我们只收集提供服务所必需的信息：账号（用户名、手机号或邮箱）、订单与奖品记录、收货地址。\n1. 密码以 argon2id 加盐哈希保存，验证码与登录凭证只保存哈希值。\n2. 动态中展示的中奖记录会隐去你的昵称。\n3. 你可以在账号安全中查看并结束登录设备，也可以申请导出自己的数据。\n4. 我们不会向第三方出售你的个人信息。'
   },
+  audio: {
+    destroyed: '音频播放器已销毁',
+    noSource: '未设置音频地址',
+    noPlay: '播放失败：播放方法不存在',
+    unavailable: '音频播放器不可用',
+    sound: '音效'
+  },
+  rarity: {
+    regular: '普通款',
+    rare: '稀有款',
+    hidden: '隐藏款'
+  },
+  payment: {
+    canceled: '支付已取消',
+    unpaid: '暂未收到支付结果，请稍后在资金明细中查看',
+    sandbox: '沙箱',
+    sandboxHint: '测试通道：不产生真实扣款',
+    method: '支付方式',
+    paid: '充值成功 {amount}'
+  },
+  ledger: {
+    topup: '充值',
+    purchase: '购买盲盒',
+    refund: '退款',
+    recycle: '回收',
+    withdraw: '提现',
+    reward: '奖励'
+  },
   webView: {
     missingUrl: '请提供链接地址',
     openExternal: '在浏览器中打开'
@@ -117,7 +145,10 @@ const zh = {
     seriesOnSale: '在售系列',
     liveFeed: '实时欧气榜',
     feedEmpty: '暂时还没有稀有款开出',
-    pullToRefresh: '下拉刷新'
+    pullToRefresh: '下拉刷新',
+    perCase: '每箱 {n} 盒',
+    feedLine: '{name} 抽中了 {design}',
+    loadFailed: '加载失败，下拉重试'
   },
   detail: {
     designs: '款式',
@@ -129,7 +160,11 @@ const zh = {
     pickSlots: '选盒购买',
     wholeCase: '整箱购买',
     sold: '已售',
-    noSeries: '未找到该系列'
+    noSeries: '未找到该系列',
+    perBox: '/ 盒',
+    left: '剩余 {n}/{size} 盒',
+    buyN: '购买 {n} 盒 · {price}',
+    pickFirst: '请先选择盒子'
   },
   purchase: {
     items: '购买内容',
@@ -138,7 +173,23 @@ const zh = {
     cash: '余额',
     pay: '确认支付',
     disclosure: '我已查看款式、概率与规则',
-    nothing: '还没有选择盲盒'
+    nothing: '还没有选择盲盒',
+    disclosureTitle: '款式、概率与规则',
+    wholeCase: '整箱 {n} 盒',
+    slots: '第 {slots} 号盒',
+    ageTitle: '年龄确认',
+    ageText: '首次购买前需确认年龄：未满 8 周岁不可购买，8 至 17 周岁需监护人同意，并有每日消费上限。',
+    birthDate: '选择出生日期',
+    birthDateRequired: '请选择出生日期',
+    guardian: '我的监护人已同意我购买',
+    ageSubmit: '确认年龄',
+    ageFirst: '请先确认年龄',
+    tooYoung: '未满 8 周岁不能购买盲盒',
+    ackFirst: '请先确认已查看款式、概率与规则',
+    payDirect: '还需支付',
+    payBalance: '余额支付 {amount}',
+    payDirectButton: '支付 {amount}',
+    cap: '未成年人每日消费上限 {cap}'
   },
   recharge: {
     balance: '我的余额',
@@ -148,13 +199,20 @@ const zh = {
     withdraw: '提现',
     custom: '自定义金额',
     ledger: '资金明细',
-    yuan: '{n} 元'
+    yuan: '{n} 元',
+    creditNote: '抵扣金来自回收与奖励，购买时优先使用，不可提现',
+    amountInvalid: '请输入正确的金额（最多两位小数）',
+    amountRange: '单笔充值 1 元至 5000 元',
+    withdrawSoon: '提现需人工审核，即将开放'
   },
   chest: {
     tapToOpen: '点击开盒',
     skip: '跳过',
     next: '下一个',
-    waiting: '正在准备你的盲盒'
+    waiting: '正在准备你的盲盒',
+    opening: '开盒中…',
+    slot: '第 {slot} 号盒',
+    seeAll: '查看全部奖品'
   },
   prize: {
     results: '开盒结果',
@@ -167,7 +225,21 @@ const zh = {
     proof: '公平性证明',
     commit: '承诺值',
     verify: '本机验算',
-    none: '还没有奖品'
+    none: '还没有奖品',
+    shareTitle: '我开出了 {n} 个盲盒，快来看看',
+    linkCopied: '链接已复制',
+    summary: '共 {n} 件，参考价值 {value}，实付 {paid}',
+    notFound: '未找到该奖品',
+    where: '所在箱与位置',
+    status: '状态',
+    arrangement: '整箱排列（位置:款式编号）',
+    salt: '盐值',
+    hashInput: '被哈希的字符串',
+    hashMatches: '✓ 本机计算的哈希与开售前公布的承诺值一致',
+    hashDiffers: '✗ 哈希与承诺值不一致',
+    slotHolds: '✓ 你的盒子里正是这个款式',
+    slotDiffers: '✗ 排列中你的位置不是这个款式',
+    notRevealed: '这一箱还在售：售罄或下架后公开排列与盐值，届时可在此验算。'
   },
   collection: {
     all: '全部',

@@ -84,9 +84,14 @@ async function run ({ base }) {
     }
     for (const [p, want] of Object.entries(titles)) {
       await page.goto(`${base}/pagesA/${p}/index`, { waitUntil: 'networkidle' })
-      await page.waitForFunction(w => document.querySelector('#taro-navigation-bar .taro-navigation-bar-title')?.textContent === w, want)
+      await page.waitForFunction(w => document.querySelector('#taro-navigation-bar .taro-navigation-bar-title')?.textContent === w, want, { timeout: 10000 })
+        .catch(async e => { throw new Error(`${p}: title ${JSON.stringify(await title())}, want ${want}: ${e.message}`) })
       await noOverflow(p)
     }
+    // a page that needs an account sends a visitor to the login page
+    await page.goto(`${base}/pagesA/purchase/index?seriesId=1&caseId=1&slots=1`, { waitUntil: 'networkidle' })
+    await page.locator('.login-submit').waitFor()
+
     assert.deepEqual(errors, [])
   } finally {
     await close()

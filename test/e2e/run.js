@@ -12,7 +12,7 @@ const path = require('node:path')
 const { startSmtp } = require('./smtp')
 
 const root = path.resolve(__dirname, '../..')
-const SUITES = [require('./h5-shell.e2e'), require('./auth.e2e')]
+const SUITES = [require('./h5-shell.e2e'), require('./auth.e2e'), require('./shop.e2e')]
 
 const freePort = () => new Promise((resolve, reject) => {
   const s = net.createServer()

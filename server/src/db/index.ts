@@ -40,6 +40,33 @@ export function openDatabase (options: OpenDatabaseOptions): DatabaseHandle {
   return openSqlite(options.sqlitePath ?? ':memory:')
 }
 
+export const SQLITE_WAL_AUTOCHECKPOINT = 2000
+
+/** Prepared statements kept per SQL text (Kysely's driver would prepare every query anew). */
+export const SQLITE_STATEMENT_CACHE = 1000
+
+/**
+ * better-sqlite3 behind a statement cache: preparing costs about as much as running a small query,
+ * and the same few hundred SQL texts come back all the time. Statements are used synchronously, one at
+ * a time (Kysely's SQLite driver holds one connection), so reusing them is safe; the least recently
+ * added are dropped beyond SQLITE_STATEMENT_CACHE (IN lists and multi-row inserts vary the text).
+ */
+function cachingDatabase (sqlite: SqliteDatabase.Database) {
+  const cache = new Map<string, SqliteDatabase.Statement>()
+  return {
+    close: () => sqlite.close(),
+    prepare (sql: string) {
+      let statement = cache.get(sql)
+      if (!statement) {
+        statement = sqlite.prepare(sql)
+        if (cache.size >= SQLITE_STATEMENT_CACHE) cache.delete(cache.keys().next().value as string)
+        cache.set(sql, statement)
+      }
+      return statement
+    }
+  }
+}
+
 function openSqlite (file: string): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true })
   const sqlite = new SqliteDatabase(file)
@@ -47,7 +74,11 @@ function openSqlite (file: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  // checkpoint every 2,000 pages (8 MB of log) instead of 1,000: hot pages are copied half as often.
+  // Measured (bench/server-purchase.js): 1,000 -> ~1,290 purchases/s p99 17 ms; 2,000 -> ~1,335/s p99
+  // 18 ms; 4,000 -> ~1,390/s but p99 20 ms (bigger checkpoints stall the queue longer)
+  sqlite.pragma(`wal_autocheckpoint = ${SQLITE_WAL_AUTOCHECKPOINT}`)
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }) })
   return { db, dialect: 'sqlite', close: () => db.destroy() }
 }
 

@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Dialect } from './dialect'
 import { accounts } from './migrations/0001_accounts'
 import { catalogue } from './migrations/0002_catalogue'
+import { shop } from './migrations/0003_shop'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
   return {
     '0001_accounts': accounts(dialect),
-    '0002_catalogue': catalogue(dialect)
+    '0002_catalogue': catalogue(dialect),
+    '0003_shop': shop(dialect)
   }
 }
 

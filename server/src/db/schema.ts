@@ -86,8 +86,15 @@ export interface AddressesTable {
 export type SeriesStatus = 'draft' | 'on_sale' | 'retired'
 export interface SeriesTable {
   id: Generated<number>
+  /** The Chinese title (what the table API shows as name); name_en the English one. */
   name: string
+  name_en: ColumnType<string, string | undefined, string>
   description: string
+  description_en: ColumnType<string, string | undefined, string>
+  rules: ColumnType<string, string | undefined, string>
+  rules_en: ColumnType<string, string | undefined, string>
+  /** Bumped by every change of the series or its designs. */
+  version: ColumnType<number, number | undefined, number>
   cover: string | null
   price_cents: number
   case_size: number
@@ -103,6 +110,7 @@ export interface DesignsTable {
   id: Generated<number>
   series_id: number
   name: string
+  name_en: ColumnType<string, string | undefined, string>
   rarity: Rarity
   image: string | null
   reference_value_cents: number
@@ -121,8 +129,128 @@ export interface CasesTable {
   arrangement: string
   salt: string
   status: CaseStatus
+  sold_count: ColumnType<number, number | undefined, number>
   created_at: Timestamp
   revealed_at: Timestamp | null
+}
+
+/** The design of every slot (secret until the case is revealed) and who bought it. */
+export interface CaseSlotsTable {
+  case_id: number
+  slot: number
+  design_id: number
+  sold_to: number | null
+  sold_at: Timestamp | null
+}
+
+/** The case a user last switched to, per series. */
+export interface CaseChoicesTable {
+  user_id: number
+  series_id: number
+  case_id: number
+  updated_at: Timestamp
+}
+
+/** Per-user daily allowances (case switches ...); day is the China calendar day YYYY-MM-DD. */
+export interface DailyCountersTable {
+  user_id: number
+  name: string
+  day: string
+  count: number
+}
+
+export interface AuditLogTable {
+  id: Generated<number>
+  actor_id: number | null
+  action: string
+  entity: string
+  entity_id: number | null
+  /** JSON: what changed (before / after). */
+  detail: string
+  created_at: Timestamp
+}
+
+export interface WalletsTable {
+  user_id: number
+  cash_cents: number
+  credit_cents: number
+  updated_at: Timestamp
+}
+
+export type LedgerKind = 'topup' | 'purchase' | 'refund' | 'recycle' | 'withdraw' | 'reward'
+export type LedgerAccount = 'user_cash' | 'user_credit' | 'house_sales' | 'payment_clearing' | 'house_credit'
+
+export interface LedgerTransactionsTable {
+  id: Generated<number>
+  kind: LedgerKind
+  reference: string
+  idempotency_key: string | null
+  user_id: number | null
+  created_at: Timestamp
+}
+
+/** One leg of a transaction; the legs of a transaction sum to zero. User accounts carry user_id. */
+export interface LedgerLinesTable {
+  id: Generated<number>
+  tx_id: number
+  account: LedgerAccount
+  user_id: number | null
+  amount_cents: number
+}
+
+export interface IdempotencyKeysTable {
+  user_id: number
+  key: string
+  scope: string
+  request_hash: string
+  /** JSON of the first result; null while the first request is still running. */
+  response: string | null
+  created_at: Timestamp
+}
+
+export interface AgeChecksTable {
+  user_id: number
+  /** YYYY-MM-DD */
+  birth_date: string
+  guardian_consent: number
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export type OrderStatusRow = 'issued' | 'created' | 'paid' | 'canceled'
+export type PayChannelRow = 'sandbox' | 'wechat_jsapi' | 'wechat_h5'
+
+/** An order number (opId) is issued first (status issued), then the order is created with it. */
+export interface OrdersTable {
+  id: Generated<number>
+  op_id: string
+  user_id: number
+  product_id: string | null
+  amount_cents: number | null
+  channel: PayChannelRow | null
+  status: OrderStatusRow
+  prepay_id: string | null
+  prepay_url: string | null
+  prepay_at: Timestamp | null
+  transaction_id: string | null
+  issued_at: Timestamp
+  created_at: Timestamp | null
+  paid_at: Timestamp | null
+  updated_at: Timestamp
+}
+
+export interface PurchasesTable {
+  id: Generated<number>
+  user_id: number
+  case_id: number
+  series_id: number
+  /** JSON array of the slots bought. */
+  slots: string
+  total_cents: number
+  credit_cents: number
+  cash_cents: number
+  tx_id: number
+  created_at: Timestamp
 }
 
 export type PrizeStatus = 'warehouse' | 'shipping' | 'received' | 'combined' | 'recycled'
@@ -133,6 +261,7 @@ export interface PrizesTable {
   design_id: number
   case_id: number | null
   slot: number | null
+  purchase_id: ColumnType<number | null, number | null | undefined, number | null>
   status: PrizeStatus
   created_at: Timestamp
   updated_at: Timestamp
@@ -150,8 +279,23 @@ export interface Database {
   designs: DesignsTable
   cases: CasesTable
   prizes: PrizesTable
+  case_slots: CaseSlotsTable
+  case_choices: CaseChoicesTable
+  daily_counters: DailyCountersTable
+  audit_log: AuditLogTable
+  wallets: WalletsTable
+  ledger_transactions: LedgerTransactionsTable
+  ledger_lines: LedgerLinesTable
+  idempotency_keys: IdempotencyKeysTable
+  age_checks: AgeChecksTable
+  orders: OrdersTable
+  purchases: PurchasesTable
 }
 
 export type UserRow = Selectable<UsersTable>
 export type NewUser = Insertable<UsersTable>
 export type SessionRow = Selectable<SessionsTable>
+export type SeriesRowDb = Selectable<SeriesTable>
+export type DesignRowDb = Selectable<DesignsTable>
+export type CaseRowDb = Selectable<CasesTable>
+export type OrderRow = Selectable<OrdersTable>

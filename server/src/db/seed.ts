@@ -1,12 +1,18 @@
 /**
- * Demo accounts for a first start outside production: a shopper and an operator. Only when the
- * users table is empty, so it never touches a database in use.
+ * A demo shop for a first start outside production:
+ *  - accounts: a shopper and an operator (only when the users table is empty)
+ *  - catalogue: three series on sale with art from @lobehub/fluent-emoji-3d (only when there is no
+ *    series yet), each with its first case made and committed
+ * It never touches a database in use. Nobody gets money: top-ups go through the sandbox channel.
  */
 import type { Db } from './index'
 import type { Role } from './schema'
 import type { Clock } from '../clock'
+import type { I18nText, Rarity } from '../../../types/shop'
 import { hashPassword } from '../security/passwords'
 import { insertUser } from '../services/users'
+import { createSeries, type SeriesInput } from '../domain/catalogue'
+import { artUrl } from '../http/media'
 
 export interface DemoLogin { role: Role; userName: string; password: string; phone: string; email: string }
 
@@ -15,8 +21,107 @@ export const DEMO_LOGINS: readonly DemoLogin[] = [
   { role: 'operator', userName: 'operator', password: 'operator123', phone: '13800000002', email: 'operator@example.com' }
 ]
 
-/** Creates the demo accounts if there are no users yet; answers the logins created ([] if none). */
+type DemoDesign = [code: string, zh: string, en: string]
+
+interface DemoSeries {
+  title: I18nText
+  description: I18nText
+  cover: string
+  priceCents: number
+  /** One case in `hiddenOneIn` carries the hidden design. */
+  hiddenOneIn: number
+  regular: DemoDesign[]
+  rare: DemoDesign[]
+  hidden: DemoDesign
+}
+
+export const DEMO_SERIES: readonly DemoSeries[] = [
+  {
+    title: { zh: '萌宠乐园', en: 'Pet Party' },
+    description: { zh: '九只软萌小动物和三位森林之王，偶尔还有一只独角兽溜进箱子。', en: 'Nine cuddly pets and three kings of the forest; now and then a unicorn sneaks into a case.' },
+    cover: '1f381',
+    priceCents: 3900,
+    hiddenOneIn: 12,
+    regular: [['1f436', '小狗', 'Puppy'], ['1f431', '小猫', 'Kitty'], ['1f42d', '小鼠', 'Mouse'], ['1f439', '仓鼠', 'Hamster'], ['1f430', '兔兔', 'Bunny'],
+      ['1f98a', '狐狸', 'Fox'], ['1f43b', '小熊', 'Bear'], ['1f43c', '熊猫', 'Panda'], ['1f428', '考拉', 'Koala']],
+    rare: [['1f42f', '老虎', 'Tiger'], ['1f981', '狮子', 'Lion'], ['1f42e', '奶牛', 'Cow']],
+    hidden: ['1f984', '独角兽', 'Unicorn']
+  },
+  {
+    title: { zh: '甜品派对', en: 'Sweet Treats' },
+    description: { zh: '一整箱甜点：甜甜圈、纸杯蛋糕、布丁……隐藏款是一颗闪亮的钻石糖。', en: 'A whole case of desserts: donuts, cupcakes, custard... the hidden one is a sparkling gem candy.' },
+    cover: '1f9c1',
+    priceCents: 5900,
+    hiddenOneIn: 24,
+    regular: [['1f369', '甜甜圈', 'Donut'], ['1f36a', '曲奇', 'Cookie'], ['1f382', '生日蛋糕', 'Birthday Cake'], ['1f370', '草莓蛋糕', 'Shortcake'], ['1f9c1', '纸杯蛋糕', 'Cupcake'],
+      ['1f36b', '巧克力', 'Chocolate'], ['1f36c', '糖果', 'Candy'], ['1f36d', '棒棒糖', 'Lollipop'], ['1f36e', '布丁', 'Custard']],
+    rare: [['1f36f', '蜂蜜罐', 'Honey Pot'], ['1f366', '甜筒', 'Soft Serve'], ['1f367', '刨冰', 'Shaved Ice']],
+    hidden: ['1f48e', '钻石糖', 'Gem Candy']
+  },
+  {
+    title: { zh: '太空漫游', en: 'Space Trip' },
+    description: { zh: '火箭、飞碟、行星与彗星，一箱装下整个银河；像素怪兽在极少数箱子里等你。', en: 'Rockets, saucers, planets and comets: a galaxy in one case. A pixel monster waits in a rare few.' },
+    cover: '1f680',
+    priceCents: 6900,
+    hiddenOneIn: 72,
+    regular: [['1f680', '火箭', 'Rocket'], ['1f6f8', '飞碟', 'Flying Saucer'], ['1f319', '弯月', 'Crescent Moon'], ['2b50', '星星', 'Star'], ['1fa90', '土星', 'Ringed Planet'],
+      ['2604-fe0f', '彗星', 'Comet'], ['1f30d', '地球', 'Earth'], ['1f47d', '外星人', 'Alien'], ['1f6f0-fe0f', '卫星', 'Satellite']],
+    rare: [['1f52d', '望远镜', 'Telescope'], ['1f320', '流星', 'Shooting Star'], ['1f31e', '太阳', 'Smiling Sun']],
+    hidden: ['1f47e', '像素怪兽', 'Pixel Monster']
+  }
+]
+
+function rulesOf (s: DemoSeries): I18nText {
+  const n = s.regular.length + s.rare.length
+  const price = (s.priceCents / 100).toFixed(0)
+  return {
+    zh: `每箱 ${n} 盒：${s.regular.length} 款常规款与 ${s.rare.length} 款稀有款各一只，整箱购买即得全套。每箱有 1/${s.hiddenOneIn} 的概率把其中一只常规款换成隐藏款。` +
+      `每箱开售时已用安全随机数打乱并公布承诺哈希，售罄后公开排列与盐值，可自行验证。单盒 ${price} 元；奖品可回收为积分（不可提现）。`,
+    en: `Each case holds ${n} boxes: each of the ${s.regular.length} regular and ${s.rare.length} rare designs once, so a whole case is a full set. ` +
+      `One case in ${s.hiddenOneIn} has one regular design swapped for the hidden one. Every case is shuffled with a secure random generator and its commitment hash published ` +
+      `before sale; the arrangement and salt are revealed when it sells out, so anyone can check it. ${price} yuan a box; prizes can be recycled for credit (not withdrawable).`
+  }
+}
+
+export function demoSeriesInput (s: DemoSeries): SeriesInput {
+  const design = ([code, zh, en]: DemoDesign, rarity: Rarity) => {
+    const factor = rarity === 'regular' ? 1 : rarity === 'rare' ? 2.5 : 12
+    const recycle = rarity === 'regular' ? 0.25 : rarity === 'rare' ? 0.6 : 4
+    return {
+      name: { zh, en },
+      image: artUrl(code),
+      rarity,
+      referenceValueCents: Math.round(s.priceCents * factor),
+      recycleValueCents: Math.round(s.priceCents * recycle)
+    }
+  }
+  return {
+    title: s.title,
+    description: s.description,
+    rules: rulesOf(s),
+    cover: artUrl(s.cover),
+    priceCents: s.priceCents,
+    hiddenCasePpm: Math.round(1_000_000 / s.hiddenOneIn),
+    status: 'on_sale',
+    designs: [
+      ...s.regular.map(d => design(d, 'regular')),
+      ...s.rare.map(d => design(d, 'rare')),
+      design(s.hidden, 'hidden')
+    ]
+  }
+}
+
+/** The demo series, if there is no series yet; answers how many were made. */
+export async function seedCatalogue (db: Db, clock: Clock): Promise<number> {
+  const { n } = await db.selectFrom('series').select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+  if (Number(n) > 0) return 0
+  for (const s of DEMO_SERIES) await createSeries(db, clock, demoSeriesInput(s))
+  return DEMO_SERIES.length
+}
+
+/** The demo catalogue (when empty), then the demo accounts if there are no users yet; answers the logins created. */
 export async function seedDemo (db: Db, clock: Clock): Promise<DemoLogin[]> {
+  await seedCatalogue(db, clock)
   const { n } = await db.selectFrom('users').select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   if (Number(n) > 0) return []
   for (const login of DEMO_LOGINS) {

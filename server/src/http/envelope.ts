@@ -49,8 +49,8 @@ export const fail = {
     const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000))
     return new ApiFailure(429, 'request.rateLimited', { seconds }, { retryAfter: seconds })
   },
-  providerNotConfigured: (provider: 'sms' | 'mail' | 'weapp' | 'wechat') =>
+  providerNotConfigured: (provider: 'sms' | 'mail' | 'weapp' | 'wechat' | 'wechatpay') =>
     new ApiFailure(422, 'provider.notConfigured', { provider: `@provider.${provider}` }, { provider }),
-  providerUnavailable: (provider: 'sms' | 'mail' | 'weapp' | 'wechat') =>
+  providerUnavailable: (provider: 'sms' | 'mail' | 'weapp' | 'wechat' | 'wechatpay') =>
     new ApiFailure(502, 'provider.unavailable', { provider: `@provider.${provider}` }, { provider }, 502)
 }

@@ -3,6 +3,7 @@
  * Windows are short so that an attacker is slowed without locking the real owner out for long.
  */
 import type { RateRule } from './rateLimiter'
+import { SHOP_LIMITS } from '../../../types/server/shop'
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
@@ -27,6 +28,8 @@ export const RULES = {
   mpUrlPerIp: { name: 'mp-url-ip', limit: 20, periodMs: MINUTE },
   /** Spreadsheet exports from one IP (each builds a workbook of up to 5,000 rows). */
   exportPerIp: { name: 'export-ip', limit: 10, periodMs: MINUTE },
+  /** Order numbers issued to one user (each is a row until it is used). */
+  orderNoPerUser: { name: 'order-no-user', limit: SHOP_LIMITS.orderNumbersPerMinute, periodMs: MINUTE },
   /** Error reports from one IP. */
   errorReportPerIp: { name: 'error-report-ip', limit: 30, periodMs: MINUTE }
 } as const satisfies Record<string, RateRule>

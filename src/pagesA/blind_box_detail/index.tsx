@@ -1,36 +1,127 @@
-import { useRouter } from '@tarojs/taro'
-import { View, Text } from '@tarojs/components'
+import { useState } from 'react'
+import { useDidShow, useRouter } from '@tarojs/taro'
+import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import type { CaseView, SeriesDetail } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
 import ActionBar from '@/components/ActionBar'
+import RarityBadge from '@/components/RarityBadge'
+import { shopApi } from '@/services/shop'
+import { errorMessage } from '@/services/request'
+import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
+import { toast } from '@/utils/feedback'
+import { formatCents, formatPpm, tr } from '@/utils/format'
+import { mediaUrl } from '@/utils/media'
+import { navigate, redirect } from '@/utils/navigation'
 import './index.scss'
 
-/** Blind box detail: designs, odds, value range, rules, the current case and its slots. */
+/** Blind box detail: designs with odds, value range, rules, the current case and its slots. */
 function BlindBoxDetailPage () {
   const { params } = useRouter()
-  const seriesId = params.seriesId
+  const seriesId = Number(params.seriesId)
+  const [series, setSeries] = useState<SeriesDetail | null>(null)
+  const [box, setBox] = useState<CaseView | null>(null)
+  const [picked, setPicked] = useState<number[]>([])
+  const [missing, setMissing] = useState(false)
+
+  const load = async () => {
+    if (!Number.isInteger(seriesId) || seriesId <= 0) { setMissing(true); return }
+    try {
+      const [s, c] = await Promise.all([shopApi.seriesDetail(seriesId), shopApi.caseCurrent(seriesId)])
+      setSeries(s)
+      setBox(c)
+      setPicked(p => p.filter(slot => c.slots.some(x => x.slot === slot && !x.sold)))
+    } catch (e) {
+      setMissing(true)
+      toast({ message: errorMessage(e) })
+    }
+  }
+  useDidShow(() => { void load() })
+
+  const toggle = (slot: number) => {
+    setPicked(p => (p.includes(slot) ? p.filter(x => x !== slot) : [...p, slot].sort((a, b) => a - b)))
+  }
+
+  const switchCase = async () => {
+    if (!sessionStore.loggedIn) { void redirect('/pages/login/index'); return }
+    try {
+      setBox(await shopApi.caseSwitch(seriesId))
+      setPicked([])
+    } catch (e) {
+      toast({ message: errorMessage(e) })
+    }
+  }
+
+  const buy = (whole: boolean) => {
+    if (!box || !series) return
+    if (!sessionStore.loggedIn) { void redirect('/pages/login/index'); return }
+    if (!whole && picked.length === 0) { toast({ message: t('detail.pickFirst') }); return }
+    const query = whole ? 'whole=1' : `slots=${picked.join(',')}`
+    void navigate(`/pages/purchase/index?seriesId=${series.id}&caseId=${box.caseId}&${query}`)
+  }
+
+  if (missing) return <PageShell><EmptyState icon='🔍' text={t('detail.noSeries')} /></PageShell>
+  if (!series || !box) return <PageShell><Text className='detail-loading'>{t('feedback.loading')}</Text></PageShell>
+
+  const unsold = box.slots.filter(s => !s.sold).length
   return (
-    <PageShell className='detail-page' share={{ path: '/pages/blind_box_detail/index', query: { seriesId } }}>
+    <PageShell className='detail-page' share={{ title: tr(series.title), path: '/pages/blind_box_detail/index', query: { seriesId }, imageUrl: mediaUrl(series.cover) }}>
       <View className='detail-hero'>
-        <Text className='detail-hero__art'>🎁</Text>
-        <Text className='detail-hero__title'>{seriesId ? `#${seriesId}` : t('detail.noSeries')}</Text>
+        <Image className='detail-hero__img' src={mediaUrl(series.cover)} mode='aspectFit' />
+        <Text className='detail-hero__title'>{tr(series.title)}</Text>
+        <Text className='detail-hero__desc'>{tr(series.description)}</Text>
+        <Text className='detail-hero__price'>{formatCents(series.priceCents)} <Text className='detail-hero__unit'>{t('detail.perBox')}</Text></Text>
       </View>
-      <Section title={t('detail.designs')}><EmptyState icon='🧸' text={t('feedback.noMore')} /></Section>
-      <Section title={t('detail.odds')} extra={<Text>{t('detail.valueRange')}: —</Text>}>
-        <EmptyState icon='📊' text={t('feedback.noMore')} />
+
+      <Section title={t('detail.designs')} extra={<Text>{t('detail.valueRange')}: {formatCents(series.valueRange.minCents)} – {formatCents(series.valueRange.maxCents)}</Text>}>
+        <View className='design-grid'>
+          {series.designs.map(d => (
+            <View key={d.id} className={`design design--${d.rarity}`}>
+              <Image className='design__img' src={mediaUrl(d.image)} mode='aspectFit' lazyLoad />
+              <Text className='design__name'>{tr(d.name)}</Text>
+              <RarityBadge rarity={d.rarity} />
+              <Text className='design__odds'>{formatPpm(d.oddsPpm)}</Text>
+            </View>
+          ))}
+        </View>
+        <View className='odds-summary'>
+          {(['regular', 'rare', 'hidden'] as const).map(r => (
+            <Text key={r} className='odds-summary__item'>{t(`rarity.${r}`)} {formatPpm(series.oddsPpm[r])}</Text>
+          ))}
+        </View>
       </Section>
-      <Section title={t('detail.currentCase')} extra={<Text className='detail-switch'>{t('detail.switchCase')}</Text>}>
-        <EmptyState icon='📦' text={t('feedback.noMore')} />
+
+      <Section title={t('detail.currentCase')} extra={
+        <Text className='detail-switch' onClick={switchCase}>{t('detail.switchCase')}{sessionStore.loggedIn ? ` (${box.switchesLeft})` : ''}</Text>
+      }>
+        <Text className='case-meta'>#{box.caseId} · {t('detail.left', { n: unsold, size: box.size })}</Text>
+        <View className='slot-grid'>
+          {box.slots.map(s => (
+            <View key={s.slot}
+              className={`slot slot-${s.slot} ${s.sold ? 'slot--sold' : ''} ${picked.includes(s.slot) ? 'slot--picked' : ''}`}
+              onClick={() => { if (!s.sold) toggle(s.slot) }}>
+              <Text className='slot__icon'>{s.sold ? '✓' : '🎁'}</Text>
+              <Text className='slot__num'>{s.sold ? t('detail.sold') : s.slot}</Text>
+            </View>
+          ))}
+        </View>
+        <Text className='case-commit'>{t('prize.commit')}: {box.commit}</Text>
       </Section>
+
       <Section title={t('detail.rules')}>
-        <Text className='detail-rules'>{t('agreements.serviceBody')}</Text>
+        <Text className='detail-rules'>{tr(series.rules)}</Text>
       </Section>
+
       <ActionBar>
-        <View className='btn btn--ghost btn--disabled'>{t('detail.wholeCase')}</View>
-        <View className='btn btn--primary btn--disabled'>{t('detail.pickSlots')}</View>
+        <View className={`btn btn--ghost buy-whole ${unsold === 0 ? 'btn--disabled' : ''}`} onClick={() => { if (unsold) buy(true) }}>
+          {t('detail.wholeCase')} ({unsold})
+        </View>
+        <View className={`btn btn--primary buy-picked ${picked.length === 0 ? 'btn--disabled' : ''}`} onClick={() => buy(false)}>
+          {picked.length ? t('detail.buyN', { n: picked.length, price: formatCents(picked.length * series.priceCents) }) : t('detail.pickSlots')}
+        </View>
       </ActionBar>
     </PageShell>
   )

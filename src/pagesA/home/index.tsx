@@ -1,15 +1,27 @@
-import Taro, { usePullDownRefresh } from '@tarojs/taro'
-import { View, Text } from '@tarojs/components'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import Taro, { useDidHide, useDidShow, usePullDownRefresh, useReachBottom } from '@tarojs/taro'
+import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import type { FeedItem, SeriesSummary } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
 import LangSwitch from '@/components/LangSwitch'
+import SeriesCard from '@/components/SeriesCard'
+import RarityBadge from '@/components/RarityBadge'
+import { shopApi } from '@/services/shop'
 import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
 import { navigate } from '@/utils/navigation'
+import { tr } from '@/utils/format'
+import { mediaUrl } from '@/utils/media'
+import { REACH_BOTTOM_THROTTLE_MS, throttle } from '@/utils/throttle'
 import './index.scss'
+
+const PAGE_SIZE = 10
+/** The live feed refreshes this often while the page is shown. */
+export const FEED_REFRESH_MS = 30000
 
 const SHORTCUTS: { key: string; icon: string; label: MessageKey; link: string }[] = [
   { key: 'boxes', icon: '🧸', label: 'profile.myBoxes', link: '/pages/my_blind_box/index' },
@@ -19,7 +31,53 @@ const SHORTCUTS: { key: string; icon: string; label: MessageKey; link: string }[
 ]
 
 function HomePage () {
-  usePullDownRefresh(() => { Taro.stopPullDownRefresh() })
+  const [series, setSeries] = useState<SeriesSummary[]>([])
+  const [total, setTotal] = useState(0)
+  const [page, setPage] = useState(0)
+  const [loading, setLoading] = useState(false)
+  const [failed, setFailed] = useState(false)
+  const [feed, setFeed] = useState<FeedItem[]>([])
+  const feedTimer = useRef<ReturnType<typeof setInterval> | null>(null)
+
+  const loadPage = async (next: number, replace = false) => {
+    if (loading) return
+    setLoading(true)
+    try {
+      const res = await shopApi.seriesList({ page: next, size: PAGE_SIZE })
+      setSeries(prev => (replace ? res.list : [...prev, ...res.list]))
+      setTotal(res.total)
+      setPage(next)
+      setFailed(false)
+    } catch {
+      setFailed(true)
+    } finally {
+      setLoading(false)
+    }
+  }
+  const loadFeed = async () => {
+    try { setFeed(await shopApi.liveFeed(10)) } catch { /* the feed is optional */ }
+  }
+
+  useEffect(() => { void loadPage(1, true) }, [])
+  useDidShow(() => {
+    void loadFeed()
+    if (!feedTimer.current) feedTimer.current = setInterval(() => { void loadFeed() }, FEED_REFRESH_MS)
+  })
+  useDidHide(() => {
+    if (feedTimer.current) clearInterval(feedTimer.current)
+    feedTimer.current = null
+  })
+  useEffect(() => () => { if (feedTimer.current) clearInterval(feedTimer.current) }, [])
+  usePullDownRefresh(async () => {
+    await Promise.all([loadPage(1, true), loadFeed()])
+    Taro.stopPullDownRefresh()
+  })
+  const hasMore = series.length < total
+  const more = useRef(() => undefined as void)
+  more.current = () => { if (hasMore) void loadPage(page + 1) }
+  const onBottom = useMemo(() => throttle(() => more.current(), REACH_BOTTOM_THROTTLE_MS), [])
+  useReachBottom(onBottom)
+
   const name = sessionStore.displayName
   return (
     <PageShell className='home-page'>
@@ -43,13 +101,26 @@ function HomePage () {
         ))}
       </View>
 
-      <Section title={t('home.seriesOnSale')} className='home-series'>
-        <EmptyState icon='🗃️' text={t('feedback.noMore')} />
+      <Section title={t('home.liveFeed')} className='home-feed'>
+        {feed.length === 0
+          ? <Text className='home-feed__empty'>{t('home.feedEmpty')}</Text>
+          : feed.map(item => (
+            <View key={item.id} className='feed-row'>
+              <Image className='feed-row__img' src={mediaUrl(item.design.image)} mode='aspectFit' />
+              <Text className='feed-row__text'>{t('home.feedLine', { name: item.maskedName, design: tr(item.design.name) })}</Text>
+              <RarityBadge rarity={item.design.rarity} />
+            </View>
+          ))}
       </Section>
 
-      <Section title={t('home.liveFeed')} className='home-feed'>
-        <EmptyState icon='✨' text={t('home.feedEmpty')} />
-      </Section>
+      <View className='home-section-title'>{t('home.seriesOnSale')}</View>
+      {series.map(s => (
+        <SeriesCard key={s.id} series={s} onClick={() => navigate(`/pages/blind_box_detail/index?seriesId=${s.id}`)} />
+      ))}
+      {failed && <EmptyState icon='⚠️' text={t('home.loadFailed')} action={{ label: t('feedback.retry'), onClick: () => { void loadPage(1, true) } }} />}
+      {!failed && (loading
+        ? <Text className='home-more'>{t('feedback.loading')}</Text>
+        : !hasMore && <Text className='home-more home-no-more'>{t('feedback.noMore')}</Text>)}
     </PageShell>
   )
 }

@@ -1,21 +1,24 @@
 import { useState } from 'react'
 import { useDidShow } from '@tarojs/taro'
-import { View, ScrollView, Text } from '@tarojs/components'
+import { View, ScrollView, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
-import type { PageResult } from '~types/api'
-import type { PrizeRow } from '~types/server/data'
+import type { PrizeItem, PrizeStatus } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
-import { exportTable, invokeTable } from '@/services/data'
+import { exportTable } from '@/services/data'
+import { shopApi } from '@/services/shop'
 import { errorMessage } from '@/services/request'
 import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
 import { loading, toast } from '@/utils/feedback'
-import { redirect } from '@/utils/navigation'
+import { navigate, redirect } from '@/utils/navigation'
+import { tr } from '@/utils/format'
+import { mediaUrl } from '@/utils/media'
+import RarityBadge from '@/components/RarityBadge'
 import './index.scss'
 
-type Filter = 'all' | PrizeRow['status']
+type Filter = 'all' | PrizeStatus
 
 const FILTERS: { key: Filter; label: MessageKey }[] = [
   { key: 'all', label: 'collection.all' },
@@ -26,16 +29,15 @@ const FILTERS: { key: Filter; label: MessageKey }[] = [
   { key: 'recycled', label: 'collection.recycled' }
 ]
 
-/** My collection: every prize owned, filtered by status, exportable as a spreadsheet. */
+/** My collection: every prize owned, filtered by status; the table API exports it as a spreadsheet. */
 function MyBlindBoxPage () {
   const [filter, setFilter] = useState<Filter>('all')
-  const [prizes, setPrizes] = useState<PrizeRow[] | null>(null)
+  const [prizes, setPrizes] = useState<PrizeItem[] | null>(null)
 
   const load = async (f: Filter) => {
     if (!sessionStore.loggedIn) return
     try {
-      const where = f === 'all' ? undefined : { status: f }
-      const res = await invokeTable<PageResult<PrizeRow>>('prizes', 'page', { page: 1, size: 50, where, orderBy: 'created_at', order: 'desc' })
+      const res = await shopApi.prizeList(f === 'all' ? { page: 1, size: 50 } : { page: 1, size: 50, status: f })
       setPrizes(res.list)
     } catch (e) {
       setPrizes([])
@@ -80,10 +82,16 @@ function MyBlindBoxPage () {
       </View>
       {prizes && prizes.length > 0
         ? prizes.map(p => (
-          <View key={p.id} className='prize-row'>
-            <Text className='prize-row__art'>🧸</Text>
-            <Text className='prize-row__name'>#{p.design_id}</Text>
-            <Text className='prize-row__status'>{t(`collection.${p.status}` as MessageKey)}</Text>
+          <View key={p.prizeId} className={`prize-row prize-${p.prizeId}`} onClick={() => navigate(`/pages/prize_detail/index?prizeId=${p.prizeId}`)}>
+            <Image className='prize-row__img' src={mediaUrl(p.design.image)} mode='aspectFit' lazyLoad />
+            <View className='prize-row__body'>
+              <Text className='prize-row__name'>{tr(p.design.name)}</Text>
+              <Text className='prize-row__series'>{tr(p.seriesTitle)}</Text>
+            </View>
+            <View className='prize-row__side'>
+              <RarityBadge rarity={p.design.rarity} />
+              <Text className='prize-row__status'>{t(`collection.${p.status}` as MessageKey)}</Text>
+            </View>
           </View>
         ))
         : (

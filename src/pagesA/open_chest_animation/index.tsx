@@ -1,23 +1,89 @@
-import { useState } from 'react'
-import { View, Text } from '@tarojs/components'
+import { useEffect, useRef, useState } from 'react'
+import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
+import EmptyState from '@/components/EmptyState'
+import RarityBadge from '@/components/RarityBadge'
+import { drawStore } from '@/stores/draw'
 import { t } from '@/stores/locale'
+import { AudioPlayer } from '@/utils/audio'
+import { tr } from '@/utils/format'
+import { mediaUrl } from '@/utils/media'
 import { redirect } from '@/utils/navigation'
+import openSound from './open.wav'
 import './index.scss'
 
-/** The opening stage: a chest that shakes, opens on tap; skip jumps to the results. */
+type Stage = 'closed' | 'opening' | 'open'
+/** How long the box shakes before it opens. */
+export const OPENING_MS = 900
+
+/** The opening: one box after another, tap to open, with sound; skip goes straight to the results. */
 function OpenChestPage () {
-  const [opened, setOpened] = useState(false)
+  const prizes = drawStore.last?.prizes ?? []
+  const [index, setIndex] = useState(0)
+  const [stage, setStage] = useState<Stage>('closed')
+  const [muted, setMuted] = useState(false)
+  const player = useRef<AudioPlayer | null>(null)
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
+
+  useEffect(() => {
+    player.current = new AudioPlayer({ src: openSound, volume: 0.8 })
+    return () => {
+      player.current?.destroy()
+      if (timer.current) clearTimeout(timer.current)
+    }
+  }, [])
+
+  const toResults = () => { void redirect('/pages/prize_show/index') }
+
+  if (prizes.length === 0) {
+    return <PageShell className='chest-page'><EmptyState icon='🎁' text={t('prize.none')} action={{ label: t('titles.home'), onClick: () => { void redirect('/pages/home/index') } }} /></PageShell>
+  }
+
+  const prize = prizes[index]
+  const last = index === prizes.length - 1
+
+  const open = () => {
+    if (stage !== 'closed') return
+    setStage('opening')
+    if (!muted) player.current?.play().catch(() => undefined)
+    timer.current = setTimeout(() => setStage('open'), OPENING_MS)
+  }
+  const next = () => {
+    if (last) { toResults(); return }
+    setIndex(index + 1)
+    setStage('closed')
+  }
+
   return (
     <PageShell className='chest-page'>
       <View className='chest-stage'>
-        <View className='chest-skip' onClick={() => redirect('/pages/prize_show/index')}>{t('chest.skip')}</View>
-        <View className={`chest ${opened ? 'chest--open' : ''}`} onClick={() => setOpened(true)}>
-          <Text className='chest__glow' />
-          <Text className='chest__icon'>{opened ? '✨' : '🎁'}</Text>
+        <View className='chest-top'>
+          <Text className='chest-count'>{index + 1} / {prizes.length}</Text>
+          <View className='chest-sound' onClick={() => setMuted(!muted)}>{muted ? '🔇' : '🔊'}</View>
+          <View className='chest-skip' onClick={toResults}>{t('chest.skip')}</View>
         </View>
-        <Text className='chest-hint'>{opened ? t('chest.waiting') : t('chest.tapToOpen')}</Text>
+
+        {stage !== 'open'
+          ? (
+            <View className={`chest chest--${stage}`} onClick={open}>
+              <Text className='chest__glow' />
+              <Text className='chest__icon'>🎁</Text>
+            </View>
+            )
+          : (
+            <View className={`reveal reveal--${prize.design.rarity}`}>
+              <Text className='reveal__rays' />
+              <Image className='reveal__img' src={mediaUrl(prize.design.image)} mode='aspectFit' />
+              <Text className='reveal__name'>{tr(prize.design.name)}</Text>
+              <RarityBadge rarity={prize.design.rarity} />
+            </View>
+            )}
+
+        <Text className='chest-hint'>{stage === 'closed' ? t('chest.tapToOpen') : stage === 'opening' ? t('chest.opening') : t('chest.slot', { slot: prize.slot })}</Text>
+        {stage === 'open' && (
+          <View className='btn btn--primary chest-next' onClick={next}>{last ? t('chest.seeAll') : t('chest.next')}</View>
+        )}
       </View>
     </PageShell>
   )

@@ -1,37 +1,87 @@
-import { useRouter } from '@tarojs/taro'
-import { View, Text } from '@tarojs/components'
+import { useState } from 'react'
+import { useDidShow, useRouter } from '@tarojs/taro'
+import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import type { PrizeDetail } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import Section from '@/components/Section'
+import EmptyState from '@/components/EmptyState'
+import RarityBadge from '@/components/RarityBadge'
+import { shopApi } from '@/services/shop'
+import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
-import type { MessageKey } from '@/locales/types'
+import { toast } from '@/utils/feedback'
+import { formatCents, tr } from '@/utils/format'
+import { mediaUrl } from '@/utils/media'
+import { commitInput, sha256Hex } from '@/utils/sha256'
 import './index.scss'
 
-const ROWS: MessageKey[] = ['prize.rarity', 'prize.value', 'prize.recycleValue']
+interface Check { hash: string; matches: boolean; holds: boolean }
 
-/** One prize: the design, its rarity and values, and the fairness proof of its case. */
+/** One prize: the design, its rarity and values, and the proof of its case, checked on the device. */
 function PrizeDetailPage () {
   const { params } = useRouter()
+  const prizeId = Number(params.prizeId)
+  const [prize, setPrize] = useState<PrizeDetail | null>(null)
+  const [missing, setMissing] = useState(false)
+  const [check, setCheck] = useState<Check | null>(null)
+
+  useDidShow(() => {
+    if (!Number.isInteger(prizeId) || prizeId <= 0) { setMissing(true); return }
+    shopApi.prizeDetail(prizeId).then(setPrize, e => { setMissing(true); toast({ message: errorMessage(e) }) })
+  })
+
+  if (missing) return <PageShell><EmptyState icon='🔍' text={t('prize.notFound')} /></PageShell>
+  if (!prize) return <PageShell><Text className='prize-loading'>{t('feedback.loading')}</Text></PageShell>
+
+  const { proof, design } = prize
+  const verify = () => {
+    if (!proof.revealed || !proof.arrangement || !proof.salt) return
+    const hash = sha256Hex(commitInput(proof.caseId, proof.arrangement, proof.salt))
+    setCheck({ hash, matches: hash === proof.commit.toLowerCase(), holds: proof.arrangement[prize.slot - 1] === design.id })
+  }
+
   return (
     <PageShell className='prize-detail-page'>
-      <View className='prize-card'>
-        <Text className='prize-card__art'>🧸</Text>
-        <Text className='prize-card__id'>{params.prizeId ? `#${params.prizeId}` : '—'}</Text>
+      <View className={`prize-card prize-card--${design.rarity}`}>
+        <Image className='prize-card__img' src={mediaUrl(design.image)} mode='aspectFit' />
+        <Text className='prize-card__name'>{tr(design.name)}</Text>
+        <RarityBadge rarity={design.rarity} />
+        <Text className='prize-card__series'>{tr(prize.seriesTitle)}</Text>
       </View>
       <Section>
-        {ROWS.map(key => (
-          <View key={key} className='kv-row'>
-            <Text className='kv-row__k'>{t(key)}</Text>
-            <Text className='kv-row__v'>—</Text>
-          </View>
-        ))}
+        <View className='kv-row'><Text className='kv-row__k'>{t('prize.value')}</Text><Text className='kv-row__v'>{formatCents(design.referenceValueCents)}</Text></View>
+        <View className='kv-row'><Text className='kv-row__k'>{t('prize.recycleValue')}</Text><Text className='kv-row__v'>{formatCents(design.recycleValueCents)}</Text></View>
+        <View className='kv-row'><Text className='kv-row__k'>{t('prize.where')}</Text><Text className='kv-row__v'>#{prize.caseId} · {t('chest.slot', { slot: prize.slot })}</Text></View>
+        <View className='kv-row'><Text className='kv-row__k'>{t('prize.status')}</Text><Text className='kv-row__v'>{t(`collection.${prize.status}`)}</Text></View>
       </Section>
-      <Section title={t('prize.proof')}>
-        <View className='kv-row'>
-          <Text className='kv-row__k'>{t('prize.commit')}</Text>
-          <Text className='kv-row__v kv-row__v--mono'>—</Text>
-        </View>
-        <View className='btn btn--ghost btn--disabled proof-verify'>{t('prize.verify')}</View>
+      <Section title={t('prize.proof')} className='proof'>
+        <Text className='proof__label'>{t('prize.commit')}</Text>
+        <Text className='proof__mono proof-commit'>{proof.commit}</Text>
+        {proof.revealed && proof.arrangement && proof.salt
+          ? (
+            <>
+              <Text className='proof__label'>{t('prize.arrangement')}</Text>
+              <View className='proof__slots'>
+                {proof.arrangement.map((id, i) => (
+                  <Text key={i} className={`proof__slot ${i + 1 === prize.slot ? 'proof__slot--mine' : ''}`}>{i + 1}:{id}</Text>
+                ))}
+              </View>
+              <Text className='proof__label'>{t('prize.salt')}</Text>
+              <Text className='proof__mono proof-salt'>{proof.salt}</Text>
+              <Text className='proof__label'>{t('prize.hashInput')}</Text>
+              <Text className='proof__mono'>{commitInput(proof.caseId, proof.arrangement, proof.salt)}</Text>
+              <View className='btn btn--ghost proof-verify' onClick={verify}>{t('prize.verify')}</View>
+              {check && (
+                <View className={`proof-result ${check.matches && check.holds ? 'proof-result--ok' : 'proof-result--bad'}`}>
+                  <Text className='proof__mono'>{check.hash}</Text>
+                  <Text className='proof-result__text'>{check.matches ? t('prize.hashMatches') : t('prize.hashDiffers')}</Text>
+                  <Text className='proof-result__text'>{check.holds ? t('prize.slotHolds') : t('prize.slotDiffers')}</Text>
+                </View>
+              )}
+            </>
+            )
+          : <Text className='proof__pending'>{t('prize.notRevealed')}</Text>}
       </Section>
     </PageShell>
   )

@@ -1,20 +1,67 @@
-import { View } from '@tarojs/components'
+import Taro from '@tarojs/taro'
+import { View, Text, Image, Button } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
 import ActionBar from '@/components/ActionBar'
+import RarityBadge from '@/components/RarityBadge'
+import { drawStore } from '@/stores/draw'
 import { t } from '@/stores/locale'
-import { navigate, redirect } from '@/utils/navigation'
+import { isH5 } from '@/config'
+import { toast } from '@/utils/feedback'
+import { formatCents, tr } from '@/utils/format'
+import { mediaUrl } from '@/utils/media'
+import { navigate, redirect, shareMessage } from '@/utils/navigation'
+import './index.scss'
 
-/** The results of an opening, with the next steps. */
+const RANK = { hidden: 0, rare: 1, regular: 2 } as const
+
+/** The results of an opening, rare and hidden ones first and highlighted, with the next steps. */
 function PrizeShowPage () {
+  const result = drawStore.last
+  if (!result || result.prizes.length === 0) {
+    return <PageShell className='prize-show-page'><EmptyState icon='🏆' text={t('prize.none')} action={{ label: t('titles.home'), onClick: () => { void redirect('/pages/home/index') } }} /></PageShell>
+  }
+  const prizes = [...result.prizes].sort((a, b) => RANK[a.design.rarity] - RANK[b.design.rarity] || a.slot - b.slot)
+  const value = prizes.reduce((sum, p) => sum + p.design.referenceValueCents, 0)
+  const share = { title: t('prize.shareTitle', { n: prizes.length }), path: '/pages/blind_box_detail/index', query: { seriesId: result.seriesId } }
+
+  const shareH5 = async () => {
+    const link = `${location.origin}${shareMessage(share).path}`
+    try {
+      await Taro.setClipboardData({ data: link })
+      toast({ message: t('prize.linkCopied'), level: 'success' })
+    } catch {
+      toast({ message: link })
+    }
+  }
+
   return (
-    <PageShell className='prize-show-page'>
-      <Section title={t('prize.results')}><EmptyState icon='🏆' text={t('prize.none')} /></Section>
+    <PageShell className='prize-show-page' share={share}>
+      <View className='prize-summary'>
+        <Text className='prize-summary__title'>{t('prize.results')}</Text>
+        <Text className='prize-summary__text'>{t('prize.summary', { n: prizes.length, value: formatCents(value), paid: formatCents(result.totalCents) })}</Text>
+      </View>
+      <Section>
+        {prizes.map(p => (
+          <View key={p.prizeId} className={`result result--${p.design.rarity} result-${p.prizeId}`}
+            onClick={() => navigate(`/pages/prize_detail/index?prizeId=${p.prizeId}`)}>
+            <Image className='result__img' src={mediaUrl(p.design.image)} mode='aspectFit' />
+            <View className='result__body'>
+              <Text className='result__name'>{tr(p.design.name)}</Text>
+              <Text className='result__meta'>{t('chest.slot', { slot: p.slot })} · {t('prize.value')} {formatCents(p.design.referenceValueCents)}</Text>
+            </View>
+            <RarityBadge rarity={p.design.rarity} />
+          </View>
+        ))}
+      </Section>
       <ActionBar>
-        <View className='btn btn--ghost' onClick={() => redirect('/pages/home/index')}>{t('prize.again')}</View>
-        <View className='btn btn--primary' onClick={() => navigate('/pages/my_blind_box/index')}>{t('prize.toCollection')}</View>
+        <View className='btn btn--ghost prize-again' onClick={() => redirect(`/pages/blind_box_detail/index?seriesId=${result.seriesId}`)}>{t('prize.again')}</View>
+        {isH5()
+          ? <View className='btn btn--ghost prize-share' onClick={shareH5}>{t('prize.share')}</View>
+          : <Button className='btn btn--ghost prize-share' openType='share'>{t('prize.share')}</Button>}
+        <View className='btn btn--primary prize-collection' onClick={() => redirect('/pages/my_blind_box/index')}>{t('prize.toCollection')}</View>
       </ActionBar>
     </PageShell>
   )

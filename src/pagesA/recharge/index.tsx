@@ -1,18 +1,95 @@
-import { useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
+import { useDidShow, useReachBottom } from '@tarojs/taro'
 import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { TOPUP_MAX_CENTS, TOPUP_MIN_CENTS, type LedgerEntry, type PayChannel, type PayMethod, type WalletBalance } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
+import PayMethods from '@/components/PayMethods'
+import { orderApi, shopApi } from '@/services/shop'
+import { topUp } from '@/services/payment'
+import { errorMessage } from '@/services/request'
+import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
+import type { MessageKey } from '@/locales/types'
+import { loading, toast } from '@/utils/feedback'
+import { formatCents, formatTime, parseYuan } from '@/utils/format'
+import { redirect } from '@/utils/navigation'
+import { REACH_BOTTOM_THROTTLE_MS, throttle } from '@/utils/throttle'
 import './index.scss'
 
-const PRESETS = [10, 30, 50, 100, 200, 500]
+const PRESETS = [1000, 3000, 5000, 10000, 20000, 50000]
+const LEDGER_PAGE = 20
 
-/** Top-up and withdraw: balances, presets, a custom amount, the ledger. */
+/** Top-up and withdraw: balances, presets or a custom amount through the order flow, the ledger. */
 function RechargePage () {
-  const [amount, setAmount] = useState<number | null>(100)
+  const [balance, setBalance] = useState<WalletBalance | null>(null)
+  const [methods, setMethods] = useState<PayMethod[]>([])
+  const [channel, setChannel] = useState<PayChannel | null>(null)
+  const [preset, setPreset] = useState<number | null>(10000)
   const [custom, setCustom] = useState('')
+  const [ledger, setLedger] = useState<LedgerEntry[]>([])
+  const [ledgerTotal, setLedgerTotal] = useState(0)
+  const [ledgerPage, setLedgerPage] = useState(1)
+  const [busy, setBusy] = useState(false)
+
+  const loadLedger = async (page: number) => {
+    const res = await shopApi.walletLedger({ page, size: LEDGER_PAGE })
+    setLedger(prev => (page === 1 ? res.list : [...prev, ...res.list]))
+    setLedgerTotal(res.total)
+    setLedgerPage(page)
+  }
+  const load = async () => {
+    if (!sessionStore.loggedIn) return
+    try {
+      const [b, m] = await Promise.all([shopApi.walletBalance(), orderApi.payMethods(), loadLedger(1)])
+      setBalance(b)
+      setMethods(m)
+      setChannel(c => c ?? m[0]?.channel ?? null)
+    } catch (e) {
+      toast({ message: errorMessage(e) })
+    }
+  }
+  useDidShow(() => { void load() })
+  const more = useRef(() => undefined as void)
+  more.current = () => { if (ledger.length < ledgerTotal) void loadLedger(ledgerPage + 1) }
+  const onBottom = useMemo(() => throttle(() => more.current(), REACH_BOTTOM_THROTTLE_MS), [])
+  useReachBottom(onBottom)
+
+  const amount = custom ? parseYuan(custom) : preset
+  const amountError: MessageKey | null = custom && amount === null
+    ? 'recharge.amountInvalid'
+    : amount !== null && (amount < TOPUP_MIN_CENTS || amount > TOPUP_MAX_CENTS) ? 'recharge.amountRange' : null
+
+  const pay = async () => {
+    if (busy) return
+    if (amount === null || amountError) { toast({ message: t(amountError ?? 'recharge.amountInvalid') }); return }
+    if (!channel) { toast({ message: t('payment.method') }); return }
+    setBusy(true)
+    try {
+      const order = await loading.wrap(topUp(amount, channel))
+      if (order !== 'redirected') {
+        toast({ message: t('payment.paid', { amount: formatCents(order.amountCents) }), level: 'success' })
+        setCustom('')
+        await load()
+      }
+    } catch (e) {
+      toast({ message: errorMessage(e) })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  if (!sessionStore.loggedIn) {
+    return (
+      <PageShell className='recharge-page'>
+        <EmptyState icon='🔒' text={t('collection.loginFirst')}
+          action={{ label: t('profile.loginNow'), onClick: () => { void redirect('/pages/login/index') } }} />
+      </PageShell>
+    )
+  }
+
   return (
     <PageShell className='recharge-page'>
       <View className='wallet-card'>
@@ -20,31 +97,52 @@ function RechargePage () {
         <View className='wallet-card__row'>
           <View className='wallet-card__cell'>
             <Text className='wallet-card__label'>{t('recharge.cash')}</Text>
-            <Text className='wallet-card__value'>¥ —</Text>
+            <Text className='wallet-card__value wallet-cash'>{balance ? formatCents(balance.cashCents) : '—'}</Text>
           </View>
           <View className='wallet-card__cell'>
             <Text className='wallet-card__label'>{t('recharge.credit')}</Text>
-            <Text className='wallet-card__value'>¥ —</Text>
+            <Text className='wallet-card__value wallet-credit'>{balance ? formatCents(balance.creditCents) : '—'}</Text>
           </View>
         </View>
+        <Text className='wallet-card__note'>{t('recharge.creditNote')}</Text>
       </View>
+
       <Section title={t('recharge.topUp')}>
         <View className='presets'>
           {PRESETS.map(n => (
-            <View key={n} className={`preset ${amount === n && !custom ? 'preset--on' : ''}`}
-              onClick={() => { setAmount(n); setCustom('') }}>
-              {t('recharge.yuan', { n })}
+            <View key={n} className={`preset preset-${n / 100} ${preset === n && !custom ? 'preset--on' : ''}`}
+              onClick={() => { setPreset(n); setCustom('') }}>
+              {formatCents(n).replace('.00', '')}
             </View>
           ))}
         </View>
-        <Input className='custom-amount' type='digit' value={custom} placeholder={t('recharge.custom')}
-          onInput={e => { setCustom(e.detail.value); setAmount(null) }} />
+        <Input className={`custom-amount ${amountError ? 'custom-amount--error' : ''}`} type='digit' value={custom}
+          placeholder={t('recharge.custom')} onInput={e => { setCustom(e.detail.value); setPreset(null) }} />
+        {amountError && <Text className='recharge-error'>{t(amountError)}</Text>}
+        <Text className='recharge-label'>{t('payment.method')}</Text>
+        <PayMethods methods={methods} value={channel} onChange={setChannel} />
         <View className='recharge-actions'>
-          <View className='btn btn--ghost btn--disabled'>{t('recharge.withdraw')}</View>
-          <View className='btn btn--primary btn--disabled'>{t('recharge.topUp')}</View>
+          <View className='btn btn--ghost recharge-withdraw' onClick={() => toast({ message: t('recharge.withdrawSoon') })}>{t('recharge.withdraw')}</View>
+          <View className={`btn btn--primary recharge-pay ${busy || amountError || amount === null ? 'btn--disabled' : ''}`} onClick={pay}>
+            {t('recharge.topUp')} {amount && !amountError ? formatCents(amount) : ''}
+          </View>
         </View>
       </Section>
-      <Section title={t('recharge.ledger')}><EmptyState icon='🧾' text={t('feedback.noMore')} /></Section>
+
+      <Section title={t('recharge.ledger')} className='ledger'>
+        {ledger.length === 0
+          ? <EmptyState icon='🧾' text={t('feedback.noMore')} />
+          : ledger.map(e => (
+            <View key={`${e.id}`} className='ledger-row'>
+              <View className='ledger-row__main'>
+                <Text className='ledger-row__kind'>{t(`ledger.${e.kind}`)} · {t(`recharge.${e.account}`)}</Text>
+                <Text className='ledger-row__time'>{formatTime(e.createdAt)}</Text>
+              </View>
+              <Text className={`ledger-row__amount ${e.amountCents >= 0 ? 'ledger-row__amount--in' : ''}`}>{formatCents(e.amountCents, { sign: true })}</Text>
+            </View>
+          ))}
+        {ledger.length > 0 && ledger.length >= ledgerTotal && <Text className='ledger-end'>{t('feedback.noMore')}</Text>}
+      </Section>
     </PageShell>
   )
 }

@@ -1,0 +1,166 @@
+/**
+ * Cases: made and committed at once (arrangement.ts), shown slot by slot (sold or not), revealed when
+ * sold out or retired. Every on-sale series keeps at least one case on sale. A shopper sees one case of
+ * a series (the one they last switched to while it is on sale, else the oldest on sale) and may switch
+ * to another CASE_SWITCHES_PER_DAY times a (China) day.
+ */
+import { sql, type Kysely } from 'kysely'
+import type { CaseProof, CaseView } from '../../../types/shop'
+import { SHOP_LIMITS, type CaseSwitchLimitData } from '../../../types/server/shop'
+import type { CaseRowDb, Database } from '../db/schema'
+import { iso, type Clock } from '../clock'
+import { ApiFailure, fail } from '../http/envelope'
+import { commitOf, composeCase, newSalt, secureRandomInt, shuffle, type RandomInt } from './arrangement'
+import { msUntilNextDay, shopDay } from './days'
+
+type Db = Kysely<Database>
+
+export const CASE_SWITCHES_PER_DAY = SHOP_LIMITS.caseSwitchesPerDay
+const SWITCH_COUNTER = 'case_switch'
+
+/** Makes, shuffles and commits a new case of a series; answers its id. Run inside a transaction. */
+export async function createCase (trx: Db, clock: Clock, seriesId: number, random: RandomInt = secureRandomInt): Promise<number> {
+  const series = await trx.selectFrom('series').select(['hidden_ppm']).where('id', '=', seriesId).executeTakeFirstOrThrow()
+  const designs = await trx.selectFrom('designs').select(['id', 'rarity']).where('series_id', '=', seriesId)
+    .orderBy('sort').orderBy('id').execute()
+  const { designIds } = composeCase(designs.map(d => ({ id: Number(d.id), rarity: d.rarity })), series.hidden_ppm, random)
+  shuffle(designIds, random)
+  const salt = newSalt()
+  const now = iso(clock())
+  const { id } = await trx.insertInto('cases').values({
+    series_id: seriesId,
+    size: designIds.length,
+    commit_hash: '',
+    arrangement: JSON.stringify(designIds),
+    salt,
+    status: 'on_sale',
+    sold_count: 0,
+    created_at: now,
+    revealed_at: null
+  }).returning('id').executeTakeFirstOrThrow()
+  const caseId = Number(id)
+  await trx.updateTable('cases').set({ commit_hash: commitOf(caseId, designIds, salt) }).where('id', '=', caseId).execute()
+  await trx.insertInto('case_slots').values(designIds.map((designId, i) => ({
+    case_id: caseId, slot: i + 1, design_id: designId, sold_to: null, sold_at: null
+  }))).execute()
+  return caseId
+}
+
+/** Retires (and so reveals) every case of a series still on sale. */
+export async function retireOnSaleCases (trx: Db, clock: Clock, seriesId: number): Promise<void> {
+  await trx.updateTable('cases').set({ status: 'retired', revealed_at: iso(clock()) })
+    .where('series_id', '=', seriesId).where('status', '=', 'on_sale').execute()
+}
+
+async function onSaleCases (db: Db, seriesId: number): Promise<CaseRowDb[]> {
+  return db.selectFrom('cases').selectAll().where('series_id', '=', seriesId).where('status', '=', 'on_sale').orderBy('id').execute()
+}
+
+/** The series must be on sale (404 otherwise; a retired series has no case to buy from). */
+async function requireOnSaleSeries (db: Db, seriesId: number): Promise<void> {
+  const s = await db.selectFrom('series').select('status').where('id', '=', seriesId).executeTakeFirst()
+  if (!s || (s.status !== 'on_sale' && s.status !== 'retired')) throw fail.notFound('series.notFound')
+  if (s.status !== 'on_sale') throw fail.notFound('series.notOnSale')
+}
+
+/** The oldest case on sale, making one if there is none (e.g. after concurrent sell-outs). */
+export async function oldestOnSaleCase (db: Db, clock: Clock, seriesId: number): Promise<CaseRowDb> {
+  const [first] = await onSaleCases(db, seriesId)
+  if (first) return first
+  const id = await db.transaction().execute(trx => createCase(trx, clock, seriesId))
+  return db.selectFrom('cases').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+}
+
+async function chosenCase (db: Db, seriesId: number, userId: number): Promise<CaseRowDb | undefined> {
+  return db.selectFrom('case_choices').innerJoin('cases', 'cases.id', 'case_choices.case_id')
+    .selectAll('cases')
+    .where('case_choices.user_id', '=', userId).where('case_choices.series_id', '=', seriesId)
+    .where('cases.status', '=', 'on_sale')
+    .executeTakeFirst()
+}
+
+async function switchesUsed (db: Db, userId: number, day: string): Promise<number> {
+  const row = await db.selectFrom('daily_counters').select('count')
+    .where('user_id', '=', userId).where('name', '=', SWITCH_COUNTER).where('day', '=', day).executeTakeFirst()
+  return row ? row.count : 0
+}
+
+async function caseView (db: Db, c: CaseRowDb, switchesLeft: number): Promise<CaseView> {
+  const slots = await db.selectFrom('case_slots').select(['slot', 'sold_to']).where('case_id', '=', Number(c.id)).orderBy('slot').execute()
+  return {
+    caseId: Number(c.id),
+    seriesId: Number(c.series_id),
+    commit: c.commit_hash,
+    size: c.size,
+    slots: slots.map(s => ({ slot: s.slot, sold: s.sold_to !== null })),
+    switchesLeft
+  }
+}
+
+/** The user's current case of a series (logged out: the oldest on sale). */
+export async function currentCase (db: Db, clock: Clock, seriesId: number, userId: number | null): Promise<CaseView> {
+  await requireOnSaleSeries(db, seriesId)
+  if (userId === null) return caseView(db, await oldestOnSaleCase(db, clock, seriesId), CASE_SWITCHES_PER_DAY)
+  const c = (await chosenCase(db, seriesId, userId)) ?? await oldestOnSaleCase(db, clock, seriesId)
+  const used = await switchesUsed(db, userId, shopDay(clock()))
+  return caseView(db, c, Math.max(0, CASE_SWITCHES_PER_DAY - used))
+}
+
+/** Moves the user to another case on sale (made if there is no other); 429 after the daily allowance. */
+export async function switchCase (db: Db, clock: Clock, seriesId: number, userId: number): Promise<CaseView> {
+  await requireOnSaleSeries(db, seriesId)
+  const now = clock()
+  const day = shopDay(now)
+  const { caseId, used } = await db.transaction().execute(async trx => {
+    // one atomic step: count the switch unless the allowance is used up
+    const counted = await trx.insertInto('daily_counters')
+      .values({ user_id: userId, name: SWITCH_COUNTER, day, count: 1 })
+      .onConflict(oc => oc.columns(['user_id', 'name', 'day'])
+        .doUpdateSet({ count: sql<number>`daily_counters.count + 1` })
+        .where('daily_counters.count', '<', CASE_SWITCHES_PER_DAY))
+      .returning('count')
+      .executeTakeFirst()
+    if (!counted) {
+      const seconds = Math.ceil(msUntilNextDay(now) / 1000)
+      throw new ApiFailure(429, 'case.switchLimit', { max: CASE_SWITCHES_PER_DAY }, { switchesLeft: 0, retryAfter: seconds } satisfies CaseSwitchLimitData)
+    }
+    const current = (await chosenCase(trx, seriesId, userId)) ?? (await onSaleCases(trx, seriesId))[0]
+    const others = (await onSaleCases(trx, seriesId)).filter(c => !current || Number(c.id) !== Number(current.id))
+    // the next case after the current one, wrapping around; a new one when there is no other
+    const next = others.find(c => current && Number(c.id) > Number(current.id)) ?? others[0]
+    const target = next ? Number(next.id) : await createCase(trx, clock, seriesId)
+    await trx.insertInto('case_choices')
+      .values({ user_id: userId, series_id: seriesId, case_id: target, updated_at: iso(now) })
+      .onConflict(oc => oc.columns(['user_id', 'series_id']).doUpdateSet({ case_id: target, updated_at: iso(now) }))
+      .execute()
+    return { caseId: target, used: counted.count }
+  })
+  const c = await db.selectFrom('cases').selectAll().where('id', '=', caseId).executeTakeFirstOrThrow()
+  return caseView(db, c, Math.max(0, CASE_SWITCHES_PER_DAY - used))
+}
+
+export function proofOf (c: CaseRowDb): CaseProof {
+  const revealed = c.status !== 'on_sale' && c.revealed_at !== null
+  const proof: CaseProof = {
+    caseId: Number(c.id),
+    seriesId: Number(c.series_id),
+    commit: c.commit_hash,
+    status: c.status,
+    revealed
+  }
+  if (revealed) {
+    proof.arrangement = JSON.parse(c.arrangement) as number[]
+    proof.salt = c.salt
+  }
+  return proof
+}
+
+/** The commitment of a case of a published series, with the arrangement and salt once revealed. */
+export async function caseProof (db: Db, caseId: number): Promise<CaseProof> {
+  const c = await db.selectFrom('cases').innerJoin('series', 'series.id', 'cases.series_id')
+    .selectAll('cases')
+    .where('cases.id', '=', caseId).where('series.status', 'in', ['on_sale', 'retired'])
+    .executeTakeFirst()
+  if (!c) throw fail.notFound('case.notFound')
+  return proofOf(c)
+}

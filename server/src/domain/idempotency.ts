@@ -1,0 +1,73 @@
+/**
+ * Idempotency keys (per user): a money-moving request is applied at most once per key. The key and the
+ * first result are written by the request's own transaction, after its work, so "applied" and
+ * "recorded" commit together (nothing is stored for a request that fails: it may be retried).
+ * When a request fails, for whatever reason (the unique key itself, a slot its twin just bought, a
+ * deadlock), the stored result of the key is looked up: the same body answers the first result (a
+ * replay), another body is a 409. Under concurrency on PostgreSQL a twin request either waits on the
+ * first one's locks and then fails on what it changed, or fails on the key: either way it answers the
+ * first result and applies nothing.
+ */
+import { createHash } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/schema'
+import { isRetryableConflict, isUniqueViolation } from '../db/errors'
+import { iso, type Clock } from '../clock'
+import { ApiFailure } from '../http/envelope'
+
+type Db = Kysely<Database>
+
+export const IDEMPOTENCY_KEY_PATTERN = '^[A-Za-z0-9_-]{8,64}$'
+
+/** A stable hash of a request body (keys sorted at every level). */
+export function requestHash (scope: string, body: unknown): string {
+  const canonical = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(canonical)
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(Object.keys(v).sort().map(k => [k, canonical((v as Record<string, unknown>)[k])]))
+    }
+    return v
+  }
+  return createHash('sha256').update(`${scope}\n${JSON.stringify(canonical(body))}`).digest('hex')
+}
+
+export interface IdempotentCall {
+  userId: number
+  key: string
+  scope: string
+  /** The body that identifies the request (without the key itself). */
+  body: unknown
+}
+
+const keyReused = () => new ApiFailure(409, 'idempotency.keyReused', { field: 'idempotencyKey' }, { field: 'idempotencyKey' })
+
+async function stored<T> (db: Db, call: IdempotentCall, hash: string): Promise<{ found: false } | { found: true; result: T }> {
+  const row = await db.selectFrom('idempotency_keys').select(['scope', 'request_hash', 'response'])
+    .where('user_id', '=', call.userId).where('key', '=', call.key).executeTakeFirst()
+  if (!row) return { found: false }
+  if (row.scope !== call.scope || row.request_hash !== hash) throw keyReused()
+  if (row.response === null) throw new ApiFailure(409, 'idempotency.inProgress', { field: 'idempotencyKey' }, { field: 'idempotencyKey' })
+  return { found: true, result: JSON.parse(row.response) as T }
+}
+
+export async function idempotent<T> (db: Db, clock: Clock, call: IdempotentCall, run: (trx: Db) => Promise<T>): Promise<{ result: T; replayed: boolean }> {
+  const hash = requestHash(call.scope, call.body)
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const result = await db.transaction().execute(async trx => {
+        const value = await run(trx)
+        await trx.insertInto('idempotency_keys').values({
+          user_id: call.userId, key: call.key, scope: call.scope, request_hash: hash, response: JSON.stringify(value), created_at: iso(clock())
+        }).execute()
+        return value
+      })
+      return { result, replayed: false }
+    } catch (err) {
+      // was the key used before (or just now, by a twin)? then answer that first result (or 409)
+      const first = await stored<T>(db, call, hash)
+      if (first.found) return { result: first.result, replayed: true }
+      if ((isUniqueViolation(err) || isRetryableConflict(err)) && attempt < 3) continue
+      throw err
+    }
+  }
+}

@@ -1,0 +1,81 @@
+/** Prizes a user owns (newest first, with their design and the proof of their case) and the live feed. */
+import type { Kysely, Selectable } from 'kysely'
+import type { FeedItem, PrizeDetail, PrizeItem, PrizeListResponse, PrizeStatus } from '../../../types/shop'
+import { SHOP_LIMITS } from '../../../types/server/shop'
+import type { Database, PrizesTable } from '../db/schema'
+import { fail } from '../http/envelope'
+import { caseProof } from './cases'
+import { designInfo, loadSeries, text } from './catalogue'
+
+type Db = Kysely<Database>
+type PrizeRowDb = Selectable<PrizesTable>
+
+export const FEED_MAX = SHOP_LIMITS.liveFeedMax
+export const FEED_DEFAULT = 20
+
+async function toItems (db: Db, rows: PrizeRowDb[]): Promise<PrizeItem[]> {
+  const series = await loadSeries(db, rows.map(r => Number(r.series_id)), true)
+  return rows.map(r => {
+    const s = series.get(Number(r.series_id))!
+    const design = s.designs.find(d => Number(d.id) === Number(r.design_id))!
+    return {
+      prizeId: Number(r.id),
+      status: r.status,
+      seriesId: Number(r.series_id),
+      seriesTitle: text(s.row.name, s.row.name_en),
+      caseId: Number(r.case_id ?? 0),
+      slot: Number(r.slot ?? 0),
+      design: designInfo(design, s.odds),
+      createdAt: r.created_at
+    }
+  })
+}
+
+export async function listPrizes (db: Db, userId: number, page: number, size: number, status?: PrizeStatus): Promise<PrizeListResponse> {
+  let base = db.selectFrom('prizes').where('user_id', '=', userId)
+  if (status) base = base.where('status', '=', status)
+  const { total } = await base.select(eb => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()
+  const rows = await base.selectAll().orderBy('id', 'desc').limit(size).offset((page - 1) * size).execute()
+  return { list: await toItems(db, rows), total: Number(total) }
+}
+
+export async function prizeDetail (db: Db, userId: number, prizeId: number): Promise<PrizeDetail> {
+  const row = await db.selectFrom('prizes').selectAll().where('id', '=', prizeId).where('user_id', '=', userId).executeTakeFirst()
+  if (!row) throw fail.notFound('prize.notFound')
+  const [item] = await toItems(db, [row])
+  return { ...item, proof: await caseProof(db, Number(row.case_id)) }
+}
+
+/** First and last character with *** between (one character: it and ***). */
+export function maskName (name: string | null | undefined): string {
+  const chars = Array.from((name ?? '').trim())
+  if (!chars.length) return '***'
+  if (chars.length === 1) return `${chars[0]}***`
+  return `${chars[0]}***${chars[chars.length - 1]}`
+}
+
+/** The latest real rare and hidden wins of published series. */
+export async function liveFeed (db: Db, limit: number): Promise<FeedItem[]> {
+  const rows = await db.selectFrom('prizes')
+    .innerJoin('designs', 'designs.id', 'prizes.design_id')
+    .innerJoin('series', 'series.id', 'prizes.series_id')
+    .innerJoin('users', 'users.id', 'prizes.user_id')
+    .select([
+      'prizes.id', 'prizes.created_at', 'users.nickname', 'users.user_name',
+      'designs.name as design_name', 'designs.name_en as design_name_en', 'designs.image', 'designs.rarity',
+      'series.name as series_name', 'series.name_en as series_name_en'
+    ])
+    .where('designs.rarity', 'in', ['rare', 'hidden'])
+    .where('series.status', 'in', ['on_sale', 'retired'])
+    .where('prizes.purchase_id', 'is not', null)
+    .orderBy('prizes.id', 'desc')
+    .limit(limit)
+    .execute()
+  return rows.map(r => ({
+    id: Number(r.id),
+    maskedName: maskName(r.nickname || r.user_name),
+    seriesTitle: text(r.series_name, r.series_name_en),
+    design: { name: text(r.design_name, r.design_name_en), image: r.image ?? '', rarity: r.rarity },
+    at: r.created_at
+  }))
+}

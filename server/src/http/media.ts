@@ -1,0 +1,33 @@
+/**
+ * GET /media/art/<file>.webp: the demo art (@lobehub/fluent-emoji-3d, MIT), served from node_modules.
+ * Only names like 1f436.webp or 2604-fe0f.webp; the files never change, so they are cached for a year.
+ */
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import type { FastifyInstance } from 'fastify'
+
+export const ART_PREFIX = '/media/art/'
+export const ART_NAME = /^[0-9a-f]+(-[0-9a-f]+)*\.webp$/
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+
+export function artDir (): string {
+  return path.join(path.dirname(require.resolve('@lobehub/fluent-emoji-3d/package.json')), 'assets')
+}
+
+/** The URL path of an art file (e.g. artUrl('1f381') -> /media/art/1f381.webp). */
+export const artUrl = (code: string) => `${ART_PREFIX}${code}.webp`
+
+export function registerMedia (app: FastifyInstance): void {
+  const dir = artDir()
+  app.get<{ Params: { file: string } }>(`${ART_PREFIX}:file`, async (request, reply) => {
+    const { file } = request.params
+    if (!ART_NAME.test(file)) return reply.callNotFound()
+    let data: Buffer
+    try {
+      data = await fs.readFile(path.join(dir, file))
+    } catch {
+      return reply.callNotFound()
+    }
+    return reply.header('content-type', 'image/webp').header('cache-control', IMMUTABLE).send(data)
+  })
+}
