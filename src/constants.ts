@@ -1,3 +1,5 @@
+import { LOGIN_LIMITS } from '~types/api'
+
 /** Named constants from the specification (sections 2, 5, 7, 9). */
 export const TOKEN_KEY = 'h5_token'
 export const LOCALE_KEY = 'app_locale'
@@ -22,13 +24,13 @@ export const SUBPACKAGE_PAGES = [
   'recharge', 'security'
 ] as const
 
-/** Login form limits (spec 5, 9). */
-export const USERNAME_MIN = 1
-export const USERNAME_MAX = 100
-export const PASSWORD_MIN = 3
-export const PASSWORD_MAX = 18
-export const CODE_MIN = 4
-export const CODE_MAX = 6
+/** Login form limits (spec 5, 9): the same numbers the server checks. */
+export const USERNAME_MIN = LOGIN_LIMITS.userNameMin
+export const USERNAME_MAX = LOGIN_LIMITS.userNameMax
+export const PASSWORD_MIN = LOGIN_LIMITS.passwordMin
+export const PASSWORD_MAX = LOGIN_LIMITS.passwordMax
+export const CODE_MIN = LOGIN_LIMITS.codeMin
+export const CODE_MAX = LOGIN_LIMITS.codeMax
 export const CODE_RESEND_SECONDS = 60
 
 /** H5 root font: 3.5% of the window width, set 10 ms after start, resize throttled to 50 ms (spec 9). */

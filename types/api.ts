@@ -26,6 +26,19 @@ export interface PageResult<T> { list: T[]; total: number }
 
 // ---- accounts (spec 5, 7) --------------------------------------------------------------------
 
+/** Login form limits (spec 5, 9), checked by the app's forms and by the server's schemas. */
+export const LOGIN_LIMITS = {
+  userNameMin: 1,
+  userNameMax: 100,
+  passwordMin: 3,
+  passwordMax: 18,
+  codeMin: 4,
+  codeMax: 6,
+  /** Mainland mobile numbers. */
+  phonePattern: '^1[3-9]\\d{9}$',
+  emailMax: 254
+} as const
+
 export interface UserInfo {
   id: number
   userName: string | null

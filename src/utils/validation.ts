@@ -1,10 +1,11 @@
 /** Login and register form rules (spec 5). Each returns a message key, or null when valid. */
+import { LOGIN_LIMITS } from '~types/api'
 import type { MessageKey } from '@/locales/types'
 import {
   CODE_MAX, CODE_MIN, PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
 } from '@/constants'
 
-export const PHONE_RE = /^1[3-9]\d{9}$/
+export const PHONE_RE = new RegExp(LOGIN_LIMITS.phonePattern)
 export const EMAIL_RE = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/
 
 const len = (s: string) => Array.from(s).length

@@ -6,32 +6,13 @@
  */
 const { spawn } = require('node:child_process')
 const fs = require('node:fs')
-const net = require('node:net')
 const os = require('node:os')
 const path = require('node:path')
 const { startSmtp } = require('./smtp')
+const { freePort, stop, waitForApi } = require('../support/processes')
 
 const root = path.resolve(__dirname, '../..')
 const SUITES = [require('./h5-shell.e2e'), require('./auth.e2e'), require('./shop.e2e')]
-
-const freePort = () => new Promise((resolve, reject) => {
-  const s = net.createServer()
-  s.once('error', reject)
-  s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)) })
-})
-
-async function waitForServer (base, child, timeoutMs) {
-  const until = Date.now() + timeoutMs
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`)
-    try {
-      const res = await fetch(`${base}/dev-api/system/setting/login`)
-      if (res.ok) return
-    } catch { /* not listening yet */ }
-    await new Promise(r => setTimeout(r, 250))
-  }
-  throw new Error(`the server did not answer within ${timeoutMs} ms`)
-}
 
 ;(async () => {
   if (!fs.existsSync(path.join(root, 'dist', 'h5', 'index.html'))) throw new Error('dist/h5 is missing: run npm run build:h5 first')
@@ -50,7 +31,7 @@ async function waitForServer (base, child, timeoutMs) {
   const t0 = Date.now()
   let failed = null
   try {
-    await waitForServer(base, child, 90000)
+    await waitForApi(base, child, 90000)
     for (const suite of SUITES) {
       const t = Date.now()
       await suite.run({ base, smtp })
@@ -59,8 +40,7 @@ async function waitForServer (base, child, timeoutMs) {
   } catch (e) {
     failed = e
   } finally {
-    child.kill('SIGTERM')
-    await new Promise(r => { if (child.exitCode !== null) r(); else child.once('exit', r) })
+    await stop(child)
     await smtp.close()
     fs.rmSync(dataDir, { recursive: true, force: true })
   }

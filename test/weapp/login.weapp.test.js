@@ -4,23 +4,16 @@
  * the subpackage pagesA (home), which renders the user's name.
  */
 const fs = require('node:fs')
-const http = require('node:http')
-const net = require('node:net')
 const os = require('node:os')
 const { spawn } = require('node:child_process')
 const path = require('node:path')
 const { createHarness, waitFor } = require('./harness')
+const { freePort, stop, waitForApi } = require('../support/processes')
 
 const h = createHarness()
 const root = path.resolve(__dirname, '../..')
 let server
 let dataDir
-
-const freePort = () => new Promise((resolve, reject) => {
-  const s = net.createServer()
-  s.once('error', reject)
-  s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)) })
-})
 
 // The shop's real API server (npm start's server), on a free port with a fresh SQLite database and
 // the demo accounts it seeds in development.
@@ -34,24 +27,12 @@ beforeAll(async () => {
     stdio: 'ignore'
   })
   h.state.apiOrigin = `http://127.0.0.1:${port}`
-  const until = Date.now() + 60000
-  for (;;) {
-    const up = await new Promise(resolve => {
-      http.get(`${h.state.apiOrigin}/dev-api/system/setting/login`, res => { res.resume(); resolve(res.statusCode === 200) })
-        .on('error', () => resolve(false))
-    })
-    if (up) break
-    if (Date.now() > until) throw new Error('the API server did not start')
-    await new Promise(r => setTimeout(r, 200))
-  }
+  await waitForApi(h.state.apiOrigin, server, 60000)
   h.boot()
 }, 90000)
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM')
-    await new Promise(r => server.once('exit', r))
-  }
+  await stop(server)
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
@@ -104,5 +85,8 @@ test('login page renders, validates, logs in and navigates into pagesA', async (
   await waitFor(() => expect(textOf(home)).toContain('你好，Demo shopper'))
   await waitFor(() => expect(h.state.titles).toContain('首页'))
   expect(textOf(home)).toContain('在售系列')
-  expect(textOf(home)).toContain('没有更多数据了')
+  // the series on sale come from the server, the whole list fits one page
+  await waitFor(() => expect(textOf(home)).toContain('萌宠乐园'))
+  await waitFor(() => expect(textOf(home)).toContain('没有更多数据了'))
+  expect(h.state.requests.some(r => r.url === '/dev-api/api/seriesList')).toBe(true)
 })

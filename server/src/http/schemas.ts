@@ -1,14 +1,15 @@
 /** Field schemas shared by the routes (spec 5: the login form limits). */
 import { Type } from 'typebox'
+import { LOGIN_LIMITS } from '../../../types/api'
 
-export const USER_NAME_MIN = 1
-export const USER_NAME_MAX = 100
-export const PASSWORD_MIN = 3
-export const PASSWORD_MAX = 18
-export const CODE_MIN = 4
-export const CODE_MAX = 6
-export const PHONE_PATTERN = '^1[3-9]\\d{9}$'
-export const EMAIL_MAX = 254
+export const USER_NAME_MIN = LOGIN_LIMITS.userNameMin
+export const USER_NAME_MAX = LOGIN_LIMITS.userNameMax
+export const PASSWORD_MIN = LOGIN_LIMITS.passwordMin
+export const PASSWORD_MAX = LOGIN_LIMITS.passwordMax
+export const CODE_MIN = LOGIN_LIMITS.codeMin
+export const CODE_MAX = LOGIN_LIMITS.codeMax
+export const PHONE_PATTERN = LOGIN_LIMITS.phonePattern
+export const EMAIL_MAX = LOGIN_LIMITS.emailMax
 
 export const UserName = Type.String({ minLength: USER_NAME_MIN, maxLength: USER_NAME_MAX, pattern: '^[^\\u0000-\\u001f\\u007f]+$' })
 export const Password = Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX })
