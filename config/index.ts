@@ -96,6 +96,10 @@ export default defineConfig<'webpack5'>(async (merge) => {
         chain.resolve.plugin('tsconfig-paths').use(TsconfigPathsPlugin)
         // a small stand-in for the user-agent parser Taro's H5 APIs import (see the file)
         chain.resolve.alias.set('platform$', path.resolve(__dirname, '..', 'src', 'shims', 'platform.js'))
+        // polyfills the target browsers do not need, and JSONP the app never uses (see the files)
+        chain.resolve.alias.set('whatwg-fetch$', path.resolve(__dirname, '..', 'src', 'shims', 'empty.js'))
+        chain.resolve.alias.set('abortcontroller-polyfill/dist/abortcontroller-polyfill-only$', path.resolve(__dirname, '..', 'src', 'shims', 'empty.js'))
+        chain.resolve.alias.set('jsonp-retry$', path.resolve(__dirname, '..', 'src', 'shims', 'jsonp.js'))
         // ANALYZE=1 writes dist/h5-stats.json (module sizes per chunk) for bench/h5-modules.js
         if (process.env.ANALYZE === '1') chain.plugin('stats-json').use(StatsJsonPlugin)
       },

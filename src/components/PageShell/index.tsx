@@ -20,11 +20,18 @@ function setTitle (route: string) {
  * Every page sits in this shell: the title looked up from the route (and updated when the language
  * changes), the page background, and sharing to a message and to the timeline.
  */
+/** The HTML's first-paint splash (src/index.html) goes once the first page is on screen. */
+function removeSplash () {
+  if (process.env.TARO_ENV !== 'h5') return
+  requestAnimationFrame(() => document.getElementById('splash')?.remove())
+}
+
 export default function PageShell ({ share, className, children }: PropsWithChildren<PageShellProps>) {
   const router = useRouter()
   const route = router.path.split('?')[0]
 
   useDidShow(() => setTitle(route))
+  useEffect(removeSplash, [])
   useEffect(() => reaction(() => localeStore.locale, () => setTitle(route)), [route])
 
   const shareInput = (): ShareInput => share ?? { path: route, query: router.params as Record<string, string> }
