@@ -104,6 +104,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
         if (process.env.ANALYZE === '1') chain.plugin('stats-json').use(StatsJsonPlugin)
       },
       devServer: {
+        host: '127.0.0.1',
+        port: 10086,
         proxy: [{ context: ['/dev-api'], target: process.env.API_PROXY_TARGET || 'http://127.0.0.1:3000', changeOrigin: true }]
       }
     }
