@@ -6,18 +6,12 @@
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { launchPhone } = require('./browser')
+const { openPhonePage, SHOTS } = require('./browser')
 
-const SHOTS = path.resolve(__dirname, '../../test-results/screenshots')
 
 async function run ({ base, smtp }) {
-  fs.mkdirSync(SHOTS, { recursive: true })
-  const { ctx, close } = await launchPhone({ locale: 'zh-CN' })
-  const errors = []
+  const { page, errors, close, input, shot } = await openPhonePage({ locale: 'zh-CN' })
   try {
-    const page = ctx.pages()[0] || await ctx.newPage()
-    page.on('pageerror', e => errors.push(e.message))
-    const input = cls => page.locator(`input.${cls}, .${cls} input`).first()
     const token = () => page.evaluate(() => localStorage.getItem('h5_token'))
     const agree = async () => {
       if (await page.locator('.login-check--on').count() === 0) await page.locator('.login-check').click()

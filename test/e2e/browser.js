@@ -29,4 +29,25 @@ async function launchPhone ({ locale = 'zh-CN' } = {}) {
   return { ctx, close }
 }
 
-module.exports = { launchPhone, CHROMIUM }
+const SHOTS = path.resolve(__dirname, '../../test-results/screenshots')
+
+/**
+ * One phone page for an end-to-end suite: uncaught page errors are collected, `input(cls)` finds the
+ * real <input> of a Taro Input, `shot(name)` saves a screenshot once transitions settle.
+ */
+async function openPhonePage (options) {
+  fs.mkdirSync(SHOTS, { recursive: true })
+  const { ctx, close } = await launchPhone(options)
+  const page = ctx.pages()[0] || await ctx.newPage()
+  const errors = []
+  page.on('pageerror', e => errors.push(e.message))
+  return {
+    page,
+    errors,
+    close,
+    input: cls => page.locator(`input.${cls}, .${cls} input`).first(),
+    shot: async name => { await page.waitForTimeout(400); await page.screenshot({ path: path.join(SHOTS, name) }) }
+  }
+}
+
+module.exports = { launchPhone, openPhonePage, CHROMIUM, SHOTS }

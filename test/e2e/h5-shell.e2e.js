@@ -4,19 +4,13 @@
  * and nothing wider than the phone. Screenshots go to test-results/screenshots.
  */
 const assert = require('node:assert/strict')
-const fs = require('node:fs')
 const path = require('node:path')
-const { launchPhone } = require('./browser')
+const { openPhonePage, SHOTS } = require('./browser')
 
-const SHOTS = path.resolve(__dirname, '../../test-results/screenshots')
 
 async function run ({ base }) {
-  fs.mkdirSync(SHOTS, { recursive: true })
-  const { ctx, close } = await launchPhone({ locale: 'zh-CN' })
-  const errors = []
+  const { page, errors, close } = await openPhonePage({ locale: 'zh-CN' })
   try {
-    const page = ctx.pages()[0] || await ctx.newPage()
-    page.on('pageerror', e => errors.push(e.message))
     const title = () => page.locator('#taro-navigation-bar .taro-navigation-bar-title').innerText()
     const noOverflow = async (what) => {
       const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)

@@ -5,22 +5,14 @@
  * arrangement is revealed, and checks the commitment on the device.
  */
 const assert = require('node:assert/strict')
-const fs = require('node:fs')
 const path = require('node:path')
-const { launchPhone } = require('./browser')
+const { openPhonePage, SHOTS } = require('./browser')
 
-const SHOTS = path.resolve(__dirname, '../../test-results/screenshots')
 const yuan = text => Math.round(Number(String(text).replace(/[^\d.-]/g, '')) * 100)
 
 async function run ({ base }) {
-  fs.mkdirSync(SHOTS, { recursive: true })
-  const { ctx, close } = await launchPhone({ locale: 'zh-CN' })
-  const errors = []
+  const { page, errors, close, input, shot } = await openPhonePage({ locale: 'zh-CN' })
   try {
-    const page = ctx.pages()[0] || await ctx.newPage()
-    page.on('pageerror', e => errors.push(e.message))
-    const input = cls => page.locator(`input.${cls}, .${cls} input`).first()
-    const shot = async name => { await page.waitForTimeout(400); await page.screenshot({ path: path.join(SHOTS, name) }) }
     const topUp = async (presetYuan) => {
       await page.goto(`${base}/pagesA/recharge/index`, { waitUntil: 'networkidle' })
       await page.locator('.pay-sandbox').waitFor()
@@ -139,8 +131,7 @@ async function run ({ base }) {
 
     assert.deepEqual(errors, [])
   } catch (e) {
-    const page = ctx.pages()[0]
-    if (page) await page.screenshot({ path: path.join(SHOTS, 'FAILED-shop.png') }).catch(() => undefined)
+    await page.screenshot({ path: path.join(SHOTS, 'FAILED-shop.png') }).catch(() => undefined)
     console.error('page errors:', errors)
     throw e
   } finally {
