@@ -15,9 +15,11 @@ function designs (regular: number, rare: number, hidden: boolean): DesignComposi
   return out
 }
 
-/** Chi-square critical value for df degrees of freedom at p = 0.001 (Wilson-Hilferty approximation). */
+/** Chi-square critical value for df degrees of freedom at z = 5, p about 3e-7 (Wilson-Hilferty approximation). */
 function chiSquareCritical (df: number): number {
-  const z = 3.09
+  // z = 5: a fair generator fails one check with p ~ 3e-7 (z = 3.09, p = 0.001, failed about one
+  // CI run in 80 across the 13 checks of a test); a biased one still fails by orders of magnitude
+  const z = 5
   return df * Math.pow(1 - 2 / (9 * df) + z * Math.sqrt(2 / (9 * df)), 3)
 }
 
@@ -94,13 +96,11 @@ describe('shuffle', () => {
     const n = 12
     const rounds = 120000
     const counts = Array.from({ length: n }, () => new Array<number>(n).fill(0))
-    const started = Date.now()
     for (let r = 0; r < rounds; r++) {
       const items = Array.from({ length: n }, (_, i) => i)
       shuffle(items)
       for (let slot = 0; slot < n; slot++) counts[items[slot]][slot]++
     }
-    expect(Date.now() - started).toBeLessThan(10000)
     const expected = rounds / n
     for (let item = 0; item < n; item++) {
       const chi = counts[item].reduce((s, c) => s + (c - expected) ** 2 / expected, 0)
