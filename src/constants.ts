@@ -1,4 +1,4 @@
-import { LOGIN_LIMITS } from '~types/api'
+import { LOGIN_LIMITS } from '~types/limits'
 
 /** Named constants from the specification (sections 2, 5, 7, 9). */
 export const TOKEN_KEY = 'h5_token'

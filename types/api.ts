@@ -1,7 +1,12 @@
 /**
- * The wire contract shared by the app and the server (ARCHITECTURE.md, spec section 7).
- * Every handled outcome is HTTP 200 with this envelope; `code: 200` is success.
+ * The wire contract shared by the app and the server (ARCHITECTURE.md, spec section 7): the envelope,
+ * the client's error codes, and how a call is described (method, path, who may call it, the schemas of
+ * its request and of the `data` of its answer). Every call of the server is one `route(...)` in types/;
+ * the server registers, validates, serialises and documents (OpenAPI) from it. The app imports types only.
  */
+import { Type, type Static, type TSchema } from 'typebox'
+
+/** Every handled outcome is HTTP 200 with this envelope; `code: 200` is success. */
 export type ResultCode = 200 | 400 | 401 | 403 | 404 | 409 | 422 | 429
 
 export interface ApiEnvelope<T = unknown> {
@@ -9,6 +14,13 @@ export interface ApiEnvelope<T = unknown> {
   message: string
   data: T
 }
+
+/** The envelope of a successful answer whose data has the given schema. */
+export const Envelope = <T extends TSchema>(data: T) => Type.Object({
+  code: Type.Integer({ description: '200 on success; 400, 401, 403, 404, 409, 422 or 429 otherwise' }),
+  message: Type.String({ description: 'In the language of Accept-Language (zh or en)' }),
+  data
+})
 
 /** Client-side error codes (spec section 8). */
 export type ClientErrorCode =
@@ -21,78 +33,37 @@ export type ClientErrorCode =
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
 
-export interface PageQuery { page: number; size: number }
-export interface PageResult<T> { list: T[]; total: number }
+/**
+ * Who may call: anyone (`none`); anyone, and a logged-in caller is recognised (`optional`); a logged-in
+ * user (`user`, else 401); an operator (`operator`, else 401 or 403). Checked before the body is validated.
+ */
+export type Auth = 'none' | 'optional' | 'user' | 'operator'
 
-// ---- accounts (spec 5, 7) --------------------------------------------------------------------
-
-/** Login form limits (spec 5, 9), checked by the app's forms and by the server's schemas. */
-export const LOGIN_LIMITS = {
-  userNameMin: 1,
-  userNameMax: 100,
-  passwordMin: 3,
-  passwordMax: 18,
-  codeMin: 4,
-  codeMax: 6,
-  /** Mainland mobile numbers. */
-  phonePattern: '^1[3-9]\\d{9}$',
-  emailMax: 254
-} as const
-
-export interface UserInfo {
-  id: number
-  userName: string | null
-  nickname: string
-  phone: string | null
-  email: string | null
-  avatar: string | null
-  role: 'shopper' | 'operator'
+export interface RouteDef {
+  method: 'GET' | 'POST'
+  /** The path under the API base (default /dev-api). */
+  url: string
+  auth: Auth
+  summary: string
+  description?: string
+  tag: string
+  body?: TSchema
+  querystring?: TSchema
+  /** The schema of `data` in a successful answer. */
+  data: TSchema
+  /** The answer is not the envelope (a file); `data` then describes nothing. */
+  raw?: { contentType: string; description: string }
+  /** Only outside production. */
+  devOnly?: boolean
 }
 
-/** POST /login/passwd: one of user_name, phone or email, plus password. */
-export interface PasswordLoginRequest {
-  user_name?: string
-  phone?: string
-  email?: string
-  password: string
-}
+/** Declares a call; the literal types are kept so that request and answer types follow from it. */
+export const route = <const R extends RouteDef>(def: R): R => def
 
-export interface LoginResult {
-  token: string
-  user: UserInfo
-}
-
-/** POST /login/sms */
-export interface SmsLoginRequest { phone: string; code: string }
-/** POST /login/mail/sendCode: the address travels in the `phone` field (spec 3). */
-export interface MailCodeRequest { phone: string }
-/** POST /login/mail */
-export interface MailLoginRequest { phone: string; code: string }
-/** POST /login/register?table=user */
-export interface RegisterRequest {
-  password: string
-  user_name?: string
-  phone?: string
-  email?: string
-  code?: string
-}
-
-/** GET /system/setting/login */
-export interface LoginSettings {
-  password: boolean
-  sms: boolean
-  email: boolean
-  wechat: boolean
-  weapp: boolean
-  register: boolean
-}
-
-// ---- error reports (spec 3, 8) -----------------------------------------------------------------
-
-export interface ErrorReport {
-  error_message: string
-  path: string
-  type: string
-  sub_source: string
-  app_id: string
-}
+type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback
+/** The body a call takes. */
+export type BodyOf<R extends RouteDef> = StaticOr<R['body'], undefined>
+/** The query string a call takes. */
+export type QueryOf<R extends RouteDef> = StaticOr<R['querystring'], undefined>
+/** The `data` of a call's successful answer. */
+export type DataOf<R extends RouteDef> = Static<R['data']>

@@ -1,249 +1,375 @@
 /**
- * The shop's own calls (issue 4): catalogue, cases and proofs, wallet, age gate, purchase, prizes,
- * orders and payment. Shared by the app and the server. Money is integer cents (CNY). Probabilities
- * are parts per million (ppm, integers, rounded); the server keeps the exact fractions.
- * Every call answers the envelope of types/api.ts; errors use its codes:
- * 400 bad input (names the field), 401 not logged in, 404 unknown id, 409 conflict (slot sold,
+ * The shop's own calls: catalogue, cases and proofs, wallet, age gate, purchase, prizes, orders and
+ * payment. Money is integer cents (CNY). Probabilities are parts per million (ppm, integers, rounded);
+ * the server keeps the exact fractions. Every call answers the envelope of types/api.ts; errors use its
+ * codes: 400 bad input (names the field), 401 not logged in, 404 unknown id, 409 conflict (slot sold,
  * idempotency key reused with another body), 422 business rule (balance, age, limit), 429 too many.
  */
-import type { PageQuery, PageResult } from './api'
+import { Type, type Static } from 'typebox'
+import { route } from './api'
+import {
+  CASE_SIZE_MAX, IDEMPOTENCY_KEY_PATTERN, OP_ID_PATTERN, SHOP_LIMITS, TOPUP_MAX_CENTS, TOPUP_MIN_CENTS
+} from './limits'
+import {
+  Cents, EmptyBody, Id, Nullable, Obj, PageFields, PageQuery, PageResult, SignedCents, StringEnum, Text, Timestamp
+} from './schema'
 
-export type Lang = 'zh' | 'en'
+export {
+  MAX_BOX_PRICE_CENTS, SHOP_LIMITS, TOPUP_MAX_CENTS, TOPUP_MIN_CENTS, TOPUP_PRODUCT_ID
+} from './limits'
+
+export const Lang = StringEnum(['zh', 'en'] as const)
+export type Lang = Static<typeof Lang>
 /** A text in both languages. */
-export type I18nText = Record<Lang, string>
-export type Rarity = 'regular' | 'rare' | 'hidden'
+export const I18nText = Type.Object({ zh: Type.String(), en: Type.String() })
+export type I18nText = Static<typeof I18nText>
+export const Rarity = StringEnum(['regular', 'rare', 'hidden'] as const)
+export type Rarity = Static<typeof Rarity>
+const Ppm = Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'parts per million' })
+const SlotNumber = Type.Integer({ minimum: 1, maximum: CASE_SIZE_MAX, description: '1-based position in the case' })
 
-/** Largest price of one box (PRODUCT.md: at most 200 yuan). */
-export const MAX_BOX_PRICE_CENTS = 20000
+// ---- catalogue ------------------------------------------------------------------------------------
 
-// ---- catalogue: POST /api/seriesList, /api/seriesDetail ----------------------------------------
-
-export interface SeriesSummary {
-  id: number
-  title: I18nText
-  description: I18nText
-  /** Path like /media/art/1f381.webp, or an absolute URL. */
-  cover: string
-  priceCents: number
-  caseSize: number
-  designCount: number
+export const SeriesStatus = StringEnum(['on_sale', 'retired'] as const)
+export const SeriesSummary = Type.Object({
+  id: Type.Integer(),
+  title: I18nText,
+  description: I18nText,
+  cover: Type.String({ description: 'A path like /media/art/1f381.webp, or an absolute URL' }),
+  priceCents: Cents,
+  caseSize: Type.Integer(),
+  designCount: Type.Integer(),
   /** Chance per box of each rarity. */
-  oddsPpm: Record<Rarity, number>
-  status: 'on_sale' | 'retired'
-}
+  oddsPpm: Type.Object({ regular: Ppm, rare: Ppm, hidden: Ppm }),
+  status: SeriesStatus
+})
+export type SeriesSummary = Static<typeof SeriesSummary>
 
-export interface DesignInfo {
-  id: number
-  name: I18nText
-  image: string
-  rarity: Rarity
-  referenceValueCents: number
-  recycleValueCents: number
+export const DesignInfo = Type.Object({
+  id: Type.Integer(),
+  name: I18nText,
+  image: Type.String(),
+  rarity: Rarity,
+  referenceValueCents: Cents,
+  recycleValueCents: Cents,
   /** Chance that one box holds this design. */
-  oddsPpm: number
-}
+  oddsPpm: Ppm
+})
+export type DesignInfo = Static<typeof DesignInfo>
 
-export interface SeriesDetail extends SeriesSummary {
-  designs: DesignInfo[]
+export const SeriesDetail = Type.Object({
+  ...SeriesSummary.properties,
+  designs: Type.Array(DesignInfo),
   /** Chance that a case carries the hidden design. */
-  hiddenCasePpm: number
+  hiddenCasePpm: Ppm,
   /** Reference values of the cheapest and dearest design a box can hold. */
-  valueRange: { minCents: number; maxCents: number }
+  valueRange: Type.Object({ minCents: Cents, maxCents: Cents }),
   rules: I18nText
-}
+})
+export type SeriesDetail = Static<typeof SeriesDetail>
 
+export const SeriesListRequest = PageQuery
 export type SeriesListRequest = PageQuery
-export type SeriesListResponse = PageResult<SeriesSummary>
-export interface SeriesIdRequest { seriesId: number }
+export const SeriesListResponse = PageResult(SeriesSummary)
+export type SeriesListResponse = Static<typeof SeriesListResponse>
+export const SeriesIdRequest = Obj({ seriesId: Id })
+export type SeriesIdRequest = Static<typeof SeriesIdRequest>
 
-// ---- cases: POST /api/caseCurrent, /api/caseSwitch, /api/caseProof --------------------------------
+// ---- cases ----------------------------------------------------------------------------------------
 
-export interface SlotView {
-  /** 1-based position in the case. */
-  slot: number
-  sold: boolean
-}
+export const SlotView = Type.Object({ slot: SlotNumber, sold: Type.Boolean() })
+export type SlotView = Static<typeof SlotView>
 
-export interface CaseView {
-  caseId: number
-  seriesId: number
-  /** sha256 hex of `${caseId}:${designId1},...,${designIdN}:${salt}`, published when the case was made. */
-  commit: string
-  size: number
-  slots: SlotView[]
+export const CaseView = Type.Object({
+  caseId: Type.Integer(),
+  seriesId: Type.Integer(),
+  commit: Type.String({ description: 'sha256 hex of `${caseId}:${designId1},...,${designIdN}:${salt}`, published when the case was made' }),
+  size: Type.Integer(),
+  slots: Type.Array(SlotView),
   /** Switches to another case the user has left today. */
-  switchesLeft: number
-}
+  switchesLeft: Type.Integer({ minimum: 0 })
+})
+export type CaseView = Static<typeof CaseView>
 
-export interface CaseProofRequest { caseId: number }
+export const CaseProofRequest = Obj({ caseId: Id })
+export type CaseProofRequest = Static<typeof CaseProofRequest>
 
-export interface CaseProof {
-  caseId: number
-  seriesId: number
-  commit: string
-  status: 'on_sale' | 'sold_out' | 'retired'
-  revealed: boolean
+export const CaseProof = Type.Object({
+  caseId: Type.Integer(),
+  seriesId: Type.Integer(),
+  commit: Type.String(),
+  status: StringEnum(['on_sale', 'sold_out', 'retired'] as const),
+  revealed: Type.Boolean(),
   /** Once revealed: design id of every slot, in slot order. */
-  arrangement?: number[]
+  arrangement: Type.Optional(Type.Array(Type.Integer())),
   /** Once revealed: the salt (hex). */
-  salt?: string
-}
+  salt: Type.Optional(Type.String())
+})
+export type CaseProof = Static<typeof CaseProof>
 
-// ---- wallet: POST /api/walletBalance, /api/walletLedger ------------------------------------------
+// ---- wallet ---------------------------------------------------------------------------------------
 
-export interface WalletBalance { cashCents: number; creditCents: number }
+export const WalletBalance = Type.Object({ cashCents: Cents, creditCents: Cents })
+export type WalletBalance = Static<typeof WalletBalance>
 
-export type LedgerKind = 'topup' | 'purchase' | 'refund' | 'recycle' | 'withdraw' | 'reward'
+export const LedgerKind = StringEnum(['topup', 'purchase', 'refund', 'recycle', 'withdraw', 'reward'] as const)
+export type LedgerKind = Static<typeof LedgerKind>
 
-export interface LedgerEntry {
-  id: number
+export const LedgerEntry = Type.Object({
+  id: Type.Integer(),
   /** Lines of one transaction share it. */
-  txId: number
-  kind: LedgerKind
-  account: 'cash' | 'credit'
+  txId: Type.Integer(),
+  kind: LedgerKind,
+  account: StringEnum(['cash', 'credit'] as const),
   /** Signed, as the user sees it: + in, - out. */
-  amountCents: number
-  createdAt: string
+  amountCents: SignedCents,
+  createdAt: Timestamp,
   /** e.g. the order number or the case and slots. */
-  reference: string
-}
+  reference: Type.String()
+})
+export type LedgerEntry = Static<typeof LedgerEntry>
 
+export const LedgerRequest = PageQuery
 export type LedgerRequest = PageQuery
-export type LedgerResponse = PageResult<LedgerEntry>
+export const LedgerResponse = PageResult(LedgerEntry)
+export type LedgerResponse = Static<typeof LedgerResponse>
 
-// ---- age gate: POST /api/ageVerify, /api/ageStatus -------------------------------------------------
+// ---- age gate -------------------------------------------------------------------------------------
 
-export interface AgeVerifyRequest {
-  /** YYYY-MM-DD */
-  birthDate: string
-  guardianConsent?: boolean
-}
+export const AgeVerifyRequest = Obj({
+  birthDate: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' }),
+  guardianConsent: Type.Optional(Type.Boolean())
+})
+export type AgeVerifyRequest = Static<typeof AgeVerifyRequest>
 
-export interface AgeStatus {
+export const AgeStatus = Type.Object({
   /** A birth date is recorded (it cannot be changed afterwards). */
-  verified: boolean
+  verified: Type.Boolean(),
   /** null until verified */
-  birthDate: string | null
-  age: number | null
-  minor: boolean
+  birthDate: Nullable(Type.String()),
+  age: Nullable(Type.Integer()),
+  minor: Type.Boolean(),
   /** A minor's guardian has consented (always false for adults and the unverified). */
-  guardianConsent: boolean
+  guardianConsent: Type.Boolean(),
   /** Default daily spending cap of a minor; null for adults. */
-  dailyCapCents: number | null
-}
+  dailyCapCents: Nullable(Cents)
+})
+export type AgeStatus = Static<typeof AgeStatus>
 
-// ---- purchase: POST /api/casePurchase ----------------------------------------------------------------
+// ---- purchase -------------------------------------------------------------------------------------
 
-export interface PurchaseRequest {
-  caseId: number
+export const IdempotencyKey = Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN, description: 'A replay with the same key and body answers the first result' })
+
+export const PurchaseRequest = Obj({
+  caseId: Id,
   /** The slots to buy (1-based); or wholeCase: true for every unsold slot. */
-  slots?: number[]
-  wholeCase?: true
+  slots: Type.Optional(Type.Array(SlotNumber, { minItems: 1, maxItems: CASE_SIZE_MAX })),
+  wholeCase: Type.Optional(Type.Literal(true)),
   /** The buyer has seen the designs, odds, value range and rules. Must be true. */
-  acknowledged: true
-  /** 8-64 characters [A-Za-z0-9_-]; a replay returns the first result. */
-  idempotencyKey: string
-}
+  acknowledged: Type.Literal(true),
+  idempotencyKey: IdempotencyKey
+})
+export type PurchaseRequest = Static<typeof PurchaseRequest>
 
-export interface PrizeResult {
-  prizeId: number
-  caseId: number
-  slot: number
+export const PrizeResult = Type.Object({
+  prizeId: Type.Integer(),
+  caseId: Type.Integer(),
+  slot: SlotNumber,
   design: DesignInfo
-}
+})
+export type PrizeResult = Static<typeof PrizeResult>
 
-export interface PurchaseResult {
-  purchaseId: number
-  caseId: number
-  seriesId: number
-  totalCents: number
-  spentCreditCents: number
-  spentCashCents: number
-  prizes: PrizeResult[]
+export const PurchaseResult = Type.Object({
+  purchaseId: Type.Integer(),
+  caseId: Type.Integer(),
+  seriesId: Type.Integer(),
+  totalCents: Cents,
+  spentCreditCents: Cents,
+  spentCashCents: Cents,
+  prizes: Type.Array(PrizeResult),
   balance: WalletBalance
-}
+})
+export type PurchaseResult = Static<typeof PurchaseResult>
 
-// ---- prizes and the live feed: POST /api/prizeList, /api/prizeDetail, /api/liveFeed -------------
+// ---- prizes and the live feed ---------------------------------------------------------------------
 
-export type PrizeStatus = 'warehouse' | 'shipping' | 'received' | 'combined' | 'recycled'
+export const PrizeStatus = StringEnum(['warehouse', 'shipping', 'received', 'combined', 'recycled'] as const)
+export type PrizeStatus = Static<typeof PrizeStatus>
 
-export interface PrizeItem {
-  prizeId: number
-  status: PrizeStatus
-  seriesId: number
-  seriesTitle: I18nText
-  caseId: number
-  slot: number
-  design: DesignInfo
-  createdAt: string
-}
+export const PrizeItem = Type.Object({
+  prizeId: Type.Integer(),
+  status: PrizeStatus,
+  seriesId: Type.Integer(),
+  seriesTitle: I18nText,
+  caseId: Type.Integer(),
+  slot: SlotNumber,
+  design: DesignInfo,
+  createdAt: Timestamp
+})
+export type PrizeItem = Static<typeof PrizeItem>
 
-export interface PrizeListRequest extends PageQuery { status?: PrizeStatus }
-export type PrizeListResponse = PageResult<PrizeItem>
-export interface PrizeDetailRequest { prizeId: number }
-export interface PrizeDetail extends PrizeItem { proof: CaseProof }
+export const PrizeListRequest = Obj({ ...PageFields, status: Type.Optional(PrizeStatus) })
+export type PrizeListRequest = Static<typeof PrizeListRequest>
+export const PrizeListResponse = PageResult(PrizeItem)
+export type PrizeListResponse = Static<typeof PrizeListResponse>
+export const PrizeDetailRequest = Obj({ prizeId: Id })
+export type PrizeDetailRequest = Static<typeof PrizeDetailRequest>
+export const PrizeDetail = Type.Object({ ...PrizeItem.properties, proof: CaseProof })
+export type PrizeDetail = Static<typeof PrizeDetail>
 
-export interface FeedRequest { limit?: number }
-export interface FeedItem {
-  id: number
+export const FeedRequest = Obj({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SHOP_LIMITS.liveFeedMax })) })
+export type FeedRequest = Static<typeof FeedRequest>
+export const FeedItem = Type.Object({
+  id: Type.Integer(),
   /** e.g. 'a***y' */
-  maskedName: string
-  seriesTitle: I18nText
-  design: Pick<DesignInfo, 'name' | 'image' | 'rarity'>
-  at: string
-}
+  maskedName: Type.String(),
+  seriesTitle: I18nText,
+  design: Type.Object({ name: I18nText, image: Type.String(), rarity: Rarity }),
+  at: Timestamp
+})
+export type FeedItem = Static<typeof FeedItem>
 
-// ---- orders and payment (spec 7 order flow) ---------------------------------------------------------
+// ---- orders and payment (spec 7 order flow) -------------------------------------------------------
 
-export type PayChannel = 'sandbox' | 'wechat_jsapi' | 'wechat_h5'
+export const PayChannel = StringEnum(['sandbox', 'wechat_jsapi', 'wechat_h5'] as const)
+export type PayChannel = Static<typeof PayChannel>
 
-/** GET /generalOrder/payMethod */
-export interface PayMethod {
-  channel: PayChannel
-  label: I18nText
+export const PayMethod = Type.Object({
+  channel: PayChannel,
+  label: I18nText,
   /** Test money that settles at once: shown with a "sandbox" label. */
-  sandbox: boolean
-}
+  sandbox: Type.Boolean()
+})
+export type PayMethod = Static<typeof PayMethod>
 
-/** POST /generalOrder/getUniqueOrderNo: data is the order number (opId). */
-export interface UniqueOrderNoRequest { productId: string; userId?: number }
+export const OpId = Type.String({ pattern: OP_ID_PATTERN, description: 'The order number from getUniqueOrderNo' })
 
-/** What can be ordered: a wallet top-up of amountCents. */
-export const TOPUP_PRODUCT_ID = 'wallet_topup'
-export const TOPUP_MIN_CENTS = 100
-export const TOPUP_MAX_CENTS = 500000
+/** POST /generalOrder/getUniqueOrderNo: data is the order number (opId). The spec's check is on userId being present: null counts as missing. */
+export const UniqueOrderNoRequest = Obj({
+  productId: Type.Optional(Text({ maxLength: 64 })),
+  userId: Type.Optional(Nullable(Id))
+})
+export type UniqueOrderNoRequest = Static<typeof UniqueOrderNoRequest>
 
-/** POST /generalOrder/create */
-export interface CreateOrderRequest {
-  productId: string
-  userId: number
-  opId: string
-  amountCents: number
+export const CreateOrderRequest = Obj({
+  productId: Text({ minLength: 1, maxLength: 64 }),
+  userId: Id,
+  opId: OpId,
+  amountCents: Type.Integer({ minimum: TOPUP_MIN_CENTS, maximum: TOPUP_MAX_CENTS }),
   channel: PayChannel
-}
+})
+export type CreateOrderRequest = Static<typeof CreateOrderRequest>
 
-export type OrderStatus = 'created' | 'paid' | 'canceled'
+export const OrderStatus = StringEnum(['created', 'paid', 'canceled'] as const)
+export type OrderStatus = Static<typeof OrderStatus>
 
-export interface OrderView {
-  opId: string
-  productId: string
-  amountCents: number
-  channel: PayChannel
-  status: OrderStatus
-  createdAt: string
-  paidAt: string | null
-}
+export const OrderView = Type.Object({
+  opId: Type.String(),
+  productId: Type.String(),
+  amountCents: Cents,
+  channel: PayChannel,
+  status: OrderStatus,
+  createdAt: Timestamp,
+  paidAt: Nullable(Timestamp)
+})
+export type OrderView = Static<typeof OrderView>
 
-export interface OrderRequest { opId: string }
+export const OrderRequest = Obj({ opId: OpId })
+export type OrderRequest = Static<typeof OrderRequest>
 
-/** POST /generalOrder/getPaymentParam */
-export interface PaymentParams {
-  opId: string
-  channel: PayChannel
+export const PaymentParams = Type.Object({
+  opId: Type.String(),
+  channel: PayChannel,
   /** sandbox: call POST /api/sandboxPay {opId} */
-  sandbox?: { payCall: '/api/sandboxPay' }
+  sandbox: Type.Optional(Type.Object({ payCall: Type.Literal('/api/sandboxPay') })),
   /** wechat_jsapi: what Taro.requestPayment / WeixinJSBridge take */
-  jsapi?: { appId: string; timeStamp: string; nonceStr: string; package: string; signType: 'RSA'; paySign: string }
+  jsapi: Type.Optional(Type.Object({
+    appId: Type.String(),
+    timeStamp: Type.String(),
+    nonceStr: Type.String(),
+    package: Type.String(),
+    signType: Type.Literal('RSA'),
+    paySign: Type.String()
+  })),
   /** wechat_h5: the page that opens WeChat Pay */
-  h5Url?: string
+  h5Url: Type.Optional(Type.String())
+})
+export type PaymentParams = Static<typeof PaymentParams>
+
+// ---- what a failure envelope carries in `data` ----------------------------------------------------
+
+/** 400 (and some 404 / 409 / 422): the field the message is about. `rule` on schema errors. */
+export const FieldFailureData = Type.Object({ field: Type.String(), rule: Type.Optional(Type.String()) })
+export type FieldFailureData = Static<typeof FieldFailureData>
+/** 409 on casePurchase: a slot of the request was sold (slots are 1-based); 400: a slot twice or outside the case. */
+export const SlotFailureData = Type.Object({ field: Type.Literal('slots'), slot: Type.Integer() })
+export type SlotFailureData = Static<typeof SlotFailureData>
+/** 422 on casePurchase: the balances (credit + cash) do not cover the total. */
+export const InsufficientBalanceData = Type.Object({ reason: Type.Literal('insufficient_balance'), shortfallCents: Cents, totalCents: Cents })
+export type InsufficientBalanceData = Static<typeof InsufficientBalanceData>
+/** 422 on casePurchase: a minor's daily cap. */
+export const DailyCapData = Type.Object({ reason: Type.Literal('daily_cap'), capCents: Cents, leftCents: Cents })
+export type DailyCapData = Static<typeof DailyCapData>
+/** 422 on casePurchase (and ageVerify): the age gate. */
+export const AgeGateData = Type.Object({
+  reason: StringEnum(['age_required', 'too_young', 'guardian_consent'] as const),
+  field: Type.Optional(Type.Literal('guardianConsent'))
+})
+export type AgeGateData = Static<typeof AgeGateData>
+/** 429 on caseSwitch: no switches left today; retryAfter: seconds until the next (China) day. */
+export const CaseSwitchLimitData = Type.Object({ switchesLeft: Type.Literal(0), retryAfter: Type.Integer() })
+export type CaseSwitchLimitData = Static<typeof CaseSwitchLimitData>
+/** 422 on getPaymentParam / cancelPay / sandboxPay: the order's status does not allow it. */
+export const OrderStatusData = Type.Object({ status: OrderStatus })
+export type OrderStatusData = Static<typeof OrderStatusData>
+/** 502: WeChat Pay refused or could not be reached (errcode: WeChat Pay's error code when it answered). */
+export const PayProviderFailureData = Type.Object({ provider: Type.Literal('wechatpay'), errcode: Type.Optional(Type.String()) })
+export type PayProviderFailureData = Static<typeof PayProviderFailureData>
+
+// ---- the calls ------------------------------------------------------------------------------------
+
+export const shopRoutes = {
+  seriesList: route({ method: 'POST', url: '/api/seriesList', auth: 'none', tag: 'catalogue', body: SeriesListRequest, data: SeriesListResponse, summary: 'Series on sale, newest first' }),
+  seriesDetail: route({ method: 'POST', url: '/api/seriesDetail', auth: 'none', tag: 'catalogue', body: SeriesIdRequest, data: SeriesDetail, summary: 'A series: designs, odds, value range and rules' }),
+  caseCurrent: route({
+    method: 'POST', url: '/api/caseCurrent', auth: 'optional', tag: 'cases', body: SeriesIdRequest, data: CaseView,
+    summary: 'The case of a series shown to the caller', description: 'A logged-in shopper keeps seeing the case they were shown (until it sells out or they switch).'
+  }),
+  caseSwitch: route({
+    method: 'POST', url: '/api/caseSwitch', auth: 'user', tag: 'cases', body: SeriesIdRequest, data: CaseView,
+    summary: 'Switch to another case', description: `At most ${SHOP_LIMITS.caseSwitchesPerDay} switches a (China) day; 429 with CaseSwitchLimitData after that.`
+  }),
+  caseProof: route({ method: 'POST', url: '/api/caseProof', auth: 'none', tag: 'cases', body: CaseProofRequest, data: CaseProof, summary: 'A case\'s commitment, and its arrangement and salt once revealed' }),
+  walletBalance: route({ method: 'POST', url: '/api/walletBalance', auth: 'user', tag: 'wallet', body: EmptyBody, data: WalletBalance, summary: 'Cash and credit balances' }),
+  walletLedger: route({ method: 'POST', url: '/api/walletLedger', auth: 'user', tag: 'wallet', body: LedgerRequest, data: LedgerResponse, summary: 'The caller\'s ledger entries, newest first' }),
+  ageVerify: route({
+    method: 'POST', url: '/api/ageVerify', auth: 'user', tag: 'purchase', body: AgeVerifyRequest, data: AgeStatus,
+    summary: 'Record the birth date (and a guardian\'s consent)', description: 'Under 8 cannot buy; 8-17 need a guardian\'s consent and get a daily cap. The birth date is recorded once.'
+  }),
+  ageStatus: route({ method: 'POST', url: '/api/ageStatus', auth: 'user', tag: 'purchase', body: EmptyBody, data: AgeStatus, summary: 'The caller\'s age check' }),
+  casePurchase: route({
+    method: 'POST', url: '/api/casePurchase', auth: 'user', tag: 'purchase', body: PurchaseRequest, data: PurchaseResult,
+    summary: 'Buy slots of a case (credit first, then cash)',
+    description: '409 with SlotFailureData when a slot is sold; 422 with InsufficientBalanceData, DailyCapData or AgeGateData; a replay of the idempotency key answers the first result, the key with another body is a 409.'
+  }),
+  prizeList: route({ method: 'POST', url: '/api/prizeList', auth: 'user', tag: 'prizes', body: PrizeListRequest, data: PrizeListResponse, summary: 'The caller\'s prizes' }),
+  prizeDetail: route({ method: 'POST', url: '/api/prizeDetail', auth: 'user', tag: 'prizes', body: PrizeDetailRequest, data: PrizeDetail, summary: 'One of the caller\'s prizes, with the proof of its case' }),
+  liveFeed: route({ method: 'POST', url: '/api/liveFeed', auth: 'none', tag: 'prizes', body: FeedRequest, data: Type.Array(FeedItem), summary: 'Recent rare and hidden wins, with masked names' })
+}
+
+const orders = 'orders'
+export const orderRoutes = {
+  uniqueOrderNo: route({
+    method: 'POST', url: '/generalOrder/getUniqueOrderNo', auth: 'user', tag: orders, body: UniqueOrderNoRequest, data: Type.String(),
+    summary: 'A new order number (opId)', description: 'userId is required (spec 5: "productId or userId must not be empty") and must be the caller\'s (login needed).'
+  }),
+  create: route({ method: 'POST', url: '/generalOrder/create', auth: 'user', tag: orders, body: CreateOrderRequest, data: OrderView, summary: 'Create a top-up order' }),
+  paymentParam: route({ method: 'POST', url: '/generalOrder/getPaymentParam', auth: 'user', tag: orders, body: OrderRequest, data: PaymentParams, summary: 'What the client needs to pay an order' }),
+  payOrderMessage: route({ method: 'POST', url: '/generalOrder/getPayOrderMessage', auth: 'user', tag: orders, body: OrderRequest, data: OrderView, summary: 'An order (asks WeChat Pay for news of an unpaid WeChat order)' }),
+  cancelPay: route({ method: 'POST', url: '/generalOrder/cancelPay', auth: 'user', tag: orders, body: OrderRequest, data: OrderView, summary: 'Cancel an unpaid order' }),
+  payMethod: route({ method: 'GET', url: '/generalOrder/payMethod', auth: 'none', tag: orders, data: Type.Array(PayMethod), summary: 'The payment channels this shop offers' }),
+  sandboxPay: route({
+    method: 'POST', url: '/api/sandboxPay', auth: 'user', tag: orders, body: OrderRequest, data: OrderView, devOnly: true,
+    summary: 'Pay a sandbox order (test money; outside production only)', description: 'Paying twice answers the same paid order; a canceled order is a 409.'
+  })
 }

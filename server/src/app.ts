@@ -35,6 +35,7 @@ import { purchaseRoutes } from './routes/purchase'
 import { prizeRoutes } from './routes/prizes'
 import { orderRoutes } from './routes/orders'
 import { registerMedia } from './http/media'
+import { registerOpenApi, serveOpenApi } from './http/openapi'
 
 export interface BuildAppOptions {
   config: Config
@@ -127,6 +128,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
   const sendIndexHtml = await registerStatic(app, config.staticDir)
   installErrorHandling(app, isApiPath, sendIndexHtml)
   registerMedia(app)
+  await registerOpenApi(app)
 
   await app.register(async (api) => {
     const typed = api.withTypeProvider<TypeBoxTypeProvider>() as unknown as Api
@@ -148,6 +150,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     prizeRoutes(typed, ctx)
     orderRoutes(typed, ctx)
   }, { prefix })
+  await serveOpenApi(app, config)
 
   const stopMaintenance = options.maintenance === false ? () => undefined : startMaintenance(ctx, app.log)
   app.addHook('onClose', async () => {

@@ -1,20 +1,20 @@
-/** Account calls (spec 7). */
-import type {
-  LoginResult, LoginSettings, MailCodeRequest, MailLoginRequest, PasswordLoginRequest,
-  RegisterRequest, SmsLoginRequest, UserInfo
-} from '~types/api'
-import { get, post } from './request'
+/** Account calls (spec 7), typed by their routes in types/accounts.ts. */
+import type { DataOf } from '~types/api'
+import type { MailCodeRequest, MailLoginRequest, PasswordLoginRequest, RegisterRequest, SmsLoginRequest, accountRoutes } from '~types/accounts'
+import { getRoute, post, postRoute } from './request'
+
+type A = typeof accountRoutes
 
 export const accountApi = {
-  loginByPassword: (body: PasswordLoginRequest) => post<LoginResult>('/login/passwd', body),
-  sendSmsCode: (phone: string) => get<null>('/login/sms/code', { phone }),
-  loginBySms: (body: SmsLoginRequest) => post<LoginResult>('/login/sms', body),
-  sendMailCode: (body: MailCodeRequest) => post<null>('/login/mail/sendCode', body),
-  loginByMail: (body: MailLoginRequest) => post<LoginResult>('/login/mail', body),
-  register: (body: RegisterRequest) => post<LoginResult>('/login/register?table=user', body),
-  loginByWeapp: (code: string) => post<LoginResult>('/login/weapp', { code }),
-  loginByOpenId: (code: string) => get<LoginResult>('/login/openid', { code }),
-  userInfo: () => get<UserInfo>('/getUserInfo'),
-  logout: () => get<null>('/logout'),
-  loginSettings: () => get<LoginSettings>('/system/setting/login')
+  loginByPassword: (body: PasswordLoginRequest) => postRoute<A['passwordLogin']>('/login/passwd', body),
+  sendSmsCode: (phone: string) => getRoute<A['smsCode']>('/login/sms/code', { phone }),
+  loginBySms: (body: SmsLoginRequest) => postRoute<A['smsLogin']>('/login/sms', body),
+  sendMailCode: (body: MailCodeRequest) => postRoute<A['mailCode']>('/login/mail/sendCode', body),
+  loginByMail: (body: MailLoginRequest) => postRoute<A['mailLogin']>('/login/mail', body),
+  register: (body: RegisterRequest) => post<DataOf<A['register']>>('/login/register?table=user', body),
+  loginByWeapp: (code: string) => postRoute<A['weappLogin']>('/login/weapp', { code }),
+  loginByOpenId: (code: string) => getRoute<A['openidLogin']>('/login/openid', { code }),
+  userInfo: () => getRoute<A['userInfo']>('/getUserInfo'),
+  logout: () => getRoute<A['logout']>('/logout'),
+  loginSettings: () => getRoute<A['loginSettings']>('/system/setting/login')
 }

@@ -4,7 +4,8 @@
  * sheet (mini-program) or WeChat's H5 payment page (browser).
  */
 import Taro from '@tarojs/taro'
-import { TOPUP_PRODUCT_ID, type OrderView, type PayChannel } from '~types/shop'
+import { TOPUP_PRODUCT_ID } from '~types/limits'
+import type { OrderView, PayChannel } from '~types/shop'
 import { POLL_INTERVAL_MS } from '@/constants'
 import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'

@@ -1,36 +1,35 @@
 /** The shop's calls (types/shop.ts): catalogue, cases, wallet, age gate, purchase, prizes, orders. */
-import type { PageQuery } from '~types/api'
-import type {
-  AgeStatus, AgeVerifyRequest, CaseProof, CaseView, CreateOrderRequest, FeedItem, LedgerResponse,
-  OrderView, PayMethod, PaymentParams, PrizeDetail, PrizeListRequest, PrizeListResponse, PurchaseRequest,
-  PurchaseResult, SeriesDetail, SeriesListResponse, WalletBalance
-} from '~types/shop'
-import { get, post } from './request'
+import type { PageQuery } from '~types/schema'
+import type { AgeVerifyRequest, CreateOrderRequest, PrizeListRequest, PurchaseRequest, orderRoutes, shopRoutes } from '~types/shop'
+import { getRoute, postRoute } from './request'
+
+type S = typeof shopRoutes
+type O = typeof orderRoutes
 
 export const shopApi = {
-  seriesList: (q: PageQuery) => post<SeriesListResponse>('/api/seriesList', q),
-  seriesDetail: (seriesId: number) => post<SeriesDetail>('/api/seriesDetail', { seriesId }),
-  caseCurrent: (seriesId: number) => post<CaseView>('/api/caseCurrent', { seriesId }),
-  caseSwitch: (seriesId: number) => post<CaseView>('/api/caseSwitch', { seriesId }),
-  caseProof: (caseId: number) => post<CaseProof>('/api/caseProof', { caseId }),
-  walletBalance: () => post<WalletBalance>('/api/walletBalance', {}),
-  walletLedger: (q: PageQuery) => post<LedgerResponse>('/api/walletLedger', q),
-  ageStatus: () => post<AgeStatus>('/api/ageStatus', {}),
-  ageVerify: (body: AgeVerifyRequest) => post<AgeStatus>('/api/ageVerify', body),
-  casePurchase: (body: PurchaseRequest) => post<PurchaseResult>('/api/casePurchase', body),
-  prizeList: (q: PrizeListRequest) => post<PrizeListResponse>('/api/prizeList', q),
-  prizeDetail: (prizeId: number) => post<PrizeDetail>('/api/prizeDetail', { prizeId }),
-  liveFeed: (limit = 20) => post<FeedItem[]>('/api/liveFeed', { limit })
+  seriesList: (q: PageQuery) => postRoute<S['seriesList']>('/api/seriesList', q),
+  seriesDetail: (seriesId: number) => postRoute<S['seriesDetail']>('/api/seriesDetail', { seriesId }),
+  caseCurrent: (seriesId: number) => postRoute<S['caseCurrent']>('/api/caseCurrent', { seriesId }),
+  caseSwitch: (seriesId: number) => postRoute<S['caseSwitch']>('/api/caseSwitch', { seriesId }),
+  caseProof: (caseId: number) => postRoute<S['caseProof']>('/api/caseProof', { caseId }),
+  walletBalance: () => postRoute<S['walletBalance']>('/api/walletBalance', {}),
+  walletLedger: (q: PageQuery) => postRoute<S['walletLedger']>('/api/walletLedger', q),
+  ageStatus: () => postRoute<S['ageStatus']>('/api/ageStatus', {}),
+  ageVerify: (body: AgeVerifyRequest) => postRoute<S['ageVerify']>('/api/ageVerify', body),
+  casePurchase: (body: PurchaseRequest) => postRoute<S['casePurchase']>('/api/casePurchase', body),
+  prizeList: (q: PrizeListRequest) => postRoute<S['prizeList']>('/api/prizeList', q),
+  prizeDetail: (prizeId: number) => postRoute<S['prizeDetail']>('/api/prizeDetail', { prizeId }),
+  liveFeed: (limit = 20) => postRoute<S['liveFeed']>('/api/liveFeed', { limit })
 }
 
 /** The order flow of spec 7: unique number, create, payment parameters, pay, status, cancel. */
 export const orderApi = {
   uniqueOrderNo: (productId: string, userId?: number) =>
-    post<string>('/generalOrder/getUniqueOrderNo', userId === undefined ? { productId } : { productId, userId }),
-  create: (body: CreateOrderRequest) => post<OrderView>('/generalOrder/create', body),
-  paymentParams: (opId: string) => post<PaymentParams>('/generalOrder/getPaymentParam', { opId }),
-  status: (opId: string) => post<OrderView>('/generalOrder/getPayOrderMessage', { opId }),
-  cancel: (opId: string) => post<OrderView>('/generalOrder/cancelPay', { opId }),
-  payMethods: () => get<PayMethod[]>('/generalOrder/payMethod'),
-  sandboxPay: (opId: string) => post<OrderView>('/api/sandboxPay', { opId })
+    postRoute<O['uniqueOrderNo']>('/generalOrder/getUniqueOrderNo', userId === undefined ? { productId } : { productId, userId }),
+  create: (body: CreateOrderRequest) => postRoute<O['create']>('/generalOrder/create', body),
+  paymentParams: (opId: string) => postRoute<O['paymentParam']>('/generalOrder/getPaymentParam', { opId }),
+  status: (opId: string) => postRoute<O['payOrderMessage']>('/generalOrder/getPayOrderMessage', { opId }),
+  cancel: (opId: string) => postRoute<O['cancelPay']>('/generalOrder/cancelPay', { opId }),
+  payMethods: () => getRoute<O['payMethod']>('/generalOrder/payMethod'),
+  sandboxPay: (opId: string) => postRoute<O['sandboxPay']>('/api/sandboxPay', { opId })
 }

@@ -1,5 +1,5 @@
 import { makeAutoObservable, runInAction } from 'mobx'
-import type { LoginResult, UserInfo } from '~types/api'
+import type { LoginResult, UserInfo } from '~types/accounts'
 import { tokenStorage } from '@/services/token'
 import { accountApi } from '@/services/account'
 

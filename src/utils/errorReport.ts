@@ -3,7 +3,7 @@
  * the configured URL only when configuration enables reporting.
  */
 import Taro from '@tarojs/taro'
-import type { ErrorReport } from '~types/api'
+import type { ErrorReport } from '~types/accounts'
 import { getConfig, isH5 } from '@/config'
 import { rawRequest } from '@/services/request'
 import { currentRoute } from './navigation'

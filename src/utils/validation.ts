@@ -1,5 +1,5 @@
 /** Login and register form rules (spec 5). Each returns a message key, or null when valid. */
-import { LOGIN_LIMITS } from '~types/api'
+import { LOGIN_LIMITS } from '~types/limits'
 import type { MessageKey } from '@/locales/types'
 import {
   CODE_MAX, CODE_MIN, PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN

@@ -3,7 +3,7 @@
  * the tables it exposes, their rows as the API shows them, and the `param` of each method.
  * Timestamps are ISO-8601 UTC strings; money is integer cents.
  */
-import type { PageQuery } from '../api'
+import type { PageQuery } from '../schema'
 
 export type DataMethod = 'add' | 'delete' | 'update' | 'get' | 'page' | 'list'
 

@@ -4,7 +4,7 @@
  * written. Identical SQL on SQLite and PostgreSQL.
  */
 import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely'
-import type { PageResult } from '../../../types/api'
+import type { PageResult } from '../../../types/schema'
 import { iso, type Clock } from '../clock'
 import { fail } from '../http/envelope'
 import { EXPORT_MAX_ROWS, LIST_MAX, type QueryParam } from './params'

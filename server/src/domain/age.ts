@@ -5,7 +5,8 @@
  */
 import type { Kysely } from 'kysely'
 import type { AgeStatus, AgeVerifyRequest } from '../../../types/shop'
-import { SHOP_LIMITS, type AgeGateData } from '../../../types/server/shop'
+import { SHOP_LIMITS } from '../../../types/limits'
+import type { AgeGateData } from '../../../types/shop'
 import type { Database } from '../db/schema'
 import { iso, type Clock } from '../clock'
 import { ApiFailure, fail } from '../http/envelope'

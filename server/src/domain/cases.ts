@@ -6,7 +6,8 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { CaseProof, CaseView } from '../../../types/shop'
-import { SHOP_LIMITS, type CaseSwitchLimitData } from '../../../types/server/shop'
+import { SHOP_LIMITS } from '../../../types/limits'
+import type { CaseSwitchLimitData } from '../../../types/shop'
 import type { CaseRowDb, Database } from '../db/schema'
 import { iso, type Clock } from '../clock'
 import { ApiFailure, fail } from '../http/envelope'

@@ -17,8 +17,6 @@ import { ApiFailure } from '../http/envelope'
 
 type Db = Kysely<Database>
 
-export const IDEMPOTENCY_KEY_PATTERN = '^[A-Za-z0-9_-]{8,64}$'
-
 /** A stable hash of a request body (keys sorted at every level). */
 export function requestHash (scope: string, body: unknown): string {
   const canonical = (v: unknown): unknown => {

@@ -22,9 +22,7 @@ import { addToWallet } from './wallet'
 
 type Db = Kysely<Database>
 
-/** Order numbers: "BB" + China time yyyyMMddHHmmss + 12 random hex digits (28 characters). */
-export const OP_ID_PATTERN = '^[A-Za-z0-9]{8,32}$'
-
+/** Order numbers: "BB" + China time yyyyMMddHHmmss + 12 random hex digits (28 characters; OP_ID_PATTERN). */
 export function newOpId (ms: number): string {
   const stamp = new Date(ms + 8 * 3600_000).toISOString().replace(/[-:T]/g, '').slice(0, 14)
   return `BB${stamp}${randomBytes(6).toString('hex').toUpperCase()}`

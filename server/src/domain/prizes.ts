@@ -1,7 +1,7 @@
 /** Prizes a user owns (newest first, with their design and the proof of their case) and the live feed. */
 import type { Kysely, Selectable } from 'kysely'
 import type { FeedItem, PrizeDetail, PrizeItem, PrizeListResponse, PrizeStatus } from '../../../types/shop'
-import { SHOP_LIMITS } from '../../../types/server/shop'
+import { SHOP_LIMITS } from '../../../types/limits'
 import type { Database, PrizesTable } from '../db/schema'
 import { fail } from '../http/envelope'
 import { caseProof } from './cases'

@@ -13,7 +13,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { PrizeResult, PurchaseRequest, PurchaseResult } from '../../../types/shop'
-import type { DailyCapData, InsufficientBalanceData, SlotFailureData } from '../../../types/server/shop'
+import type { DailyCapData, InsufficientBalanceData, SlotFailureData } from '../../../types/shop'
 import type { Database } from '../db/schema'
 import type { Dialect } from '../db/dialect'
 import { forUpdate } from '../db/lock'

@@ -32,27 +32,35 @@ function toFailure (error: FastifyError): ApiFailure | null {
   return null
 }
 
+/**
+ * Sends a failure envelope as JSON text: a route's response schema describes its successful answer
+ * (and would strip or refuse a failure's `data`), so failures bypass the route's serialiser.
+ */
+export function sendEnvelope (reply: FastifyReply, request: FastifyRequest, failure: ApiFailure): FastifyReply {
+  return reply.code(failure.httpStatus).type('application/json; charset=utf-8').send(JSON.stringify(envelopeOf(request, failure)))
+}
+
 export function installErrorHandling (app: FastifyInstance, isApiPath: (url: string) => boolean, sendIndexHtml: ((reply: FastifyReply) => FastifyReply) | null): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const failure = toFailure(error)
     if (failure) {
       if (failure.httpStatus >= 500) request.log.warn({ err: error.cause ?? error }, `handled failure: ${failure.key}`)
-      return reply.code(failure.httpStatus).send(envelopeOf(request, failure))
+      return sendEnvelope(reply, request, failure)
     }
     request.log.error({ err: error }, 'unhandled error')
-    return reply.code(500).send(envelopeOf(request, new ApiFailure(500, 'request.internal', {}, null, 500)))
+    return sendEnvelope(reply, request, new ApiFailure(500, 'request.internal', {}, null, 500))
   })
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const url = request.url
     if (isApiPath(url)) {
-      return reply.code(200).send(envelopeOf(request, new ApiFailure(404, 'request.notFound')))
+      return sendEnvelope(reply, request, new ApiFailure(404, 'request.notFound'))
     }
     // history-mode fallback: a page route of the H5 app gets index.html
     const wantsHtml = (request.headers.accept ?? '').includes('text/html')
     if (sendIndexHtml && (request.method === 'GET' || request.method === 'HEAD') && wantsHtml) {
       return sendIndexHtml(reply)
     }
-    return reply.code(404).send(envelopeOf(request, new ApiFailure(404, 'request.notFound')))
+    return sendEnvelope(reply, request, new ApiFailure(404, 'request.notFound', {}, null, 404))
   })
 }

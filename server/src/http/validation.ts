@@ -2,6 +2,7 @@
  * Turns schema errors (Ajv's from Fastify, or TypeBox's, which share the shape) into a 400 that names
  * the field and the reason.
  */
+import { MULTI_LINE_PATTERN, SINGLE_LINE_PATTERN } from '../../../types/limits'
 import type { MessageKey, MessageParams } from '../i18n/messages'
 import { ApiFailure } from './envelope'
 
@@ -64,7 +65,8 @@ export function describeSchemaError (error: SchemaError, root = 'body'): { field
     case 'pattern':
     case 'format': {
       const field = at()
-      return { field, key: 'validation.format', params: { field } }
+      const controlChars = p.pattern === SINGLE_LINE_PATTERN || p.pattern === MULTI_LINE_PATTERN
+      return { field, key: controlChars ? 'validation.controlChars' : 'validation.format', params: { field } }
     }
     case 'enum':
     case 'const': {

@@ -25,6 +25,7 @@ const zh = {
   'validation.enum': '{field} 取值无效',
   'validation.minProperties': '{field} 至少需要 {limit} 个字段',
   'validation.invalid': '{field} 无效',
+  'validation.controlChars': '{field} 不能包含控制字符',
   'type.string': '字符串',
   'type.integer': '整数',
   'type.number': '数字',
@@ -34,6 +35,7 @@ const zh = {
   'type.null': '空值',
 
   'auth.required': '未登录或登录已过期',
+  'auth.operatorOnly': '只有运营人员可以这样做',
   'login.identifierRequired': '必须提供 user_name、phone 或 email 之一',
   'login.onlyOneIdentifier': '只能提供 user_name、phone 或 email 之一',
   'login.passwordRequired': '必须提供 password',
@@ -92,7 +94,6 @@ const zh = {
   'order.notPayable': '订单当前状态（{status}）不能支付',
   'order.notCancelable': '订单当前状态（{status}）不能取消',
   'order.notSandbox': '该订单不是沙箱支付订单',
-  'order.notAvailableYet': '该功能暂未开放',
   'pay.channelUnavailable': '支付方式 {channel} 当前不可用',
   'pay.openidMissing': '请先用微信小程序登录，再使用微信支付'
 } as const
@@ -120,6 +121,7 @@ const en: Record<MessageKey, string> = {
   'validation.enum': '{field} has an invalid value',
   'validation.minProperties': '{field} needs at least {limit} fields',
   'validation.invalid': '{field} is invalid',
+  'validation.controlChars': '{field} must not contain control characters',
   'type.string': 'a string',
   'type.integer': 'an integer',
   'type.number': 'a number',
@@ -129,6 +131,7 @@ const en: Record<MessageKey, string> = {
   'type.null': 'null',
 
   'auth.required': 'Not logged in, or the session has expired',
+  'auth.operatorOnly': 'Only an operator can do this',
   'login.identifierRequired': 'One of user_name, phone or email is required',
   'login.onlyOneIdentifier': 'Provide only one of user_name, phone or email',
   'login.passwordRequired': 'password is required',
@@ -187,7 +190,6 @@ const en: Record<MessageKey, string> = {
   'order.notPayable': 'An order in status {status} cannot be paid',
   'order.notCancelable': 'An order in status {status} cannot be canceled',
   'order.notSandbox': 'This order is not a sandbox order',
-  'order.notAvailableYet': 'Not available yet',
   'pay.channelUnavailable': 'The payment method {channel} is not available',
   'pay.openidMissing': 'Log in with the WeChat mini-program to pay with WeChat Pay'
 }

@@ -1,37 +1,15 @@
-/**
- * The catalogue and cases (types/shop.ts): POST /api/seriesList, /api/seriesDetail, /api/caseCurrent,
- * /api/caseSwitch (login), /api/caseProof. Everything but the switch works without login.
- */
-import { Type } from 'typebox'
-import type { CaseProof, CaseView, SeriesDetail, SeriesListResponse } from '../../../types/shop'
+/** The catalogue and cases (types/shop.ts shopRoutes): series, the case shown, switching, proofs. */
+import { shopRoutes as r } from '../../../types/shop'
 import type { Api, AppContext } from '../context'
-import { ok } from '../http/envelope'
-import { currentSession, requireSession } from '../http/request'
-import { strict } from '../http/schemas'
-import { Id, PageBody, SeriesIdBody } from '../http/shopSchemas'
+import { defineRoute } from '../http/route'
 import { listSeries, requireSeries, seriesDetail } from '../domain/catalogue'
 import { caseProof, currentCase, switchCase } from '../domain/cases'
 
 export function catalogueRoutes (app: Api, ctx: AppContext): void {
-  app.post('/api/seriesList', { schema: { body: PageBody } }, async (request) => {
-    return ok<SeriesListResponse>(request, await listSeries(ctx.db, request.body.page, request.body.size))
-  })
-
-  app.post('/api/seriesDetail', { schema: { body: SeriesIdBody } }, async (request) => {
-    return ok<SeriesDetail>(request, seriesDetail(await requireSeries(ctx.db, request.body.seriesId)))
-  })
-
-  app.post('/api/caseCurrent', { schema: { body: SeriesIdBody } }, async (request) => {
-    const session = await currentSession(request, ctx)
-    return ok<CaseView>(request, await currentCase(ctx.db, ctx.clock, request.body.seriesId, session ? Number(session.user.id) : null))
-  })
-
-  app.post('/api/caseSwitch', { schema: { body: SeriesIdBody } }, async (request) => {
-    const { user } = await requireSession(request, ctx)
-    return ok<CaseView>(request, await switchCase(ctx.db, ctx.clock, request.body.seriesId, Number(user.id)))
-  })
-
-  app.post('/api/caseProof', { schema: { body: Type.Object({ caseId: Id }, strict) } }, async (request) => {
-    return ok<CaseProof>(request, await caseProof(ctx.db, request.body.caseId))
-  })
+  defineRoute(app, ctx, r.seriesList, async ({ body }) => listSeries(ctx.db, body.page, body.size))
+  defineRoute(app, ctx, r.seriesDetail, async ({ body }) => seriesDetail(await requireSeries(ctx.db, body.seriesId)))
+  defineRoute(app, ctx, r.caseCurrent, async ({ body, session }) =>
+    currentCase(ctx.db, ctx.clock, body.seriesId, session ? Number(session.user.id) : null))
+  defineRoute(app, ctx, r.caseSwitch, async ({ body, userId }) => switchCase(ctx.db, ctx.clock, body.seriesId, userId))
+  defineRoute(app, ctx, r.caseProof, async ({ body }) => caseProof(ctx.db, body.caseId))
 }

@@ -3,13 +3,12 @@
  * (the address travels in `phone`), POST /login/mail. A code login of a new phone or address creates
  * the account, so sending answers the same whether or not an account exists.
  */
-import { Type } from 'typebox'
 import type { FastifyRequest } from 'fastify'
-import type { LoginResult } from '../../../types/api'
+import { accountRoutes as r, type LoginResult } from '../../../types/accounts'
 import type { Api, AppContext } from '../context'
-import { fail, ok } from '../http/envelope'
+import { fail } from '../http/envelope'
 import { clientMeta, enforceLimits } from '../http/request'
-import { Code, Email, Phone, strict } from '../http/schemas'
+import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'
 import { RULES } from '../security/rules'
 import { CODE_TTL_MS } from '../security/codes'
@@ -46,39 +45,39 @@ export async function sendCode (
 }
 
 /** Verifies a code and logs the owner of the phone or address in. */
-async function loginWithCode (request: FastifyRequest, ctx: AppContext, purpose: CodePurpose, kind: 'phone' | 'email', target: string, code: string) {
+async function loginWithCode (request: FastifyRequest, ctx: AppContext, purpose: CodePurpose, kind: 'phone' | 'email', target: string, code: string): Promise<LoginResult> {
   await enforceLimits(ctx, [[RULES.loginPerIp, request.ip]])
   if (!await ctx.codes.verify(purpose, target, code)) throw fail.unauthorized('code.invalid', {}, { field: 'code' })
   const user = await userForContact(ctx.db, ctx.clock, kind, target)
   const token = await ctx.sessions.create(Number(user.id), clientMeta(request))
-  return ok<LoginResult>(request, { token, user: toUserInfo(user) })
+  return { token, user: toUserInfo(user) }
 }
 
 export function codeLoginRoutes (app: Api, ctx: AppContext): void {
-  app.get('/login/sms/code', { schema: { querystring: Type.Object({ phone: Phone }, strict) } }, async (request) => {
+  defineRoute(app, ctx, r.smsCode, async ({ request, query }) => {
     const sms = ctx.sms
     if (!sms) throw fail.providerNotConfigured('sms')
-    const phone = normaliseIdentifier('phone', request.query.phone)
+    const phone = normaliseIdentifier('phone', query.phone)
     await sendCode(request, ctx, 'sms', phone, code =>
       sms.send(phone, translate(request.locale, 'code.smsText', { code, minutes: CODE_MINUTES })))
-    return ok(request, null)
+    return null
   })
 
-  app.post('/login/sms', { schema: { body: Type.Object({ phone: Phone, code: Code }, strict) } }, async (request) =>
-    loginWithCode(request, ctx, 'sms', 'phone', normaliseIdentifier('phone', request.body.phone), request.body.code))
+  defineRoute(app, ctx, r.smsLogin, async ({ request, body }) =>
+    loginWithCode(request, ctx, 'sms', 'phone', normaliseIdentifier('phone', body.phone), body.code))
 
-  app.post('/login/mail/sendCode', { schema: { body: Type.Object({ phone: Email }, strict) } }, async (request) => {
+  defineRoute(app, ctx, r.mailCode, async ({ request, body }) => {
     const mailer = ctx.mailer
     if (!mailer) throw fail.providerNotConfigured('mail')
-    const address = normaliseIdentifier('email', request.body.phone)
+    const address = normaliseIdentifier('email', body.phone)
     await sendCode(request, ctx, 'mail', address, code => mailer.send({
       to: address,
       subject: translate(request.locale, 'code.mailSubject', { code }),
       text: translate(request.locale, 'code.mailText', { code, minutes: CODE_MINUTES })
     }))
-    return ok(request, null)
+    return null
   })
 
-  app.post('/login/mail', { schema: { body: Type.Object({ phone: Email, code: Code }, strict) } }, async (request) =>
-    loginWithCode(request, ctx, 'mail', 'email', normaliseIdentifier('email', request.body.phone), request.body.code))
+  defineRoute(app, ctx, r.mailLogin, async ({ request, body }) =>
+    loginWithCode(request, ctx, 'mail', 'email', normaliseIdentifier('email', body.phone), body.code))
 }

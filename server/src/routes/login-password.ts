@@ -1,10 +1,9 @@
 /** POST /login/passwd: one of user_name, phone or email, plus password (spec 5). */
-import { Type } from 'typebox'
-import type { LoginResult } from '../../../types/api'
+import { accountRoutes } from '../../../types/accounts'
 import type { Api, AppContext } from '../context'
-import { fail, ok } from '../http/envelope'
+import { fail } from '../http/envelope'
 import { clientMeta, enforceLimits } from '../http/request'
-import { Email, Password, Phone, UserName, strict } from '../http/schemas'
+import { defineRoute } from '../http/route'
 import { RULES } from '../security/rules'
 import type { RateRule } from '../security/rateLimiter'
 import { verifyPassword } from '../security/passwords'
@@ -26,17 +25,10 @@ export function requirePassword (password: string | undefined): string {
   return password
 }
 
-const PasswordLoginBody = Type.Object({
-  user_name: Type.Optional(UserName),
-  phone: Type.Optional(Phone),
-  email: Type.Optional(Email),
-  password: Type.Optional(Password)
-}, strict)
-
 export function passwordLoginRoutes (app: Api, ctx: AppContext): void {
-  app.post('/login/passwd', { schema: { body: PasswordLoginBody } }, async (request) => {
-    const { kind, value } = pickIdentifier(request.body)
-    const password = requirePassword(request.body.password)
+  defineRoute(app, ctx, accountRoutes.passwordLogin, async ({ request, body }) => {
+    const { kind, value } = pickIdentifier(body)
+    const password = requirePassword(body.password)
     const ip = request.ip
     const account = `${kind}:${value.toLowerCase()}`
     await enforceLimits(ctx, [[RULES.loginPerIp, ip]])
@@ -54,6 +46,6 @@ export function passwordLoginRoutes (app: Api, ctx: AppContext): void {
 
     for (const [rule, subject] of accountChecks) await ctx.limiter.refund(rule, subject)
     const token = await ctx.sessions.create(Number(user.id), clientMeta(request))
-    return ok<LoginResult>(request, { token, user: toUserInfo(user) })
+    return { token, user: toUserInfo(user) }
   })
 }

@@ -7,15 +7,13 @@
  *  POST /get_mp_url                a mini-program URL link
  */
 import { randomBytes } from 'node:crypto'
-import { Type } from 'typebox'
 import type { FastifyRequest } from 'fastify'
-import type { LoginResult } from '../../../types/api'
-import type { MpUrlResult, WechatAuthorizeResult } from '../../../types/server/accounts'
+import { accountRoutes as r, type LoginResult } from '../../../types/accounts'
 import type { Api, AppContext } from '../context'
 import { features } from '../config'
-import { ApiFailure, fail, ok } from '../http/envelope'
+import { ApiFailure, fail } from '../http/envelope'
 import { clientMeta, enforceLimits } from '../http/request'
-import { WeChatCode, strict } from '../http/schemas'
+import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'
 import { RULES } from '../security/rules'
 import { ProviderUnavailableError } from '../providers/errors'
@@ -44,54 +42,45 @@ async function wechatCall<T> (kind: WeChatKind, fn: () => Promise<T>, use: 'logi
   }
 }
 
-async function login (request: FastifyRequest, ctx: AppContext, claim: Omit<IdentityClaim, 'nickname'> & { nickname?: string }) {
+async function login (request: FastifyRequest, ctx: AppContext, claim: Omit<IdentityClaim, 'nickname'> & { nickname?: string }): Promise<LoginResult> {
   const user = await userForIdentity(ctx.db, ctx.clock, {
     ...claim,
     nickname: claim.nickname || translate(request.locale, 'wechat.defaultNickname')
   })
   const token = await ctx.sessions.create(Number(user.id), clientMeta(request))
-  return ok<LoginResult>(request, { token, user: toUserInfo(user) })
+  return { token, user: toUserInfo(user) }
 }
-
-const CodeBody = Type.Object({ code: WeChatCode }, strict)
 
 export function wechatRoutes (app: Api, ctx: AppContext): void {
   const requireWeapp = () => { if (!features(ctx.config).weapp) throw fail.providerNotConfigured('weapp') }
   const requireWeb = () => { if (!features(ctx.config).wechatWeb) throw fail.providerNotConfigured('wechat') }
 
-  app.post('/login/weapp', { schema: { body: CodeBody } }, async (request) => {
+  defineRoute(app, ctx, r.weappLogin, async ({ request, body }) => {
     requireWeapp()
     await enforceLimits(ctx, [[RULES.loginPerIp, request.ip]])
-    const s = await wechatCall('weapp', () => ctx.wechat.code2Session(request.body.code))
+    const s = await wechatCall('weapp', () => ctx.wechat.code2Session(body.code))
     return login(request, ctx, { provider: PROVIDERS.weapp, subject: s.openid, unionid: s.unionid })
   })
 
-  app.get('/login/openid', { schema: { querystring: Type.Object({ code: WeChatCode }, strict) } }, async (request) => {
+  defineRoute(app, ctx, r.openidLogin, async ({ request, query }) => {
     requireWeb()
     await enforceLimits(ctx, [[RULES.loginPerIp, request.ip]])
-    const t = await wechatCall('wechat', () => ctx.wechat.oauthAccessToken(request.query.code))
+    const t = await wechatCall('wechat', () => ctx.wechat.oauthAccessToken(query.code))
     return login(request, ctx, { provider: PROVIDERS.wechatWeb, subject: t.openid, unionid: t.unionid })
   })
 
-  app.get('/login/wechat', {
-    schema: {
-      querystring: Type.Object({
-        redirect_uri: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-        scope: Type.Optional(Type.Union([Type.Literal('snsapi_userinfo'), Type.Literal('snsapi_base')]))
-      }, strict)
-    }
-  }, async (request) => {
+  defineRoute(app, ctx, r.wechatAuthorize, async ({ request, query }) => {
     requireWeb()
-    const redirect = absoluteRedirect(request, request.query.redirect_uri)
+    const redirect = absoluteRedirect(request, query.redirect_uri)
     const state = randomBytes(16).toString('hex')
-    const url = ctx.wechat.authorizeUrl(redirect, request.query.scope ?? 'snsapi_userinfo', state)
-    return ok<WechatAuthorizeResult>(request, { url, state })
+    const url = ctx.wechat.authorizeUrl(redirect, query.scope ?? 'snsapi_userinfo', state)
+    return { url, state }
   })
 
-  app.post('/login/wechat', { schema: { body: CodeBody } }, async (request) => {
+  defineRoute(app, ctx, r.wechatLogin, async ({ request, body }) => {
     requireWeb()
     await enforceLimits(ctx, [[RULES.loginPerIp, request.ip]])
-    const t = await wechatCall('wechat', () => ctx.wechat.oauthAccessToken(request.body.code))
+    const t = await wechatCall('wechat', () => ctx.wechat.oauthAccessToken(body.code))
     const profile = t.scope.includes('snsapi_userinfo')
       ? await wechatCall('wechat', () => ctx.wechat.userInfo(t.accessToken, t.openid))
       : null
@@ -104,24 +93,15 @@ export function wechatRoutes (app: Api, ctx: AppContext): void {
     })
   })
 
-  app.post('/get_mp_url', {
-    schema: {
-      body: Type.Optional(Type.Object({
-        path: Type.Optional(Type.String({ maxLength: 100, pattern: '^/?[A-Za-z0-9_/-]*$' })),
-        query: Type.Optional(Type.String({ maxLength: 1024, pattern: '^[A-Za-z0-9_.~!*\'();:@&=+$,/?%#-]*$' })),
-        expire_interval: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 }))
-      }, strict))
-    }
-  }, async (request) => {
+  defineRoute(app, ctx, r.mpUrl, async ({ request, body }) => {
     requireWeapp()
     await enforceLimits(ctx, [[RULES.mpUrlPerIp, request.ip]])
-    const body = request.body ?? {}
     const url = await wechatCall('weapp', () => ctx.wechat.generateUrlLink({
       path: body.path?.replace(/^\/+/, ''),
       query: body.query,
       expireDays: body.expire_interval
     }), 'service')
-    return ok<MpUrlResult>(request, { url })
+    return { url }
   })
 }
 

@@ -2,26 +2,17 @@
  * POST /login/register?table=user: a password plus one of user_name, phone or email; a phone or
  * address needs the code sent there (field `code`). Logs the new account in.
  */
-import { Type } from 'typebox'
-import type { LoginResult } from '../../../types/api'
+import { accountRoutes } from '../../../types/accounts'
 import type { Api, AppContext } from '../context'
-import { fail, ok } from '../http/envelope'
+import { fail } from '../http/envelope'
 import { clientMeta, enforceLimits } from '../http/request'
-import { Code, Email, Password, Phone, UserName, strict } from '../http/schemas'
+import { defineRoute } from '../http/route'
 import type { MessageKey } from '../i18n/messages'
 import { isUniqueViolation } from '../db/errors'
 import { RULES } from '../security/rules'
 import { hashPassword } from '../security/passwords'
 import { findUserBy, insertUser, maskPhone, toUserInfo, type IdentifierKind } from '../services/users'
 import { pickIdentifier, requirePassword } from './login-password'
-
-const RegisterBody = Type.Object({
-  password: Type.Optional(Password),
-  user_name: Type.Optional(UserName),
-  phone: Type.Optional(Phone),
-  email: Type.Optional(Email),
-  code: Type.Optional(Code)
-}, strict)
 
 const TAKEN: Record<IdentifierKind, MessageKey> = {
   user_name: 'register.userNameTaken',
@@ -36,18 +27,16 @@ function nicknameFor (kind: IdentifierKind, value: string): string {
 }
 
 export function registerRoutes (app: Api, ctx: AppContext): void {
-  app.post('/login/register', {
-    schema: { querystring: Type.Object({ table: Type.Literal('user') }, strict), body: RegisterBody }
-  }, async (request) => {
-    const { kind, value } = pickIdentifier(request.body)
-    const password = requirePassword(request.body.password)
+  defineRoute(app, ctx, accountRoutes.register, async ({ request, body }) => {
+    const { kind, value } = pickIdentifier(body)
+    const password = requirePassword(body.password)
     await enforceLimits(ctx, [[RULES.registerPerIp, request.ip]])
 
     if (kind === 'user_name') {
       if (await findUserBy(ctx.db, kind, value)) throw fail.conflict(TAKEN[kind])
     } else {
       // a phone or address must be proven first; only then may we say it is taken
-      const code = request.body.code
+      const code = body.code
       if (code === undefined) throw fail.field('code', 'code.required')
       const proven = await ctx.codes.verify(kind === 'phone' ? 'sms' : 'mail', value, code)
       if (!proven) throw fail.badRequest('code.invalid', {}, { field: 'code' })
@@ -62,6 +51,6 @@ export function registerRoutes (app: Api, ctx: AppContext): void {
       throw err
     }
     const token = await ctx.sessions.create(Number(user.id), clientMeta(request))
-    return ok<LoginResult>(request, { token, user: toUserInfo(user) })
+    return { token, user: toUserInfo(user) }
   })
 }

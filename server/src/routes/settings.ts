@@ -1,8 +1,8 @@
 /** GET /system/setting/login: which login methods this configuration offers. */
-import type { LoginSettings } from '../../../types/api'
+import { accountRoutes as r, type LoginSettings } from '../../../types/accounts'
 import type { Api, AppContext } from '../context'
 import { features } from '../config'
-import { ok } from '../http/envelope'
+import { defineRoute } from '../http/route'
 
 export function loginSettings (ctx: AppContext): LoginSettings {
   const f = features(ctx.config)
@@ -17,5 +17,5 @@ export function loginSettings (ctx: AppContext): LoginSettings {
 }
 
 export function settingsRoutes (app: Api, ctx: AppContext): void {
-  app.get('/system/setting/login', async (request) => ok<LoginSettings>(request, loginSettings(ctx)))
+  defineRoute(app, ctx, r.loginSettings, async () => loginSettings(ctx))
 }

@@ -3,7 +3,7 @@
  * Windows are short so that an attacker is slowed without locking the real owner out for long.
  */
 import type { RateRule } from './rateLimiter'
-import { SHOP_LIMITS } from '../../../types/server/shop'
+import { SHOP_LIMITS } from '../../../types/limits'
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND

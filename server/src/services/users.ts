@@ -1,5 +1,5 @@
 /** Users: lookup by user name / phone / e-mail, creation, and the public shape (UserInfo). */
-import type { UserInfo } from '../../../types/api'
+import type { UserInfo } from '../../../types/accounts'
 import type { Db } from '../db'
 import type { NewUser, UserRow } from '../db/schema'
 import { iso, type Clock } from '../clock'

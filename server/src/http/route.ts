@@ -1,0 +1,80 @@
+/**
+ * Registers a call of the contract (types/): its method, path and schemas come from the route's
+ * definition, so the server validates requests, serialises answers (fields outside the schema never
+ * leave the server) and documents them (OpenAPI) from the one source.
+ *
+ * Authorization runs in preValidation, before the body is validated: an anonymous caller of a `user`
+ * route gets 401 and a shopper calling an `operator` route 403, never a 400 about a field.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { Envelope, type Auth, type BodyOf, type DataOf, type QueryOf, type RouteDef } from '../../../types/api'
+import type { Api, AppContext } from '../context'
+import type { ActiveSession } from '../services/sessions'
+import { fail, ok } from './envelope'
+import { currentSession, requireSession } from './request'
+
+/** The session a handler gets: always one on `user` and `operator` routes. */
+type SessionFor<A extends Auth> = A extends 'user' | 'operator' ? ActiveSession : A extends 'optional' ? ActiveSession | null : null
+
+export interface CallContext<R extends RouteDef> {
+  request: FastifyRequest<{ Body: BodyOf<R>; Querystring: QueryOf<R> }>
+  reply: FastifyReply
+  body: BodyOf<R>
+  query: QueryOf<R>
+  session: SessionFor<R['auth']>
+  /** The caller's user id (0 on routes without a session). */
+  userId: number
+}
+
+type Handler<R extends RouteDef> = (call: CallContext<R>) => Promise<R['raw'] extends object ? FastifyReply : DataOf<R>>
+
+/** The Fastify schema of a route: request parts, the answer's envelope, and what OpenAPI shows. */
+export function fastifySchema (def: RouteDef): Record<string, unknown> {
+  const schema: Record<string, unknown> = {
+    summary: def.summary,
+    tags: [def.tag],
+    ...(def.description ? { description: def.description } : {}),
+    ...(def.body ? { body: def.body } : {}),
+    ...(def.querystring ? { querystring: def.querystring } : {}),
+    ...(def.auth === 'none' ? {} : { security: def.auth === 'optional' ? [{}, { bearer: [] }] : [{ bearer: [] }] })
+  }
+  schema.response = def.raw
+    ? { 200: { description: def.raw.description, content: { [def.raw.contentType]: { schema: { type: 'string', format: 'binary' } } } } }
+    : { 200: { description: 'The envelope; `data` as below when `code` is 200 (a failure carries its own `data`)', ...Envelope(def.data) } }
+  return schema
+}
+
+async function authorize (request: FastifyRequest, ctx: AppContext, auth: Auth): Promise<void> {
+  if (auth === 'user') {
+    await requireSession(request, ctx)
+  } else if (auth === 'operator') {
+    const { user } = await requireSession(request, ctx)
+    if (user.role !== 'operator') throw fail.forbidden('auth.operatorOnly')
+  } else if (auth === 'optional') {
+    await currentSession(request, ctx)
+  }
+}
+
+/** Registers one call of the contract on the API scope. */
+export function defineRoute<const R extends RouteDef> (app: Api, ctx: AppContext, def: R, handler: Handler<R>, options: { bodyLimit?: number } = {}): void {
+  if (def.devOnly && ctx.config.isProduction) return
+  app.route({
+    method: def.method,
+    url: def.url,
+    schema: fastifySchema(def),
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    ...(def.auth === 'none' ? {} : { preValidation: async (request: FastifyRequest) => authorize(request, ctx, def.auth) }),
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const session = (def.auth === 'none' ? null : request.session ?? null) as SessionFor<R['auth']>
+      const result = await handler({
+        request: request as CallContext<R>['request'],
+        reply,
+        body: request.body as BodyOf<R>,
+        query: request.query as QueryOf<R>,
+        session,
+        userId: session ? Number(session.user.id) : 0
+      })
+      return def.raw ? result : ok(request, result)
+    }
+  })
+}

@@ -1,0 +1,75 @@
+/**
+ * The limits of the contract as plain constants: the app imports them (forms, hints) without pulling
+ * any schema code into its bundles; the schemas in types/ are built from them, so both sides agree.
+ */
+
+/** Login form limits (spec 5, 9), checked by the app's forms and by the server's schemas. */
+export const LOGIN_LIMITS = {
+  userNameMin: 1,
+  userNameMax: 100,
+  passwordMin: 3,
+  passwordMax: 18,
+  codeMin: 4,
+  codeMax: 6,
+  /** Mainland mobile numbers. */
+  phonePattern: '^1[3-9]\\d{9}$',
+  emailMax: 254
+} as const
+
+/**
+ * Integers on the wire fit the database and JavaScript: ids are PostgreSQL bigints, but no id above
+ * 2^53 - 1 can exist here (JavaScript numbers), so larger ones are refused by the schema (400), never
+ * passed to a query.
+ */
+export const MAX_ID = Number.MAX_SAFE_INTEGER
+/** Pages: size at most 100; page at most 100,000, so an offset stays below 10^7 rows. */
+export const PAGE_SIZE_MAX = 100
+export const PAGE_MAX = 100_000
+/** The largest case (series_case_size_check). */
+export const CASE_SIZE_MAX = 100
+/** The largest amount of money in one field of a request (1 million yuan, in cents). */
+export const MONEY_MAX_CENTS = 100_000_000
+
+/** Largest price of one box (PRODUCT.md: at most 200 yuan). */
+export const MAX_BOX_PRICE_CENTS = 20000
+
+/** What can be ordered: a wallet top-up of amountCents. */
+export const TOPUP_PRODUCT_ID = 'wallet_topup'
+export const TOPUP_MIN_CENTS = 100
+export const TOPUP_MAX_CENTS = 500000
+
+/** Idempotency keys of money-moving calls; order numbers (opId). */
+export const IDEMPOTENCY_KEY_PATTERN = '^[A-Za-z0-9_-]{8,64}$'
+export const OP_ID_PATTERN = '^[A-Za-z0-9]{8,32}$'
+
+/** The limits of the shop calls (the server enforces them; the app may show them). */
+export const SHOP_LIMITS = {
+  /** Case switches per user per China day. */
+  caseSwitchesPerDay: 5,
+  /** Default daily spending cap of a minor (8-17), in cents. */
+  minorDailyCapCents: 10000,
+  minPurchaseAge: 8,
+  adultAge: 18,
+  /** Order numbers per user per minute. */
+  orderNumbersPerMinute: 30,
+  liveFeedMax: 50,
+  liveFeedDefault: 20
+} as const
+
+/** Error reports (spec 3, 8): the longest text of each field, and the body. */
+export const ERROR_REPORT_LIMITS = {
+  error_message: 4000,
+  path: 500,
+  type: 50,
+  sub_source: 50,
+  app_id: 100,
+  /** bytes of JSON: 4000 characters of CJK text with escapes fit */
+  body: 32 * 1024
+} as const
+
+/**
+ * Strings refuse control characters: a single-line text none of U+0000-U+001F and U+007F; a
+ * multi-line text allows tab, line feed and carriage return. (PostgreSQL cannot store U+0000 at all.)
+ */
+export const SINGLE_LINE_PATTERN = '^[^\\u0000-\\u001f\\u007f]*$'
+export const MULTI_LINE_PATTERN = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$'
