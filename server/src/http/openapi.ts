@@ -23,8 +23,25 @@ const DESCRIPTION = [
   '`Authorization: Bearer <token>`. The headers APP_ID, APP_TYPE and X_Env identify the client.'
 ].join('\n')
 
+export interface RegisteredRoute { method: string; url: string; documented: boolean }
+
+const registered = new WeakMap<FastifyInstance, RegisteredRoute[]>()
+
+/** Every route registered on the app after registerOpenApi, and whether it is part of the document. */
+export function registeredRoutes (app: FastifyInstance): RegisteredRoute[] {
+  return registered.get(app) ?? []
+}
+
 /** Before the routes: the document is collected from every route registered afterwards. */
 export async function registerOpenApi (app: FastifyInstance): Promise<void> {
+  const routes: RegisteredRoute[] = []
+  registered.set(app, routes)
+  app.addHook('onRoute', (options) => {
+    const tags = (options.schema as { tags?: string[] } | undefined)?.tags
+    for (const method of ([] as string[]).concat(options.method)) {
+      routes.push({ method, url: options.url, documented: Boolean(tags?.length) })
+    }
+  })
   await app.register(swagger, {
     hideUntagged: true,
     openapi: {

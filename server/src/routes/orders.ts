@@ -83,6 +83,14 @@ export function orderRoutes (app: Api, ctx: AppContext): void {
 /** WeChat Pay's answers: 204 on success; 4xx/5xx with {code: 'FAIL', message} so that it retries. */
 const failWith = (reply: FastifyReply, status: number, message: string) => reply.code(status).send({ code: 'FAIL', message })
 
+/** What OpenAPI shows of the notification route (its body is WeChat Pay's, verified byte for byte). */
+const WECHAT_NOTIFY_DOC = {
+  summary: 'WeChat Pay payment notification (called by WeChat Pay)',
+  description: 'WeChat Pay v3 notification: signature headers (Wechatpay-Serial, -Signature, -Timestamp, -Nonce) over the raw body, AES-256-GCM resource. Answers 204 when settled or ignored, or 4xx/5xx with {code: "FAIL", message} so that WeChat Pay retries. Outside the envelope.',
+  tags: ['orders'],
+  response: { 204: { description: 'Settled (or an event that needs nothing)', type: 'null' } }
+}
+
 /** The notification needs its body byte for byte (the signature covers it): a raw-string parser here only. */
 function wechatNotifyRoute (scope: FastifyInstance, ctx: AppContext): void {
   scope.removeAllContentTypeParsers()
@@ -92,7 +100,7 @@ function wechatNotifyRoute (scope: FastifyInstance, ctx: AppContext): void {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? 400 : 500
     return failWith(reply, status, status === 400 ? 'bad request' : 'internal error')
   })
-  scope.post('/generalOrder/notify/wechat', async (request: FastifyRequest, reply: FastifyReply) => {
+  scope.post('/generalOrder/notify/wechat', { schema: WECHAT_NOTIFY_DOC }, async (request: FastifyRequest, reply: FastifyReply) => {
     const client = ctx.wechatPay
     if (!client) return failWith(reply, 404, 'WeChat Pay is not configured')
     const raw = typeof request.body === 'string' ? request.body : ''

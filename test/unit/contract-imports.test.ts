@@ -1,0 +1,50 @@
+/**
+ * The app takes the contract's types from types/ and nothing else: a value import of a schema module
+ * would put TypeBox into the bundles. Only types/limits.ts (plain constants) may be imported as values.
+ * (scripts/check-bundles.js checks the built bundles themselves.)
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+
+const SRC = path.resolve(__dirname, '../../src')
+
+function sources (dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {
+    const abs = path.join(dir, e.name)
+    return e.isDirectory() ? sources(abs) : /\.(ts|tsx)$/.test(e.name) ? [abs] : []
+  })
+}
+
+/** Import statements that bring values (not `import type`, not all-`type` specifiers) from types/. */
+export function valueImportsFromContract (code: string): string[] {
+  const found: string[] = []
+  const re = /import\s+(type\s+)?([^'";]*?)\s+from\s+['"]((?:~types|(?:\.\.\/)+types)\/[^'"]+)['"]/g
+  for (const m of code.matchAll(re)) {
+    const [, typeOnly, clause, from] = m
+    if (typeOnly || /(^|\/)limits$/.test(from)) continue
+    const names = clause.replace(/[{}]/g, '').split(',').map(s => s.trim()).filter(Boolean)
+    if (names.every(n => n.startsWith('type '))) continue
+    found.push(`${clause.replace(/\s+/g, ' ')} from '${from}'`)
+  }
+  return found
+}
+
+test('the detector tells a value import from a type import', () => {
+  expect(valueImportsFromContract("import type { A } from '~types/shop'")).toEqual([])
+  expect(valueImportsFromContract("import { type A, type B } from '~types/shop'")).toEqual([])
+  expect(valueImportsFromContract("import { TOPUP_MIN_CENTS } from '~types/limits'")).toEqual([])
+  expect(valueImportsFromContract("import { PurchaseRequest } from '~types/shop'")).toHaveLength(1)
+  expect(valueImportsFromContract("import { type A, shopRoutes } from '../../types/shop'")).toHaveLength(1)
+})
+
+test('no page, component or service imports schema code from types/', () => {
+  const offenders = sources(SRC).flatMap(file =>
+    valueImportsFromContract(fs.readFileSync(file, 'utf8')).map(i => `${path.relative(SRC, file)}: ${i}`))
+  expect(offenders).toEqual([])
+})
+
+test('types/limits.ts stays free of schema code', () => {
+  const limits = fs.readFileSync(path.resolve(__dirname, '../../types/limits.ts'), 'utf8')
+  expect(limits).not.toMatch(/from\s+['"]typebox/)
+  expect(limits).not.toMatch(/^import /m)
+})
