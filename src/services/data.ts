@@ -5,7 +5,7 @@
  */
 import Taro from '@tarojs/taro'
 import type { ApiEnvelope } from '~types/api'
-import type { DataMethod, DataTable } from '~types/server/data'
+import type { DataMethod, DataTable } from '~types/data'
 import { isH5 } from '@/config'
 import { randomString } from '@/utils/random'
 import { ApiError } from './errors'

@@ -10,12 +10,11 @@
  */
 import { Type, type TProperties, type TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
-import { strict } from '../http/schemas'
+import { Id, PageFields, strict } from '../../../types/schema'
 import { validationFailure, type SchemaError } from '../http/validation'
 import { schemaOf, type Method, type TableSpec } from './tables'
 
 export const LIST_MAX = 100
-export const PAGE_SIZE_MAX = 100
 export const EXPORT_MAX_ROWS = 5000
 
 export type Operation = Method | 'export'
@@ -33,7 +32,7 @@ function querySchema (spec: TableSpec, extra: TProperties): TSchema {
   const filters: TProperties = {}
   const sortable: string[] = []
   for (const [name, field] of Object.entries(spec.fields)) {
-    if (field.filter) filters[name] = Type.Optional(schemaOf(field))
+    if (field.filter) filters[name] = Type.Optional(schemaOf(spec, name))
     if (field.sort) sortable.push(name)
   }
   return Type.Object({
@@ -45,7 +44,7 @@ function querySchema (spec: TableSpec, extra: TProperties): TSchema {
 }
 
 function paramSchema (spec: TableSpec, op: Operation): TSchema {
-  const id = Type.Object({ id: Type.Integer({ minimum: 1 }) }, strict)
+  const id = Type.Object({ id: Id }, strict)
   const writable = Object.entries(spec.fields).filter(([, f]) => f.write)
   switch (op) {
     case 'get':
@@ -53,21 +52,18 @@ function paramSchema (spec: TableSpec, op: Operation): TSchema {
       return id
     case 'add': {
       const props: TProperties = {}
-      for (const [name, f] of writable) props[name] = f.write === 'required' ? schemaOf(f) : Type.Optional(schemaOf(f))
+      for (const [name, f] of writable) props[name] = f.write === 'required' ? schemaOf(spec, name) : Type.Optional(schemaOf(spec, name))
       return Type.Object(props, strict)
     }
     case 'update': {
-      const props: TProperties = { id: Type.Integer({ minimum: 1 }) }
-      for (const [name, f] of writable) props[name] = Type.Optional(schemaOf(f))
+      const props: TProperties = { id: Id }
+      for (const [name] of writable) props[name] = Type.Optional(schemaOf(spec, name))
       return Type.Object(props, { ...strict, minProperties: 2 })
     }
     case 'list':
       return querySchema(spec, { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_MAX })) })
     case 'page':
-      return querySchema(spec, {
-        page: Type.Integer({ minimum: 1 }),
-        size: Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX })
-      })
+      return querySchema(spec, PageFields)
     case 'export':
       return querySchema(spec, {})
   }

@@ -10,19 +10,17 @@
  *            edits only their own; user_id is never read from or written by the client
  */
 import { type Expression, type ExpressionBuilder, type SqlBool } from 'kysely'
-import { Type, type TSchema } from 'typebox'
-import { DATA_METHODS } from '../../../types/server/data'
-import { PHONE_PATTERN } from '../http/schemas'
+import type { TObject, TSchema } from 'typebox'
+import { DATA_METHODS, DATA_ROWS } from '../../../types/data'
 
 export const METHODS = ['add', 'delete', 'update', 'get', 'page', 'list'] as const
 export type Method = typeof METHODS[number]
 
 export type FieldKind = 'id' | 'text' | 'integer' | 'cents' | 'boolean' | 'timestamp'
 
+/** What the API does with a field; its schema (for filters and writes) is the row's in types/data.ts. */
 export interface FieldSpec {
   kind: FieldKind
-  /** The schema of a value written or filtered on (defaults from the kind). */
-  schema?: TSchema
   write?: 'required' | 'optional'
   filter?: boolean
   sort?: boolean
@@ -32,6 +30,8 @@ export interface TableSpec {
   /** The table in the database. */
   table: 'series' | 'designs' | 'cases' | 'addresses' | 'prizes'
   access: 'public' | 'owner'
+  /** The row as the API shows it (types/data.ts): the schema of every field. */
+  row: TObject
   methods: readonly Method[]
   export: boolean
   /** The only columns ever selected, filtered, sorted or written. */
@@ -45,7 +45,6 @@ export interface TableSpec {
   singleTrueFlag?: string
 }
 
-const Id = Type.Integer({ minimum: 1 })
 const PUBLISHED = ['on_sale', 'retired'] as const
 
 const publishedSeries = (eb: ExpressionBuilder<any, any>) => eb('status', 'in', PUBLISHED)
@@ -55,6 +54,7 @@ const ofPublishedSeries = (eb: ExpressionBuilder<any, any>) =>
 export const TABLES: Record<string, TableSpec> = {
   series: {
     table: 'series',
+    row: DATA_ROWS.series,
     access: 'public',
     methods: DATA_METHODS.series,
     export: true,
@@ -66,7 +66,7 @@ export const TABLES: Record<string, TableSpec> = {
       price_cents: { kind: 'cents', sort: true },
       case_size: { kind: 'integer' },
       hidden_ppm: { kind: 'integer' },
-      status: { kind: 'text', schema: Type.Enum([...PUBLISHED]), filter: true },
+      status: { kind: 'text', filter: true },
       created_at: { kind: 'timestamp', sort: true },
       updated_at: { kind: 'timestamp' }
     },
@@ -75,6 +75,7 @@ export const TABLES: Record<string, TableSpec> = {
   },
   designs: {
     table: 'designs',
+    row: DATA_ROWS.designs,
     access: 'public',
     methods: DATA_METHODS.designs,
     export: true,
@@ -82,7 +83,7 @@ export const TABLES: Record<string, TableSpec> = {
       id: { kind: 'id', sort: true },
       series_id: { kind: 'id', filter: true },
       name: { kind: 'text' },
-      rarity: { kind: 'text', schema: Type.Enum(['regular', 'rare', 'hidden']), filter: true },
+      rarity: { kind: 'text', filter: true },
       image: { kind: 'text' },
       reference_value_cents: { kind: 'cents', sort: true },
       recycle_value_cents: { kind: 'cents' },
@@ -93,6 +94,7 @@ export const TABLES: Record<string, TableSpec> = {
   },
   cases: {
     table: 'cases',
+    row: DATA_ROWS.cases,
     access: 'public',
     methods: DATA_METHODS.cases,
     export: false,
@@ -102,7 +104,7 @@ export const TABLES: Record<string, TableSpec> = {
       series_id: { kind: 'id', filter: true },
       size: { kind: 'integer' },
       commit_hash: { kind: 'text' },
-      status: { kind: 'text', schema: Type.Enum(['on_sale', 'sold_out', 'retired']), filter: true },
+      status: { kind: 'text', filter: true },
       created_at: { kind: 'timestamp', sort: true },
       revealed_at: { kind: 'timestamp' }
     },
@@ -111,15 +113,16 @@ export const TABLES: Record<string, TableSpec> = {
   },
   addresses: {
     table: 'addresses',
+    row: DATA_ROWS.addresses,
     access: 'owner',
     methods: DATA_METHODS.addresses,
     export: true,
     fields: {
       id: { kind: 'id', sort: true },
-      name: { kind: 'text', schema: Type.String({ minLength: 1, maxLength: 50 }), write: 'required' },
-      phone: { kind: 'text', schema: Type.String({ pattern: PHONE_PATTERN }), write: 'required' },
-      region: { kind: 'text', schema: Type.String({ minLength: 1, maxLength: 100 }), write: 'required' },
-      detail: { kind: 'text', schema: Type.String({ minLength: 1, maxLength: 200 }), write: 'required' },
+      name: { kind: 'text', write: 'required' },
+      phone: { kind: 'text', write: 'required' },
+      region: { kind: 'text', write: 'required' },
+      detail: { kind: 'text', write: 'required' },
       is_default: { kind: 'boolean', write: 'optional', filter: true },
       created_at: { kind: 'timestamp', sort: true },
       updated_at: { kind: 'timestamp', sort: true }
@@ -130,6 +133,7 @@ export const TABLES: Record<string, TableSpec> = {
   },
   prizes: {
     table: 'prizes',
+    row: DATA_ROWS.prizes,
     access: 'owner',
     methods: DATA_METHODS.prizes,
     export: true,
@@ -139,11 +143,7 @@ export const TABLES: Record<string, TableSpec> = {
       design_id: { kind: 'id', filter: true },
       case_id: { kind: 'id' },
       slot: { kind: 'integer' },
-      status: {
-        kind: 'text',
-        schema: Type.Enum(['warehouse', 'shipping', 'received', 'combined', 'recycled']),
-        filter: true
-      },
+      status: { kind: 'text', filter: true },
       created_at: { kind: 'timestamp', sort: true },
       updated_at: { kind: 'timestamp', sort: true }
     },
@@ -156,14 +156,9 @@ export function tableSpec (name: string): TableSpec | undefined {
   return Object.prototype.hasOwnProperty.call(TABLES, name) ? TABLES[name] : undefined
 }
 
-export function schemaOf (field: FieldSpec): TSchema {
-  if (field.schema) return field.schema
-  switch (field.kind) {
-    case 'id': return Id
-    case 'integer':
-    case 'cents': return Type.Integer()
-    case 'boolean': return Type.Boolean()
-    case 'timestamp': return Type.String({ format: 'date-time' })
-    case 'text': return Type.String({ maxLength: 500 })
-  }
+/** The schema of a field of a table: the row's (types/data.ts). */
+export function schemaOf (spec: TableSpec, name: string): TSchema {
+  const schema = spec.row.properties[name]
+  if (!schema) throw new Error(`${spec.table}.${name} is not a field of its row schema`)
+  return schema
 }

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { Config } from '../config'
+import { DATA_ROWS } from '../../../types/data'
 
 export const OPENAPI_PATH = '/openapi.json'
 export const DOCS_PATH = '/docs'
@@ -48,7 +49,11 @@ export async function registerOpenApi (app: FastifyInstance): Promise<void> {
       openapi: '3.0.3',
       info: { title: 'Pickbox shop API', version: '1', description: DESCRIPTION },
       servers: [{ url: '/' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The token of a login call' } } }
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The token of a login call' } },
+        // the rows the table API answers (its `data` depends on the table and method)
+        schemas: Object.fromEntries(Object.entries(DATA_ROWS).map(([table, row]) => [`DataRow_${table}`, row as object]))
+      }
     }
   })
 }
