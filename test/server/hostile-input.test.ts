@@ -77,6 +77,25 @@ describe.each(testDialects())('hostile input on %s', (dialect) => {
     expect(name.body).toMatchObject({ code: 400, data: { field: 'user_name' } })
   })
 
+  test('the table API: a huge page, ids beyond a bigint, control characters in address fields', async () => {
+    const invoke = (table: string, method: string, json: string) =>
+      raw(`/api/data/invoke?table=${table}&method=${method}`, json, shopper.token)
+    expect((await invoke('series', 'page', `{"page": ${HUGE_PAGE}, "size": 10}`)).json()).toMatchObject({ code: 400, data: { field: 'page', rule: 'maximum' } })
+    expect((await invoke('prizes', 'page', `{"page": ${HUGE_PAGE}, "size": 10}`)).json()).toMatchObject({ code: 400, data: { field: 'page' } })
+    for (const table of ['series', 'designs', 'cases', 'addresses', 'prizes']) {
+      expect((await invoke(table, 'get', `{"id": ${BEYOND_BIGINT}}`)).json()).toMatchObject({ code: 400, data: { field: 'id', rule: 'maximum' } })
+    }
+    expect((await invoke('addresses', 'delete', `{"id": ${BEYOND_BIGINT}}`)).json()).toMatchObject({ code: 400, data: { field: 'id' } })
+    expect((await invoke('designs', 'list', `{"where": {"series_id": ${BEYOND_BIGINT}}}`)).json()).toMatchObject({ code: 400, data: { field: 'where.series_id' } })
+    const address = { name: 'Ada', phone: '13800138000', region: 'Shanghai', detail: 'No. 1 Road' }
+    for (const field of ['name', 'region', 'detail'] as const) {
+      const r = await post(t.app, '/api/data/invoke', { ...address, [field]: `x\u0000y` }, { token: shopper.token, query: { table: 'addresses', method: 'add' } })
+      expect(r.body).toMatchObject({ code: 400, data: { field, rule: 'pattern' } })
+    }
+    const list = await post(t.app, '/api/data/invoke', {}, { token: shopper.token, query: { table: 'addresses', method: 'list' } })
+    expect(list.body).toEqual({ code: 200, message: 'OK', data: [] })
+  })
+
   test('answers carry only the fields of their schema', async () => {
     const me = await t.app.inject({ method: 'GET', url: '/dev-api/getUserInfo', headers: { authorization: `Bearer ${shopper.token}` } })
     const user = me.json().data
