@@ -3,5 +3,7 @@ module.exports = {
   testEnvironment: 'jsdom',
   roots: ['<rootDir>/test/weapp'],
   testMatch: ['**/*.weapp.test.js'],
-  transform: {}
+  transform: {},
+  // a page's first render against the real server is slow on a busy 2-core machine (seen: over 5 s once)
+  testTimeout: 30000
 }
