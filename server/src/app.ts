@@ -9,7 +9,7 @@ import type { Api, AppContext } from './context'
 import { systemClock, type Clock } from './clock'
 import { openDatabase, sqlitePathIn, type DatabaseHandle } from './db'
 import { localeFrom } from './i18n/messages'
-import { installErrorHandling } from './http/errors'
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/errors'
 import { registerStatic } from './http/static'
 import './http/request'
 import { LogMailer, SmtpMailer, type Mailer } from './providers/mail'
@@ -71,6 +71,9 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
+    // errors before routing answer the envelope too (see http/errors.ts)
+    clientErrorHandler,
+    frameworkErrors,
     // strict validation: a wrong type or an unknown field is a 400, never coerced or dropped
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false } }
   })

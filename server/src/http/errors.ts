@@ -3,8 +3,9 @@
  * client mistakes Fastify detects (bad JSON, body too large ...) become a 400 envelope, anything else
  * is logged and answered with HTTP 500 (an infrastructure failure for the client).
  */
+import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { MessageKey } from '../i18n/messages'
+import { localeFrom, translate, type MessageKey } from '../i18n/messages'
 import { ApiFailure, envelopeOf } from './envelope'
 import { validationFailure, type SchemaError } from './validation'
 
@@ -63,4 +64,35 @@ export function installErrorHandling (app: FastifyInstance, isApiPath: (url: str
     }
     return sendEnvelope(reply, request, new ApiFailure(404, 'request.notFound', {}, null, 404))
   })
+}
+
+/**
+ * Errors before routing answer the envelope too. Node's HTTP parser refuses a request it cannot read
+ * (bytes after a body shorter than its Content-Length, a broken request line, headers over the size
+ * limit) before Fastify sees it: the socket gets a 400 (431 for oversized headers) carrying the
+ * envelope, then closes. No request was parsed, so there is no Accept-Language: the message is English.
+ */
+export function clientErrorHandler (error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) { socket.destroy(); return }
+  const headersTooLarge = error.code === 'HPE_HEADER_OVERFLOW'
+  const status = headersTooLarge ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+  const reason = headersTooLarge ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'
+  const key: MessageKey = headersTooLarge ? 'request.headersTooLarge' : 'request.bad'
+  const body = JSON.stringify({ code: 400, message: translate('en', key), data: null })
+  socket.end([
+    `HTTP/1.1 ${status} ${reason}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    '',
+    body
+  ].join('\r\n'))
+}
+
+/** Fastify's own errors before a route runs (a malformed URL encoding, say): the 400 envelope. */
+export function frameworkErrors (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  request.log.info({ err: error }, 'request refused before routing')
+  // the onRequest hook that sets the locale has not run
+  request.locale = localeFrom(request.headers['accept-language'])
+  void sendEnvelope(reply, request, new ApiFailure(400, 'request.bad'))
 }

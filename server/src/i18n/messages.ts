@@ -12,6 +12,7 @@ const zh = {
   'request.bodyTooLarge': '请求体过大',
   'request.unsupportedMediaType': '不支持的请求内容类型',
   'request.bad': '请求无效',
+  'request.headersTooLarge': '请求头过大',
   'request.rateLimited': '操作过于频繁，请 {seconds} 秒后再试',
 
   'validation.required': '必须提供 {field}',
@@ -108,6 +109,7 @@ const en: Record<MessageKey, string> = {
   'request.bodyTooLarge': 'The request body is too large',
   'request.unsupportedMediaType': 'Unsupported request content type',
   'request.bad': 'Bad request',
+  'request.headersTooLarge': 'The request headers are too large',
   'request.rateLimited': 'Too many requests, try again in {seconds} s',
 
   'validation.required': '{field} is required',
