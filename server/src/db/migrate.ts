@@ -3,13 +3,15 @@ import type { Dialect } from './dialect'
 import { accounts } from './migrations/0001_accounts'
 import { catalogue } from './migrations/0002_catalogue'
 import { shop } from './migrations/0003_shop'
+import { userNameKeys } from './migrations/0004_user_name_key'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
   return {
     '0001_accounts': accounts(dialect),
     '0002_catalogue': catalogue(dialect),
-    '0003_shop': shop(dialect)
+    '0003_shop': shop(dialect),
+    '0004_user_name_key': userNameKeys()
   }
 }
 

@@ -10,6 +10,8 @@ export type Role = 'shopper' | 'operator'
 export interface UsersTable {
   id: Generated<number>
   user_name: string | null
+  /** sha256 of the folded user name (security/userNames.ts), unique. */
+  user_name_key: string | null
   phone: string | null
   email: string | null
   nickname: string

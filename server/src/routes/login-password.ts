@@ -8,6 +8,7 @@ import { RULES } from '../security/rules'
 import type { RateRule } from '../security/rateLimiter'
 import { verifyPassword } from '../security/passwords'
 import { findUserBy, normaliseIdentifier, toUserInfo, type IdentifierKind } from '../services/users'
+import { userNameKey } from '../security/userNames'
 
 const IDENTIFIERS: IdentifierKind[] = ['user_name', 'phone', 'email']
 
@@ -30,8 +31,11 @@ export function passwordLoginRoutes (app: Api, ctx: AppContext): void {
     const { kind, value } = pickIdentifier(body)
     const password = requirePassword(body.password)
     const ip = request.ip
-    const account = `${kind}:${value.toLowerCase()}`
     await enforceLimits(ctx, [[RULES.loginPerIp, ip]])
+    // the budget is the account's, whichever identifier names it (user name, phone or e-mail); an
+    // unknown identifier gets a budget of its own text, so both cases do the same work and answer alike
+    const user = await findUserBy(ctx.db, kind, value)
+    const account = user ? `user:${user.id}` : `${kind}:${kind === 'user_name' ? userNameKey(value) : value}`
     // consumed before verifying so parallel guesses count too; given back when the owner succeeds
     const accountChecks: Array<[RateRule, string]> = [
       [RULES.passwordPerAccountAndIp, `${account}|${ip}`],
@@ -39,8 +43,6 @@ export function passwordLoginRoutes (app: Api, ctx: AppContext): void {
     ]
     await enforceLimits(ctx, accountChecks)
 
-    const user = await findUserBy(ctx.db, kind, value)
-    // the same work and the same answer whether or not the account exists
     const valid = await verifyPassword(user?.password_hash, password)
     if (!user || !valid) throw fail.unauthorized('login.failed')
 

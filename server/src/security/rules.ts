@@ -20,7 +20,11 @@ export const RULES = {
   loginPerIp: { name: 'login-ip', limit: 30, periodMs: MINUTE },
   /** Password attempts on one account from one IP: 5, then one a minute; refunded on success. */
   passwordPerAccountAndIp: { name: 'pw-acct-ip', limit: 5, periodMs: 5 * MINUTE },
-  /** Password attempts on one account from anywhere: 10, then one every 90 s; refunded on success. */
+  /**
+   * Password attempts on one account (whichever identifier names it) from anywhere: 10, then one every
+   * 90 s; refunded on success. The lock-out an attacker can cause is that short, and code login (SMS,
+   * e-mail) does not count against it, so the owner always has a way in.
+   */
   passwordPerAccount: { name: 'pw-acct', limit: 10, periodMs: 15 * MINUTE },
   /** Registrations from one IP. */
   registerPerIp: { name: 'register-ip', limit: 10, periodMs: HOUR },

@@ -3,18 +3,19 @@ import type { UserInfo } from '../../../types/accounts'
 import type { Db } from '../db'
 import type { NewUser, UserRow } from '../db/schema'
 import { iso, type Clock } from '../clock'
+import { displayUserName, userNameKey } from '../security/userNames'
 
 export type IdentifierKind = 'user_name' | 'phone' | 'email'
 
-/** E-mail addresses are compared in lower case; phones and user names as typed (names case-insensitively). */
+/** E-mail addresses are compared in lower case, phones as typed, user names by their key (security/userNames.ts). */
 export function normaliseIdentifier (kind: IdentifierKind, value: string): string {
-  return kind === 'email' ? value.trim().toLowerCase() : value.trim()
+  return kind === 'email' ? value.trim().toLowerCase() : kind === 'user_name' ? displayUserName(value) : value.trim()
 }
 
 export async function findUserBy (db: Db, kind: IdentifierKind, value: string): Promise<UserRow | undefined> {
   const v = normaliseIdentifier(kind, value)
   const q = db.selectFrom('users').selectAll()
-  if (kind === 'user_name') return q.where(eb => eb(eb.fn('lower', ['user_name']), '=', v.toLowerCase())).executeTakeFirst()
+  if (kind === 'user_name') return q.where('user_name_key', '=', userNameKey(v)).executeTakeFirst()
   return q.where(kind, '=', v).executeTakeFirst()
 }
 
@@ -22,13 +23,19 @@ export async function findUserById (db: Db, id: number): Promise<UserRow | undef
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
-export type NewUserFields = Omit<NewUser, 'created_at' | 'updated_at' | 'role'> & { role?: NewUser['role'] }
+export type NewUserFields = Omit<NewUser, 'created_at' | 'updated_at' | 'role' | 'user_name_key'> & { role?: NewUser['role'] }
 
 /** Inserts a user; a unique violation (name, phone, e-mail taken) is thrown to the caller. */
 export async function insertUser (db: Db, clock: Clock, fields: NewUserFields): Promise<UserRow> {
   const now = iso(clock())
   return db.insertInto('users')
-    .values({ role: 'shopper', ...fields, created_at: now, updated_at: now })
+    .values({
+      role: 'shopper',
+      ...fields,
+      ...(fields.user_name ? { user_name: displayUserName(fields.user_name), user_name_key: userNameKey(fields.user_name) } : {}),
+      created_at: now,
+      updated_at: now
+    })
     .returningAll()
     .executeTakeFirstOrThrow()
 }
