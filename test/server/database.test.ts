@@ -1,4 +1,5 @@
 /** Migrations, constraints and the demo seed, on both dialects. */
+import { userNameKey } from '../../server/src/security/userNames'
 import { testDialects, createTestDatabase, type TestDatabase } from './support/db'
 import { migrateToLatest, migrations } from '../../server/src/db/migrate'
 import { seedDemo, DEMO_LOGINS } from '../../server/src/db/seed'
@@ -34,13 +35,14 @@ describe.each(testDialects())('database on %s', (dialect) => {
     expect(names.map(n => n.name)).toEqual(Object.keys(migrations(dialect)))
   })
 
-  test('user names (any case), phones and e-mails are unique; several NULLs are fine', async () => {
+  test('user-name keys (any case, any Unicode form), phones and e-mails are unique; several NULLs are fine', async () => {
     const db = d.handle.db
-    const base = { nickname: 'n', role: 'shopper' as const, avatar: null, password_hash: null, created_at: now, updated_at: now }
-    await db.insertInto('users').values({ ...base, user_name: 'Unique', phone: null, email: null }).execute()
+    const base = { nickname: 'n', role: 'shopper' as const, avatar: null, password_hash: null, created_at: now, updated_at: now, user_name_key: null }
+    await db.insertInto('users').values({ ...base, user_name: 'Unique', user_name_key: userNameKey('Unique'), phone: null, email: null }).execute()
     await db.insertInto('users').values({ ...base, user_name: null, phone: null, email: null }).execute()
     await db.insertInto('users').values({ ...base, user_name: null, phone: null, email: null }).execute()
-    await refused(db.insertInto('users').values({ ...base, user_name: 'unique', phone: null, email: null }).execute(), 'unique')
+    await refused(db.insertInto('users').values({ ...base, user_name: 'unique', user_name_key: userNameKey('unique'), phone: null, email: null }).execute(), 'unique')
+    await refused(db.insertInto('users').values({ ...base, user_name: 'ＵＮＩＱＵＥ', user_name_key: userNameKey('ＵＮＩＱＵＥ'), phone: null, email: null }).execute(), 'unique')
     await db.insertInto('users').values({ ...base, user_name: null, phone: '13900000000', email: 'u@example.com' }).execute()
     await refused(db.insertInto('users').values({ ...base, user_name: null, phone: '13900000000', email: null }).execute(), 'unique')
     await refused(db.insertInto('users').values({ ...base, user_name: null, phone: null, email: 'u@example.com' }).execute(), 'unique')
