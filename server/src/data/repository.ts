@@ -9,6 +9,8 @@ import { iso, type Clock } from '../clock'
 import { fail } from '../http/envelope'
 import { EXPORT_MAX_ROWS, LIST_MAX, type QueryParam } from './params'
 import type { TableSpec } from './tables'
+import type { Dialect } from '../db/dialect'
+import { forUpdate } from '../db/lock'
 
 export type Row = Record<string, unknown>
 /** null: anonymous. */
@@ -17,7 +19,16 @@ export type CallerId = number | null
 type AnyDb = Kysely<any>
 
 export class TableRepository {
-  constructor (private readonly db: AnyDb, private readonly clock: Clock) {}
+  constructor (private readonly db: AnyDb, private readonly clock: Clock, private readonly dialect: Dialect) {}
+
+  /**
+   * Writes of one owner run one at a time: the owner's user row is locked first (PostgreSQL), so the
+   * per-owner cap and the single-true flag are checked and changed without a race. (SQLite runs one
+   * write transaction at a time anyway.) The partial unique index of migration 0005 backs the flag up.
+   */
+  private async lockOwner (trx: Transaction<any>, owner: number): Promise<void> {
+    await forUpdate(this.dialect, trx.selectFrom('users').select('id').where('id', '=', owner)).execute()
+  }
 
   private static fieldNames (spec: TableSpec): string[] {
     return Object.keys(spec.fields)
@@ -121,6 +132,7 @@ export class TableRepository {
     if (owner === null) throw new Error(`add on public table ${spec.table} is not allowed`)
     const now = iso(this.clock())
     return this.db.transaction().execute(async trx => {
+      await this.lockOwner(trx, owner)
       const { n } = await trx.selectFrom(spec.table).where('user_id', '=', owner)
         .select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
       if (spec.maxRowsPerOwner !== undefined && Number(n) >= spec.maxRowsPerOwner) {
@@ -146,6 +158,7 @@ export class TableRepository {
     if (owner === null) throw new Error(`update on public table ${spec.table} is not allowed`)
     const stored = TableRepository.stored(spec, values)
     return this.db.transaction().execute(async trx => {
+      await this.lockOwner(trx, owner)
       if (spec.singleTrueFlag && stored[spec.singleTrueFlag] === 1) {
         await TableRepository.clearFlag(trx, spec, owner, id)
       }

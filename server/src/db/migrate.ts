@@ -4,6 +4,7 @@ import { accounts } from './migrations/0001_accounts'
 import { catalogue } from './migrations/0002_catalogue'
 import { shop } from './migrations/0003_shop'
 import { userNameKeys } from './migrations/0004_user_name_key'
+import { addressRules } from './migrations/0005_address_rules'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -11,7 +12,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0001_accounts': accounts(dialect),
     '0002_catalogue': catalogue(dialect),
     '0003_shop': shop(dialect),
-    '0004_user_name_key': userNameKeys()
+    '0004_user_name_key': userNameKeys(),
+    '0005_address_rules': addressRules()
   }
 }
 

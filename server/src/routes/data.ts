@@ -29,7 +29,7 @@ async function callerOf (request: FastifyRequest, ctx: AppContext, spec: TableSp
 }
 
 export function dataRoutes (app: Api, ctx: AppContext): void {
-  const repo = new TableRepository(ctx.db, ctx.clock)
+  const repo = new TableRepository(ctx.db, ctx.clock, ctx.dialect)
 
   defineRoute(app, ctx, r.invoke, async ({ request, query, body }) => {
     const { table, method } = query

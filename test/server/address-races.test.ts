@@ -1,0 +1,53 @@
+/**
+ * The address book through the table API under real concurrency (issue 7): an attacker's 60 parallel
+ * adds made 26-28 rows (cap 20) and 7-10 defaults on PostgreSQL, and 15 parallel "make default" made
+ * 4-7 defaults. Both rules hold now, on SQLite and PostgreSQL, and every refusal is an envelope.
+ */
+import { testDialects } from './support/db'
+import { createTestApp, loginToken, makeUser, post, type TestApp } from './support/app'
+
+describe.each(testDialects())('address races on %s', (dialect) => {
+  let t: TestApp
+  beforeAll(async () => { t = await createTestApp(dialect) })
+  afterAll(async () => { await t.close() })
+
+  const invoke = (token: string, method: string, param: unknown) =>
+    post(t.app, '/api/data/invoke', param, { token, query: { table: 'addresses', method } })
+  const rows = async (userId: number) => t.db.selectFrom('addresses').select(['id', 'is_default']).where('user_id', '=', userId).execute()
+  const address = (i: number, isDefault: boolean) => ({ name: `Name ${i}`, phone: '13800138000', region: 'Shanghai', detail: `Road ${i}`, is_default: isDefault })
+
+  test('60 parallel adds, half of them asking to be the default: exactly 20 rows and one default', async () => {
+    const user = await makeUser(t.db, t.clock)
+    const token = await loginToken(t.app, user.user_name!, user.password)
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => invoke(token, 'add', address(i, i % 2 === 0))))
+    expect(answers.every(a => a.status === 200)).toBe(true)
+    const codes = answers.map(a => a.body.code)
+    expect(codes.filter(c => c === 200)).toHaveLength(20)
+    expect(codes.filter(c => c === 422)).toHaveLength(40)
+    const stored = await rows(Number(user.id))
+    expect(stored).toHaveLength(20)
+    expect(stored.filter(r => Number(r.is_default) === 1)).toHaveLength(1)
+  })
+
+  test('15 parallel "make default" on different addresses: exactly one default', async () => {
+    const user = await makeUser(t.db, t.clock)
+    const token = await loginToken(t.app, user.user_name!, user.password)
+    const ids: number[] = []
+    for (let i = 0; i < 15; i++) ids.push((await invoke(token, 'add', address(i, false))).body.data.id)
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(ids.map(id => invoke(token, 'update', { id, is_default: true })))
+      expect(answers.map(a => a.body.code)).toEqual(ids.map(() => 200))
+      const defaults = (await rows(Number(user.id))).filter(r => Number(r.is_default) === 1)
+      expect(defaults).toHaveLength(1)
+    }
+  })
+
+  test('the database itself refuses a second default', async () => {
+    const user = await makeUser(t.db, t.clock)
+    const now = new Date(t.clock.now()).toISOString()
+    const row = { user_id: Number(user.id), name: 'a', phone: '13800138000', region: 'r', detail: 'd', is_default: 1, created_at: now, updated_at: now }
+    await t.db.insertInto('addresses').values(row).execute()
+    await expect(t.db.insertInto('addresses').values(row).execute()).rejects.toThrow(/unique/i)
+    await t.db.insertInto('addresses').values({ ...row, is_default: 0 }).execute()
+  })
+})
