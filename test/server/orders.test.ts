@@ -117,7 +117,7 @@ describe.each(testDialects())('orders and wallet on %s', (dialect) => {
     const canceled = await post(t.app, '/generalOrder/cancelPay', { opId }, { token: alice.token })
     expect(canceled.body).toMatchObject({ code: 200, data: { status: 'canceled' } })
     expect((await post(t.app, '/generalOrder/cancelPay', { opId }, { token: alice.token })).body).toMatchObject({ code: 422, message: 'An order in status canceled cannot be canceled' })
-    expect((await post(t.app, '/api/sandboxPay', { opId }, { token: alice.token })).body).toMatchObject({ code: 422, data: { status: 'canceled' } })
+    expect((await post(t.app, '/api/sandboxPay', { opId }, { token: alice.token })).body).toMatchObject({ code: 409, data: { status: 'canceled' } })
     expect((await post(t.app, '/generalOrder/getPaymentParam', { opId }, { token: alice.token })).body.code).toBe(422)
   })
 
@@ -171,6 +171,60 @@ describe.each(testDialects())('orders in production on %s', (dialect) => {
       const created = await post(t.app, '/generalOrder/create', { productId: TOPUP_PRODUCT_ID, userId: s.id, opId, amountCents: 5000, channel: 'sandbox' }, { token: s.token })
       expect(created.body).toMatchObject({ code: 422, message: 'The payment method sandbox is not available' })
       expect((await post(t.app, '/api/sandboxPay', { opId }, { token: s.token })).body).toMatchObject({ code: 404, message: 'No such API' })
+    } finally {
+      await t.close()
+    }
+  })
+
+  test('a sandbox order left over from development is not offered a pay call; it can be canceled', async () => {
+    const t = await createTestApp(dialect, { env: { NODE_ENV: 'production' } })
+    try {
+      const s = await makeShopper(t.app, t.db, t.clock)
+      const opId = (await post(t.app, '/generalOrder/getUniqueOrderNo', { userId: s.id }, { token: s.token })).body.data
+      // what development left behind: the issued number, made into a created sandbox order
+      await t.db.updateTable('orders').set({ status: 'created', channel: 'sandbox', amount_cents: 5000, product_id: TOPUP_PRODUCT_ID }).where('op_id', '=', opId).execute()
+      const params = await post(t.app, '/generalOrder/getPaymentParam', { opId }, { token: s.token, lang: 'en' })
+      expect(params.body).toEqual({ code: 422, message: 'Sandbox payments exist only in development: this test order cannot be paid; cancel it and top up another way', data: { channel: 'sandbox' } })
+      expect(JSON.stringify(params.body)).not.toContain('/api/sandboxPay')
+      const canceled = await post(t.app, '/generalOrder/cancelPay', { opId }, { token: s.token })
+      expect(canceled.body).toMatchObject({ code: 200, data: { opId, status: 'canceled' } })
+    } finally {
+      await t.close()
+    }
+  })
+})
+
+describe.each(testDialects())('sandboxPay raced with cancelPay on %s', (dialect) => {
+  test('15 rounds: every answer is the true outcome, and the money follows the final row', async () => {
+    const t = await createTestApp(dialect)
+    try {
+      const s = await makeShopper(t.app, t.db, t.clock)
+      const outcomes: Record<string, number> = {}
+      let credited = 0
+      for (let round = 0; round < 15; round++) {
+        const opId = (await post(t.app, '/generalOrder/getUniqueOrderNo', { userId: s.id }, { token: s.token })).body.data
+        await post(t.app, '/generalOrder/create', { productId: TOPUP_PRODUCT_ID, userId: s.id, opId, amountCents: 1000, channel: 'sandbox' }, { token: s.token })
+        const [pay, cancel] = await Promise.all([
+          post(t.app, '/api/sandboxPay', { opId }, { token: s.token }),
+          post(t.app, '/generalOrder/cancelPay', { opId }, { token: s.token })
+        ])
+        const row = await t.db.selectFrom('orders').select('status').where('op_id', '=', opId).executeTakeFirstOrThrow()
+        const txs = await t.db.selectFrom('ledger_transactions').select('id').where('reference', '=', opId).execute()
+        if (row.status === 'paid') {
+          expect(pay.body).toMatchObject({ code: 200, data: { status: 'paid' } })
+          expect(cancel.body).toMatchObject({ code: 422, data: { status: 'paid' } })
+          expect(txs).toHaveLength(1)
+          credited += 1000
+        } else {
+          expect(row.status).toBe('canceled')
+          expect(pay.body).toMatchObject({ code: 409, data: { status: 'canceled' } })
+          expect(cancel.body).toMatchObject({ code: 200, data: { status: 'canceled' } })
+          expect(txs).toHaveLength(0)
+        }
+        outcomes[row.status] = (outcomes[row.status] ?? 0) + 1
+      }
+      expect((outcomes.paid ?? 0) + (outcomes.canceled ?? 0)).toBe(15)
+      expect((await post(t.app, '/api/walletBalance', {}, { token: s.token })).body.data.cashCents).toBe(credited)
     } finally {
       await t.close()
     }

@@ -42,6 +42,9 @@ export async function paymentParams (ctx: AppContext, order: OrderRow, clientIp:
   const fresh = (ttl: number) => order.prepay_at !== null && Date.parse(order.prepay_at) + ttl > now
   switch (order.channel) {
     case 'sandbox':
+      // the sandbox pay call exists only outside production: a sandbox order left over from
+      // development cannot be paid there (it can be canceled)
+      if (ctx.config.isProduction) throw fail.unprocessable('pay.sandboxOff', {}, { channel: 'sandbox' })
       return { ...base, sandbox: { payCall: '/api/sandboxPay' } }
     case 'wechat_jsapi': {
       const client = requireClient(ctx, order)

@@ -15,6 +15,9 @@ import { NotificationRejected } from '../providers/wechatpay'
 import { cancelOrder, createOrder, isWeChatChannel, issueOrderNo, orderView, ownOrder, payMethods, settleOrder } from '../domain/orders'
 import { paymentParams, refreshFromWeChat, settleFromWeChat, wechatPayCall } from '../domain/payments'
 
+/** 409: the order's status does not allow paying it (it was canceled). */
+const notPayable = (status: string) => new ApiFailure(409, 'order.notPayable', { status }, { status })
+
 function checkUser (given: number, sessionUserId: number): void {
   if (given !== sessionUserId) throw new ApiFailure(422, 'order.userMismatch', { field: 'userId' }, { field: 'userId' })
 }
@@ -72,8 +75,9 @@ export function orderRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.sandboxPay, async ({ body, userId }) => {
     const order = await ownOrder(ctx.db, userId, body.opId)
     if (order.channel !== 'sandbox') throw fail.unprocessable('order.notSandbox', {}, { field: 'opId' })
-    if (order.status === 'canceled') throw fail.unprocessable('order.notPayable', { status: order.status }, { status: order.status })
+    // the answer is the order as the settlement left it: a cancel that won a race is a 409, never a 200
     const { order: after } = await settleOrder(ctx.db, ctx.clock, order.op_id, ['created'])
+    if (after.status !== 'paid') throw notPayable(after.status)
     return orderView(after)
   })
 
