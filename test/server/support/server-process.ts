@@ -1,0 +1,87 @@
+/**
+ * The shop's real server as a child process on 127.0.0.1 (crash and scale-out tests): started with
+ * tsx on a given database, spoken to over HTTP, stopped gently or killed with SIGKILL.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { sqlitePathIn } from '../../../server/src/db'
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { freePort, waitForApi, stop } = require('../../support/processes') as {
+  freePort: () => Promise<number>
+  waitForApi: (origin: string, child: ChildProcess, ms: number) => Promise<void>
+  stop: (child: ChildProcess) => Promise<void>
+}
+
+const ROOT = path.resolve(__dirname, '../../..')
+
+/** Where a server keeps its data: a SQLite directory or a PostgreSQL database of its own. */
+export interface Store { env: Record<string, string>; sqlitePath?: string; databaseUrl?: string; drop: () => Promise<void> }
+
+export async function newStore (dialect: 'sqlite' | 'postgres'): Promise<Store> {
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-proc-'))
+    return { env: { DATA_DIR: dir, DATABASE_URL: '' }, sqlitePath: sqlitePathIn(dir), drop: async () => fs.rmSync(dir, { recursive: true, force: true }) }
+  }
+  const base = process.env.DATABASE_URL
+  if (!base) throw new Error('DATABASE_URL is not set (test/server/pg.js)')
+  const name = `p_${randomBytes(6).toString('hex')}`
+  const admin = async (q: string) => { const c = new pg.Client({ connectionString: base }); await c.connect(); try { await c.query(q) } finally { await c.end() } }
+  await admin(`create database ${name}`)
+  const url = new URL(base)
+  url.pathname = `/${name}`
+  return { env: { DATABASE_URL: url.toString() }, databaseUrl: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) }
+}
+
+export interface ServerProcess { origin: string; child: ChildProcess; kill9: () => Promise<void>; stop: () => Promise<void> }
+
+export async function startServer (store: Store, extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort()
+  // node itself with tsx as a loader: one process, so SIGKILL kills the server (the tsx command would
+  // leave its child running)
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', STATIC_DIR: '/nonexistent-h5', SMTP_URL: '', ...store.env, ...extraEnv },
+    stdio: ['ignore', 'ignore', 'pipe']
+  })
+  let stderr = ''
+  child.stderr?.on('data', d => { stderr = (stderr + String(d)).slice(-4000) })
+  const origin = `http://127.0.0.1:${port}`
+  try {
+    await waitForApi(origin, child, 60000)
+  } catch (err) {
+    child.kill('SIGKILL')
+    throw new Error(`${(err as Error).message}\n${stderr}`)
+  }
+  return {
+    origin,
+    child,
+    kill9: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = new Promise(r => child.once('exit', r))
+      child.kill('SIGKILL')
+      await exited
+    },
+    stop: () => stop(child)
+  }
+}
+
+export interface Answer { ok: boolean; body?: { code: number; message: string; data: any }; error?: string }
+
+/** A call over HTTP; a lost answer (connection reset by a killed server) is `ok: false`. */
+export async function call (origin: string, method: 'GET' | 'POST', url: string, body?: unknown, token?: string): Promise<Answer> {
+  try {
+    const res = await fetch(`${origin}/dev-api${url}`, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(20000)
+    })
+    return { ok: true, body: await res.json() as Answer['body'] }
+  } catch (err) {
+    return { ok: false, error: (err as Error).message }
+  }
+}
