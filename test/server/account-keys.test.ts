@@ -5,11 +5,13 @@
  *  - user names are compared after NFKC and full case folding, stored as a unique key: "Ärger" could
  *    register but never log in again, and "ölfass" could be registered beside "Ölfass".
  */
-import { testDialects } from './support/db'
+import { testDialects, createTestDatabase } from './support/db'
 import { createTestApp, makeUser, nextIp, post, get, type TestApp } from './support/app'
-import { startSms, type FakeSms } from './support/fakes'
+import { startSms, startSmtp, type FakeSms, type FakeSmtp } from './support/fakes'
 import { foldUserName, userNameKey } from '../../server/src/security/userNames'
-import { RULES } from '../../server/src/security/rules'
+import { PASSWORD_LOCKOUT_MS, RULES } from '../../server/src/security/rules'
+import { migrations } from '../../server/src/db/migrate'
+import { findUserBy } from '../../server/src/services/users'
 
 describe('the user-name key', () => {
   test('folds compatibility forms, composition and case, whatever the database', () => {
@@ -33,13 +35,16 @@ describe('the user-name key', () => {
 describe.each(testDialects())('accounts under attack on %s', (dialect) => {
   let t: TestApp
   let sms: FakeSms
+  let smtp: FakeSmtp
   beforeAll(async () => {
     sms = await startSms()
-    t = await createTestApp(dialect, { fakes: { sms } })
+    smtp = await startSmtp()
+    t = await createTestApp(dialect, { fakes: { sms, smtp } })
   })
   afterAll(async () => {
     await t.close()
     await sms.close()
+    await smtp.close()
   })
 
   const register = (userName: string, password = 'secret-pw') =>
@@ -89,22 +94,32 @@ describe.each(testDialects())('accounts under attack on %s', (dialect) => {
     // the right password is refused too while the budget is spent: otherwise the limit would not slow guessing
     expect((await login({ phone, password: 'right-pw' })).body.code).toBe(429)
 
-    // the owner is not locked out for long: one attempt comes back within the refill interval
-    t.clock.advance(RULES.passwordPerAccount.periodMs / budget)
+    // the owner is not locked out for long: an attempt comes back after PASSWORD_LOCKOUT_MS
+    expect(PASSWORD_LOCKOUT_MS).toBeLessThanOrEqual(2 * 60_000)
+    t.clock.advance(PASSWORD_LOCKOUT_MS - 1000)
+    expect((await login({ email: owner.email!, password: 'right-pw' })).body.code).toBe(429)
+    t.clock.advance(1000)
     const back = await login({ email: owner.email!, password: 'right-pw' })
     expect(back.body.code).toBe(200)
+    expect(back.body.data.user.id).toBe(Number(owner.id))
   })
 
-  test('code login works while the password budget is spent', async () => {
+  test('code login (SMS and e-mail) works while the password budget is spent', async () => {
     const phone = `137${String(Date.now()).slice(-8)}`
-    const owner = await makeUser(t.db, t.clock, { phone, password: 'right-pw' })
-    for (let i = 0; i < RULES.passwordPerAccount.limit + 3; i++) await login({ phone, password: `nope-${i}` })
+    const email = `locked-${dialect}@example.test`
+    const owner = await makeUser(t.db, t.clock, { phone, email, password: 'right-pw' })
+    for (let i = 0; i < RULES.passwordPerAccount.limit + 3; i++) await login({ user_name: owner.user_name!, password: `nope-${i}` })
     expect((await login({ phone, password: 'right-pw' })).body.code).toBe(429)
     expect((await get(t.app, '/login/sms/code', { query: { phone }, ip: nextIp() })).body.code).toBe(200)
-    const code = sms.lastCode(phone)
-    const r = await post(t.app, '/login/sms', { phone, code }, { ip: nextIp() })
+    const r = await post(t.app, '/login/sms', { phone, code: sms.lastCode(phone) }, { ip: nextIp() })
     expect(r.body.code).toBe(200)
     expect(r.body.data.user.id).toBe(Number(owner.id))
+    expect((await post(t.app, '/login/mail/sendCode', { phone: email }, { ip: nextIp() })).body.code).toBe(200)
+    const m = await post(t.app, '/login/mail', { phone: email, code: smtp.lastCode(email) }, { ip: nextIp() })
+    expect(m.body.code).toBe(200)
+    expect(m.body.data.user.id).toBe(Number(owner.id))
+    // and the password is still refused: code login does not hand the budget back to the guesser
+    expect((await login({ phone, password: 'right-pw' })).body.code).toBe(429)
   })
 
   test('an unknown account answers like a known one and has a budget of its own', async () => {
@@ -114,5 +129,53 @@ describe.each(testDialects())('accounts under attack on %s', (dialect) => {
     }
     expect(answers.filter(c => c === 401)).toHaveLength(RULES.passwordPerAccount.limit)
     expect(answers.slice(-2)).toEqual([429, 429])
+  })
+
+  test('an unknown name has one budget whatever its case, width or composition', async () => {
+    const forms = [`Ärgernis-${dialect}`, `A\u0308RGERNIS-${dialect.toUpperCase()}`, `ärgernis-${dialect}`.replace('r', 'ｒ')]
+    const answers: number[] = []
+    for (let i = 0; i < RULES.passwordPerAccount.limit + 3; i++) {
+      answers.push((await login({ user_name: forms[i % forms.length], password: `x-${i}` })).body.code)
+    }
+    expect(answers.filter(c => c === 401)).toHaveLength(RULES.passwordPerAccount.limit)
+    expect(answers.slice(RULES.passwordPerAccount.limit).every(c => c === 429)).toBe(true)
+  })
+})
+
+describe.each(testDialects())('migration 0004 on existing accounts on %s', (dialect) => {
+  test('fills the key; of names that only lower() told apart, the oldest keeps it and the index holds', async () => {
+    const d = await createTestDatabase(dialect)
+    try {
+      const db = d.handle.db
+      const m = migrations(dialect)['0004_user_name_key']
+      await m.down!(db) // back to the schema before 0004: lower(user_name) unique, no key
+      const now = '2026-03-01T08:00:00.000Z'
+      const base = { nickname: 'n', role: 'shopper', avatar: null, password_hash: null, phone: null, email: null, created_at: now, updated_at: now }
+      const names = ['Ölfass', 'ölfass', 'Ärger', 'STRASSE', 'straße', 'plain']
+      const ids: Record<string, number> = {}
+      for (const name of names) {
+        const row = await (db as any).insertInto('users').values({ ...base, user_name: name }).returning('id').executeTakeFirstOrThrow()
+        ids[name] = Number(row.id)
+      }
+      await m.up(db)
+      const rows = await db.selectFrom('users').select(['id', 'user_name', 'user_name_key']).orderBy('id').execute()
+      expect(rows.map(r => [r.user_name, r.user_name_key])).toEqual([
+        ['Ölfass', userNameKey('ölfass')],
+        ['ölfass', null],
+        ['Ärger', userNameKey('ärger')],
+        ['STRASSE', userNameKey('strasse')],
+        ['straße', null],
+        ['plain', userNameKey('PLAIN')]
+      ])
+      expect(Number((await findUserBy(db, 'user_name', 'ölfass'))?.id)).toBe(ids['Ölfass'])
+      expect(Number((await findUserBy(db, 'user_name', 'A\u0308RGER'))?.id)).toBe(ids['Ärger'])
+      let code: unknown = 'no error'
+      try {
+        await db.insertInto('users').values({ ...base, role: 'shopper', user_name: 'ÖLFASS', user_name_key: userNameKey('ÖLFASS') }).execute()
+      } catch (err) { code = (err as { code?: unknown }).code }
+      expect(['SQLITE_CONSTRAINT_UNIQUE', '23505']).toContain(code)
+    } finally {
+      await d.drop()
+    }
   })
 })

@@ -9,6 +9,16 @@ const SECOND = 1000
 const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE
 
+/**
+ * How long one account's password login stays refused once its guessing budget (10) is spent: the
+ * budget then comes back one attempt per PASSWORD_LOCKOUT_MS. Short on purpose: anyone can spend the
+ * budget of someone else's account from many addresses, and the owner should not wait long for a
+ * retry; guessing is still held to about 960 tries a day per account. Code login (SMS, e-mail) never
+ * counts against this budget, so the owner has a way in meanwhile.
+ */
+export const PASSWORD_LOCKOUT_MS = 90 * SECOND
+const PASSWORD_BUDGET = 10
+
 export const RULES = {
   /** One code per phone number or address per minute (the client counts down 60 s). */
   codeSendPerTarget: { name: 'code-target', limit: 1, periodMs: MINUTE },
@@ -21,11 +31,11 @@ export const RULES = {
   /** Password attempts on one account from one IP: 5, then one a minute; refunded on success. */
   passwordPerAccountAndIp: { name: 'pw-acct-ip', limit: 5, periodMs: 5 * MINUTE },
   /**
-   * Password attempts on one account (whichever identifier names it) from anywhere: 10, then one every
-   * 90 s; refunded on success. The lock-out an attacker can cause is that short, and code login (SMS,
-   * e-mail) does not count against it, so the owner always has a way in.
+   * Password attempts on one account (whichever identifier names it: user name, phone or e-mail) from
+   * anywhere: 10, then one every PASSWORD_LOCKOUT_MS; refunded on success. An identifier that names no
+   * account has a budget of its own (its normalised text), so both answer alike.
    */
-  passwordPerAccount: { name: 'pw-acct', limit: 10, periodMs: 15 * MINUTE },
+  passwordPerAccount: { name: 'pw-acct', limit: PASSWORD_BUDGET, periodMs: PASSWORD_BUDGET * PASSWORD_LOCKOUT_MS },
   /** Registrations from one IP. */
   registerPerIp: { name: 'register-ip', limit: 10, periodMs: HOUR },
   /** Mini-program URL links from one IP (each costs a WeChat API call). */
