@@ -23,12 +23,27 @@ describe('the user-name key', () => {
     same('straße', 'STRAẞE')
     same('ΟΔΥΣΣΕΥΣ', 'οδυσσευς')
     same('ὈΔΥΣΣΕΎΣ'.normalize('NFC'), 'ὀδυσσεύς')
+    same('οδυσσευσ', 'οδυσσευς') // σ and final ς
+    same('ſtraſſe', 'STRASSE') // long s
     same('ＡＢＣ', 'abc') // full-width
+    expect(userNameKey('İstanbul')).not.toBe(userNameKey('istanbul')) // a documented limit: no Turkish tailoring
     same('ﬁsh', 'FISH') // ligature
     same('  Bob ', 'bob')
     expect(userNameKey('Ölfass')).not.toBe(userNameKey('Olfass'))
     expect(foldUserName('Ärger')).toBe('ärger')
     expect(userNameKey('x'.repeat(100))).toMatch(/^[0-9a-f]{64}$/)
+  })
+
+  test('for every code point: decomposing, upper- or lower-casing a name keeps its key; folding is idempotent', () => {
+    const broken: string[] = []
+    for (let cp = 0; cp < 0x30000; cp++) {
+      if (cp >= 0xd800 && cp < 0xe000) continue
+      const name = `a${String.fromCodePoint(cp)}b`
+      const folded = foldUserName(name)
+      const variants = [name.normalize('NFD'), name.toUpperCase(), name.toLowerCase(), folded]
+      if (variants.some(v => foldUserName(v) !== folded)) broken.push(cp.toString(16))
+    }
+    expect(broken).toEqual([])
   })
 })
 

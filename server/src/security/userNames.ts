@@ -1,14 +1,25 @@
 /**
  * User names are compared by one key, computed here and nowhere else: Unicode NFKC (full-width and
  * compatibility forms become their plain letters, composed and decomposed "Ä" become one), then full
- * case folding (upper- then lower-casing, repeated until it settles), then NFKC again. JavaScript has no case-fold function; upper- then lower-casing folds
- * what the full folding of CaseFolding.txt folds for names people type (ß and ẞ -> ss, final ς -> σ,
- * ligatures), the same on every database whatever its collation or locale. (It differs from Unicode's
- * fold for a few letters, such as Cherokee, where it still gives one key per name.)
+ * case folding, then NFKC again. JavaScript has no case-fold function: upper- then lower-casing, repeated
+ * until it settles (capital ẞ lower-cases to ß, which only a second round turns into "ss"), folds what
+ * the full folding of CaseFolding.txt folds for names people type (ß, ẞ and SS; ς, σ and Σ; ligatures
+ * such as ﬁ; ſ), with no locale, so the same on every server and database whatever its collation.
+ * Checked for every code point (test/server/account-keys.test.ts): a name's key does not change when the
+ * name is decomposed (NFD), upper-cased or lower-cased, and folding a folded name changes nothing.
+ *
+ * Limits, on purpose or not worth the cost:
+ *  - it is not Unicode's fold letter for letter: dotless ı folds to i (Unicode keeps it apart), Cherokee
+ *    folds to its small letters (Unicode: capitals); either way one key per name, only stricter;
+ *  - İ folds to "i" + U+0307 as in Unicode's full folding, so "İstanbul" and "istanbul" stay two names
+ *    (no Turkish tailoring);
+ *  - look-alikes from other scripts (Cyrillic "а" and Latin "a") and invisible characters (U+200B,
+ *    U+00AD) are not merged: that is confusable detection (UTS #39), not folding;
+ *  - NFKC merges more than case: "①" and "1", "ⅷ" and "viii", "㍿" and "株式会社" are one name.
  *
  * The database stores sha256(key) in users.user_name_key under a UNIQUE index: a fixed 64 characters
  * whatever the name (NFKC can make a name many times longer), and the one rule for SQLite and
- * PostgreSQL. The name itself is stored as typed, in NFC.
+ * PostgreSQL. The name itself is stored as typed, trimmed, in NFC.
  */
 import { createHash } from 'node:crypto'
 
