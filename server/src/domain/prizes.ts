@@ -1,7 +1,6 @@
 /** Prizes a user owns (newest first, with their design and the proof of their case) and the live feed. */
 import type { Kysely, Selectable } from 'kysely'
 import type { FeedItem, PrizeDetail, PrizeItem, PrizeListResponse, PrizeStatus } from '../../../types/shop'
-import { SHOP_LIMITS } from '../../../types/limits'
 import type { Database, PrizesTable } from '../db/schema'
 import { fail } from '../http/envelope'
 import { caseProof } from './cases'
@@ -9,9 +8,6 @@ import { designInfo, loadSeries, text } from './catalogue'
 
 type Db = Kysely<Database>
 type PrizeRowDb = Selectable<PrizesTable>
-
-export const FEED_MAX = SHOP_LIMITS.liveFeedMax
-export const FEED_DEFAULT = 20
 
 async function toItems (db: Db, rows: PrizeRowDb[]): Promise<PrizeItem[]> {
   const series = await loadSeries(db, rows.map(r => Number(r.series_id)), true)
