@@ -1,9 +1,11 @@
 /**
  * Property-based money tests (fast-check), on SQLite and PostgreSQL: random sequences, with parallel
  * bursts, of top-ups (the order flow and the sandbox), purchases (slots or a whole case, small cases so
- * that sell-outs and new cases happen), cancels, replays of an idempotency key and reuse of a key with
- * another body. Each answer is checked against what it claims, and after every run the books are
- * checked in the database (support/invariants.ts).
+ * that sell-outs and new cases happen), cancels, paying one order twice at once, replays of an
+ * idempotency key (after the fact and as parallel twins) and reuse of a key with another body (after the
+ * fact and at the same moment). Each answer is checked against what it claims (outside bursts, the
+ * wallet moves by exactly the price of an applied purchase and not at all for a refused one), and after
+ * every run the books are checked in the database (support/invariants.ts).
  */
 import fc from 'fast-check'
 import { testDialects } from '../support/db'
@@ -15,7 +17,8 @@ import { TOPUP_PRODUCT_ID } from '../../../types/limits'
 const RUNS = 25
 
 type Op =
-  | { kind: 'topup'; who: number; cents: number; cancel: boolean }
+  | { kind: 'topup'; who: number; cents: number; cancel: boolean; payTwice: boolean }
+  | { kind: 'twins'; who: number; series: number; slots: number[] | 'whole'; copies: number; otherBody: boolean }
   | { kind: 'buy'; who: number; series: number; slots: number[] | 'whole' }
   | { kind: 'replay'; who: number }
   | { kind: 'reuse'; who: number; slot: number }
@@ -23,7 +26,13 @@ type Op =
 
 const who = fc.integer({ min: 0, max: 2 })
 const single: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant('topup' as const), who, cents: fc.constantFrom(100, 500, 1500, 5000), cancel: fc.boolean() }),
+  fc.record({ kind: fc.constant('topup' as const), who, cents: fc.constantFrom(100, 500, 1500, 5000), cancel: fc.boolean(), payTwice: fc.boolean() }),
+  // one key sent 2-3 times at once: the same body (twins) or, with otherBody, another slot for the last copy
+  fc.record({
+    kind: fc.constant('twins' as const), who, series: fc.integer({ min: 0, max: 1 }),
+    slots: fc.oneof(fc.uniqueArray(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 2 }), fc.constant('whole' as const)),
+    copies: fc.integer({ min: 2, max: 3 }), otherBody: fc.boolean()
+  }),
   fc.record({
     kind: fc.constant('buy' as const), who, series: fc.integer({ min: 0, max: 1 }),
     slots: fc.oneof(fc.uniqueArray(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 3 }), fc.constant('whole' as const))
@@ -36,7 +45,7 @@ const program = fc.array(fc.oneof({ weight: 4, arbitrary: single }, { weight: 1,
 describe.each(testDialects())('money properties on %s', (dialect) => {
   let t: TestApp
   let keys = 0
-  const stats = { runs: 0, operations: 0, purchases: 0, topups: 0, replays: 0, conflicts: 0 }
+  const stats = { runs: 0, operations: 0, purchases: 0, refused: 0, topups: 0, cancels: 0, doublePays: 0, replays: 0, conflicts: 0, twinRaces: 0, twinsApplied: 0, reuseRaces: 0, soloChecks: 0 }
   beforeAll(async () => { t = await createTestApp(dialect) })
   afterAll(async () => {
     await t.close()
@@ -58,23 +67,69 @@ describe.each(testDialects())('money properties on %s', (dialect) => {
       ]
       const last = new Map<number, { body: Record<string, unknown>; answer: unknown }>()
 
-      const run = async (op: Op): Promise<void> => {
+      const balance = async (s: Shopper) => {
+        const w = await t.db.selectFrom('wallets').select(['cash_cents', 'credit_cents']).where('user_id', '=', s.id).executeTakeFirst()
+        return Number(w?.cash_cents ?? 0) + Number(w?.credit_cents ?? 0)
+      }
+      const purchaseBody = async (op: { series: number; slots: number[] | 'whole' }, s: Shopper) => ({
+        caseId: await currentCaseId(t.app, series[op.series], s.token), acknowledged: true, idempotencyKey: `prop-${dialect}-${++keys}`,
+        ...(op.slots === 'whole' ? { wholeCase: true } : { slots: op.slots })
+      } as Record<string, unknown>)
+
+      // solo: not inside a burst, so nothing else moves this shopper's wallet meanwhile
+      const run = async (op: Op, solo: boolean): Promise<void> => {
         stats.operations++
-        if (op.kind === 'burst') { await Promise.all(op.ops.map(run)); return }
+        if (op.kind === 'burst') { await Promise.all(op.ops.map(o => run(o, false))); return }
         const s = shoppers[op.who]
+        if (op.kind === 'twins') {
+          const body = await purchaseBody(op, s)
+          const other = { ...body, slots: [op.slots === 'whole' || op.slots[0] !== 4 ? 4 : 3], wholeCase: undefined }
+          const bodies = Array.from({ length: op.copies }, (_, i) => op.otherBody && i === op.copies - 1 ? other : body)
+          const answers = (await Promise.all(bodies.map(b => post(t.app, '/api/casePurchase', b, { token: s.token })))).map(a => a.body)
+          if (op.otherBody) stats.reuseRaces++
+          else stats.twinRaces++
+          // the key is applied at most once, and an applied answer is the one stored for the key
+          const tx = await t.db.selectFrom('ledger_transactions').select('id').where('idempotency_key', '=', `purchase:${s.id}:${body.idempotencyKey as string}`).execute()
+          expect(tx.length).toBeLessThanOrEqual(1)
+          const applied = answers.filter(a => a.code === 200)
+          expect(new Set(applied.map(a => a.data.purchaseId)).size).toBe(tx.length)
+          if (tx.length) {
+            stats.twinsApplied++
+            const row = await t.db.selectFrom('idempotency_keys').select('response').where('user_id', '=', s.id).where('key', '=', body.idempotencyKey as string).executeTakeFirstOrThrow()
+            for (const a of applied) expect(a.data).toEqual(JSON.parse(row.response!))
+            // a copy with the other body was not applied (a 409, or its own refusal if it ran before the winner
+            // stored the key); sent again now, it is a 409 and the winner's body replays the stored answer
+            const winner = bodies[answers.findIndex(a => a.code === 200)]
+            answers.forEach((a, i) => { if (bodies[i] !== winner) expect(a.code).not.toBe(200) })
+            const loser = bodies.find(b => b !== winner)
+            if (loser) expect((await post(t.app, '/api/casePurchase', loser, { token: s.token })).body.code).toBe(409)
+            expect((await post(t.app, '/api/casePurchase', winner, { token: s.token })).body.data).toEqual(JSON.parse(row.response!))
+          }
+          for (const a of answers) expect([200, 409, 422]).toContain(a.code)
+          return
+        }
         if (op.kind === 'topup') {
           stats.topups++
           const opId = (await post(t.app, '/generalOrder/getUniqueOrderNo', { productId: TOPUP_PRODUCT_ID, userId: s.id }, { token: s.token })).body.data
           if (typeof opId !== 'string') return // 429: order numbers are rate limited per user
           await post(t.app, '/generalOrder/create', { productId: TOPUP_PRODUCT_ID, userId: s.id, opId, amountCents: op.cents, channel: 'sandbox' }, { token: s.token })
-          const [pay, cancel] = await Promise.all([
+          const before = solo ? await balance(s) : 0
+          const [pay, cancel, payAgain] = await Promise.all([
             post(t.app, '/api/sandboxPay', { opId }, { token: s.token }),
-            op.cancel ? post(t.app, '/generalOrder/cancelPay', { opId }, { token: s.token }) : Promise.resolve(null)
+            op.cancel ? post(t.app, '/generalOrder/cancelPay', { opId }, { token: s.token }) : Promise.resolve(null),
+            op.payTwice ? post(t.app, '/api/sandboxPay', { opId }, { token: s.token }) : Promise.resolve(null)
           ])
+          if (op.cancel) stats.cancels++
+          if (op.payTwice) stats.doublePays++
           const row = await t.db.selectFrom('orders').select('status').where('op_id', '=', opId).executeTakeFirstOrThrow()
-          // each answer tells the truth about the order
-          expect(pay.body.code === 200).toBe(row.status === 'paid')
-          if (cancel) expect(cancel.body.code === 200).toBe(row.status === 'canceled')
+          // each answer tells the truth about the order: paid, every pay answers 200 and a cancel 422;
+          // canceled, every pay answers 409 and the cancel 200
+          expect(['paid', 'canceled']).toContain(row.status)
+          for (const a of [pay, payAgain]) if (a) expect(a.body.code).toBe(row.status === 'paid' ? 200 : 409)
+          if (cancel) expect(cancel.body.code).toBe(row.status === 'paid' ? 422 : 200)
+          const credits = await t.db.selectFrom('ledger_transactions').select('id').where('kind', '=', 'topup').where('reference', '=', opId).execute()
+          expect(credits).toHaveLength(row.status === 'paid' ? 1 : 0)
+          if (solo) expect(await balance(s) - before).toBe(row.status === 'paid' ? op.cents : 0)
           return
         }
         if (op.kind === 'replay') {
@@ -101,15 +156,18 @@ describe.each(testDialects())('money properties on %s', (dialect) => {
           if (!same) { stats.conflicts++; expect(other.body.code).toBe(409) }
           return
         }
-        const caseId = await currentCaseId(t.app, series[op.series], s.token)
-        const body: Record<string, unknown> = {
-          caseId, acknowledged: true, idempotencyKey: `prop-${dialect}-${++keys}`,
-          ...(op.slots === 'whole' ? { wholeCase: true } : { slots: op.slots })
-        }
+        const body = await purchaseBody(op, s)
         const before = await post(t.app, '/api/walletBalance', {}, { token: s.token })
+        const beforeCents = solo ? await balance(s) : 0
         const r = await post(t.app, '/api/casePurchase', body, { token: s.token })
         expect([200, 409, 422]).toContain(r.body.code)
         last.set(op.who, { body, answer: r.body })
+        if (solo) {
+          // the wallet moves by exactly the price of an applied purchase, and not at all for a refused one
+          stats.soloChecks++
+          expect(beforeCents - await balance(s)).toBe(r.body.code === 200 ? r.body.data.totalCents : 0)
+        }
+        if (r.body.code !== 200) stats.refused++
         if (r.body.code === 200) {
           stats.purchases++
           const ids = (r.body.data.prizes as Array<{ prizeId: number }>).map(p => p.prizeId)
@@ -122,7 +180,7 @@ describe.each(testDialects())('money properties on %s', (dialect) => {
         }
       }
 
-      for (const op of ops) await run(op)
+      for (const op of ops) await run(op, true)
       expect(await invariantViolations(t.db)).toEqual([])
     }), { numRuns: RUNS, seed: dialect === 'sqlite' ? 7 : 11, endOnFailure: true })
   }, 240000)

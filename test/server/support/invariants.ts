@@ -3,7 +3,9 @@
  * scale-out tests): every ledger transaction sums to zero, every balance equals its ledger lines and is
  * not negative, a paid order is credited exactly once (an unpaid one never), each slot is sold once and
  * has exactly one prize, each purchase has exactly the prizes of its slots, each idempotency key maps to
- * at most one applied request.
+ * exactly one applied purchase (and one ledger transaction), each purchase costs the series' price per
+ * slot and is debited exactly that from the buyer, each case's sold count is its sold slots, and each
+ * sold slot was sold by exactly one purchase (of its buyer).
  */
 import type { Db } from '../../../server/src/db'
 import { checkLedger } from '../../../server/src/domain/ledger'
@@ -44,6 +46,65 @@ export async function invariantViolations (db: Db): Promise<string[]> {
   for (const p of purchases) {
     const slots = (JSON.parse(p.slots) as number[]).length
     if ((prizeCount.get(Number(p.id)) ?? 0) !== slots) problems.push(`purchase ${p.id} of ${slots} slots has ${prizeCount.get(Number(p.id)) ?? 0} prizes`)
+  }
+
+  // each purchase: its price, its split, and its own ledger transaction debiting the buyer exactly that
+  const bought = await db.selectFrom('purchases').innerJoin('series', 'series.id', 'purchases.series_id')
+    .select(['purchases.id', 'purchases.user_id', 'purchases.case_id', 'purchases.slots', 'purchases.total_cents', 'purchases.credit_cents',
+      'purchases.cash_cents', 'purchases.tx_id', 'series.price_cents']).execute()
+  const purchaseTx = await db.selectFrom('ledger_transactions').select(['id', 'user_id', 'idempotency_key']).where('kind', '=', 'purchase').execute()
+  const txById = new Map(purchaseTx.map(x => [Number(x.id), x]))
+  const lines = await db.selectFrom('ledger_lines').innerJoin('ledger_transactions', 'ledger_transactions.id', 'ledger_lines.tx_id')
+    .select(['ledger_lines.tx_id', 'ledger_lines.account', 'ledger_lines.user_id', 'ledger_lines.amount_cents']).where('ledger_transactions.kind', '=', 'purchase').execute()
+  const byTx = new Map<number, typeof lines>()
+  for (const l of lines) byTx.set(Number(l.tx_id), [...(byTx.get(Number(l.tx_id)) ?? []), l])
+  const usedTx = new Set<number>()
+  const slotSales = new Map<string, number[]>()
+  for (const p of bought) {
+    const slots = JSON.parse(p.slots) as number[]
+    const total = Number(p.total_cents)
+    const where = `purchase ${p.id}`
+    if (total !== Number(p.price_cents) * slots.length) problems.push(`${where}: ${total} for ${slots.length} slots at ${p.price_cents}`)
+    if (Number(p.credit_cents) + Number(p.cash_cents) !== total || Number(p.credit_cents) < 0 || Number(p.cash_cents) < 0) problems.push(`${where}: split ${p.credit_cents} + ${p.cash_cents} of ${total}`)
+    const tx = txById.get(Number(p.tx_id))
+    if (!tx || Number(tx.user_id) !== Number(p.user_id)) problems.push(`${where}: no purchase transaction of its buyer (${p.tx_id})`)
+    if (usedTx.has(Number(p.tx_id))) problems.push(`${where}: shares transaction ${p.tx_id}`)
+    usedTx.add(Number(p.tx_id))
+    const txLines = byTx.get(Number(p.tx_id)) ?? []
+    const fromBuyer = txLines.filter(l => Number(l.user_id) === Number(p.user_id) && (l.account === 'user_cash' || l.account === 'user_credit')).reduce((a, l) => a + Number(l.amount_cents), 0)
+    const toHouse = txLines.filter(l => l.account === 'house_sales').reduce((a, l) => a + Number(l.amount_cents), 0)
+    if (fromBuyer !== -total || toHouse !== total) problems.push(`${where}: ledger takes ${-fromBuyer} from the buyer and gives ${toHouse} to sales, not ${total}`)
+    for (const slot of slots) {
+      const k = `${p.case_id}:${slot}`
+      slotSales.set(k, [...(slotSales.get(k) ?? []), Number(p.user_id)])
+    }
+  }
+  if (purchaseTx.length !== bought.length) problems.push(`${purchaseTx.length} purchase transactions for ${bought.length} purchases`)
+  const txKeys = new Map<string, number>()
+  for (const x of purchaseTx) if (x.idempotency_key !== null) txKeys.set(x.idempotency_key, (txKeys.get(x.idempotency_key) ?? 0) + 1)
+  for (const [k, n] of txKeys) if (n > 1) problems.push(`idempotency key ${k} applied ${n} times`)
+
+  // stored keys: one per applied purchase, none left "in progress"
+  const keys = await db.selectFrom('idempotency_keys').select(['user_id', 'key', 'scope', 'response']).execute()
+  const purchaseKeys = keys.filter(k => k.scope === 'casePurchase')
+  if (purchaseKeys.length !== bought.length) problems.push(`${purchaseKeys.length} stored purchase keys for ${bought.length} purchases`)
+  for (const k of keys) if (k.response === null) problems.push(`key ${k.key} of user ${k.user_id} left in progress`)
+  for (const k of purchaseKeys) if (!txKeys.has(`purchase:${k.user_id}:${k.key}`)) problems.push(`stored key ${k.key} of user ${k.user_id} has no purchase transaction`)
+
+  // slots: each sold one sold once, to its buyer, and counted in its case
+  const soldSlots = await db.selectFrom('case_slots').select(['case_id', 'slot', 'sold_to']).where('sold_to', 'is not', null).execute()
+  for (const s of soldSlots) {
+    const buyers = slotSales.get(`${s.case_id}:${s.slot}`) ?? []
+    if (buyers.length !== 1 || buyers[0] !== Number(s.sold_to)) problems.push(`case ${s.case_id} slot ${s.slot} sold to ${s.sold_to} by purchases of ${JSON.stringify(buyers)}`)
+  }
+  if (soldSlots.length !== slotSales.size) problems.push(`${slotSales.size} slots in purchases, ${soldSlots.length} marked sold`)
+  const cases = await db.selectFrom('cases').select(['id', 'size', 'sold_count', 'status']).execute()
+  const soldPerCase = new Map<number, number>()
+  for (const s of soldSlots) soldPerCase.set(Number(s.case_id), (soldPerCase.get(Number(s.case_id)) ?? 0) + 1)
+  for (const c of cases) {
+    const n = soldPerCase.get(Number(c.id)) ?? 0
+    if (Number(c.sold_count) !== n) problems.push(`case ${c.id}: sold_count ${c.sold_count}, ${n} slots sold`)
+    if ((n === Number(c.size)) !== (c.status === 'sold_out')) problems.push(`case ${c.id}: ${n} of ${c.size} sold but ${c.status}`)
   }
   return problems
 }
