@@ -14,6 +14,8 @@ import { call, newStore, startServer, type Answer, type ServerProcess, type Stor
 const ROUNDS = 3
 const SHOPPERS = 4
 const PER_SHOPPER = 20
+/** How many answers come back before the kill, per round: early, mid-burst, late. */
+const KILL_AFTER = [3, 20, 45]
 
 interface Shopper { id: number; token: string }
 interface Sent { shopper: Shopper; body: Record<string, unknown>; answer: Answer }
@@ -27,7 +29,7 @@ async function ok (answer: Promise<Answer>, what: string): Promise<any> {
 describe.each(testDialects())('kill -9 during a purchase burst on %s', (dialect) => {
   let store: Store
   let server: ServerProcess | null = null
-  const figures = { rounds: 0, sent: 0, answered: 0, lost: 0, committedButLost: 0, replayedSame: 0, retriedLost: 0 }
+  const figures = { rounds: 0, sent: 0, answered: 0, inFlightAtKill: [] as number[], lost: 0, committedButLost: 0, replayedSame: 0, retriedLost: 0, retriedApplied: 0 }
 
   beforeAll(async () => { store = await newStore(dialect) })
   afterAll(async () => {
@@ -72,7 +74,10 @@ describe.each(testDialects())('kill -9 during a purchase burst on %s', (dialect)
       let killed: Promise<void> | null = null
       const sent: Sent[] = await Promise.all(bodies.map(async ({ shopper, body }) => {
         const answer = await call(victim.origin, 'POST', '/api/casePurchase', body, shopper.token)
-        if (answer.ok && ++answered === 3) killed = victim.kill9()
+        if (answer.ok && ++answered === KILL_AFTER[round % KILL_AFTER.length]) {
+          figures.inFlightAtKill.push(bodies.length - answered)
+          killed = victim.kill9()
+        }
         return { shopper, body, answer }
       }))
       if (!killed) killed = victim.kill9()
@@ -86,12 +91,17 @@ describe.each(testDialects())('kill -9 during a purchase burst on %s', (dialect)
       server = await startServer(store)
       // requests whose answer was lost although their transaction had committed (the retry must not apply them twice)
       const lostKeys = sent.filter(s => !s.answer.ok).map(s => s.body.idempotencyKey as string)
+      const committed = new Map<string, unknown>()
       const peek = openDatabase({ sqlitePath: store.sqlitePath, databaseUrl: store.databaseUrl, poolSize: 1 })
       try {
-        if (lostKeys.length) figures.committedButLost += (await peek.db.selectFrom('idempotency_keys').select('key').where('key', 'in', lostKeys).execute()).length
+        if (lostKeys.length) {
+          const rows = await peek.db.selectFrom('idempotency_keys').select(['key', 'response']).where('key', 'in', lostKeys).execute()
+          for (const r of rows) committed.set(r.key, JSON.parse(r.response!))
+        }
       } finally {
         await peek.close()
       }
+      figures.committedButLost += committed.size
       for (const s of sent) {
         const again = await call(server.origin, 'POST', '/api/casePurchase', s.body, s.shopper.token)
         expect(again.ok).toBe(true)
@@ -101,6 +111,10 @@ describe.each(testDialects())('kill -9 during a purchase burst on %s', (dialect)
         } else {
           expect([200, 409, 422]).toContain(again.body?.code)
           if (!s.answer.ok) figures.retriedLost++
+          if (again.body?.code === 200) figures.retriedApplied++
+          // applied before the kill although its answer was lost: the retry answers that stored result
+          const first = committed.get(s.body.idempotencyKey as string)
+          if (first !== undefined) expect(again.body).toMatchObject({ code: 200, data: first })
           // a second retry of an applied request answers its stored result
           if (again.body?.code === 200) expect((await call(server.origin, 'POST', '/api/casePurchase', s.body, s.shopper.token)).body).toEqual(again.body)
         }
