@@ -41,11 +41,27 @@ describeOnPostgres('two API processes on one PostgreSQL', () => {
     return { id: login.user.id as number, token: login.token as string }
   }
 
-  test('a session made on A works on B; logging out on B ends it on A', async () => {
+  test('a session made on A works on B; logging out on either ends it on the other', async () => {
     const s = await shopper('scale_session', a)
     expect((await ok(call(b.origin, 'GET', '/getUserInfo', undefined, s.token), 'B')).id).toBe(s.id)
     await ok(call(b.origin, 'GET', '/logout', undefined, s.token), 'logout')
     expect((await call(a.origin, 'GET', '/getUserInfo', undefined, s.token)).body?.code).toBe(401)
+    // and the other way round: a new session, used on B, ended on A
+    const again = await ok(call(b.origin, 'POST', '/login/passwd', { user_name: 'scale_session', password: 'scale-pw' }), 'login on B')
+    expect((await ok(call(a.origin, 'GET', '/getUserInfo', undefined, again.token), 'A')).id).toBe(s.id)
+    expect((await ok(call(b.origin, 'POST', '/api/walletBalance', {}, again.token), 'balance on B')).cashCents).toBe(100000)
+    await ok(call(a.origin, 'GET', '/logout', undefined, again.token), 'logout on A')
+    expect((await call(b.origin, 'GET', '/getUserInfo', undefined, again.token)).body?.code).toBe(401)
+    expect((await call(b.origin, 'POST', '/api/walletBalance', {}, again.token)).body?.code).toBe(401)
+  }, 60000)
+
+  test('one code per phone number a minute, whichever process is asked', async () => {
+    const phone = '13700137000'
+    const first = await call(a.origin, 'GET', `/login/sms/code?phone=${phone}`)
+    expect(first.body?.code).toBe(200)
+    // at once through both: the minute's budget of that number is spent, on A as on B
+    const next = await Promise.all([b, a, b].map(via => call(via.origin, 'GET', `/login/sms/code?phone=${phone}`)))
+    expect(next.map(x => x.body?.code)).toEqual([429, 429, 429])
   }, 60000)
 
   test('the password budget is one budget across both processes', async () => {
