@@ -44,11 +44,14 @@ export async function startServer (store: Store, extraEnv: Record<string, string
   // leave its child running)
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'src', 'main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', STATIC_DIR: '/nonexistent-h5', SMTP_URL: '', ...store.env, ...extraEnv },
-    stdio: ['ignore', 'ignore', 'pipe']
+    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: process.env.CHILD_LOG_LEVEL ?? 'warn', STATIC_DIR: '/nonexistent-h5', SMTP_URL: '', ...store.env, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe']
   })
+  // the last of what it printed, for the error when it does not come up
   let stderr = ''
-  child.stderr?.on('data', d => { stderr = (stderr + String(d)).slice(-4000) })
+  const keep = (d: unknown) => { stderr = (stderr + String(d)).slice(-4000) }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
   const origin = `http://127.0.0.1:${port}`
   try {
     await waitForApi(origin, child, 60000)
