@@ -3,9 +3,10 @@
  * client mistakes Fastify detects (bad JSON, body too large ...) become a 400 envelope, anything else
  * is logged and answered with HTTP 500 (an infrastructure failure for the client).
  */
+import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { localeFrom, translate, type MessageKey } from '../i18n/messages'
+import { localeFrom, translate, type Locale, type MessageKey } from '../i18n/messages'
 import { ApiFailure, envelopeOf } from './envelope'
 import { validationFailure, type SchemaError } from './validation'
 
@@ -66,27 +67,64 @@ export function installErrorHandling (app: FastifyInstance, isApiPath: (url: str
   })
 }
 
+/** Connections already refused: the parser may report an error again for bytes that follow. */
+const refusedSockets = new WeakSet<Socket>()
+
+/**
+ * The language of a request Node's parser refused: the Accept-Language of the request in flight on the
+ * connection (bytes after a body shorter than its Content-Length are refused once that request was
+ * read), else the one in the bytes the parser was reading (headers over the size limit), else English.
+ */
+function refusedRequestLocale (error: Error & { rawPacket?: unknown }, inFlight: ServerResponse | undefined): Locale {
+  const header = inFlight?.req?.headers['accept-language']
+  if (header !== undefined) return localeFrom(header)
+  if (Buffer.isBuffer(error.rawPacket)) {
+    const head = error.rawPacket.subarray(0, 64 * 1024).toString('latin1')
+    const found = /(?:^|\r\n)accept-language[ \t]*:[ \t]*([^\r\n]*)/i.exec(head)
+    if (found) return localeFrom(found[1])
+  }
+  return localeFrom(undefined)
+}
+
 /**
  * Errors before routing answer the envelope too. Node's HTTP parser refuses a request it cannot read
  * (bytes after a body shorter than its Content-Length, a broken request line, headers over the size
- * limit) before Fastify sees it: the socket gets a 400 (431 for oversized headers) carrying the
- * envelope, then closes. No request was parsed, so there is no Accept-Language: the message is English.
+ * limit) before Fastify sees it: the connection gets a 400 (431 for oversized headers) carrying the
+ * envelope in the request's language, then closes. A request read before the refused bytes (the one
+ * whose Content-Length was short) is answered first: its handler may have moved money, and the client
+ * should hear how it ended.
  */
-export function clientErrorHandler (error: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler (error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
+  if (refusedSockets.has(socket)) return
+  refusedSockets.add(socket)
   if (!socket.writable) { socket.destroy(); return }
+  // Node's own pointer to the answer being written on this connection (its default handler reads it too)
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined
   const headersTooLarge = error.code === 'HPE_HEADER_OVERFLOW'
   const status = headersTooLarge ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
   const reason = headersTooLarge ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'
   const key: MessageKey = headersTooLarge ? 'request.headersTooLarge' : 'request.bad'
-  const body = JSON.stringify({ code: 400, message: translate('en', key), data: null })
-  socket.end([
-    `HTTP/1.1 ${status} ${reason}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Connection: close',
-    '',
-    body
-  ].join('\r\n'))
+  const body = JSON.stringify({ code: 400, message: translate(refusedRequestLocale(error, inFlight), key), data: null })
+  const refuse = () => {
+    if (!socket.writable) { socket.destroy(); return }
+    socket.end([
+      `HTTP/1.1 ${status} ${reason}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Connection: close',
+      '',
+      body
+    ].join('\r\n'))
+  }
+  // (only a request read to its end can still be answered: one cut short by the connection's end cannot)
+  if (inFlight && inFlight.req?.complete && !inFlight.writableFinished && !inFlight.destroyed) {
+    let done = false
+    const once = () => { if (!done) { done = true; refuse() } }
+    inFlight.once('finish', once)
+    inFlight.once('close', once)
+  } else {
+    refuse()
+  }
 }
 
 /** Fastify's own errors before a route runs (a malformed URL encoding, say): the 400 envelope. */
