@@ -11,6 +11,7 @@ import { EXPORT_MAX_ROWS, LIST_MAX, type QueryParam } from './params'
 import type { TableSpec } from './tables'
 import type { Dialect } from '../db/dialect'
 import { forUpdate } from '../db/lock'
+import { isUniqueViolation } from '../db/errors'
 
 export type Row = Record<string, unknown>
 /** null: anonymous. */
@@ -28,6 +29,23 @@ export class TableRepository {
    */
   private async lockOwner (trx: Transaction<any>, owner: number): Promise<void> {
     await forUpdate(this.dialect, trx.selectFrom('users').select('id').where('id', '=', owner)).execute()
+  }
+
+  /**
+   * A write of one owner in a transaction with the owner's row locked. Should the single-true flag's
+   * unique index still refuse it (a row written outside the table API meanwhile), the caller gets a
+   * 409 envelope to retry, never a 500.
+   */
+  private async ownerWrite<T> (owner: number, write: (trx: Transaction<any>) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction().execute(async trx => {
+        await this.lockOwner(trx, owner)
+        return write(trx)
+      })
+    } catch (err) {
+      if (isUniqueViolation(err)) throw fail.conflict('data.writeConflict')
+      throw err
+    }
   }
 
   private static fieldNames (spec: TableSpec): string[] {
@@ -131,8 +149,7 @@ export class TableRepository {
     const owner = TableRepository.ownerOf(spec, caller)
     if (owner === null) throw new Error(`add on public table ${spec.table} is not allowed`)
     const now = iso(this.clock())
-    return this.db.transaction().execute(async trx => {
-      await this.lockOwner(trx, owner)
+    return this.ownerWrite(owner, async trx => {
       const { n } = await trx.selectFrom(spec.table).where('user_id', '=', owner)
         .select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
       if (spec.maxRowsPerOwner !== undefined && Number(n) >= spec.maxRowsPerOwner) {
@@ -157,8 +174,7 @@ export class TableRepository {
     const owner = TableRepository.ownerOf(spec, caller)
     if (owner === null) throw new Error(`update on public table ${spec.table} is not allowed`)
     const stored = TableRepository.stored(spec, values)
-    return this.db.transaction().execute(async trx => {
-      await this.lockOwner(trx, owner)
+    return this.ownerWrite(owner, async trx => {
       if (spec.singleTrueFlag && stored[spec.singleTrueFlag] === 1) {
         await TableRepository.clearFlag(trx, spec, owner, id)
       }

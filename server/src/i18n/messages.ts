@@ -64,6 +64,7 @@ const zh = {
   'data.methodNotAllowed': '数据表 {table} 不支持 {method}',
   'data.rowNotFound': '记录不存在',
   'data.tooManyRows': '最多只能保存 {max} 条{table}记录',
+  'data.writeConflict': '记录正被同时修改，请重试',
 
   'provider.wechatpay': '微信支付',
 
@@ -162,6 +163,7 @@ const en: Record<MessageKey, string> = {
   'data.methodNotAllowed': 'Table {table} does not support {method}',
   'data.rowNotFound': 'Record not found',
   'data.tooManyRows': 'At most {max} {table} records can be saved',
+  'data.writeConflict': 'The records were changed at the same time; try again',
 
   'provider.wechatpay': 'WeChat Pay',
 
