@@ -184,10 +184,18 @@ describe.each(testDialects())('orders in production on %s', (dialect) => {
       // what development left behind: the issued number, made into a created sandbox order
       await t.db.updateTable('orders').set({ status: 'created', channel: 'sandbox', amount_cents: 5000, product_id: TOPUP_PRODUCT_ID }).where('op_id', '=', opId).execute()
       const params = await post(t.app, '/generalOrder/getPaymentParam', { opId }, { token: s.token, lang: 'en' })
-      expect(params.body).toEqual({ code: 422, message: 'Sandbox payments exist only in development: this test order cannot be paid; cancel it and top up another way', data: { channel: 'sandbox' } })
+      expect(params.body).toEqual({ code: 422, message: 'Sandbox payments are off in production: this test order cannot be paid; cancel it and top up another way', data: { channel: 'sandbox' } })
       expect(JSON.stringify(params.body)).not.toContain('/api/sandboxPay')
+      const zh = await post(t.app, '/generalOrder/getPaymentParam', { opId }, { token: s.token, lang: 'zh-CN' })
+      expect(zh.body).toEqual({ code: 422, message: '生产环境已关闭沙箱支付：这笔测试订单不能支付，请取消后用其他方式重新充值', data: { channel: 'sandbox' } })
+      // the pay call it would have named does not exist here
+      expect((await post(t.app, '/api/sandboxPay', { opId }, { token: s.token })).body.code).toBe(404)
+      expect((await post(t.app, '/generalOrder/getPayOrderMessage', { opId }, { token: s.token })).body.data).toMatchObject({ opId, status: 'created', channel: 'sandbox' })
       const canceled = await post(t.app, '/generalOrder/cancelPay', { opId }, { token: s.token })
       expect(canceled.body).toMatchObject({ code: 200, data: { opId, status: 'canceled' } })
+      expect((await post(t.app, '/generalOrder/getPayOrderMessage', { opId }, { token: s.token })).body.data.status).toBe('canceled')
+      expect(await t.db.selectFrom('ledger_transactions').select('id').where('reference', '=', opId).execute()).toHaveLength(0)
+      expect((await post(t.app, '/api/walletBalance', {}, { token: s.token })).body.data).toEqual({ cashCents: 0, creditCents: 0 })
     } finally {
       await t.close()
     }
@@ -204,10 +212,12 @@ describe.each(testDialects())('sandboxPay raced with cancelPay on %s', (dialect)
       for (let round = 0; round < 15; round++) {
         const opId = (await post(t.app, '/generalOrder/getUniqueOrderNo', { userId: s.id }, { token: s.token })).body.data
         await post(t.app, '/generalOrder/create', { productId: TOPUP_PRODUCT_ID, userId: s.id, opId, amountCents: 1000, channel: 'sandbox' }, { token: s.token })
-        const [pay, cancel] = await Promise.all([
-          post(t.app, '/api/sandboxPay', { opId }, { token: s.token }),
-          post(t.app, '/generalOrder/cancelPay', { opId }, { token: s.token })
-        ])
+        // which call starts first alternates, so that each can win on SQLite too (one transaction at a time)
+        const payCall = () => post(t.app, '/api/sandboxPay', { opId }, { token: s.token })
+        const cancelCall = () => post(t.app, '/generalOrder/cancelPay', { opId }, { token: s.token })
+        const [pay, cancel] = round % 2 === 0
+          ? await Promise.all([payCall(), cancelCall()])
+          : await Promise.all([cancelCall(), payCall()]).then(([c, p]) => [p, c])
         const row = await t.db.selectFrom('orders').select('status').where('op_id', '=', opId).executeTakeFirstOrThrow()
         const txs = await t.db.selectFrom('ledger_transactions').select('id').where('reference', '=', opId).execute()
         if (row.status === 'paid') {
@@ -225,6 +235,9 @@ describe.each(testDialects())('sandboxPay raced with cancelPay on %s', (dialect)
       }
       expect((outcomes.paid ?? 0) + (outcomes.canceled ?? 0)).toBe(15)
       expect((await post(t.app, '/api/walletBalance', {}, { token: s.token })).body.data.cashCents).toBe(credited)
+      const books = await checkLedger(t.db)
+      expect(books.unbalanced).toEqual([])
+      expect(books.walletMismatches).toEqual([])
     } finally {
       await t.close()
     }

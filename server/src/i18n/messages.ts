@@ -98,7 +98,7 @@ const zh = {
   'order.notSandbox': '该订单不是沙箱支付订单',
   'pay.channelUnavailable': '支付方式 {channel} 当前不可用',
   'pay.openidMissing': '请先用微信小程序登录，再使用微信支付',
-  'pay.sandboxOff': '沙箱支付只在开发环境可用，这笔测试订单不能支付，请取消后用其他方式重新充值'
+  'pay.sandboxOff': '生产环境已关闭沙箱支付：这笔测试订单不能支付，请取消后用其他方式重新充值'
 } as const
 
 export type MessageKey = keyof typeof zh
@@ -197,7 +197,7 @@ const en: Record<MessageKey, string> = {
   'order.notSandbox': 'This order is not a sandbox order',
   'pay.channelUnavailable': 'The payment method {channel} is not available',
   'pay.openidMissing': 'Log in with the WeChat mini-program to pay with WeChat Pay',
-  'pay.sandboxOff': 'Sandbox payments exist only in development: this test order cannot be paid; cancel it and top up another way'
+  'pay.sandboxOff': 'Sandbox payments are off in production: this test order cannot be paid; cancel it and top up another way'
 }
 
 const catalogue: Record<Locale, Record<MessageKey, string>> = { zh, en }
