@@ -4,8 +4,9 @@
  * 4-7 defaults. Both rules hold now, on SQLite and PostgreSQL, and every refusal is an envelope.
  */
 import { sql } from 'kysely'
-import { testDialects } from './support/db'
-import { createTestApp, loginToken, makeUser, post, type TestApp } from './support/app'
+import { createTestDatabase, testDialects } from './support/db'
+import { createTestApp, loginToken, makeUser, post, TestClock, type TestApp } from './support/app'
+import { migrations } from '../../server/src/db/migrate'
 
 describe.each(testDialects())('address races on %s', (dialect) => {
   let t: TestApp
@@ -106,6 +107,32 @@ describe.each(testDialects().filter(d => d === 'postgres'))('address writes besi
       expect(t.logs.filter(l => l.includes('unhandled error'))).toEqual([])
     } finally {
       await t.close()
+    }
+  })
+})
+
+describe.each(testDialects())('migration 0005 on existing addresses on %s', (dialect) => {
+  test('several defaults an older race left: the newest stays the default, then the index holds', async () => {
+    const d = await createTestDatabase(dialect)
+    try {
+      const db = d.handle.db
+      const m = migrations(dialect)['0005_address_rules']
+      await m.down!(db) // back to the schema before 0005: no partial unique index
+      const clock = new TestClock()
+      const alice = await makeUser(db, clock)
+      const bob = await makeUser(db, clock)
+      const now = new Date(clock.now()).toISOString()
+      const row = (userId: number, isDefault: number, detail: string) => ({ user_id: userId, name: 'n', phone: '13800138000', region: 'r', detail, is_default: isDefault, created_at: now, updated_at: now })
+      for (const [userId, isDefault, detail] of [[alice.id, 1, 'a1'], [alice.id, 0, 'a2'], [alice.id, 1, 'a3'], [alice.id, 1, 'a4'], [bob.id, 1, 'b1'], [bob.id, 0, 'b2']] as const) {
+        await db.insertInto('addresses').values(row(Number(userId), isDefault, detail)).execute()
+      }
+      await m.up(db)
+      const rows = await db.selectFrom('addresses').select(['detail', 'is_default']).orderBy('id').execute()
+      expect(rows.map(r => [r.detail, Number(r.is_default)])).toEqual([['a1', 0], ['a2', 0], ['a3', 0], ['a4', 1], ['b1', 1], ['b2', 0]])
+      const refused = await db.insertInto('addresses').values(row(Number(bob.id), 1, 'b3')).execute().then(() => 'inserted', (err: Error) => err.message)
+      expect(refused).toMatch(/unique/i)
+    } finally {
+      await d.drop()
     }
   })
 })
