@@ -12,6 +12,7 @@ import { foldUserName, userNameKey } from '../../server/src/security/userNames'
 import { PASSWORD_LOCKOUT_MS, RULES } from '../../server/src/security/rules'
 import { migrations } from '../../server/src/db/migrate'
 import { findUserBy } from '../../server/src/services/users'
+import { LOGIN_LIMITS } from '../../types/limits'
 
 describe('the user-name key', () => {
   test('folds compatibility forms, composition and case, whatever the database', () => {
@@ -92,6 +93,25 @@ describe.each(testDialects())('accounts under attack on %s', (dialect) => {
     // the unique index holds even when the check before the insert is raced
     const racers = await Promise.all([register(`Zoë${dialect}`), register(`ZOË${dialect}`), register(`zoe\u0308${dialect}`)])
     expect(racers.map(r => r.body.code).sort()).toEqual([200, 409, 409])
+  })
+
+  test('the name is stored as typed in NFC; a blank name, or one NFC makes longer than the limit, is a 400 on user_name and stores nothing', async () => {
+    const decomposed = `Zo\u0308e-nfc-${dialect}`
+    const r = await register(decomposed)
+    expect(r.body.code).toBe(200)
+    expect(r.body.data.user.userName).toBe(decomposed.normalize('NFC'))
+    const before = Number((await t.db.selectFrom('users').select(t.db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+    for (const blank of [' ', '   ', '\u3000\u3000']) {
+      expect((await register(blank)).body).toMatchObject({ code: 400, message: 'A user name cannot be only blank space', data: { field: 'user_name' } })
+    }
+    // U+0958 is one character that NFC writes as two: 100 of them pass the schema but would store 200
+    const grows = '\u0958'.repeat(LOGIN_LIMITS.userNameMax)
+    expect(grows.normalize('NFC')).toHaveLength(2 * LOGIN_LIMITS.userNameMax)
+    expect((await register(grows)).body).toMatchObject({ code: 400, data: { field: 'user_name' } })
+    expect(Number((await t.db.selectFrom('users').select(t.db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(before)
+    // one that NFC shortens to within the limit is fine
+    const shrinks = 'e\u0301'.repeat(LOGIN_LIMITS.userNameMax / 2) + dialect
+    expect((await register(shrinks.slice(0, LOGIN_LIMITS.userNameMax))).body.code).toBe(200)
   })
 
   test('guesses through user_name, phone and email of one account share one budget, from any address', async () => {

@@ -11,7 +11,7 @@ import type { MessageKey } from '../i18n/messages'
 import { isUniqueViolation } from '../db/errors'
 import { RULES } from '../security/rules'
 import { hashPassword } from '../security/passwords'
-import { findUserBy, insertUser, maskPhone, toUserInfo, type IdentifierKind } from '../services/users'
+import { checkNewUserName, findUserBy, insertUser, maskPhone, toUserInfo, type IdentifierKind } from '../services/users'
 import { pickIdentifier, requirePassword } from './login-password'
 
 const TAKEN: Record<IdentifierKind, MessageKey> = {
@@ -33,6 +33,7 @@ export function registerRoutes (app: Api, ctx: AppContext): void {
     await enforceLimits(ctx, [[RULES.registerPerIp, request.ip]])
 
     if (kind === 'user_name') {
+      checkNewUserName(value)
       if (await findUserBy(ctx.db, kind, value)) throw fail.conflict(TAKEN[kind])
     } else {
       // a phone or address must be proven first; only then may we say it is taken

@@ -15,6 +15,14 @@ const HOUR = 60 * MINUTE
  * budget of someone else's account from many addresses, and the owner should not wait long for a
  * retry; guessing is still held to about 960 tries a day per account. Code login (SMS, e-mail) never
  * counts against this budget, so the owner has a way in meanwhile.
+ *
+ * Decided: while the budget is spent the right password is refused too (429, like a wrong one), or a
+ * guesser could go on guessing past the budget and be let in by the right guess: the limit would be
+ * useless. What this does not do: an attacker who keeps spending the one attempt that comes back every
+ * PASSWORD_LOCKOUT_MS keeps password login shut for as long as it keeps at it (code login still works);
+ * and because the budget is the account's, someone who spends it through one identifier can learn
+ * whether another identifier (a phone, an address) belongs to the same account, which per-identifier
+ * budgets did not reveal.
  */
 export const PASSWORD_LOCKOUT_MS = 90 * SECOND
 const PASSWORD_BUDGET = 10

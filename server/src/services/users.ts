@@ -3,6 +3,8 @@ import type { UserInfo } from '../../../types/accounts'
 import type { Db } from '../db'
 import type { NewUser, UserRow } from '../db/schema'
 import { iso, type Clock } from '../clock'
+import { LOGIN_LIMITS } from '../../../types/limits'
+import { fail } from '../http/envelope'
 import { displayUserName, userNameKey } from '../security/userNames'
 
 export type IdentifierKind = 'user_name' | 'phone' | 'email'
@@ -19,6 +21,19 @@ export async function findUserBy (db: Db, kind: IdentifierKind, value: string): 
   return q.where(kind, '=', v).executeTakeFirst()
 }
 
+/**
+ * A name that may be registered, else a 400 on user_name: not blank once trimmed (every blank name would
+ * be an account no name can log into), and within the contract's length as stored and shown (NFC, which
+ * can lengthen a name the schema let through: U+0958 becomes two characters).
+ */
+export function checkNewUserName (name: string): void {
+  const shown = displayUserName(name)
+  if (shown === '') throw fail.field('user_name', 'register.userNameBlank')
+  if ([...shown].length > LOGIN_LIMITS.userNameMax) {
+    throw fail.field('user_name', 'validation.maxLength', { limit: LOGIN_LIMITS.userNameMax })
+  }
+}
+
 export async function findUserById (db: Db, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
 }
@@ -32,7 +47,7 @@ export async function insertUser (db: Db, clock: Clock, fields: NewUserFields): 
     .values({
       role: 'shopper',
       ...fields,
-      ...(fields.user_name ? { user_name: displayUserName(fields.user_name), user_name_key: userNameKey(fields.user_name) } : {}),
+      ...(fields.user_name != null ? { user_name: displayUserName(fields.user_name), user_name_key: userNameKey(fields.user_name) } : {}),
       created_at: now,
       updated_at: now
     })
