@@ -254,6 +254,46 @@ describe.each(testDialects())('WeChat Pay on %s', (dialect) => {
     expect(await status(opId)).toBe('created')
   })
 
+  test('a signed notification whose transaction WeChat Pay could not have sent is a 400 FAIL, never a 500; nothing settled', async () => {
+    // found by the schema fuzz: a null resource, a non-string or oversized transaction_id and a NUL in
+    // out_trade_no reached the database (TypeError, a SQLite binding error, PostgreSQL 22001/22021)
+    const opId = await order('wechat_jsapi', 4200)
+    const before = await cash()
+    const tx = { appid: PAY.appId, mchid: PAY.mchId, out_trade_no: opId, transaction_id: '4200001234202603011234567890', trade_state: 'SUCCESS', amount: { total: 4200 } }
+    const signed = (plain: string, eventType = 'TRANSACTION.SUCCESS') => {
+      const nonce = 'fuzzrepro123'
+      const body = JSON.stringify({
+        id: 'x', event_type: eventType, resource_type: 'encrypt-resource',
+        resource: { algorithm: 'AEAD_AES_256_GCM', ciphertext: encryptResource(PAY.apiV3Key, plain, nonce, 'transaction'), associated_data: 'transaction', nonce }
+      })
+      return { headers: wx.sign(body), body }
+    }
+    const cases: Array<[string, string, RegExp]> = [
+      ['null resource', 'null', /not a transaction/],
+      ['array resource', '[]', /not a transaction/],
+      ['object transaction_id', JSON.stringify({ ...tx, transaction_id: { a: 1 } }), /transaction_id/],
+      ['array transaction_id', JSON.stringify({ ...tx, transaction_id: ['4200'] }), /transaction_id/],
+      ['boolean transaction_id', JSON.stringify({ ...tx, transaction_id: true }), /transaction_id/],
+      ['transaction_id too long for its column', JSON.stringify({ ...tx, transaction_id: '4'.repeat(65) }), /transaction_id/],
+      ['deep transaction_id', JSON.stringify({ ...tx, transaction_id: JSON.parse('['.repeat(3000) + ']'.repeat(3000)) }), /transaction_id/],
+      ['NUL in out_trade_no', JSON.stringify({ ...tx, out_trade_no: `${opId}\u0000` }), /out_trade_no/],
+      ['object out_trade_no', JSON.stringify({ ...tx, out_trade_no: { no: opId } }), /out_trade_no/],
+      ['no trade_state', JSON.stringify({ ...tx, trade_state: undefined }), /trade_state/],
+      ['string amount', JSON.stringify({ ...tx, amount: '4200' }), /amount/]
+    ]
+    for (const [what, plain, reason] of cases) {
+      const res = await notify(signed(plain))
+      expect({ what, status: res.statusCode, body: res.json() }).toEqual({ what, status: 400, body: { code: 'FAIL', message: expect.stringMatching(reason) } })
+    }
+    // another event's resource is not a transaction and is acknowledged unread
+    expect((await notify(signed('{"refund_status":"SUCCESS"}', 'REFUND.SUCCESS'))).statusCode).toBe(204)
+    expect(await cash()).toBe(before)
+    expect(await status(opId)).toBe('created')
+    // the same transaction, well-formed, settles
+    expect((await notify(signed(JSON.stringify(tx)))).statusCode).toBe(204)
+    expect(await cash()).toBe(before + 4200)
+  })
+
   test('a lost notification: asking for the order queries WeChat Pay and settles it once', async () => {
     const opId = await order('wechat_h5', 7700)
     await post(t.app, '/generalOrder/getPaymentParam', { opId }, { token: s.token })

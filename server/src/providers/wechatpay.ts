@@ -79,6 +79,30 @@ const header = (headers: Record<string, string | string[] | undefined>, name: st
 
 export const nonce = () => randomBytes(16).toString('hex')
 
+/** out_trade_no as WeChat Pay defines it: 6-32 letters, digits, _ - | * */
+const OUT_TRADE_NO = /^[A-Za-z0-9_|*-]{6,32}$/
+/** transaction_id: printable ASCII that fits orders.transaction_id (varchar(64)); WeChat Pay's are 32 at most */
+const TRANSACTION_ID = /^[\x21-\x7e]{1,64}$/
+
+/**
+ * Why a decrypted (or queried) transaction is not one WeChat Pay could have sent, or null: checked before
+ * any of it reaches the database (a null resource, an object as transaction_id, or a NUL in out_trade_no
+ * were 500s on settling, found by the schema fuzz).
+ */
+export function transactionProblem (tx: unknown): string | null {
+  if (typeof tx !== 'object' || tx === null || Array.isArray(tx)) return 'resource is not a transaction'
+  const t = tx as Record<string, unknown>
+  for (const field of ['appid', 'mchid', 'trade_state'] as const) {
+    if (typeof t[field] !== 'string') return `transaction has no ${field}`
+  }
+  if (typeof t.out_trade_no !== 'string' || !OUT_TRADE_NO.test(t.out_trade_no)) return 'transaction has no valid out_trade_no'
+  if (t.transaction_id !== undefined && t.transaction_id !== null && (typeof t.transaction_id !== 'string' || !TRANSACTION_ID.test(t.transaction_id))) {
+    return 'transaction has an invalid transaction_id'
+  }
+  if (t.amount !== undefined && (typeof t.amount !== 'object' || t.amount === null || Array.isArray(t.amount))) return 'transaction has an invalid amount'
+  return null
+}
+
 /** SHA256withRSA, base64. */
 export function rsaSign (message: string, key: KeyObject | string): string {
   return sign('sha256', Buffer.from(message, 'utf8'), key).toString('base64')
@@ -221,7 +245,8 @@ export class HttpWeChatPayClient implements WeChatPayClient {
   async queryByOutTradeNo (outTradeNo: string): Promise<WeChatTransaction> {
     const path = `/v3/pay/transactions/out-trade-no/${encodeURIComponent(outTradeNo)}?mchid=${encodeURIComponent(this.config.mchId)}`
     const a = await this.request('GET', path)
-    if (!a || typeof a.trade_state !== 'string') throw new ProviderUnavailableError('wechatpay', 'query: no trade_state in the answer')
+    const problem = transactionProblem(a)
+    if (problem) throw new ProviderUnavailableError('wechatpay', `query: ${problem}`)
     return a as unknown as WeChatTransaction
   }
 
@@ -266,6 +291,10 @@ export class HttpWeChatPayClient implements WeChatPayClient {
     } catch {
       throw new NotificationRejected(400, 'resource is not JSON')
     }
-    return { id: String(body.id ?? ''), eventType: String(body.event_type ?? ''), transaction }
+    const eventType = String(body.event_type ?? '')
+    // other events carry other resources (a refund's, say) and are acknowledged without reading them
+    const invalid = eventType === 'TRANSACTION.SUCCESS' ? transactionProblem(transaction) : null
+    if (invalid) throw new NotificationRejected(400, invalid)
+    return { id: String(body.id ?? ''), eventType, transaction }
   }
 }

@@ -61,6 +61,8 @@ export interface FakeWeChatPay {
   /** WECHATPAY_* variables (key files written to a temp dir). */
   env: Record<string, string>
   notification (tx: Transaction, o?: NotificationOptions): { headers: Record<string, string>; body: string }
+  /** The signature headers WeChat Pay sends over any raw body (for hand-made or broken notifications). */
+  sign (body: string, o?: Pick<NotificationOptions, 'serial' | 'timestamp' | 'wrongKey'>): Record<string, string>
   close (): Promise<void>
 }
 
@@ -188,6 +190,21 @@ export async function startWeChatPay (): Promise<FakeWeChatPay> {
   const { port } = server.address() as AddressInfo
   const url = `http://127.0.0.1:${port}`
 
+  /** The signature headers of a notification body, as WeChat Pay signs it with the platform key. */
+  const signBody = (body: string, o: Pick<NotificationOptions, 'serial' | 'timestamp' | 'wrongKey'> = {}): Record<string, string> => {
+    const timestamp = String(o.timestamp ?? Math.floor(fake.now() / 1000))
+    const headerNonce = randomBytes(16).toString('hex')
+    const signature = sign('sha256', Buffer.from(`${timestamp}\n${headerNonce}\n${body}\n`), o.wrongKey ? stranger.privateKey : platform.privateKey).toString('base64')
+    return {
+      'content-type': 'application/json',
+      'wechatpay-serial': o.serial ?? PAY.platformSerial,
+      'wechatpay-timestamp': timestamp,
+      'wechatpay-nonce': headerNonce,
+      'wechatpay-signature': signature,
+      'wechatpay-signature-type': 'WECHATPAY2-SHA256-RSA2048'
+    }
+  }
+
   return Object.assign(fake, {
     url,
     merchantPublicKey: merchant.publicKey,
@@ -232,21 +249,12 @@ export async function startWeChatPay (): Promise<FakeWeChatPay> {
         summary: '支付成功',
         resource: { original_type: 'transaction', algorithm: 'AEAD_AES_256_GCM', ciphertext, associated_data: 'transaction', nonce }
       })
-      const timestamp = String(o.timestamp ?? Math.floor(fake.now() / 1000))
-      const headerNonce = randomBytes(16).toString('hex')
-      const signature = sign('sha256', Buffer.from(`${timestamp}\n${headerNonce}\n${body}\n`), o.wrongKey ? stranger.privateKey : platform.privateKey).toString('base64')
       return {
-        headers: {
-          'content-type': 'application/json',
-          'wechatpay-serial': o.serial ?? PAY.platformSerial,
-          'wechatpay-timestamp': timestamp,
-          'wechatpay-nonce': headerNonce,
-          'wechatpay-signature': signature,
-          'wechatpay-signature-type': 'WECHATPAY2-SHA256-RSA2048'
-        },
+        headers: signBody(body, o),
         body: o.tamperBody ? body.replace('"summary":"支付成功"', '"summary":"支付成功 "') : body
       }
     },
+    sign: signBody,
     close: () => new Promise<void>(resolve => {
       server.closeAllConnections()
       server.close(() => {
