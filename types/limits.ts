@@ -73,3 +73,40 @@ export const ERROR_REPORT_LIMITS = {
  */
 export const SINGLE_LINE_PATTERN = '^[^\\u0000-\\u001f\\u007f]*$'
 export const MULTI_LINE_PATTERN = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$'
+
+/**
+ * The operator's shop settings (stored in shop_settings; these are the defaults). Money in cents.
+ *   shipFreeFromItems  a shipment of at least this many prizes ships free
+ *   shipFeeCents       otherwise this fee is taken from the balance (credit first, then cash)
+ *   withdrawMinCents   the smallest withdrawal
+ *   withdrawDailyMaxCents  the most a user may ask to withdraw per China day
+ *   hintCardPriceCents, xrayCardPriceCents  prices of props (issue 9)
+ */
+export interface ShopSettings {
+  shipFreeFromItems: number
+  shipFeeCents: number
+  withdrawMinCents: number
+  withdrawDailyMaxCents: number
+  hintCardPriceCents: number
+  xrayCardPriceCents: number
+}
+export const DEFAULT_SHOP_SETTINGS: ShopSettings = {
+  shipFreeFromItems: 3,
+  shipFeeCents: 1200,
+  withdrawMinCents: 100,
+  withdrawDailyMaxCents: 500000,
+  hintCardPriceCents: 300,
+  xrayCardPriceCents: 1500
+}
+
+/** After the draw (issue 8). */
+export const AFTER_DRAW_LIMITS = {
+  /** Prizes in one shipment, or in one recycle request. */
+  itemsPerRequestMax: 50,
+  /** A shipped parcel counts as received this long after it was shipped, if the shopper does not confirm. */
+  autoReceiveDays: 10,
+  /** Addresses per user. */
+  addressesMax: 20,
+  carrierCodePattern: '^[a-z0-9]{2,32}$',
+  trackingNoPattern: '^[A-Za-z0-9-]{4,40}$'
+} as const

@@ -112,7 +112,7 @@ export type CaseProof = Static<typeof CaseProof>
 export const WalletBalance = Type.Object({ cashCents: Cents, creditCents: Cents })
 export type WalletBalance = Static<typeof WalletBalance>
 
-export const LedgerKind = StringEnum(['topup', 'purchase', 'refund', 'recycle', 'withdraw', 'reward'] as const)
+export const LedgerKind = StringEnum(['topup', 'purchase', 'refund', 'recycle', 'withdraw', 'reward', 'shipping_fee', 'withdraw_payout', 'withdraw_release', 'prop_purchase'] as const)
 export type LedgerKind = Static<typeof LedgerKind>
 
 export const LedgerEntry = Type.Object({

@@ -129,7 +129,11 @@ const en: Dict = {
     refund: 'Refund',
     recycle: 'Recycled',
     withdraw: 'Withdrawal',
-    reward: 'Reward'
+    reward: 'Reward',
+    shipping_fee: 'Shipping fee',
+    withdraw_payout: 'Withdrawal paid out',
+    withdraw_release: 'Withdrawal returned',
+    prop_purchase: 'Props'
   },
   webView: {
     missingUrl: 'Please provide a link address',

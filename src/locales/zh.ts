@@ -131,7 +131,11 @@ const zh = {
     refund: '退款',
     recycle: '回收',
     withdraw: '提现',
-    reward: '奖励'
+    reward: '奖励',
+    shipping_fee: '运费',
+    withdraw_payout: '提现到账',
+    withdraw_release: '提现退回',
+    prop_purchase: '道具'
   },
   webView: {
     missingUrl: '请提供链接地址',

@@ -180,7 +180,9 @@ export interface WalletsTable {
 }
 
 export type LedgerKind = 'topup' | 'purchase' | 'refund' | 'recycle' | 'withdraw' | 'reward'
+  | 'shipping_fee' | 'withdraw_payout' | 'withdraw_release' | 'prop_purchase'
 export type LedgerAccount = 'user_cash' | 'user_credit' | 'house_sales' | 'payment_clearing' | 'house_credit'
+  | 'house_shipping' | 'withdraw_pending' | 'house_props'
 
 export interface LedgerTransactionsTable {
   id: Generated<number>
@@ -265,8 +267,47 @@ export interface PrizesTable {
   slot: number | null
   purchase_id: ColumnType<number | null, number | null | undefined, number | null>
   status: PrizeStatus
+  /** The ledger transaction that credited a recycled prize. */
+  recycle_tx_id: ColumnType<number | null, number | null | undefined, number | null>
   created_at: Timestamp
   updated_at: Timestamp
+}
+
+/** An operator setting (JSON value), e.g. the shipping rule or the withdrawal limits. */
+export interface ShopSettingsTable {
+  key: string
+  value: string
+  updated_by: number | null
+  updated_at: Timestamp
+}
+
+export type ShipmentStatusRow = 'requested' | 'shipping' | 'received'
+/** Prizes sent to an address: requested by the shopper, shipped by an operator, then received. */
+export interface ShipmentsTable {
+  id: Generated<number>
+  user_id: number
+  status: ShipmentStatusRow
+  name: string
+  phone: string
+  region: string
+  detail: string
+  item_count: number
+  fee_cents: number
+  tx_id: number | null
+  carrier: string | null
+  tracking_no: string | null
+  shipped_by: number | null
+  received_by: 'shopper' | 'auto' | null
+  created_at: Timestamp
+  shipped_at: Timestamp | null
+  received_at: Timestamp | null
+  updated_at: Timestamp
+}
+
+export interface ShipmentItemsTable {
+  shipment_id: number
+  prize_id: number
+  verify_code: string
 }
 
 export interface Database {
@@ -292,6 +333,9 @@ export interface Database {
   age_checks: AgeChecksTable
   orders: OrdersTable
   purchases: PurchasesTable
+  shop_settings: ShopSettingsTable
+  shipments: ShipmentsTable
+  shipment_items: ShipmentItemsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -1,0 +1,52 @@
+/**
+ * The operator's shop settings (table shop_settings, one JSON value per key), with their defaults.
+ * Read through settingsOf (a short cache per process: an operator's change shows within a few seconds
+ * on every server); written by operators only (routes/operator*.ts), each change in the audit log.
+ */
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/schema'
+import { iso, type Clock } from '../clock'
+import { DEFAULT_SHOP_SETTINGS, type ShopSettings } from '../../../types/limits'
+
+type Db = Kysely<Database>
+
+export type { ShopSettings }
+
+const CACHE_MS = 5_000
+const cache = new WeakMap<Db, { at: number; value: ShopSettings }>()
+
+/** The current settings: the stored ones over the defaults (an unknown or malformed stored value is ignored). */
+export async function settingsOf (db: Db, now = Date.now()): Promise<ShopSettings> {
+  const hit = cache.get(db)
+  if (hit && now - hit.at < CACHE_MS) return hit.value
+  const rows = await db.selectFrom('shop_settings').select(['key', 'value']).execute()
+  const value: ShopSettings = { ...DEFAULT_SHOP_SETTINGS }
+  for (const r of rows) {
+    if (!(r.key in DEFAULT_SHOP_SETTINGS)) continue
+    try {
+      const parsed: unknown = JSON.parse(r.value)
+      const key = r.key as keyof ShopSettings
+      if (typeof parsed === typeof DEFAULT_SHOP_SETTINGS[key]) (value as Record<string, unknown>)[key] = parsed
+    } catch { /* keep the default */ }
+  }
+  cache.set(db, { at: now, value })
+  return value
+}
+
+/** Stores some settings (validated by the caller's route schema); the cache of this process is dropped. */
+export async function saveSettings (db: Db, clock: Clock, actorId: number, changes: Partial<ShopSettings>): Promise<ShopSettings> {
+  const now = iso(clock())
+  await db.transaction().execute(async trx => {
+    for (const [key, v] of Object.entries(changes)) {
+      if (v === undefined || !(key in DEFAULT_SHOP_SETTINGS)) continue
+      const value = JSON.stringify(v)
+      await trx.insertInto('shop_settings').values({ key, value, updated_by: actorId, updated_at: now })
+        .onConflict(oc => oc.column('key').doUpdateSet({ value, updated_by: actorId, updated_at: now })).execute()
+      await trx.insertInto('audit_log').values({
+        actor_id: actorId, action: 'settings.update', entity: 'setting', entity_id: null, detail: JSON.stringify({ key, value: v }), created_at: now
+      }).execute()
+    }
+  })
+  cache.delete(db)
+  return settingsOf(db)
+}
