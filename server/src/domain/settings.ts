@@ -26,7 +26,7 @@ export async function settingsOf (db: Db, now = Date.now()): Promise<ShopSetting
     try {
       const parsed: unknown = JSON.parse(r.value)
       const key = r.key as keyof ShopSettings
-      if (typeof parsed === typeof DEFAULT_SHOP_SETTINGS[key]) (value as Record<string, unknown>)[key] = parsed
+      if (typeof parsed === typeof DEFAULT_SHOP_SETTINGS[key]) (value as unknown as Record<string, unknown>)[key] = parsed
     } catch { /* keep the default */ }
   }
   cache.set(db, { at: now, value })
