@@ -34,6 +34,7 @@ import { walletRoutes } from './routes/wallet'
 import { purchaseRoutes } from './routes/purchase'
 import { prizeRoutes } from './routes/prizes'
 import { orderRoutes } from './routes/orders'
+import { afterDrawRoutes } from './routes/afterDraw'
 import { registerMedia } from './http/media'
 import { registerOpenApi, serveOpenApi } from './http/openapi'
 
@@ -152,6 +153,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     purchaseRoutes(typed, ctx)
     prizeRoutes(typed, ctx)
     orderRoutes(typed, ctx)
+    afterDrawRoutes(typed, ctx)
   }, { prefix })
   await serveOpenApi(app, config)
 

@@ -1,6 +1,10 @@
-/** Periodic clean-up: used-up sessions, old codes and full rate-limit allowances. */
+/**
+ * Periodic work: used-up sessions, old codes and full rate-limit allowances are purged; shipped parcels
+ * nobody confirmed count as received after 10 days.
+ */
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../context'
+import { autoReceive } from '../domain/afterDraw'
 
 export const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000
 
@@ -8,6 +12,7 @@ export async function runMaintenance (ctx: AppContext): Promise<void> {
   await ctx.sessions.purge()
   await ctx.codes.purge()
   await ctx.limiter.purge()
+  await autoReceive(ctx.db, ctx.clock)
 }
 
 export function startMaintenance (ctx: AppContext, log: FastifyBaseLogger, intervalMs = MAINTENANCE_INTERVAL_MS): () => void {
