@@ -17,27 +17,39 @@ export const invokeTable = <R = unknown>(table: DataTable, method: DataMethod, p
 
 export const exportFileName = (table: string) => `${table}_${randomString(8)}.xlsx`
 
-/** Downloads the table as xlsx and saves it; resolves with the file name. */
-export async function exportTable (table: DataTable, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await rawRequest<ArrayBuffer>({
-    url: `/api/data/export${buildQuery({ table })}`, method: 'POST', data: body, responseType: 'arraybuffer'
-  })
+/** UTF-8 bytes to text, without TextDecoder (the mini-program has none). */
+export function utf8Decode (bytes: Uint8Array): string {
+  let out = ''
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i++]
+    let cp = b
+    if (b >= 0xf0) cp = ((b & 7) << 18) | ((bytes[i++] & 63) << 12) | ((bytes[i++] & 63) << 6) | (bytes[i++] & 63)
+    else if (b >= 0xe0) cp = ((b & 15) << 12) | ((bytes[i++] & 63) << 6) | (bytes[i++] & 63)
+    else if (b >= 0xc0) cp = ((b & 31) << 6) | (bytes[i++] & 63)
+    out += String.fromCodePoint(cp)
+  }
+  return out
+}
+
+/** Posts to a call that answers an xlsx file and saves it as `<stem>_<random>.xlsx`; resolves with the file name. */
+export async function downloadXlsx (url: string, body: Record<string, unknown>, stem: string): Promise<string> {
+  const res = await rawRequest<ArrayBuffer>({ url, method: 'POST', data: body, responseType: 'arraybuffer' })
   const type = String(res.header?.['content-type'] ?? res.header?.['Content-Type'] ?? '')
   if (type.includes('application/json')) {
     // a refusal comes as the usual envelope
-    const envelope = JSON.parse(new TextDecoder().decode(res.data)) as ApiEnvelope
+    const envelope = JSON.parse(utf8Decode(new Uint8Array(res.data))) as ApiEnvelope
     throw new ApiError(envelope.code, envelope.message, envelope.data)
   }
-  const name = exportFileName(table)
+  const name = exportFileName(stem)
   if (isH5()) {
-    const url = URL.createObjectURL(new Blob([res.data], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }))
+    const blobUrl = URL.createObjectURL(new Blob([res.data], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }))
     const a = document.createElement('a')
-    a.href = url
+    a.href = blobUrl
     a.download = name
     document.body.appendChild(a)
     a.click()
     a.remove()
-    setTimeout(() => URL.revokeObjectURL(url), 10000)
+    setTimeout(() => URL.revokeObjectURL(blobUrl), 10000)
   } else {
     const filePath = `${Taro.env.USER_DATA_PATH}/${name}`
     await new Promise<void>((resolve, reject) => {
@@ -47,3 +59,7 @@ export async function exportTable (table: DataTable, body: Record<string, unknow
   }
   return name
 }
+
+/** Downloads the table as xlsx and saves it; resolves with the file name. */
+export const exportTable = (table: DataTable, body: Record<string, unknown> = {}) =>
+  downloadXlsx(`/api/data/export${buildQuery({ table })}`, body, table)

@@ -17,6 +17,9 @@ function createHarness () {
     storage: {},
     navigations: [],
     toasts: [],
+    /** Dialogs shown (wx.showModal), and what the next ones answer. */
+    modals: [],
+    modalConfirms: true,
     titles: [],
     requests: [],
     apiOrigin: ''
@@ -57,6 +60,10 @@ function createHarness () {
   }
   wx.navigateBack = (opts) => { state.navigations.push({ type: 'navigateBack' }); ok('navigateBack', opts) }
   wx.showToast = (opts) => { state.toasts.push(opts.title); ok('showToast', opts) }
+  wx.showModal = (opts) => { state.modals.push(opts.content); ok('showModal', opts, { confirm: state.modalConfirms, cancel: !state.modalConfirms }) }
+  wx.showLoading = (opts) => ok('showLoading', opts)
+  wx.hideLoading = (opts) => ok('hideLoading', opts)
+  wx.setClipboardData = (opts) => { state.clipboard = opts.data; ok('setClipboardData', opts) }
   wx.setNavigationBarTitle = (opts) => { state.titles.push(opts.title); ok('setNavigationBarTitle', opts) }
   wx.request = (opts) => {
     const url = new URL(opts.url, state.apiOrigin)

@@ -1,59 +1,119 @@
-import { useState } from 'react'
-import { useDidShow } from '@tarojs/taro'
+import { useMemo, useRef, useState } from 'react'
+import { useDidShow, useReachBottom } from '@tarojs/taro'
 import { View, ScrollView, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { PrizeItem, PrizeStatus } from '~types/shop'
+import type { CollectionSummary, Shipment } from '~types/afterDraw'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
-import { exportTable } from '@/services/data'
+import RarityBadge from '@/components/RarityBadge'
+import ShipSheet from '@/components/ShipSheet'
+import ParcelCard from '@/components/ParcelCard'
+import { downloadXlsx } from '@/services/data'
 import { shopApi } from '@/services/shop'
+import { afterDrawApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
 import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
-import { loading, toast } from '@/utils/feedback'
+import { dialog, loading, toast } from '@/utils/feedback'
 import { navigate, redirect } from '@/utils/navigation'
-import { tr } from '@/utils/format'
+import { formatCents, tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
-import RarityBadge from '@/components/RarityBadge'
+import { randomString } from '@/utils/random'
+import { REACH_BOTTOM_THROTTLE_MS, throttle } from '@/utils/throttle'
 import './index.scss'
 
 type Filter = 'all' | PrizeStatus
+type View_ = 'prizes' | 'parcels'
 
-const FILTERS: { key: Filter; label: MessageKey }[] = [
-  { key: 'all', label: 'collection.all' },
-  { key: 'warehouse', label: 'collection.warehouse' },
-  { key: 'shipping', label: 'collection.shipping' },
-  { key: 'received', label: 'collection.received' },
-  { key: 'combined', label: 'collection.combined' },
-  { key: 'recycled', label: 'collection.recycled' }
-]
+const FILTERS: Filter[] = ['all', 'warehouse', 'shipping', 'received', 'combined', 'recycled']
+/** Prizes and parcels per page. */
+export const COLLECTION_PAGE_SIZE = 20
 
-/** My collection: every prize owned, filtered by status; the table API exports it as a spreadsheet. */
+/**
+ * My collection: sets by series (7/12, missing designs greyed), prizes by status with counts and
+ * paging, multi-select to ship or recycle, parcels with tracking and "confirm receipt", export.
+ */
 function MyBlindBoxPage () {
+  const [view, setView] = useState<View_>('prizes')
   const [filter, setFilter] = useState<Filter>('all')
+  const [summary, setSummary] = useState<CollectionSummary | null>(null)
   const [prizes, setPrizes] = useState<PrizeItem[] | null>(null)
+  const [total, setTotal] = useState(0)
+  const [page, setPage] = useState(1)
+  const [parcels, setParcels] = useState<Shipment[] | null>(null)
+  const [parcelTotal, setParcelTotal] = useState(0)
+  const [selecting, setSelecting] = useState(false)
+  const [selected, setSelected] = useState<Map<number, PrizeItem>>(new Map())
+  const [shipping, setShipping] = useState(false)
+  const busy = useRef(false)
 
-  const load = async (f: Filter) => {
+  const loadPrizes = async (f: Filter, p: number) => {
+    const res = await shopApi.prizeList(f === 'all' ? { page: p, size: COLLECTION_PAGE_SIZE } : { page: p, size: COLLECTION_PAGE_SIZE, status: f })
+    setPrizes(prev => (p === 1 || !prev ? res.list : [...prev, ...res.list]))
+    setTotal(res.total)
+    setPage(p)
+  }
+  const loadParcels = async (p: number) => {
+    const res = await afterDrawApi.shipmentList({ page: p, size: COLLECTION_PAGE_SIZE })
+    setParcels(prev => (p === 1 || !prev ? res.list : [...prev, ...res.list]))
+    setParcelTotal(res.total)
+    setPage(p)
+  }
+  const reload = async (v: View_ = view, f: Filter = filter) => {
     if (!sessionStore.loggedIn) return
     try {
-      const res = await shopApi.prizeList(f === 'all' ? { page: 1, size: 50 } : { page: 1, size: 50, status: f })
-      setPrizes(res.list)
+      const [s] = await Promise.all([afterDrawApi.collection(), v === 'prizes' ? loadPrizes(f, 1) : loadParcels(1)])
+      setSummary(s)
     } catch (e) {
-      setPrizes([])
+      setPrizes(prev => prev ?? [])
       toast({ message: errorMessage(e) })
     }
   }
-  useDidShow(() => { void load(filter) })
+  useDidShow(() => { void reload() })
 
-  const choose = (f: Filter) => {
-    setFilter(f)
-    void load(f)
+  const more = useRef(() => undefined as void)
+  more.current = () => {
+    if (busy.current) return
+    const next = view === 'prizes'
+      ? (prizes && prizes.length < total ? () => loadPrizes(filter, page + 1) : null)
+      : (parcels && parcels.length < parcelTotal ? () => loadParcels(page + 1) : null)
+    if (!next) return
+    busy.current = true
+    next().catch(e => toast({ message: errorMessage(e) })).finally(() => { busy.current = false })
+  }
+  const onBottom = useMemo(() => throttle(() => more.current(), REACH_BOTTOM_THROTTLE_MS), [])
+  useReachBottom(onBottom)
+
+  const choose = (f: Filter) => { setFilter(f); setPrizes(null); void reload('prizes', f) }
+  const switchView = (v: View_) => { setView(v); setSelecting(false); setSelected(new Map()); void reload(v) }
+
+  const toggle = (p: PrizeItem) => {
+    if (p.status !== 'warehouse') { toast({ message: t('collection.onlyWarehouse') }); return }
+    const next = new Map(selected)
+    if (next.has(p.prizeId)) next.delete(p.prizeId)
+    else next.set(p.prizeId, p)
+    setSelected(next)
+  }
+  const credit = [...selected.values()].reduce((s, p) => s + p.design.recycleValueCents, 0)
+
+  const recycle = async () => {
+    if (!selected.size) return
+    const ok = await dialog({ title: t('collection.recycleTitle'), message: t('collection.recycleBody', { n: selected.size, credit: formatCents(credit) }), confirmText: t('collection.recycle') })
+    if (!ok) return
+    try {
+      const res = await loading.wrap(afterDrawApi.recycle({ prizeIds: [...selected.keys()], idempotencyKey: randomString(24) }))
+      toast({ message: t('collection.recycled_done', { credit: formatCents(res.creditCents) }), level: 'success' })
+      setSelected(new Map())
+      setSelecting(false)
+      await reload()
+    } catch (e) { toast({ message: errorMessage(e) }) }
   }
 
   const exportAll = async () => {
     try {
-      const name = await loading.wrap(exportTable('prizes'))
+      const name = await loading.wrap(downloadXlsx('/api/prizeExport', filter === 'all' ? {} : { status: filter }, 'prizes'))
       toast({ message: t('collection.exported', { name }), level: 'success' })
     } catch (e) {
       toast({ message: errorMessage(e) })
@@ -69,35 +129,107 @@ function MyBlindBoxPage () {
     )
   }
 
+  const counts = summary?.counts
+  const emptyText: MessageKey = filter === 'all' ? 'collection.emptyAll' : filter === 'warehouse' ? 'collection.emptyWarehouse' : 'collection.emptyOther'
+
   return (
-    <PageShell className='collection-page'>
-      <View className='collection-bar'>
-        <ScrollView scrollX className='filters' enableFlex>
-          {FILTERS.map(f => (
-            <View key={f.key} className={`filter filter-${f.key} ${filter === f.key ? 'filter--on' : ''}`}
-              onClick={() => choose(f.key)}>{t(f.label)}</View>
-          ))}
-        </ScrollView>
+    <PageShell className={`collection-page ${selecting ? 'collection-page--selecting' : ''}`}>
+      <View className='collection-views'>
+        {(['prizes', 'parcels'] as const).map(v => (
+          <View key={v} className={`collection-view collection-view-${v} ${view === v ? 'collection-view--on' : ''}`} onClick={() => switchView(v)}>
+            {t(v === 'prizes' ? 'collection.prizesTab' : 'collection.parcelsTab')}
+          </View>
+        ))}
         <View className='collection-export' onClick={exportAll}>{t('collection.export')}</View>
       </View>
-      {prizes && prizes.length > 0
-        ? prizes.map(p => (
-          <View key={p.prizeId} className={`prize-row prize-${p.prizeId}`} onClick={() => navigate(`/pages/prize_detail/index?prizeId=${p.prizeId}`)}>
-            <Image className='prize-row__img' src={mediaUrl(p.design.image)} mode='aspectFit' lazyLoad />
-            <View className='prize-row__body'>
-              <Text className='prize-row__name'>{tr(p.design.name)}</Text>
-              <Text className='prize-row__series'>{tr(p.seriesTitle)}</Text>
-            </View>
-            <View className='prize-row__side'>
-              <RarityBadge rarity={p.design.rarity} />
-              <Text className='prize-row__status'>{t(`collection.${p.status}` as MessageKey)}</Text>
-            </View>
-          </View>
-        ))
-        : (
-          <EmptyState icon='🧸' text={t('feedback.noMore')}
-            action={{ label: t('titles.home'), onClick: () => { void redirect('/pages/home/index') } }} />
+
+      {view === 'prizes' && (
+        <>
+          {summary && summary.series.length > 0 && filter === 'all' && (
+            <ScrollView scrollX className='sets' enableFlex>
+              {summary.series.map(s => (
+                <View key={s.seriesId} className={`set set-${s.seriesId}`} onClick={() => navigate(`/pagesA/blind_box_detail/index?seriesId=${s.seriesId}`)}>
+                  <Text className='set__title'>{tr(s.title)}</Text>
+                  <Text className='set__progress'>{t('collection.progress', { owned: s.collected, total: s.total })}</Text>
+                  <View className='set__bar'><View className='set__fill' style={{ width: `${s.total ? Math.round(100 * s.collected / s.total) : 0}%` }} /></View>
+                  <View className='set__designs'>
+                    {s.designs.map(d => (
+                      <Image key={d.design.id} className={`set__design ${d.owned ? '' : 'set__design--missing'}`} src={mediaUrl(d.design.image)} mode='aspectFit' lazyLoad />
+                    ))}
+                  </View>
+                </View>
+              ))}
+            </ScrollView>
           )}
+          <View className='collection-bar'>
+            <ScrollView scrollX className='filters' enableFlex>
+              {FILTERS.map(f => (
+                <View key={f} className={`filter filter-${f} ${filter === f ? 'filter--on' : ''}`} onClick={() => choose(f)}>
+                  {t(`collection.${f}`)}{counts ? ` ${counts[f]}` : ''}
+                </View>
+              ))}
+            </ScrollView>
+            {counts && counts.warehouse > 0 && (
+              <View className='collection-select' onClick={() => { setSelecting(!selecting); setSelected(new Map()) }}>
+                {t(selecting ? 'collection.done' : 'collection.select')}
+              </View>
+            )}
+          </View>
+          {prizes && prizes.length > 0 && prizes.map(p => {
+            const on = selected.has(p.prizeId)
+            return (
+              <View key={p.prizeId} className={`prize-row prize-${p.prizeId} ${on ? 'prize-row--on' : ''}`}
+                onClick={() => (selecting ? toggle(p) : navigate(`/pagesA/prize_detail/index?prizeId=${p.prizeId}`))}>
+                {selecting && <View className={`check ${on ? 'check--on' : ''} ${p.status !== 'warehouse' ? 'check--off' : ''}`}>{on ? '✓' : ''}</View>}
+                <Image className='prize-row__img' src={mediaUrl(p.design.image)} mode='aspectFit' lazyLoad />
+                <View className='prize-row__body'>
+                  <Text className='prize-row__name'>{tr(p.design.name)}</Text>
+                  <Text className='prize-row__series'>{tr(p.seriesTitle)}</Text>
+                </View>
+                <View className='prize-row__side'>
+                  <RarityBadge rarity={p.design.rarity} />
+                  <Text className='prize-row__status'>{t(`collection.${p.status}`)}</Text>
+                </View>
+              </View>
+            )
+          })}
+          {prizes && prizes.length === 0 && (
+            <EmptyState icon='🧸' text={t(emptyText)}
+              action={{ label: t('collection.goShop'), onClick: () => { void redirect('/pagesA/home/index') } }} />
+          )}
+          {prizes && prizes.length > 0 && (
+            <Text className='collection-end'>{prizes.length >= total ? t('feedback.noMore') : t('collection.loadMore')}</Text>
+          )}
+        </>
+      )}
+
+      {view === 'parcels' && (
+        <>
+          {parcels && parcels.map(s => (
+            <ParcelCard key={s.id} shipment={s} onChanged={c => { setParcels(parcels.map(x => (x.id === c.id ? c : x))); void reload() }} />
+          ))}
+          {parcels && parcels.length === 0 && (
+            <EmptyState icon='📦' text={t('collection.emptyParcels')}
+              action={{ label: t('collection.warehouse'), onClick: () => { setView('prizes'); choose('warehouse') } }} />
+          )}
+          {parcels && parcels.length > 0 && <Text className='collection-end'>{parcels.length >= parcelTotal ? t('feedback.noMore') : t('collection.loadMore')}</Text>}
+        </>
+      )}
+
+      {selecting && (
+        <View className='select-bar'>
+          <View className='select-bar__info'>
+            <Text className='select-bar__count'>{t('collection.selected', { n: selected.size })}</Text>
+            {selected.size > 0 && <Text className='select-bar__credit'>{t('collection.recycle')} +{formatCents(credit)}</Text>}
+          </View>
+          <View className={`btn btn--ghost select-recycle ${selected.size ? '' : 'btn--disabled'}`} onClick={recycle}>{t('collection.recycle')}</View>
+          <View className={`btn btn--primary select-ship ${selected.size ? '' : 'btn--disabled'}`} onClick={() => { if (selected.size) setShipping(true) }}>{t('collection.ship')}</View>
+        </View>
+      )}
+      {shipping && (
+        <ShipSheet prizeIds={[...selected.keys()]} onClose={() => setShipping(false)}
+          onShipped={() => { setShipping(false); setSelected(new Map()); setSelecting(false); switchView('parcels') }} />
+      )}
     </PageShell>
   )
 }

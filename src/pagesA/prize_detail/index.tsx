@@ -3,15 +3,21 @@ import { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { PrizeDetail } from '~types/shop'
+import type { Shipment } from '~types/afterDraw'
 import PageShell from '@/components/PageShell'
 import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
 import RarityBadge from '@/components/RarityBadge'
+import ShipSheet from '@/components/ShipSheet'
+import ParcelCard from '@/components/ParcelCard'
+import ActionBar from '@/components/ActionBar'
 import { shopApi } from '@/services/shop'
+import { afterDrawApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
-import { toast } from '@/utils/feedback'
+import { dialog, loading, toast } from '@/utils/feedback'
 import { formatCents, tr } from '@/utils/format'
+import { randomString } from '@/utils/random'
 import { mediaUrl } from '@/utils/media'
 import { commitInput, sha256Hex } from '@/utils/sha256'
 import './index.scss'
@@ -25,16 +31,39 @@ function PrizeDetailPage () {
   const [prize, setPrize] = useState<PrizeDetail | null>(null)
   const [missing, setMissing] = useState(false)
   const [check, setCheck] = useState<Check | null>(null)
+  const [shipment, setShipment] = useState<Shipment | null>(null)
+  const [shipping, setShipping] = useState(false)
 
-  useDidShow(() => {
+  const load = async () => {
     if (!Number.isInteger(prizeId) || prizeId <= 0) { setMissing(true); return }
-    shopApi.prizeDetail(prizeId).then(setPrize, e => { setMissing(true); toast({ message: errorMessage(e) }) })
-  })
+    try {
+      const p = await shopApi.prizeDetail(prizeId)
+      setPrize(p)
+      if (p.status === 'shipping' || p.status === 'received') {
+        // the parcel this prize went in (the newest parcels come first)
+        const parcels = await afterDrawApi.shipmentList({ page: 1, size: 100 })
+        setShipment(parcels.list.find(s => s.items.some(i => i.prizeId === prizeId)) ?? null)
+      }
+    } catch (e) {
+      setMissing(true)
+      toast({ message: errorMessage(e) })
+    }
+  }
+  useDidShow(() => { void load() })
 
   if (missing) return <PageShell><EmptyState icon='🔍' text={t('prize.notFound')} /></PageShell>
   if (!prize) return <PageShell><Text className='prize-loading'>{t('feedback.loading')}</Text></PageShell>
 
   const { proof, design } = prize
+  const recycle = async () => {
+    const ok = await dialog({ title: t('collection.recycleTitle'), message: t('collection.recycleBody', { n: 1, credit: formatCents(design.recycleValueCents) }), confirmText: t('collection.recycle') })
+    if (!ok) return
+    try {
+      const res = await loading.wrap(afterDrawApi.recycle({ prizeIds: [prize.prizeId], idempotencyKey: randomString(24) }))
+      toast({ message: t('collection.recycled_done', { credit: formatCents(res.creditCents) }), level: 'success' })
+      await load()
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
   const verify = () => {
     if (!proof.revealed || !proof.arrangement || !proof.salt) return
     const hash = sha256Hex(commitInput(proof.caseId, proof.arrangement, proof.salt))
@@ -83,6 +112,14 @@ function PrizeDetailPage () {
             )
           : <Text className='proof__pending'>{t('prize.notRevealed')}</Text>}
       </Section>
+      {shipment && <ParcelCard shipment={shipment} onChanged={() => { void load() }} />}
+      {prize.status === 'warehouse' && (
+        <ActionBar>
+          <View className='btn btn--ghost prize-recycle' onClick={recycle}>{t('collection.recycle')} +{formatCents(design.recycleValueCents)}</View>
+          <View className='btn btn--primary prize-ship' onClick={() => setShipping(true)}>{t('collection.ship')}</View>
+        </ActionBar>
+      )}
+      {shipping && <ShipSheet prizeIds={[prize.prizeId]} onClose={() => setShipping(false)} onShipped={() => { setShipping(false); void load() }} />}
     </PageShell>
   )
 }

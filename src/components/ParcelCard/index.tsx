@@ -1,0 +1,68 @@
+import { View, Text, Image } from '@tarojs/components'
+import Taro from '@tarojs/taro'
+import { observer } from 'mobx-react-lite'
+import type { Shipment } from '~types/afterDraw'
+import { afterDrawApi } from '@/services/afterDraw'
+import { errorMessage } from '@/services/request'
+import { t } from '@/stores/locale'
+import { dialog, loading, toast } from '@/utils/feedback'
+import { formatCents, formatTime, tr } from '@/utils/format'
+import { mediaUrl } from '@/utils/media'
+import { navigate } from '@/utils/navigation'
+import type { ReactNode } from 'react'
+import './index.scss'
+
+interface Props {
+  shipment: Shipment
+  onChanged: (s: Shipment) => void
+  /** The tracking timeline, when the carrier and number are known. */
+  tracking?: ReactNode
+}
+
+/** One parcel: status, address, items, carrier and number (copyable), tracking, and "confirm receipt". */
+function ParcelCard ({ shipment: s, onChanged, tracking }: Props) {
+  const confirm = async () => {
+    if (!await dialog({ message: t('parcel.confirmAsk') })) return
+    try {
+      onChanged(await loading.wrap(afterDrawApi.confirm(s.id)))
+      toast({ message: t('parcel.confirmed'), level: 'success' })
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+  const copy = () => {
+    if (!s.trackingNo) return
+    Taro.setClipboardData({ data: s.trackingNo }).then(() => toast({ message: t('parcel.copied'), level: 'success' }), () => undefined)
+  }
+  return (
+    <View className={`parcel parcel-${s.id} parcel--${s.status}`}>
+      <View className='parcel__head'>
+        <Text className='parcel__no'>{t('parcel.number', { id: s.id })}</Text>
+        <Text className={`parcel__status parcel__status--${s.status}`}>{t(`parcel.${s.status}`)}</Text>
+      </View>
+      <Text className='parcel__addr'>{s.address.name} {s.address.phone} · {s.address.region} {s.address.detail}</Text>
+      <View className='parcel__items'>
+        {s.items.map(i => (
+          <View key={i.prizeId} className='parcel__item' onClick={() => navigate(`/pagesA/prize_detail/index?prizeId=${i.prizeId}`)}>
+            <Image className='parcel__img' src={mediaUrl(i.design.image)} mode='aspectFit' lazyLoad />
+            <Text className='parcel__name'>{tr(i.design.name)}</Text>
+          </View>
+        ))}
+      </View>
+      <Text className='parcel__meta'>{t('parcel.items', { n: s.items.length })} · {s.feeCents ? t('parcel.fee', { fee: formatCents(s.feeCents) }) : t('ship.free')} · {formatTime(s.createdAt)}</Text>
+      {s.carrier && s.trackingNo && (
+        <View className='parcel__track'>
+          <Text className='parcel__carrier'>{t('parcel.carrier')}: {s.carrier}</Text>
+          <View className='parcel__number'>
+            <Text className='parcel__tracking'>{t('parcel.trackingNo')}: {s.trackingNo}</Text>
+            <Text className='parcel__copy' onClick={copy}>{t('parcel.copy')}</Text>
+          </View>
+        </View>
+      )}
+      {tracking}
+      {s.status === 'shipping' && s.autoReceiveAt && <Text className='parcel__auto'>{t('parcel.autoOn', { date: formatTime(s.autoReceiveAt) })}</Text>}
+      {s.status === 'received' && s.receivedBy === 'auto' && <Text className='parcel__auto'>{t('parcel.auto')}</Text>}
+      {s.status === 'shipping' && <View className='btn btn--primary parcel__confirm' onClick={confirm}>{t('parcel.confirm')}</View>}
+    </View>
+  )
+}
+
+export default observer(ParcelCard)

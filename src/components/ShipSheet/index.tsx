@@ -1,0 +1,169 @@
+import { useEffect, useState } from 'react'
+import { View, Text, Input } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import { LOGIN_LIMITS } from '~types/limits'
+import type { Address, ShippingRule } from '~types/afterDraw'
+import type { InsufficientBalanceData } from '~types/shop'
+import { addressApi, afterDrawApi } from '@/services/afterDraw'
+import { ApiError } from '@/services/errors'
+import { errorMessage } from '@/services/request'
+import { t } from '@/stores/locale'
+import { dialog, loading, toast } from '@/utils/feedback'
+import { formatCents } from '@/utils/format'
+import { navigate } from '@/utils/navigation'
+import { randomString } from '@/utils/random'
+import './index.scss'
+
+interface Draft { id?: number; name: string; phone: string; region: string; detail: string; isDefault: boolean }
+const EMPTY: Draft = { name: '', phone: '', region: '', detail: '', isDefault: false }
+const PHONE = new RegExp(LOGIN_LIMITS.phonePattern)
+
+/** The first problem of an address form, in the user's language (null: it may be saved). */
+export function addressProblem (d: Draft): string | null {
+  for (const field of ['name', 'phone', 'region', 'detail'] as const) {
+    if (!d[field].trim()) return t('ship.required', { field: t(`ship.${field}`) })
+  }
+  if (!PHONE.test(d.phone.trim())) return t('ship.phoneInvalid')
+  return null
+}
+
+interface Props {
+  prizeIds: number[]
+  onClose: () => void
+  onShipped: () => void
+}
+
+/** Shipping chosen prizes: pick or add an address, see the fee, confirm. */
+function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
+  const [addresses, setAddresses] = useState<Address[] | null>(null)
+  const [chosen, setChosen] = useState<number | null>(null)
+  const [draft, setDraft] = useState<Draft | null>(null)
+  const [rule, setRule] = useState<ShippingRule | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  // one key per sheet: a retried tap can never ship twice
+  const [key] = useState(() => randomString(24))
+
+  const load = async () => {
+    const [list, r] = await Promise.all([addressApi.list(), afterDrawApi.shippingRule()])
+    setAddresses(list)
+    setRule(r)
+    setChosen(c => (c && list.some(a => a.id === c) ? c : list.find(a => a.isDefault)?.id ?? null))
+    if (!list.length) setDraft({ ...EMPTY })
+  }
+  useEffect(() => { load().catch(e => toast({ message: errorMessage(e) })) }, [])
+
+  const fee = rule ? (prizeIds.length >= rule.freeFromItems ? 0 : rule.feeCents) : null
+
+  const save = async () => {
+    if (!draft) return
+    const bad = addressProblem(draft)
+    setProblem(bad)
+    if (bad) return
+    try {
+      const saved = await loading.wrap(addressApi.save({
+        ...(draft.id ? { id: draft.id } : {}),
+        name: draft.name.trim(), phone: draft.phone.trim(), region: draft.region.trim(), detail: draft.detail.trim(), isDefault: draft.isDefault
+      }))
+      setDraft(null)
+      setChosen(saved.id)
+      await load()
+    } catch (e) {
+      setProblem(errorMessage(e))
+    }
+  }
+
+  const remove = async (a: Address) => {
+    if (!await dialog({ message: t('ship.removeConfirm') })) return
+    try {
+      await addressApi.remove(a.id)
+      await load()
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+
+  const makeDefault = async (a: Address) => {
+    try {
+      await addressApi.setDefault(a.id)
+      await load()
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+
+  const ship = async () => {
+    if (!chosen) { toast({ message: t('ship.noAddress') }); return }
+    try {
+      await loading.wrap(afterDrawApi.shipmentCreate({ prizeIds, addressId: chosen, idempotencyKey: key }))
+      toast({ message: t('ship.created'), level: 'success' })
+      onShipped()
+    } catch (e) {
+      const data = e instanceof ApiError ? e.data as Partial<InsufficientBalanceData> | null : null
+      if (data?.reason === 'insufficient_balance' && typeof data.shortfallCents === 'number') {
+        if (await dialog({ message: t('ship.shortfall', { shortfall: formatCents(data.shortfallCents) }), confirmText: t('ship.topUp') })) {
+          void navigate('/pagesA/recharge/index')
+        }
+      } else {
+        toast({ message: errorMessage(e) })
+      }
+    }
+  }
+
+  const field = (name: 'name' | 'phone' | 'region' | 'detail', type: 'text' | 'number' = 'text', maxlength = 100) => draft && (
+    <View className='ship-form__row'>
+      <Text className='ship-form__label'>{t(`ship.${name}`)}</Text>
+      <Input className={`ship-form__input ship-${name}`} type={type} maxlength={maxlength} value={draft[name]}
+        onInput={e => setDraft({ ...draft, [name]: e.detail.value })} />
+    </View>
+  )
+
+  return (
+    <View className='ship-sheet'>
+      <View className='ship-sheet__mask' onClick={onClose} />
+      <View className='ship-sheet__panel'>
+        <View className='ship-sheet__head'>
+          <Text className='ship-sheet__title'>{t('ship.title')}</Text>
+          <Text className='ship-sheet__close' onClick={onClose}>✕</Text>
+        </View>
+        {addresses?.map(a => (
+          <View key={a.id} className={`address-card address-${a.id} ${chosen === a.id ? 'address-card--on' : ''}`} onClick={() => setChosen(a.id)}>
+            <View className='address-card__main'>
+              <Text className='address-card__who'>{a.name} {a.phone}{a.isDefault ? ` · ${t('ship.isDefault')}` : ''}</Text>
+              <Text className='address-card__where'>{a.region} {a.detail}</Text>
+            </View>
+            <View className='address-card__actions'>
+              <Text className='address-card__act' onClick={e => { e.stopPropagation(); setProblem(null); setDraft({ id: a.id, name: a.name, phone: a.phone, region: a.region, detail: a.detail, isDefault: a.isDefault }) }}>{t('ship.edit')}</Text>
+              {!a.isDefault && <Text className='address-card__act' onClick={e => { e.stopPropagation(); void makeDefault(a) }}>{t('ship.makeDefault')}</Text>}
+              <Text className='address-card__act address-card__act--warn' onClick={e => { e.stopPropagation(); void remove(a) }}>{t('ship.remove')}</Text>
+            </View>
+          </View>
+        ))}
+        {draft
+          ? (
+            <View className='ship-form'>
+              {field('name', 'text', 50)}
+              {field('phone', 'number', 11)}
+              {field('region')}
+              {field('detail', 'text', 200)}
+              {problem && <Text className='ship-form__problem'>{problem}</Text>}
+              <View className='ship-form__buttons'>
+                {addresses && addresses.length > 0 && <View className='btn btn--ghost ship-form__cancel' onClick={() => { setDraft(null); setProblem(null) }}>{t('ship.cancel')}</View>}
+                <View className='btn btn--primary ship-form__save' onClick={save}>{t('ship.save')}</View>
+              </View>
+            </View>
+            )
+          : <View className='btn btn--ghost ship-add' onClick={() => { setProblem(null); setDraft({ ...EMPTY }) }}>+ {t('ship.add')}</View>}
+        {rule && (
+          <View className='ship-fee'>
+            <View className='ship-fee__row'>
+              <Text>{t('ship.fee')} · {t('ship.items', { n: prizeIds.length })}</Text>
+              <Text className='ship-fee__value'>{fee === 0 ? t('ship.free') : formatCents(fee ?? 0)}</Text>
+            </View>
+            <Text className='ship-fee__rule'>{t('ship.rule', { n: rule.freeFromItems, fee: formatCents(rule.feeCents) })}</Text>
+          </View>
+        )}
+        <View className={`btn btn--primary ship-confirm ${chosen && !draft ? '' : 'btn--disabled'}`} onClick={ship}>
+          {t('ship.confirm', { n: prizeIds.length })}
+        </View>
+      </View>
+    </View>
+  )
+}
+
+export default observer(ShipSheet)

@@ -1,0 +1,142 @@
+/**
+ * After the draw, end to end in Chromium (issue 8): a new shopper with four prizes sees sets and
+ * counts in the collection, recycles one from the collection (the confirmation shows the credit),
+ * selects two and ships them to a new address, the operator enters the tracking number, the parcel
+ * shows carrier, number and tracking, and the shopper confirms receipt. Balance and statuses are
+ * checked against the server after each step.
+ */
+const assert = require('node:assert/strict')
+const { openPhonePage } = require('./browser')
+
+const yuan = text => Math.round(Number(String(text).replace(/[^\d.-]/g, '')) * 100)
+
+/** A JSON call of the API from the test (not from the page). */
+async function api (base, path, body, token, lang = 'en') {
+  const res = await fetch(`${base}/dev-api${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'accept-language': lang, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  const json = await res.json()
+  if (json.code !== 200) throw new Error(`${path}: ${JSON.stringify(json)}`)
+  return json.data
+}
+
+async function run ({ base, geo }) {
+  const { page, errors, close, input, shot } = await openPhonePage({ locale: 'zh-CN', geolocation: geo?.position })
+  try {
+    const user = `after_${Date.now().toString(36)}`
+    await page.goto(`${base}/`, { waitUntil: 'networkidle' })
+    await page.locator('.login-switch').click()
+    await input('input-account').fill(user)
+    await input('input-password').fill('after-pass')
+    await page.locator('.login-check').click()
+    await page.locator('.login-submit').click()
+    await page.waitForURL(/\/pagesA\/home\/index/)
+    const token = await page.evaluate(() => {
+      const raw = localStorage.getItem('h5_token')
+      try { return JSON.parse(raw).data ?? raw } catch { return raw }
+    })
+    assert.ok(token, 'logged in')
+
+    // four prizes, bought through the API (buying through the pages is the shop suite's job)
+    const userId = (await api(base, '/getUserInfo', undefined, token)).id
+    assert.ok(userId, 'the user id')
+    await api(base, '/api/ageVerify', { birthDate: '1995-06-01' }, token)
+    const opId = await api(base, '/generalOrder/getUniqueOrderNo', { productId: 'wallet_topup', userId }, token)
+    await api(base, '/generalOrder/create', { productId: 'wallet_topup', userId, opId, amountCents: 50000, channel: 'sandbox' }, token)
+    await api(base, '/api/sandboxPay', { opId }, token)
+    const series = await api(base, '/api/seriesList', { page: 1, size: 10 })
+    const seriesId = series.list[0].id
+    const view = await api(base, '/api/caseCurrent', { seriesId }, token)
+    const slots = view.slots.filter(s => !s.sold).slice(0, 4).map(s => s.slot)
+    assert.equal(slots.length, 4, 'four free slots')
+    const bought = await api(base, '/api/casePurchase', { caseId: view.caseId, slots, acknowledged: true, idempotencyKey: `e2e-${Date.now().toString(36)}` }, token)
+    const prizes = bought.prizes
+    const balance = () => api(base, '/api/walletBalance', {}, token)
+    const before = await balance()
+
+    // the collection: sets, counts, the four prizes
+    await page.goto(`${base}/pagesA/my_blind_box/index`, { waitUntil: 'networkidle' })
+    await page.locator('.set').first().waitFor()
+    assert.match(await page.locator('.set').first().innerText(), /集齐进度 \d+\/\d+/)
+    assert.match(await page.locator('.filter-warehouse').innerText(), /4/)
+    assert.equal(await page.locator('.prize-row').count(), 4)
+    assert.ok(await page.locator('.set__design--missing').count() > 0, 'missing designs are greyed')
+    await shot('after-collection-zh.png')
+
+    // recycle one: the confirmation names the credit
+    await page.locator('.collection-select').click()
+    const first = prizes[0]
+    await page.locator(`.prize-${first.prizeId}`).click()
+    await page.locator('.select-recycle').click()
+    const modal = page.locator('.taro-modal__content')
+    await modal.waitFor()
+    const credit = first.design.recycleValueCents
+    assert.ok((await modal.innerText()).includes((credit / 100).toFixed(2)), 'the dialog shows the credit')
+    await shot('after-recycle-confirm-zh.png')
+    await page.locator('.taro-model__confirm').click()
+    await page.waitForFunction(id => !document.querySelector(`.prize-${id} .check--on`) && document.querySelector('.filter-recycled')?.textContent.includes('1'), first.prizeId)
+    const afterRecycle = await balance()
+    assert.equal(afterRecycle.creditCents, before.creditCents + credit)
+    assert.equal(afterRecycle.cashCents, before.cashCents)
+
+    // ship two to a new address
+    await page.locator('.collection-select').click()
+    const two = prizes.slice(1, 3)
+    for (const p of two) await page.locator(`.prize-${p.prizeId}`).click()
+    await page.locator('.select-ship').click()
+    await page.locator('.ship-sheet__panel').waitFor()
+    await page.locator('.ship-form').waitFor()
+    await input('ship-name').fill('李四')
+    await input('ship-phone').fill('12345')
+    await input('ship-region').fill('上海市 浦东新区')
+    await input('ship-detail').fill('世纪大道 100 号 2 楼')
+    await page.locator('.ship-form__save').click()
+    assert.match(await page.locator('.ship-form__problem').innerText(), /11 位/)
+    await input('ship-phone').fill('13900139000')
+    await page.locator('.ship-form__save').click()
+    await page.locator('.address-card--on').waitFor()
+    assert.match(await page.locator('.ship-fee__value').innerText(), /12\.00/)
+    await shot('after-ship-sheet-zh.png')
+    await page.locator('.ship-confirm').click()
+    await page.locator('.parcel').first().waitFor()
+    const [parcel] = (await api(base, '/api/shipmentList', { page: 1, size: 10 }, token)).list
+    assert.deepEqual(parcel.items.map(i => i.prizeId).sort(), two.map(p => p.prizeId).sort())
+    assert.equal(parcel.status, 'requested')
+    const afterShip = await balance()
+    assert.equal(afterShip.creditCents + afterShip.cashCents, afterRecycle.creditCents + afterRecycle.cashCents - 1200)
+
+    // the operator enters carrier and number
+    const op = await api(base, '/login/passwd', { user_name: 'operator', password: 'operator123' })
+    await api(base, '/generalOrder/deliver', { shipmentId: parcel.id, carrier: 'shunfeng', trackingNo: 'SF1400000001' }, op.token)
+
+    // the shopper sees it on its way, and confirms receipt
+    await page.reload({ waitUntil: 'networkidle' })
+    await page.locator('.collection-view-parcels').click()
+    await page.locator(`.parcel-${parcel.id}.parcel--shipping`).waitFor()
+    assert.match(await page.locator(`.parcel-${parcel.id}`).innerText(), /SF1400000001/)
+    await shot('after-parcel-zh.png')
+    await page.locator(`.parcel-${parcel.id} .parcel__confirm`).click()
+    await page.locator('.taro-model__confirm').click()
+    await page.locator(`.parcel-${parcel.id}.parcel--received`).waitFor()
+    const done = await api(base, '/api/shipmentDetail', { shipmentId: parcel.id }, token)
+    assert.equal(done.status, 'received')
+    assert.equal(done.receivedBy, 'shopper')
+    for (const p of two) assert.equal((await api(base, '/api/prizeDetail', { prizeId: p.prizeId }, token)).status, 'received')
+
+    // the prize page of the last warehouse prize offers recycle and ship; in English too
+    await page.evaluate(() => localStorage.setItem('app_locale', JSON.stringify({ data: 'en' })))
+    await page.goto(`${base}/pagesA/prize_detail/index?prizeId=${prizes[3].prizeId}`, { waitUntil: 'networkidle' })
+    await page.locator('.prize-ship').waitFor()
+    await shot('after-prize-detail.png')
+    await page.goto(`${base}/pagesA/my_blind_box/index`, { waitUntil: 'networkidle' })
+    await page.locator('.prize-row').first().waitFor()
+    await shot('after-collection.png')
+    assert.deepEqual(errors, [], 'no page errors')
+  } finally {
+    await close()
+  }
+}
+
+module.exports = { name: 'after the draw: recycle, ship, deliver, confirm', run }

@@ -1,0 +1,111 @@
+/**
+ * The compiled collection (my_blind_box) and prize page (prize_detail) of dist/weapp against the
+ * shop's real API server, logged in as the demo shopper with real prizes: sets and counts render,
+ * multi-select recycles one prize for the credit the dialog names (checked in the server), and the
+ * prize page offers recycle and ship and opens the address sheet.
+ */
+const fs = require('node:fs')
+const http = require('node:http')
+const os = require('node:os')
+const { spawn } = require('node:child_process')
+const path = require('node:path')
+const { createHarness, waitFor } = require('./harness')
+const { freePort, stop, waitForApi } = require('../support/processes')
+
+const h = createHarness()
+const root = path.resolve(__dirname, '../..')
+let server
+let dataDir
+let token
+let prizes
+
+/** A call of the API from the test (jsdom has no fetch: node's http). */
+function api (route, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${h.state.apiOrigin}/dev-api${route}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) }
+    }, res => {
+      let text = ''
+      res.on('data', c => { text += c })
+      res.on('end', () => {
+        const json = JSON.parse(text)
+        if (json.code !== 200) reject(new Error(`${route}: ${text}`))
+        else resolve(json.data)
+      })
+    })
+    req.on('error', reject)
+    if (body !== undefined) req.write(JSON.stringify(body))
+    req.end()
+  })
+}
+
+beforeAll(async () => {
+  if (!fs.existsSync(path.join(h.DIST, 'app.js'))) throw new Error('dist/weapp is missing: run npm run build:weapp first')
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-weapp-'))
+  const port = await freePort()
+  server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SMTP_URL: '' },
+    stdio: 'ignore'
+  })
+  h.state.apiOrigin = `http://127.0.0.1:${port}`
+  await waitForApi(h.state.apiOrigin, server, 60000)
+  // the demo shopper, with three prizes of the first series
+  token = (await api('/login/passwd', { user_name: 'shopper', password: 'shopper123' })).token
+  const me = await api('/getUserInfo')
+  await api('/api/ageVerify', { birthDate: '1990-01-01' }).catch(() => undefined)
+  const opId = await api('/generalOrder/getUniqueOrderNo', { productId: 'wallet_topup', userId: me.id })
+  await api('/generalOrder/create', { productId: 'wallet_topup', userId: me.id, opId, amountCents: 20000, channel: 'sandbox' })
+  await api('/api/sandboxPay', { opId })
+  const series = (await api('/api/seriesList', { page: 1, size: 10 })).list[0]
+  const view = await api('/api/caseCurrent', { seriesId: series.id })
+  const slots = view.slots.filter(s => !s.sold).slice(0, 3).map(s => s.slot)
+  prizes = (await api('/api/casePurchase', { caseId: view.caseId, slots, acknowledged: true, idempotencyKey: `weapp-${Date.now()}` })).prizes
+  h.state.storage.h5_token = token
+  h.boot()
+}, 90000)
+
+afterAll(async () => {
+  await stop(server)
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+const textOf = (page) => page.dom.textContent
+
+test('my_blind_box: sets, counts and prizes from the server; multi-select recycles one for the credit it names', async () => {
+  const page = h.loadPage('pagesA/my_blind_box/index')
+  await waitFor(() => expect(textOf(page)).toContain('集齐进度'), 10000)
+  await waitFor(() => expect(page.querySelectorAll('.prize-row')).toHaveLength(3))
+  expect(textOf(page)).toContain('仓库中 3')
+  const designName = prizes[0].design.name.zh
+  expect(textOf(page)).toContain(designName)
+
+  const before = await api('/api/walletBalance', {})
+  page.querySelector('.collection-select').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.select-bar')).toBeTruthy())
+  page.querySelector(`.prize-${prizes[0].prizeId}`).dispatchEvent('tap')
+  await waitFor(() => expect(textOf(page)).toContain('已选 1 件'))
+  page.querySelector('.select-recycle').dispatchEvent('tap')
+  const credit = (prizes[0].design.recycleValueCents / 100).toFixed(2)
+  await waitFor(() => expect(h.state.modals.some(m => m.includes(credit))).toBe(true))
+  await waitFor(() => expect(textOf(page)).toContain('已回收 1'), 10000)
+  const after = await api('/api/walletBalance', {})
+  expect(after.creditCents).toBe(before.creditCents + prizes[0].design.recycleValueCents)
+  expect((await api('/api/prizeDetail', { prizeId: prizes[0].prizeId })).status).toBe('recycled')
+}, 30000)
+
+test('prize_detail: the design, its values and proof; recycle and ship; the address sheet opens', async () => {
+  const p = prizes[1]
+  const page = h.loadPage('pagesA/prize_detail/index', { prizeId: String(p.prizeId) })
+  await waitFor(() => expect(textOf(page)).toContain(p.design.name.zh), 10000)
+  expect(textOf(page)).toContain('公平性证明')
+  expect(page.querySelector('.prize-recycle')).toBeTruthy()
+  page.querySelector('.prize-ship').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.ship-sheet')).toBeTruthy())
+  // the demo shopper has no address yet: the form is open, and saving an empty one names the field
+  await waitFor(() => expect(page.querySelector('.ship-form')).toBeTruthy())
+  page.querySelector('.ship-form__save').dispatchEvent('tap')
+  await waitFor(() => expect(textOf(page)).toContain('请填写收货人'))
+  await waitFor(() => expect(textOf(page)).toContain('满 3 件包邮'))
+}, 30000)
