@@ -327,6 +327,18 @@ const en: Dict = {
     result: 'Result',
     back: 'Combine again'
   },
+  opSettings: {
+    title: 'Shop settings',
+    shipFreeFromItems: 'Free shipping from (items)',
+    shipFeeCents: 'Shipping fee below that (yuan)',
+    withdrawMinCents: 'Smallest withdrawal (yuan)',
+    withdrawDailyMaxCents: 'Withdrawals per user per day, at most (yuan)',
+    hintCardPriceCents: 'Hint card price (yuan)',
+    xrayCardPriceCents: 'X-ray card price (yuan)',
+    range: 'From {min} to {max}',
+    save: 'Save settings',
+    saved: 'Settings saved'
+  },
   editor: {
     title: 'Series name',
     description: 'Description',
@@ -334,7 +346,13 @@ const en: Dict = {
     caseSize: 'Boxes per case',
     designs: 'Designs',
     save: 'Save draft',
-    priceLimit: 'A box costs at most 200 yuan'
+    priceLimit: 'A box costs at most 200 yuan',
+    tabSeries: 'Series',
+    tabShipments: 'Shipments',
+    tabWithdrawals: 'Withdrawals',
+    tabSettings: 'Settings',
+    loginFirst: 'Log in as an operator to use the editor',
+    noAccess: 'No access: the editor is for the shop\'s operators'
   },
   profile: {
     guest: 'Not logged in',

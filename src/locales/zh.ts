@@ -329,6 +329,18 @@ const zh = {
     result: '合成结果',
     back: '继续合成'
   },
+  opSettings: {
+    title: '店铺设置',
+    shipFreeFromItems: '满几件包邮',
+    shipFeeCents: '不满时的运费（元）',
+    withdrawMinCents: '最低提现金额（元）',
+    withdrawDailyMaxCents: '每人每天最多提现（元）',
+    hintCardPriceCents: '提示卡价格（元）',
+    xrayCardPriceCents: '透视卡价格（元）',
+    range: '范围 {min} 到 {max}',
+    save: '保存设置',
+    saved: '设置已保存'
+  },
   editor: {
     title: '系列名称',
     description: '系列描述',
@@ -336,7 +348,13 @@ const zh = {
     caseSize: '每箱盒数',
     designs: '款式',
     save: '保存草稿',
-    priceLimit: '单盒价格最高 200 元'
+    priceLimit: '单盒价格最高 200 元',
+    tabSeries: '系列',
+    tabShipments: '发货',
+    tabWithdrawals: '提现审核',
+    tabSettings: '设置',
+    loginFirst: '请用运营账号登录后使用编辑器',
+    noAccess: '没有权限：编辑器仅供店铺运营人员使用'
   },
   profile: {
     guest: '未登录',

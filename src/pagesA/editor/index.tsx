@@ -1,22 +1,27 @@
-import { useState } from 'react'
-import { View, Text, Input, Textarea } from '@tarojs/components'
+import { useState, type ComponentType } from 'react'
+import { useDidShow } from '@tarojs/taro'
+import { View, Text, Input, Textarea, ScrollView } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
 import ActionBar from '@/components/ActionBar'
+import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
+import type { MessageKey } from '@/locales/types'
+import { redirect } from '@/utils/navigation'
+import SettingsTab from './SettingsTab'
 import './index.scss'
 
 /** A single box costs at most 200 yuan (PRODUCT.md, shopper protection). */
 export const MAX_BOX_PRICE_YUAN = 200
 
-/** The operator's series editor: name, description, price, case size, designs. */
-function EditorPage () {
+/** The series form (issue 10 makes it real). */
+function SeriesTab () {
   const [price, setPrice] = useState('')
   const over = Number(price) > MAX_BOX_PRICE_YUAN
   return (
-    <PageShell className='editor-page'>
+    <>
       <Section>
         <Text className='editor-label'>{t('editor.title')}</Text>
         <Input className='editor-input' maxlength={60} />
@@ -39,6 +44,41 @@ function EditorPage () {
       <ActionBar>
         <View className='btn btn--primary btn--disabled'>{t('editor.save')}</View>
       </ActionBar>
+    </>
+  )
+}
+
+/** The operator's tabs; each is a component of its own file. */
+const TABS: Array<{ key: string; label: MessageKey; Tab: ComponentType }> = [
+  { key: 'series', label: 'editor.tabSeries', Tab: observer(SeriesTab) },
+  { key: 'settings', label: 'editor.tabSettings', Tab: SettingsTab }
+]
+
+/** The operator's desk: series, shipments, withdrawals, settings. Shoppers see "no access" (the server answers 403 anyway). */
+function EditorPage () {
+  const [tab, setTab] = useState(TABS[0].key)
+  useDidShow(() => { if (sessionStore.loggedIn && !sessionStore.user) void sessionStore.restore() })
+  if (!sessionStore.loggedIn) {
+    return (
+      <PageShell className='editor-page'>
+        <EmptyState icon='🔒' text={t('editor.loginFirst')}
+          action={{ label: t('profile.loginNow'), onClick: () => { void redirect('/pages/login/index') } }} />
+      </PageShell>
+    )
+  }
+  if (!sessionStore.user) return <PageShell className='editor-page'><Text className='editor-hint'>{t('feedback.loading')}</Text></PageShell>
+  if (sessionStore.user.role !== 'operator') {
+    return <PageShell className='editor-page'><EmptyState icon='⛔' text={t('editor.noAccess')} /></PageShell>
+  }
+  const Current = TABS.find(x => x.key === tab)!.Tab
+  return (
+    <PageShell className='editor-page'>
+      <ScrollView scrollX className='editor-tabs' enableFlex>
+        {TABS.map(x => (
+          <View key={x.key} className={`editor-tab editor-tab-${x.key} ${tab === x.key ? 'editor-tab--on' : ''}`} onClick={() => setTab(x.key)}>{t(x.label)}</View>
+        ))}
+      </ScrollView>
+      <Current />
     </PageShell>
   )
 }
