@@ -1,12 +1,15 @@
 /**
  * The app takes the contract's types from types/ and nothing else: a value import of a schema module
- * would put TypeBox into the bundles. Only types/limits.ts (plain constants) may be imported as values.
+ * would put TypeBox into the bundles. Only the plain modules (limits: constants; crypto: SHA-256 and
+ * HMAC; fair: the provably fair draw) may be imported as values.
  * (scripts/check-bundles.js checks the built bundles themselves.)
  */
 import fs from 'node:fs'
 import path from 'node:path'
 
 const SRC = path.resolve(__dirname, '../../src')
+/** Modules of types/ without schema code, which the app may import values from. */
+const PLAIN = ['limits', 'crypto', 'fair']
 
 function sources (dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {
@@ -21,7 +24,7 @@ export function valueImportsFromContract (code: string): string[] {
   const re = /import\s+(type\s+)?([^'";]*?)\s+from\s+['"]((?:~types|(?:\.\.\/)+types)\/[^'"]+)['"]/g
   for (const m of code.matchAll(re)) {
     const [, typeOnly, clause, from] = m
-    if (typeOnly || /(^|\/)limits$/.test(from)) continue
+    if (typeOnly || PLAIN.some(p => new RegExp(`(^|/)${p}$`).test(from))) continue
     const names = clause.replace(/[{}]/g, '').split(',').map(s => s.trim()).filter(Boolean)
     if (names.every(n => n.startsWith('type '))) continue
     found.push(`${clause.replace(/\s+/g, ' ')} from '${from}'`)
@@ -43,8 +46,12 @@ test('no page, component or service imports schema code from types/', () => {
   expect(offenders).toEqual([])
 })
 
-test('types/limits.ts stays free of schema code', () => {
-  const limits = fs.readFileSync(path.resolve(__dirname, '../../types/limits.ts'), 'utf8')
-  expect(limits).not.toMatch(/from\s+['"]typebox/)
-  expect(limits).not.toMatch(/^import /m)
+test.each(PLAIN)('types/%s.ts stays free of schema code (it imports only other plain modules)', name => {
+  const file = path.resolve(__dirname, `../../types/${name}.ts`)
+  if (!fs.existsSync(file)) return
+  const code = fs.readFileSync(file, 'utf8')
+  expect(code).not.toMatch(/from\s+['"]typebox/)
+  for (const m of code.matchAll(/^import\s+(?!type\b)[^'"]*from\s+['"]([^'"]+)['"]/gm)) {
+    expect(PLAIN.map(p => `./${p}`)).toContain(m[1])
+  }
 })

@@ -1,0 +1,69 @@
+/**
+ * The provably fair draw of combines and props (PRODUCT.md "Combine", issue 9), the same code on the
+ * server and on the phone (pure TypeScript, no dependencies):
+ *
+ *   digest(r) = HMAC-SHA256(key = the server seed as text (64 hex digits, UTF-8),
+ *                           message = `${clientSeed}:${nonce}` for r = 0, `${clientSeed}:${nonce}:${r}` after)
+ *   Each digest gives 8 big-endian 32-bit words, taken in order (digest 0, then 1, ...). For a range
+ *   of n outcomes the first word w below floor(2^32 / n) * n gives w mod n: words at or above that
+ *   limit are rejected, so every outcome is equally likely (no modulo bias).
+ *   A weighted pool draws r in [0, sum of weights) and picks the entry whose cumulative range holds r,
+ *   in the pool's published order.
+ *
+ * The server publishes SHA-256(serverSeed) before any draw with it; rotating the seed reveals it, and
+ * anyone can then recompute every draw made with it.
+ */
+import { hmacSha256, sha256Hex } from './crypto'
+
+export const FAIR_WORDS_PER_DIGEST = 8
+/** A pool's weights must sum to at most this (the draw takes 32-bit words). */
+export const FAIR_MAX_TOTAL = 0xffffffff
+
+export const fairMessage = (clientSeed: string, nonce: number, round: number) =>
+  round === 0 ? `${clientSeed}:${nonce}` : `${clientSeed}:${nonce}:${round}`
+
+export const fairDigest = (serverSeed: string, clientSeed: string, nonce: number, round: number) =>
+  hmacSha256(serverSeed, fairMessage(clientSeed, nonce, round))
+
+/** What the server committed to: the SHA-256 (hex) of the server seed's text. */
+export const serverSeedHash = (serverSeed: string) => sha256Hex(serverSeed)
+
+export interface FairInt {
+  /** In [0, n). */
+  value: number
+  /** Which digest and which of its words gave it (0-based); earlier words were rejected. */
+  round: number
+  word: number
+}
+
+/** An unbiased integer in [0, n) from the digests, by rejection sampling. */
+export function fairInt (n: number, digestOf: (round: number) => Uint8Array, maxRounds = 64): FairInt {
+  if (!Number.isInteger(n) || n < 1 || n > FAIR_MAX_TOTAL) throw new RangeError(`range ${n} is not an integer in [1, 2^32 - 1]`)
+  const limit = Math.floor(0x100000000 / n) * n
+  for (let round = 0; round < maxRounds; round++) {
+    const d = digestOf(round)
+    for (let word = 0; word < FAIR_WORDS_PER_DIGEST; word++) {
+      const w = ((d[word * 4] << 24) | (d[word * 4 + 1] << 16) | (d[word * 4 + 2] << 8) | d[word * 4 + 3]) >>> 0
+      if (w < limit) return { value: w % n, round, word }
+    }
+  }
+  // each word is rejected with probability below 1/2: 512 rejections in a row do not happen
+  throw new Error('no word accepted')
+}
+
+export interface FairDraw extends FairInt {
+  /** The index in the pool of the entry drawn. */
+  index: number
+  /** The sum of the weights (the range the integer was drawn from). */
+  total: number
+}
+
+/** Draws an entry of a weighted pool (weights: positive integers, in the published order). */
+export function fairDraw (serverSeed: string, clientSeed: string, nonce: number, weights: readonly number[]): FairDraw {
+  if (!weights.length || weights.some(w => !Number.isInteger(w) || w <= 0)) throw new RangeError('weights must be positive integers')
+  const total = weights.reduce((s, w) => s + w, 0)
+  const r = fairInt(total, round => fairDigest(serverSeed, clientSeed, nonce, round))
+  let index = 0
+  for (let acc = weights[0]; r.value >= acc; acc += weights[++index]);
+  return { ...r, index, total }
+}
