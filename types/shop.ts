@@ -201,8 +201,11 @@ export const PrizeItem = Type.Object({
   status: PrizeStatus,
   seriesId: Type.Integer(),
   seriesTitle: I18nText,
+  /** 'case': drawn from a case (caseId, slot); 'combine': made by combining (combineId; caseId and slot 0). */
+  origin: StringEnum(['case', 'combine'] as const),
   caseId: Type.Integer(),
-  slot: SlotNumber,
+  slot: Type.Integer({ minimum: 0, maximum: CASE_SIZE_MAX }),
+  combineId: Nullable(Type.Integer()),
   design: DesignInfo,
   createdAt: Timestamp
 })
@@ -214,7 +217,8 @@ export const PrizeListResponse = PageResult(PrizeItem)
 export type PrizeListResponse = Static<typeof PrizeListResponse>
 export const PrizeDetailRequest = Obj({ prizeId: Id })
 export type PrizeDetailRequest = Static<typeof PrizeDetailRequest>
-export const PrizeDetail = Type.Object({ ...PrizeItem.properties, proof: CaseProof })
+/** proof: the case's commitment (null for a prize made by combining: its proof is the combine's, see combineId). */
+export const PrizeDetail = Type.Object({ ...PrizeItem.properties, proof: Nullable(CaseProof) })
 export type PrizeDetail = Static<typeof PrizeDetail>
 
 export const FeedRequest = Obj({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SHOP_LIMITS.liveFeedMax })) })

@@ -35,6 +35,7 @@ import { purchaseRoutes } from './routes/purchase'
 import { prizeRoutes } from './routes/prizes'
 import { orderRoutes } from './routes/orders'
 import { afterDrawRoutes } from './routes/afterDraw'
+import { combineRoutes } from './routes/combine'
 import { registerMedia } from './http/media'
 import { registerOpenApi, serveOpenApi } from './http/openapi'
 
@@ -154,6 +155,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     prizeRoutes(typed, ctx)
     orderRoutes(typed, ctx)
     afterDrawRoutes(typed, ctx)
+    combineRoutes(typed, ctx)
   }, { prefix })
   await serveOpenApi(app, config)
 

@@ -217,6 +217,9 @@ const en: Dict = {
     seeAll: 'See all prizes'
   },
   prize: {
+    fromCombine: 'Made by combining',
+    combineProof: 'This prize was drawn by a combine: its proof is the seeds, the nonce and the pool, checkable on the combine result.',
+    openCombine: 'Open the combine\'s proof',
     results: 'Your results',
     again: 'Again',
     toCollection: 'To collection',

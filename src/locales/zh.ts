@@ -219,6 +219,9 @@ const zh = {
     seeAll: '查看全部奖品'
   },
   prize: {
+    fromCombine: '合成所得',
+    combineProof: '这件奖品来自合成：它的证明是种子、随机数序号（nonce）和奖池，可在合成结果页核对。',
+    openCombine: '查看合成证明',
     results: '开盒结果',
     again: '再来一次',
     toCollection: '放入收藏',

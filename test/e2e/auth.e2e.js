@@ -80,10 +80,11 @@ async function run ({ base, smtp }) {
     await page.locator('.login-submit').click()
     await page.waitForURL(/\/pagesA\/home\/index/)
 
-    // the collection loads through the table API (owner-only rows) and exports a real xlsx
+    // the collection loads and exports a real xlsx (readable columns: test/server/after-draw.test.ts)
     await page.goto(`${base}/pagesA/my_blind_box/index`, { waitUntil: 'networkidle' })
     await page.locator('.filter-warehouse').click()
-    await page.getByText('没有更多数据了').first().waitFor()
+    // a new user's warehouse is empty, and the page says what to do next
+    await page.getByText('仓库是空的').first().waitFor()
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('.collection-export').click()])
     assert.match(download.suggestedFilename(), /^prizes_[A-Za-z0-9]{8}\.xlsx$/)
     const file = await download.path()

@@ -234,7 +234,9 @@ const FOR_PATTERN: Record<string, (rng: Rng, ctx: Ctx) => string> = {
   // an authenticity code (prizeVerify), a carrier code and a tracking number (deliver)
   '^[A-Za-z0-9_-]{16,32}$': (_rng, ctx) => `fuzzcode-${ctx.tag}-${++ctx.n}`.padEnd(16, 'x').slice(0, 32),
   '^[a-z0-9]{2,32}$': rng => rng.pick(['shunfeng', 'yuantong', 'ems']),
-  '^[A-Za-z0-9-]{4,40}$': (rng, ctx) => `SF${ctx.n++}${rng.int(1e6)}`
+  '^[A-Za-z0-9-]{4,40}$': (rng, ctx) => `SF${ctx.n++}${rng.int(1e6)}`,
+  // a client seed of the fair draw
+  '^[A-Za-z0-9_-]{1,64}$': (_rng, ctx) => `seed-${ctx.tag}-${++ctx.n}`
 }
 
 /** A code the fake WeChat knows (once), for the mini-program and the web OAuth logins. */

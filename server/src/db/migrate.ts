@@ -6,6 +6,7 @@ import { shop } from './migrations/0003_shop'
 import { userNameKeys } from './migrations/0004_user_name_key'
 import { addressRules } from './migrations/0005_address_rules'
 import { afterDraw } from './migrations/0006_after_draw'
+import { combine } from './migrations/0008_combine'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -15,7 +16,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0003_shop': shop(dialect),
     '0004_user_name_key': userNameKeys(),
     '0005_address_rules': addressRules(),
-    '0006_after_draw': afterDraw(dialect)
+    '0006_after_draw': afterDraw(dialect),
+    '0008_combine': combine(dialect)
   }
 }
 

@@ -269,6 +269,9 @@ export interface PrizesTable {
   status: PrizeStatus
   /** The ledger transaction that credited a recycled prize. */
   recycle_tx_id: ColumnType<number | null, number | null | undefined, number | null>
+  /** 'case': drawn from a case; 'combine': made by combining (combine_id). */
+  origin: ColumnType<'case' | 'combine', 'case' | 'combine' | undefined, 'case' | 'combine'>
+  combine_id: ColumnType<number | null, number | null | undefined, number | null>
   created_at: Timestamp
   updated_at: Timestamp
 }
@@ -310,6 +313,48 @@ export interface ShipmentItemsTable {
   verify_code: string
 }
 
+/** A user's seed of the provably fair draw (types/fair.ts): one active, older ones revealed. */
+export interface FairSeedsTable {
+  id: Generated<number>
+  user_id: number
+  server_seed: string
+  server_seed_hash: string
+  client_seed: string
+  nonce: number
+  status: 'active' | 'revealed'
+  created_at: Timestamp
+  revealed_at: Timestamp | null
+}
+
+export interface CombineRecipesTable {
+  id: Generated<number>
+  series_id: number
+  name: string
+  name_en: string
+  input_kind: 'rarity' | 'same_design'
+  input_rarity: Rarity | null
+  input_count: number
+  /** JSON [{designId, weight}] */
+  pool: string
+  status: 'on' | 'off'
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface CombinesTable {
+  id: Generated<number>
+  user_id: number
+  recipe_id: number
+  seed_id: number
+  client_seed: string
+  nonce: number
+  inputs: string
+  pool: string
+  draw: string
+  output_prize_id: number
+  created_at: Timestamp
+}
+
 export interface Database {
   users: UsersTable
   identities: IdentitiesTable
@@ -336,6 +381,9 @@ export interface Database {
   shop_settings: ShopSettingsTable
   shipments: ShipmentsTable
   shipment_items: ShipmentItemsTable
+  fair_seeds: FairSeedsTable
+  combine_recipes: CombineRecipesTable
+  combines: CombinesTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -12,6 +12,7 @@ import type { I18nText, Rarity } from '../../../types/shop'
 import { hashPassword } from '../security/passwords'
 import { insertUser } from '../services/users'
 import { createSeries, type SeriesInput } from '../domain/catalogue'
+import { createRecipe } from '../domain/combine'
 import { artUrl } from '../http/media'
 
 export interface DemoLogin { role: Role; userName: string; password: string; phone: string; email: string }
@@ -115,8 +116,32 @@ export function demoSeriesInput (s: DemoSeries): SeriesInput {
 export async function seedCatalogue (db: Db, clock: Clock): Promise<number> {
   const { n } = await db.selectFrom('series').select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   if (Number(n) > 0) return 0
-  for (const s of DEMO_SERIES) await createSeries(db, clock, demoSeriesInput(s))
+  for (const s of DEMO_SERIES) {
+    const seriesId = await createSeries(db, clock, demoSeriesInput(s))
+    await seedRecipes(db, clock, seriesId)
+  }
   return DEMO_SERIES.length
+}
+
+/**
+ * Two published recipes per demo series:
+ *  - three regular items for one draw where every design can come, the rare ones at 8 and the hidden
+ *    one at 2 against 10 for each regular one;
+ *  - two of one regular design for a rare-or-better draw (rare 30 each, hidden 10).
+ */
+export async function seedRecipes (db: Db, clock: Clock, seriesId: number): Promise<number[]> {
+  const designs = await db.selectFrom('designs').select(['id', 'rarity']).where('series_id', '=', seriesId).orderBy('sort').orderBy('id').execute()
+  const weightOf = { regular: 10, rare: 8, hidden: 2 } as const
+  return [
+    await createRecipe(db, clock, {
+      seriesId, name: { zh: '三合一：任意三件普通款', en: 'Three in one: any three regular' }, inputKind: 'rarity', inputRarity: 'regular', inputCount: 3,
+      pool: designs.map(d => ({ designId: Number(d.id), weight: weightOf[d.rarity] }))
+    }),
+    await createRecipe(db, clock, {
+      seriesId, name: { zh: '双倍升级：两件同款普通款', en: 'Double up: two of one regular design' }, inputKind: 'same_design', inputRarity: null, inputCount: 2,
+      pool: designs.filter(d => d.rarity !== 'regular').map(d => ({ designId: Number(d.id), weight: d.rarity === 'rare' ? 30 : 10 }))
+    })
+  ]
 }
 
 /** The demo catalogue (when empty), then the demo accounts if there are no users yet; answers the logins created. */

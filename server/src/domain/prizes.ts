@@ -19,8 +19,10 @@ async function toItems (db: Db, rows: PrizeRowDb[]): Promise<PrizeItem[]> {
       status: r.status,
       seriesId: Number(r.series_id),
       seriesTitle: text(s.row.name, s.row.name_en),
+      origin: r.origin,
       caseId: Number(r.case_id ?? 0),
       slot: Number(r.slot ?? 0),
+      combineId: r.combine_id === null ? null : Number(r.combine_id),
       design: designInfo(design, s.odds),
       createdAt: r.created_at
     }
@@ -35,11 +37,19 @@ export async function listPrizes (db: Db, userId: number, page: number, size: nu
   return { list: await toItems(db, rows), total: Number(total) }
 }
 
+/** Some of the user's prizes by id (in the order asked; unknown or others' ids are left out). */
+export async function listPrizesByIds (db: Db, userId: number, ids: number[]): Promise<PrizeItem[]> {
+  if (!ids.length) return []
+  const rows = await db.selectFrom('prizes').selectAll().where('id', 'in', ids).where('user_id', '=', userId).execute()
+  const items = await toItems(db, rows)
+  return ids.map(id => items.find(i => i.prizeId === id)).filter((i): i is PrizeItem => !!i)
+}
+
 export async function prizeDetail (db: Db, userId: number, prizeId: number): Promise<PrizeDetail> {
   const row = await db.selectFrom('prizes').selectAll().where('id', '=', prizeId).where('user_id', '=', userId).executeTakeFirst()
   if (!row) throw fail.notFound('prize.notFound')
   const [item] = await toItems(db, [row])
-  return { ...item, proof: await caseProof(db, Number(row.case_id)) }
+  return { ...item, proof: row.case_id === null ? null : await caseProof(db, Number(row.case_id)) }
 }
 
 /** First and last character with *** between (one character: it and ***). */

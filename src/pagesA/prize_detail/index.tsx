@@ -18,6 +18,7 @@ import { t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { formatCents, tr } from '@/utils/format'
 import { randomString } from '@/utils/random'
+import { navigate } from '@/utils/navigation'
 import { mediaUrl } from '@/utils/media'
 import { commitInput, sha256Hex } from '@/utils/sha256'
 import './index.scss'
@@ -65,7 +66,7 @@ function PrizeDetailPage () {
     } catch (e) { toast({ message: errorMessage(e) }) }
   }
   const verify = () => {
-    if (!proof.revealed || !proof.arrangement || !proof.salt) return
+    if (!proof || !proof.revealed || !proof.arrangement || !proof.salt) return
     const hash = sha256Hex(commitInput(proof.caseId, proof.arrangement, proof.salt))
     setCheck({ hash, matches: hash === proof.commit.toLowerCase(), holds: proof.arrangement[prize.slot - 1] === design.id })
   }
@@ -81,10 +82,18 @@ function PrizeDetailPage () {
       <Section>
         <View className='kv-row'><Text className='kv-row__k'>{t('prize.value')}</Text><Text className='kv-row__v'>{formatCents(design.referenceValueCents)}</Text></View>
         <View className='kv-row'><Text className='kv-row__k'>{t('prize.recycleValue')}</Text><Text className='kv-row__v'>{formatCents(design.recycleValueCents)}</Text></View>
-        <View className='kv-row'><Text className='kv-row__k'>{t('prize.where')}</Text><Text className='kv-row__v'>#{prize.caseId} · {t('chest.slot', { slot: prize.slot })}</Text></View>
+        {prize.origin === 'case'
+          ? <View className='kv-row'><Text className='kv-row__k'>{t('prize.where')}</Text><Text className='kv-row__v'>#{prize.caseId} · {t('chest.slot', { slot: prize.slot })}</Text></View>
+          : <View className='kv-row'><Text className='kv-row__k'>{t('prize.where')}</Text><Text className='kv-row__v'>{t('prize.fromCombine')}</Text></View>}
         <View className='kv-row'><Text className='kv-row__k'>{t('prize.status')}</Text><Text className='kv-row__v'>{t(`collection.${prize.status}`)}</Text></View>
       </Section>
-      <Section title={t('prize.proof')} className='proof'>
+      {!proof && prize.combineId !== null && (
+        <Section title={t('prize.proof')} className='proof'>
+          <Text className='proof__pending'>{t('prize.combineProof')}</Text>
+          <View className='btn btn--ghost proof-combine' onClick={() => navigate(`/pagesA/combine_result/index?combineId=${prize.combineId}`)}>{t('prize.openCombine')}</View>
+        </Section>
+      )}
+      {proof && <Section title={t('prize.proof')} className='proof'>
         <Text className='proof__label'>{t('prize.commit')}</Text>
         <Text className='proof__mono proof-commit'>{proof.commit}</Text>
         {proof.revealed && proof.arrangement && proof.salt
@@ -111,7 +120,7 @@ function PrizeDetailPage () {
             </>
             )
           : <Text className='proof__pending'>{t('prize.notRevealed')}</Text>}
-      </Section>
+      </Section>}
       {shipment && <ParcelCard shipment={shipment} onChanged={() => { void load() }} />}
       {prize.status === 'warehouse' && (
         <ActionBar>

@@ -1,0 +1,14 @@
+/** Combine (types/combine.ts): seeds, recipes, combining and its proof. */
+import { combineRoutes as r } from '../../../types/combine'
+import type { Api, AppContext } from '../context'
+import { defineRoute } from '../http/route'
+import { combineDetail, combinePrizes, listRecipes, rotateSeed, seedOf, setClientSeed } from '../domain/combine'
+
+export function combineRoutes (app: Api, ctx: AppContext): void {
+  defineRoute(app, ctx, r.seed, async ({ userId }) => seedOf(ctx.db, ctx.clock, userId))
+  defineRoute(app, ctx, r.clientSeed, async ({ body, userId }) => setClientSeed(ctx, userId, body.clientSeed))
+  defineRoute(app, ctx, r.rotate, async ({ userId }) => rotateSeed(ctx, userId))
+  defineRoute(app, ctx, r.recipes, async ({ body }) => listRecipes(ctx.db, body.seriesId))
+  defineRoute(app, ctx, r.combine, async ({ body, userId }) => combinePrizes(ctx, userId, body))
+  defineRoute(app, ctx, r.detail, async ({ body, userId }) => combineDetail(ctx.db, userId, body.combineId))
+}

@@ -1,0 +1,165 @@
+/**
+ * Combine on SQLite and PostgreSQL (issue 9): seeds (hash first, reveal on rotation), recipes with
+ * their odds, combining (inputs locked, output in the warehouse, idempotent), every refusal, the same
+ * item in parallel combines, and the proof recomputed from the revealed seed. The odds of a recipe's
+ * pool over 100,000 draws with a real seed are in the chi-square test at the end.
+ */
+import { createHash } from 'node:crypto'
+import { fairDraw } from '../../types/fair'
+import { createRecipe } from '../../server/src/domain/combine'
+import { createTestApp, post, type TestApp } from './support/app'
+import { testDialects } from './support/db'
+import { invariantViolations } from './support/invariants'
+import { makeSeries, makeShopper, newKey, type Shopper } from './support/shop'
+
+describe.each(testDialects())('combine on %s', (dialect) => {
+  let t: TestApp
+  let seriesId: number
+  let designs: Array<{ id: number; rarity: string }>
+  let threeRegular: number
+  let twoSame: number
+  beforeAll(async () => {
+    t = await createTestApp(dialect)
+    seriesId = await makeSeries(t.db, t.clock)
+    designs = (await t.db.selectFrom('designs').select(['id', 'rarity']).where('series_id', '=', seriesId).orderBy('id').execute())
+      .map(d => ({ id: Number(d.id), rarity: d.rarity }))
+    threeRegular = await createRecipe(t.db, t.clock.now, {
+      seriesId, name: { zh: '三合一', en: 'Three in one' }, inputKind: 'rarity', inputRarity: 'regular', inputCount: 3,
+      pool: designs.map(d => ({ designId: d.id, weight: d.rarity === 'regular' ? 10 : d.rarity === 'rare' ? 8 : 2 }))
+    })
+    twoSame = await createRecipe(t.db, t.clock.now, {
+      seriesId, name: { zh: '双倍', en: 'Double' }, inputKind: 'same_design', inputRarity: null, inputCount: 2,
+      pool: designs.filter(d => d.rarity !== 'regular').map(d => ({ designId: d.id, weight: d.rarity === 'rare' ? 30 : 10 }))
+    })
+  })
+  afterEach(async () => { expect(await invariantViolations(t.db)).toEqual([]) })
+  afterAll(async () => { await t.close() })
+
+  const call = (s: Shopper, path: string, body: unknown, lang = 'en') => post(t.app, path, body, { token: s.token, lang })
+  /** Prizes in the shopper's warehouse, of the given designs (as a purchase would have left them). */
+  async function give (s: Shopper, designIds: number[], series = seriesId): Promise<number[]> {
+    const now = new Date(t.clock.now()).toISOString()
+    const rows = await t.db.insertInto('prizes').values(designIds.map(d => ({
+      user_id: s.id, series_id: series, design_id: d, case_id: null, slot: null, status: 'warehouse' as const, created_at: now, updated_at: now
+    }))).returning('id').execute()
+    return rows.map(r => Number(r.id))
+  }
+  const regular = () => designs.filter(d => d.rarity === 'regular').map(d => d.id)
+  const rare = () => designs.filter(d => d.rarity === 'rare').map(d => d.id)
+
+  test('seeds: the hash comes first, rotation reveals the seed it hashed, the client seed can change, nonces count draws', async () => {
+    const s = await makeShopper(t.app, t.db, t.clock)
+    const first = (await call(s, '/api/fairSeed', {})).body.data
+    expect(first).toEqual({ serverSeedHash: expect.stringMatching(/^[0-9a-f]{64}$/), clientSeed: expect.stringMatching(/^[0-9a-f]{16}$/), nonce: 0 })
+    expect((await call(s, '/api/fairSeed', {})).body.data).toEqual(first)
+    const changed = (await call(s, '/api/fairClientSeed', { clientSeed: 'my-lucky_seed' })).body.data
+    expect(changed).toEqual({ ...first, clientSeed: 'my-lucky_seed' })
+    expect((await call(s, '/api/fairClientSeed', { clientSeed: 'no spaces!' })).body).toMatchObject({ code: 400, data: { field: 'clientSeed' } })
+    await call(s, '/api/combine', { recipeId: threeRegular, prizeIds: await give(s, regular().slice(0, 3)), idempotencyKey: newKey() })
+    const rotated = (await call(s, '/api/fairRotate', {})).body.data
+    expect(rotated.revealed).toMatchObject({ serverSeedHash: first.serverSeedHash, clientSeed: 'my-lucky_seed', nextNonce: 1 })
+    expect(createHash('sha256').update(rotated.revealed.serverSeed).digest('hex')).toBe(first.serverSeedHash)
+    expect(rotated.current).toEqual({ serverSeedHash: expect.not.stringMatching(first.serverSeedHash), clientSeed: 'my-lucky_seed', nonce: 0 })
+    expect((await post(t.app, '/api/fairSeed', {})).body.code).toBe(401)
+  })
+
+  test('recipes publish their pools, odds and guarantee', async () => {
+    const list = (await post(t.app, '/api/combineRecipes', { seriesId })).body.data
+    expect(list.map((r: { id: number }) => r.id)).toEqual([threeRegular, twoSame])
+    const [three, two] = list
+    expect(three.input).toEqual({ kind: 'rarity', rarity: 'regular', count: 3 })
+    expect(three.totalWeight).toBe(9 * 10 + 3 * 8 + 2)
+    expect(three.guaranteedRarity).toBe('regular')
+    expect(three.pool.find((p: { design: { rarity: string } }) => p.design.rarity === 'hidden').oddsPpm).toBe(Math.round(1e6 * 2 / 116))
+    expect(two.guaranteedRarity).toBe('rare')
+  })
+
+  test('a combine locks its inputs, makes a prize in the warehouse, replays, and proves its draw once the seed is revealed', async () => {
+    const s = await makeShopper(t.app, t.db, t.clock)
+    const inputs = await give(s, regular().slice(0, 3))
+    const key = newKey()
+    const seed = (await call(s, '/api/fairSeed', {})).body.data
+    const r = await call(s, '/api/combine', { recipeId: threeRegular, prizeIds: inputs, idempotencyKey: key })
+    expect(r.body.code).toBe(200)
+    const result = r.body.data
+    expect(result.inputPrizeIds).toEqual(inputs)
+    expect(result.output).toMatchObject({ status: 'warehouse', origin: 'combine', combineId: result.combineId, caseId: 0, slot: 0, seriesId })
+    expect(result.proof).toMatchObject({ serverSeedHash: seed.serverSeedHash, serverSeed: null, clientSeed: seed.clientSeed, nonce: 0 })
+    expect(result.proof.designIds[result.proof.index]).toBe(result.output.design.id)
+    expect((await call(s, '/api/combine', { recipeId: threeRegular, prizeIds: inputs, idempotencyKey: key })).body).toEqual(r.body)
+    for (const id of inputs) expect((await call(s, '/api/prizeDetail', { prizeId: id })).body.data.status).toBe('combined')
+    const made = (await call(s, '/api/prizeDetail', { prizeId: result.output.prizeId })).body.data
+    expect(made).toMatchObject({ origin: 'combine', proof: null })
+    // a used input again: 409 naming it
+    const again = await call(s, '/api/combine', { recipeId: threeRegular, prizeIds: inputs, idempotencyKey: newKey() })
+    expect(again.body).toMatchObject({ code: 409, data: { field: 'prizeIds', prizeId: inputs[0], status: 'combined' } })
+
+    // the seed revealed: the draw recomputes on anyone's machine
+    const { revealed } = (await call(s, '/api/fairRotate', {})).body.data
+    const proof = (await call(s, '/api/combineDetail', { combineId: result.combineId })).body.data.proof
+    expect(proof.serverSeed).toBe(revealed.serverSeed)
+    const d = fairDraw(proof.serverSeed, proof.clientSeed, proof.nonce, proof.weights)
+    expect({ value: d.value, round: d.round, word: d.word, index: d.index }).toEqual({ value: proof.value, round: proof.round, word: proof.word, index: proof.index })
+    const other = await makeShopper(t.app, t.db, t.clock)
+    expect((await call(other, '/api/combineDetail', { combineId: result.combineId })).body.code).toBe(404)
+  })
+
+  test('inputs that do not fit: count, rarity, one design, series, owner, duplicates; nothing changes', async () => {
+    const s = await makeShopper(t.app, t.db, t.clock)
+    const two = await give(s, regular().slice(0, 2))
+    expect((await call(s, '/api/combine', { recipeId: threeRegular, prizeIds: two, idempotencyKey: newKey() })).body)
+      .toEqual({ code: 422, message: 'This recipe takes exactly 3 prizes', data: { field: 'prizeIds', count: 3 } })
+    const mixed = [...two, ...(await give(s, rare().slice(0, 1)))]
+    expect((await call(s, '/api/combine', { recipeId: threeRegular, prizeIds: mixed, idempotencyKey: newKey() }, 'zh')).body)
+      .toMatchObject({ code: 422, message: '这个配方只接受普通款奖品' })
+    expect((await call(s, '/api/combine', { recipeId: twoSame, prizeIds: two, idempotencyKey: newKey() })).body)
+      .toMatchObject({ code: 422, message: 'This recipe takes prizes of one design' })
+    const elsewhere = await makeSeries(t.db, t.clock)
+    const foreignDesign = Number((await t.db.selectFrom('designs').select('id').where('series_id', '=', elsewhere).where('rarity', '=', 'regular').executeTakeFirstOrThrow()).id)
+    const cross = [...two, ...(await give(s, [foreignDesign], elsewhere))]
+    expect((await call(s, '/api/combine', { recipeId: threeRegular, prizeIds: cross, idempotencyKey: newKey() })).body.code).toBe(422)
+    expect((await call(s, '/api/combine', { recipeId: threeRegular, prizeIds: [two[0], two[0], two[1]], idempotencyKey: newKey() })).body).toMatchObject({ code: 400, data: { field: 'prizeIds' } })
+    const stranger = await makeShopper(t.app, t.db, t.clock)
+    expect((await call(stranger, '/api/combine', { recipeId: threeRegular, prizeIds: [...two, mixed[2]], idempotencyKey: newKey() })).body.code).toBe(404)
+    expect((await call(s, '/api/combine', { recipeId: 999999, prizeIds: two, idempotencyKey: newKey() })).body.code).toBe(404)
+    const statuses = await t.db.selectFrom('prizes').select('status').where('user_id', '=', s.id).execute()
+    expect(statuses.every(p => p.status === 'warehouse')).toBe(true)
+    expect((await call(s, '/api/fairSeed', {})).body.data.nonce).toBe(0)
+  })
+
+  test('the same item in parallel combines: one wins, one prize made, one nonce used', async () => {
+    const s = await makeShopper(t.app, t.db, t.clock)
+    const shared = await give(s, regular().slice(0, 3))
+    const answers = await Promise.all(Array.from({ length: 6 }, () =>
+      call(s, '/api/combine', { recipeId: threeRegular, prizeIds: shared, idempotencyKey: newKey() })))
+    expect(answers.filter(a => a.body.code === 200)).toHaveLength(1)
+    expect(answers.filter(a => a.body.code !== 200).every(a => a.body.code === 409)).toBe(true)
+    expect(await t.db.selectFrom('combines').select('id').where('user_id', '=', s.id).execute()).toHaveLength(1)
+    expect((await call(s, '/api/fairSeed', {})).body.data.nonce).toBe(1)
+  })
+
+  test('different items in parallel combines: each its own nonce', async () => {
+    const s = await makeShopper(t.app, t.db, t.clock)
+    const sets = await Promise.all(Array.from({ length: 5 }, () => give(s, regular().slice(0, 3))))
+    const answers = await Promise.all(sets.map(ids => call(s, '/api/combine', { recipeId: threeRegular, prizeIds: ids, idempotencyKey: newKey() })))
+    expect(answers.map(a => a.body.code)).toEqual([200, 200, 200, 200, 200])
+    expect(answers.map(a => a.body.data.proof.nonce).sort()).toEqual([0, 1, 2, 3, 4])
+  })
+
+  test('a recipe\'s outcomes match its published odds: chi-square over 100,000 draws with a real seed, z = 5', async () => {
+    const s = await makeShopper(t.app, t.db, t.clock)
+    const seed = (await call(s, '/api/fairSeed', {})).body.data
+    const { revealed } = (await call(s, '/api/fairRotate', {})).body.data
+    expect(revealed.serverSeedHash).toBe(seed.serverSeedHash)
+    const recipe = (await post(t.app, '/api/combineRecipes', { seriesId })).body.data[0]
+    const weights: number[] = recipe.pool.map((p: { weight: number }) => p.weight)
+    const counts = weights.map(() => 0)
+    const N = 100_000
+    for (let nonce = 0; nonce < N; nonce++) counts[fairDraw(revealed.serverSeed, revealed.clientSeed, nonce, weights).index]++
+    const total = recipe.totalWeight
+    const chi = counts.reduce((sum, c, i) => sum + (c - N * weights[i] / total) ** 2 / (N * weights[i] / total), 0)
+    const k = weights.length - 1
+    const z = ((chi / k) ** (1 / 3) - (1 - 2 / (9 * k))) / Math.sqrt(2 / (9 * k))
+    expect(z).toBeLessThan(5)
+  }, 60000)
+})

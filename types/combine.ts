@@ -1,0 +1,118 @@
+/**
+ * Combine (issue 9, PRODUCT.md "Combine"): a series publishes recipes (N owned items of a rarity, or N
+ * of one design, for one draw from a published pool with published odds); the draw is provably fair
+ * (types/fair.ts) with the user's seeds, shown before and checkable after.
+ */
+import { Type, type Static } from 'typebox'
+import { route } from './api'
+import { IDEMPOTENCY_KEY_PATTERN } from './limits'
+import { EmptyBody, Id, Nullable, Obj, StringEnum, Timestamp } from './schema'
+import { DesignInfo, I18nText, PrizeItem, Rarity } from './shop'
+
+export const CLIENT_SEED_PATTERN = '^[A-Za-z0-9_-]{1,64}$'
+
+export const FairSeedView = Type.Object({
+  /** SHA-256 (hex) of the active server seed, published before any draw with it. */
+  serverSeedHash: Type.String(),
+  clientSeed: Type.String(),
+  /** The nonce of the next draw. */
+  nonce: Type.Integer({ minimum: 0 })
+})
+export type FairSeedView = Static<typeof FairSeedView>
+
+export const RevealedSeed = Type.Object({
+  serverSeed: Type.String({ description: '64 hex digits: HMAC key of every draw made with it' }),
+  serverSeedHash: Type.String(),
+  clientSeed: Type.String(),
+  /** Draws were made with nonces 0 .. nextNonce - 1. */
+  nextNonce: Type.Integer({ minimum: 0 }),
+  revealedAt: Timestamp
+})
+export type RevealedSeed = Static<typeof RevealedSeed>
+
+export const RotateResult = Type.Object({ revealed: RevealedSeed, current: FairSeedView })
+export type RotateResult = Static<typeof RotateResult>
+
+export const ClientSeedRequest = Obj({ clientSeed: Type.String({ pattern: CLIENT_SEED_PATTERN, description: '1-64 letters, digits, _ or -' }) })
+export type ClientSeedRequest = Static<typeof ClientSeedRequest>
+
+export const PoolEntry = Type.Object({
+  design: DesignInfo,
+  weight: Type.Integer({ minimum: 1 }),
+  /** weight / total, parts per million (rounded). */
+  oddsPpm: Type.Integer({ minimum: 0, maximum: 1_000_000 })
+})
+export type PoolEntry = Static<typeof PoolEntry>
+
+export const Recipe = Type.Object({
+  id: Type.Integer(),
+  seriesId: Type.Integer(),
+  seriesTitle: I18nText,
+  name: I18nText,
+  input: Type.Object({
+    kind: StringEnum(['rarity', 'same_design'] as const),
+    /** For kind rarity: the rarity every input must have. */
+    rarity: Nullable(Rarity),
+    count: Type.Integer({ minimum: 2 })
+  }),
+  /** The output pool in its published order: the draw picks by these weights. */
+  pool: Type.Array(PoolEntry),
+  totalWeight: Type.Integer({ minimum: 1 }),
+  /** The least rare design the pool can give (the guarantee). */
+  guaranteedRarity: Rarity
+})
+export type Recipe = Static<typeof Recipe>
+
+export const RecipeListRequest = Obj({ seriesId: Type.Optional(Id) })
+export type RecipeListRequest = Static<typeof RecipeListRequest>
+
+export const CombineRequest = Obj({
+  recipeId: Id,
+  prizeIds: Type.Array(Id, { minItems: 2, maxItems: 20 }),
+  idempotencyKey: Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN })
+})
+export type CombineRequest = Static<typeof CombineRequest>
+
+export const CombineProof = Type.Object({
+  serverSeedHash: Type.String(),
+  /** Once the seed is rotated. */
+  serverSeed: Nullable(Type.String()),
+  clientSeed: Type.String(),
+  nonce: Type.Integer({ minimum: 0 }),
+  /** The pool drawn from: design ids and weights in order. */
+  designIds: Type.Array(Type.Integer()),
+  weights: Type.Array(Type.Integer({ minimum: 1 })),
+  /** The integer drawn in [0, total), which digest and word gave it, and the entry it fell in. */
+  value: Type.Integer({ minimum: 0 }),
+  round: Type.Integer({ minimum: 0 }),
+  word: Type.Integer({ minimum: 0 }),
+  index: Type.Integer({ minimum: 0 })
+})
+export type CombineProof = Static<typeof CombineProof>
+
+export const CombineResult = Type.Object({
+  combineId: Type.Integer(),
+  recipeId: Type.Integer(),
+  inputPrizeIds: Type.Array(Type.Integer()),
+  output: PrizeItem,
+  proof: CombineProof,
+  createdAt: Timestamp
+})
+export type CombineResult = Static<typeof CombineResult>
+
+export const CombineIdRequest = Obj({ combineId: Id })
+export type CombineIdRequest = Static<typeof CombineIdRequest>
+
+const tag = 'combine'
+export const combineRoutes = {
+  seed: route({ method: 'POST', url: '/api/fairSeed', auth: 'user', tag, body: EmptyBody, data: FairSeedView, summary: 'The caller\'s seeds: the hash of the server seed, the client seed and the next nonce' }),
+  clientSeed: route({ method: 'POST', url: '/api/fairClientSeed', auth: 'user', tag, body: ClientSeedRequest, data: FairSeedView, summary: 'Change the client seed (the nonce goes on)' }),
+  rotate: route({ method: 'POST', url: '/api/fairRotate', auth: 'user', tag, body: EmptyBody, data: RotateResult, summary: 'Reveal the server seed and start a new one' }),
+  recipes: route({ method: 'POST', url: '/api/combineRecipes', auth: 'none', tag, body: RecipeListRequest, data: Type.Array(Recipe), summary: 'Published recipes with their pools and odds' }),
+  combine: route({
+    method: 'POST', url: '/api/combine', auth: 'user', tag, body: CombineRequest, data: CombineResult,
+    summary: 'Combine prizes in the warehouse by a recipe: one provably fair draw from its pool',
+    description: '409 with PrizeStateFailureData when an input left the warehouse (the same item in two parallel combines: one wins); 422 when the inputs do not fit the recipe; a replay of the key answers the first result.'
+  }),
+  detail: route({ method: 'POST', url: '/api/combineDetail', auth: 'user', tag, body: CombineIdRequest, data: CombineResult, summary: 'One of the caller\'s combines with its proof (the server seed once revealed)' })
+}
