@@ -38,3 +38,5 @@ export const operatorApi = {
   settings: () => postRoute<O['settings']>('/api/operator/settings', {}),
   saveSettings: (body: ShopSettingsUpdate) => postRoute<O['saveSettings']>('/api/operator/settingsSave', body)
 }
+
+export { combineApi } from './combine'

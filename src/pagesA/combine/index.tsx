@@ -1,21 +1,168 @@
-import { View, Text } from '@tarojs/components'
+import { useState } from 'react'
+import { useDidShow, useRouter } from '@tarojs/taro'
+import { View, Text, Image, Input, ScrollView } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import type { FairSeedView, Recipe } from '~types/combine'
+import type { PrizeItem } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
 import ActionBar from '@/components/ActionBar'
+import RarityBadge from '@/components/RarityBadge'
+import { combineApi } from '@/services/combine'
+import { shopApi } from '@/services/shop'
+import { errorMessage } from '@/services/request'
+import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
+import { dialog, loading, toast } from '@/utils/feedback'
+import { formatPpm, tr } from '@/utils/format'
+import { mediaUrl } from '@/utils/media'
+import { navigate, redirect } from '@/utils/navigation'
+import { randomString } from '@/utils/random'
+import './index.scss'
 
-/** Combine: a recipe, the items picked for it, the published output pool, the seeds. */
+const CLIENT_SEED = /^[A-Za-z0-9_-]{1,64}$/
+/** Warehouse prizes read to find materials (the newest first). */
+const MATERIALS_MAX = 100
+
+/** Whether a prize can go into a recipe (series and rarity; one design is checked on the picked set). */
+export const fits = (r: Recipe, p: PrizeItem) =>
+  p.status === 'warehouse' && p.seriesId === r.seriesId && (r.input.kind === 'same_design' || p.design.rarity === r.input.rarity)
+
+/** Combine: a recipe (its pool, odds and guarantee shown first), the items for it, the seeds, then the draw. */
 function CombinePage () {
+  const { params } = useRouter()
+  const [recipes, setRecipes] = useState<Recipe[] | null>(null)
+  const [recipeId, setRecipeId] = useState<number | null>(params.recipeId ? Number(params.recipeId) : null)
+  const [items, setItems] = useState<PrizeItem[]>([])
+  const [picked, setPicked] = useState<number[]>([])
+  const [seed, setSeed] = useState<FairSeedView | null>(null)
+  const [clientSeed, setClientSeed] = useState('')
+  const [key, setKey] = useState(() => randomString(24))
+
+  const load = async () => {
+    try {
+      const list = await combineApi.recipes()
+      setRecipes(list)
+      setRecipeId(id => (id && list.some(r => r.id === id) ? id : list[0]?.id ?? null))
+      if (!sessionStore.loggedIn) return
+      const [s, warehouse] = await Promise.all([combineApi.seed(), shopApi.prizeList({ page: 1, size: MATERIALS_MAX, status: 'warehouse' })])
+      setSeed(s)
+      setClientSeed(s.clientSeed)
+      setItems(warehouse.list)
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+  useDidShow(() => { void load() })
+
+  if (!sessionStore.loggedIn) {
+    return (
+      <PageShell className='combine-page'>
+        <EmptyState icon='🔒' text={t('collection.loginFirst')} action={{ label: t('profile.loginNow'), onClick: () => { void redirect('/pages/login/index') } }} />
+      </PageShell>
+    )
+  }
+  if (recipes && !recipes.length) return <PageShell className='combine-page'><EmptyState icon='⚗️' text={t('combine.noRecipes')} /></PageShell>
+
+  const recipe = recipes?.find(r => r.id === recipeId) ?? null
+  const candidates = recipe ? items.filter(p => fits(recipe, p)) : []
+  const pickedItems = candidates.filter(p => picked.includes(p.prizeId))
+  const sameDesignOk = !recipe || recipe.input.kind !== 'same_design' || new Set(pickedItems.map(p => p.design.id)).size <= 1
+  const ready = !!recipe && pickedItems.length === recipe.input.count && sameDesignOk
+
+  const choose = (id: number) => { setRecipeId(id); setPicked([]) }
+  const toggle = (p: PrizeItem) => {
+    if (!recipe) return
+    if (picked.includes(p.prizeId)) { setPicked(picked.filter(x => x !== p.prizeId)); return }
+    if (recipe.input.kind === 'same_design' && pickedItems.length && pickedItems[0].design.id !== p.design.id) { setPicked([p.prizeId]); return }
+    if (pickedItems.length >= recipe.input.count) return
+    setPicked([...picked, p.prizeId])
+  }
+  const saveSeed = async () => {
+    if (!CLIENT_SEED.test(clientSeed)) { toast({ message: t('combine.seedInvalid') }); return }
+    try {
+      setSeed(await combineApi.setClientSeed(clientSeed))
+      toast({ message: t('combine.seedSaved'), level: 'success' })
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+  const rotate = async () => {
+    try {
+      const r = await loading.wrap(combineApi.rotate())
+      setSeed(r.current)
+      toast({ message: t('combine.rotated'), level: 'success' })
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+  const start = async () => {
+    if (!recipe || !ready) return
+    if (!await dialog({ message: t('combine.confirm', { n: recipe.input.count }), confirmText: t('combine.start') })) return
+    try {
+      const result = await loading.wrap(combineApi.combine({ recipeId: recipe.id, prizeIds: pickedItems.map(p => p.prizeId), idempotencyKey: key }))
+      setKey(randomString(24))
+      setPicked([])
+      void navigate(`/pagesA/combine_result/index?combineId=${result.combineId}`)
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+
   return (
     <PageShell className='combine-page'>
-      <Section title={t('combine.recipe')}><EmptyState icon='⚗️' text={t('feedback.noMore')} /></Section>
-      <Section title={t('combine.pick')}><EmptyState icon='🧩' text={t('feedback.noMore')} /></Section>
-      <Section title={t('combine.pool')}><EmptyState icon='🎲' text={t('feedback.noMore')} /></Section>
-      <Section title={t('combine.seed')}><Text className='text-faint'>—</Text></Section>
+      <Section title={t('combine.recipe')}>
+        <ScrollView scrollX className='recipes' enableFlex>
+          {recipes?.map(r => (
+            <View key={r.id} className={`recipe recipe-${r.id} ${r.id === recipeId ? 'recipe--on' : ''}`} onClick={() => choose(r.id)}>
+              <Text className='recipe__name'>{tr(r.name)}</Text>
+              <Text className='recipe__series'>{tr(r.seriesTitle)}</Text>
+            </View>
+          ))}
+        </ScrollView>
+        {recipe && (
+          <View className='recipe-rule'>
+            <Text>{t('combine.needs', { count: recipe.input.count, what: recipe.input.kind === 'same_design' ? t('combine.sameDesign') : t(`rarity.${recipe.input.rarity ?? 'regular'}`) })}</Text>
+            <Text className='recipe-rule__guarantee'>{t('combine.guarantee', { rarity: t(`rarity.${recipe.guaranteedRarity}`) })}</Text>
+          </View>
+        )}
+      </Section>
+      {recipe && (
+        <Section title={t('combine.pool')} className='pool'>
+          {recipe.pool.map(e => (
+            <View key={e.design.id} className='pool-row'>
+              <Image className='pool-row__img' src={mediaUrl(e.design.image)} mode='aspectFit' lazyLoad />
+              <Text className='pool-row__name'>{tr(e.design.name)}</Text>
+              <RarityBadge rarity={e.design.rarity} />
+              <Text className='pool-row__odds'>{formatPpm(e.oddsPpm)}</Text>
+            </View>
+          ))}
+        </Section>
+      )}
+      {recipe && (
+        <Section title={`${t('combine.pick')} · ${t('combine.picked', { n: pickedItems.length, count: recipe.input.count })}`} className='materials'>
+          {candidates.length === 0
+            ? <EmptyState icon='🧩' text={t('combine.noItems')} action={{ label: t('collection.goShop'), onClick: () => { void redirect('/pagesA/home/index') } }} />
+            : (
+              <View className='materials__grid'>
+                {candidates.map(p => (
+                  <View key={p.prizeId} className={`material material-${p.prizeId} ${picked.includes(p.prizeId) ? 'material--on' : ''}`} onClick={() => toggle(p)}>
+                    <Image className='material__img' src={mediaUrl(p.design.image)} mode='aspectFit' lazyLoad />
+                    <Text className='material__name'>{tr(p.design.name)}</Text>
+                  </View>
+                ))}
+              </View>
+              )}
+        </Section>
+      )}
+      {seed && (
+        <Section title={t('combine.seed')} className='seeds'>
+          <Text className='seeds__label'>{t('combine.serverSeedHash')}</Text>
+          <Text className='seeds__mono seed-hash'>{seed.serverSeedHash}</Text>
+          <Text className='seeds__label'>{t('combine.clientSeed')}</Text>
+          <View className='seeds__row'>
+            <Input className='seeds__input client-seed' maxlength={64} value={clientSeed} onInput={e => setClientSeed(e.detail.value)} />
+            <View className='btn btn--ghost seeds__save' onClick={saveSeed}>{t('combine.saveSeed')}</View>
+          </View>
+          <Text className='seeds__label'>{t('combine.nonce')}: {seed.nonce}</Text>
+          <Text className='seeds__rotate' onClick={rotate}>{t('combine.rotate')}</Text>
+        </Section>
+      )}
       <ActionBar>
-        <View className='btn btn--primary btn--disabled'>{t('combine.start')}</View>
+        <View className={`btn btn--primary combine-start ${ready ? '' : 'btn--disabled'}`} onClick={start}>{t('combine.start')}</View>
       </ActionBar>
     </PageShell>
   )

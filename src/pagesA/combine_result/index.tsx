@@ -1,23 +1,102 @@
-import { View, Text } from '@tarojs/components'
+import { useState } from 'react'
+import { useDidShow, useRouter } from '@tarojs/taro'
+import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import type { CombineResult } from '~types/combine'
+import { fairDraw, serverSeedHash } from '~types/fair'
 import PageShell from '@/components/PageShell'
 import Section from '@/components/Section'
+import EmptyState from '@/components/EmptyState'
 import ActionBar from '@/components/ActionBar'
+import RarityBadge from '@/components/RarityBadge'
+import { combineApi } from '@/services/combine'
+import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
-import { redirect } from '@/utils/navigation'
+import { loading, toast } from '@/utils/feedback'
+import { tr } from '@/utils/format'
+import { mediaUrl } from '@/utils/media'
+import { navigate, redirect } from '@/utils/navigation'
 import './index.scss'
 
-/** The outcome of a combine draw with its proof. */
+interface Check { hashOk: boolean; drawOk: boolean }
+
+/** Checks a combine's proof on this device with the shared HMAC-SHA256 (no server involved). */
+export function checkCombine (r: CombineResult): Check | null {
+  const p = r.proof
+  if (!p.serverSeed) return null
+  const d = fairDraw(p.serverSeed, p.clientSeed, p.nonce, p.weights)
+  return {
+    hashOk: serverSeedHash(p.serverSeed) === p.serverSeedHash,
+    drawOk: d.value === p.value && d.index === p.index && d.round === p.round && d.word === p.word && p.designIds[d.index] === r.output.design.id
+  }
+}
+
+/** The outcome of a combine with its seeds, nonce and pool, checked on the device once the seed is revealed. */
 function CombineResultPage () {
+  const { params } = useRouter()
+  const combineId = Number(params.combineId)
+  const [result, setResult] = useState<CombineResult | null>(null)
+  const [missing, setMissing] = useState(false)
+  const [check, setCheck] = useState<Check | null>(null)
+
+  const load = async () => {
+    if (!Number.isInteger(combineId) || combineId <= 0) { setMissing(true); return }
+    try { setResult(await combineApi.detail(combineId)) } catch (e) { setMissing(true); toast({ message: errorMessage(e) }) }
+  }
+  useDidShow(() => { void load() })
+
+  if (missing) return <PageShell><EmptyState icon='🔍' text={t('prize.notFound')} action={{ label: t('combine.back'), onClick: () => { void redirect('/pagesA/combine/index') } }} /></PageShell>
+  if (!result) return <PageShell><Text className='text-faint'>{t('feedback.loading')}</Text></PageShell>
+
+  const { output: o, proof: p } = result
+  const total = p.weights.reduce((s, w) => s + w, 0)
+  const reveal = async () => {
+    try {
+      await loading.wrap(combineApi.rotate())
+      const fresh = await combineApi.detail(combineId)
+      setResult(fresh)
+      setCheck(checkCombine(fresh))
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+
   return (
     <PageShell className='combine-result-page'>
-      <View className='combine-result'>
-        <Text className='combine-result__art'>🌟</Text>
-        <Text className='combine-result__title'>{t('combine.result')}</Text>
+      <View className={`combine-result combine-result--${o.design.rarity}`} onClick={() => navigate(`/pagesA/prize_detail/index?prizeId=${o.prizeId}`)}>
+        <Image className='combine-result__img' src={mediaUrl(o.design.image)} mode='aspectFit' />
+        <Text className='combine-result__title'>{tr(o.design.name)}</Text>
+        <RarityBadge rarity={o.design.rarity} />
+        <Text className='combine-result__sub'>{tr(o.seriesTitle)} · {t('combine.inputs', { n: result.inputPrizeIds.length })}</Text>
       </View>
-      <Section title={t('combine.seed')}><Text className='text-faint'>—</Text></Section>
+      <Section title={t('combine.seed')} className='combine-proof'>
+        <Text className='seeds__label'>{t('combine.serverSeedHash')}</Text>
+        <Text className='seeds__mono'>{p.serverSeedHash}</Text>
+        <Text className='seeds__label'>{t('combine.clientSeed')}</Text>
+        <Text className='seeds__mono proof-client-seed'>{p.clientSeed}</Text>
+        <Text className='seeds__label'>nonce: {p.nonce}</Text>
+        <Text className='seeds__label proof-drawn'>{t('combine.drawn', { value: p.value, total, round: p.round + 1, word: p.word + 1, index: p.index + 1 })}</Text>
+        {p.serverSeed
+          ? (
+            <>
+              <Text className='seeds__label'>{t('combine.serverSeed')}</Text>
+              <Text className='seeds__mono proof-server-seed'>{p.serverSeed}</Text>
+              <View className='btn btn--ghost combine-check' onClick={() => setCheck(checkCombine(result))}>{t('combine.check')}</View>
+            </>
+            )
+          : (
+            <>
+              <Text className='proof-pending'>{t('combine.notRevealed')}</Text>
+              <View className='btn btn--ghost combine-reveal' onClick={reveal}>{t('combine.rotate')}</View>
+            </>
+            )}
+        {check && (
+          <View className={`combine-check-result ${check.hashOk && check.drawOk ? 'combine-check-result--ok' : 'combine-check-result--bad'}`}>
+            <Text>{check.hashOk ? t('combine.hashOk') : t('combine.hashBad')}</Text>
+            <Text>{check.drawOk ? t('combine.checkOk') : t('combine.checkBad')}</Text>
+          </View>
+        )}
+      </Section>
       <ActionBar>
-        <View className='btn btn--primary' onClick={() => redirect('/pages/combine/index')}>{t('combine.back')}</View>
+        <View className='btn btn--primary combine-again' onClick={() => redirect('/pagesA/combine/index')}>{t('combine.back')}</View>
       </ActionBar>
     </PageShell>
   )

@@ -140,6 +140,7 @@ function MyBlindBoxPage () {
             {t(v === 'prizes' ? 'collection.prizesTab' : 'collection.parcelsTab')}
           </View>
         ))}
+        <View className='collection-combine' onClick={() => navigate('/pagesA/combine/index')}>{t('combine.toCombine')}</View>
         <View className='collection-export' onClick={exportAll}>{t('collection.export')}</View>
       </View>
 
