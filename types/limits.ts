@@ -110,3 +110,10 @@ export const AFTER_DRAW_LIMITS = {
   carrierCodePattern: '^[a-z0-9]{2,32}$',
   trackingNoPattern: '^[A-Za-z0-9-]{4,40}$'
 } as const
+
+/** Props (issue 9): free shakes per China day, how long an X-ray card holds a slot, cards per purchase. */
+export const PROP_LIMITS = {
+  shakesPerDay: 3,
+  reservationMinutes: 10,
+  buyMax: 10
+} as const

@@ -36,6 +36,7 @@ import { prizeRoutes } from './routes/prizes'
 import { orderRoutes } from './routes/orders'
 import { afterDrawRoutes } from './routes/afterDraw'
 import { combineRoutes } from './routes/combine'
+import { propRoutes } from './routes/props'
 import { registerMedia } from './http/media'
 import { registerOpenApi, serveOpenApi } from './http/openapi'
 
@@ -156,6 +157,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     orderRoutes(typed, ctx)
     afterDrawRoutes(typed, ctx)
     combineRoutes(typed, ctx)
+    propRoutes(typed, ctx)
   }, { prefix })
   await serveOpenApi(app, config)
 

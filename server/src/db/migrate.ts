@@ -7,6 +7,7 @@ import { userNameKeys } from './migrations/0004_user_name_key'
 import { addressRules } from './migrations/0005_address_rules'
 import { afterDraw } from './migrations/0006_after_draw'
 import { combine } from './migrations/0008_combine'
+import { props } from './migrations/0009_props'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -17,7 +18,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0004_user_name_key': userNameKeys(),
     '0005_address_rules': addressRules(),
     '0006_after_draw': afterDraw(dialect),
-    '0008_combine': combine(dialect)
+    '0008_combine': combine(dialect),
+    '0009_props': props(dialect)
   }
 }
 

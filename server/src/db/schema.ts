@@ -355,6 +355,32 @@ export interface CombinesTable {
   created_at: Timestamp
 }
 
+export type PropCard = 'hint' | 'xray'
+export interface PropInventoryTable {
+  user_id: number
+  kind: PropCard
+  count: number
+  updated_at: Timestamp
+}
+
+export interface PropUsesTable {
+  id: Generated<number>
+  user_id: number
+  kind: 'shake' | PropCard
+  case_id: number
+  slot: number
+  design_id: number
+  created_at: Timestamp
+}
+
+/** An X-ray card's hold on a slot: only its user can buy it until it expires. */
+export interface SlotReservationsTable {
+  case_id: number
+  slot: number
+  user_id: number
+  expires_at: Timestamp
+}
+
 export interface Database {
   users: UsersTable
   identities: IdentitiesTable
@@ -384,6 +410,9 @@ export interface Database {
   fair_seeds: FairSeedsTable
   combine_recipes: CombineRecipesTable
   combines: CombinesTable
+  prop_inventory: PropInventoryTable
+  prop_uses: PropUsesTable
+  slot_reservations: SlotReservationsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -1,0 +1,139 @@
+/**
+ * Props on SQLite and PostgreSQL (issue 9): buying cards through the ledger, three shakes a day, one
+ * hint card per slot, the X-ray hold and its expiry, and the truth of everything shown, checked
+ * against the arrangement the case reveals when it sells out.
+ */
+import { DEFAULT_SHOP_SETTINGS, PROP_LIMITS } from '../../types/limits'
+import { DAY_MS } from '../../server/src/domain/days'
+import { createTestApp, loginToken, makeUser, post, type TestApp } from './support/app'
+import { testDialects } from './support/db'
+import { invariantViolations } from './support/invariants'
+import { currentCaseId, makeSeries, newKey, topUp, type Shopper } from './support/shop'
+
+describe.each(testDialects())('props on %s', (dialect) => {
+  let t: TestApp
+  beforeAll(async () => { t = await createTestApp(dialect) })
+  afterEach(async () => { expect(await invariantViolations(t.db)).toEqual([]) })
+  afterAll(async () => { await t.close() })
+
+  /** A shopper who can log in again after the clock moves on. */
+  async function shopper (): Promise<Shopper & { login: () => Promise<void> }> {
+    const u = await makeUser(t.db, t.clock)
+    const s = { id: Number(u.id), token: await loginToken(t.app, u.user_name!, u.password), userName: u.user_name! }
+    await post(t.app, '/api/ageVerify', { birthDate: '1990-01-01' }, { token: s.token })
+    return Object.assign(s, { login: async () => { s.token = await loginToken(t.app, u.user_name!, u.password) } })
+  }
+  const call = (s: Shopper, path: string, body: unknown, lang = 'en') => post(t.app, path, body, { token: s.token, lang })
+  const use = (s: Shopper, kind: string, caseId: number, slot: number) => call(s, '/api/propUse', { kind, caseId, slot, idempotencyKey: newKey() })
+  const truth = async (caseId: number, slot: number) =>
+    Number((await t.db.selectFrom('case_slots').select('design_id').where('case_id', '=', caseId).where('slot', '=', slot).executeTakeFirstOrThrow()).design_id)
+  const giveCards = async (s: Shopper, kind: 'hint' | 'xray', n: number) => {
+    await topUp(t.app, s, 10000)
+    const r = await call(s, '/api/propBuy', { kind, quantity: n, pay: 'cash', idempotencyKey: newKey() })
+    expect(r.body.code).toBe(200)
+  }
+
+  test('state, and buying cards with credit or cash through the ledger (idempotent; a shortfall changes nothing)', async () => {
+    const s = await shopper()
+    expect((await call(s, '/api/props', {})).body.data).toEqual({
+      cards: { hint: 0, xray: 0 }, shakesLeft: 3, shakesPerDay: 3,
+      prices: { hint: DEFAULT_SHOP_SETTINGS.hintCardPriceCents, xray: DEFAULT_SHOP_SETTINGS.xrayCardPriceCents }, reservations: []
+    })
+    const poor = await call(s, '/api/propBuy', { kind: 'xray', quantity: 1, pay: 'cash', idempotencyKey: newKey() })
+    expect(poor.body).toMatchObject({ code: 422, data: { reason: 'insufficient_balance', shortfallCents: DEFAULT_SHOP_SETTINGS.xrayCardPriceCents } })
+    await topUp(t.app, s, 5000)
+    const key = newKey()
+    const bought = await call(s, '/api/propBuy', { kind: 'hint', quantity: 2, pay: 'cash', idempotencyKey: key })
+    expect(bought.body.data).toMatchObject({ paidCents: 2 * DEFAULT_SHOP_SETTINGS.hintCardPriceCents, balance: { cashCents: 5000 - 600, creditCents: 0 } })
+    expect(bought.body.data.state.cards).toEqual({ hint: 2, xray: 0 })
+    // the replay buys nothing more
+    expect((await call(s, '/api/propBuy', { kind: 'hint', quantity: 2, pay: 'cash', idempotencyKey: key })).body.data.paidCents).toBe(600)
+    expect((await call(s, '/api/props', {})).body.data.cards.hint).toBe(2)
+    // credit alone pays when asked to: none here
+    expect((await call(s, '/api/propBuy', { kind: 'hint', quantity: 1, pay: 'credit', idempotencyKey: newKey() })).body.code).toBe(422)
+    const lines = await t.db.selectFrom('ledger_lines').innerJoin('ledger_transactions', 'ledger_transactions.id', 'ledger_lines.tx_id')
+      .select(['ledger_lines.account', 'ledger_lines.amount_cents']).where('ledger_transactions.kind', '=', 'prop_purchase').where('ledger_transactions.user_id', '=', s.id).execute()
+    expect(lines.map(l => [l.account, Number(l.amount_cents)]).sort()).toEqual([['house_props', 600], ['user_cash', -600]])
+    expect((await call(s, '/api/propBuy', { kind: 'hint', quantity: 11, pay: 'cash', idempotencyKey: newKey() })).body).toMatchObject({ code: 400, data: { field: 'quantity' } })
+  })
+
+  test('shakes: three a day, each shows a design the slot is not; the next day there are three again', async () => {
+    const s = await shopper()
+    const seriesId = await makeSeries(t.db, t.clock)
+    const caseId = await currentCaseId(t.app, seriesId, s.token)
+    for (let i = 0; i < PROP_LIMITS.shakesPerDay; i++) {
+      const r = await use(s, 'shake', caseId, 1)
+      expect(r.body.data.shown).toMatchObject({ kind: 'shake', caseId, slot: 1, isNot: true, reservedUntil: null })
+      expect(r.body.data.shown.design.id).not.toBe(await truth(caseId, 1))
+      expect(r.body.data.state.shakesLeft).toBe(PROP_LIMITS.shakesPerDay - 1 - i)
+    }
+    const none = await use(s, 'shake', caseId, 2)
+    expect(none.body).toMatchObject({ code: 429, message: 'No free shakes left today (3 a day)', data: { retryAfter: expect.any(Number) } })
+    const shown = (await call(s, '/api/caseHints', { caseId })).body.data
+    expect(new Set(shown.map((x: { design: { id: number } }) => x.design.id)).size).toBe(3)
+    t.clock.advance(DAY_MS)
+    await s.login()
+    expect((await use(s, 'shake', caseId, 2)).body.code).toBe(200)
+  })
+
+  test('hint cards: one needed, one per slot, two at once on one slot: one wins and one card is spent', async () => {
+    const s = await shopper()
+    const seriesId = await makeSeries(t.db, t.clock)
+    const caseId = await currentCaseId(t.app, seriesId, s.token)
+    expect((await use(s, 'hint', caseId, 3)).body).toMatchObject({ code: 422, message: 'No hint card left: buy one first' })
+    await giveCards(s, 'hint', 3)
+    const answers = await Promise.all([use(s, 'hint', caseId, 3), use(s, 'hint', caseId, 3)])
+    expect(answers.map(a => a.body.code).sort()).toEqual([200, 409])
+    const ok = answers.find(a => a.body.code === 200)!
+    expect(ok.body.data.shown.design.id).not.toBe(await truth(caseId, 3))
+    expect((await call(s, '/api/props', {})).body.data.cards.hint).toBe(2)
+    expect((await use(s, 'hint', caseId, 3)).body).toMatchObject({ code: 409, message: 'A hint card was already used on box 3' })
+    expect((await use(s, 'hint', caseId, 4)).body.code).toBe(200)
+  })
+
+  test('X-ray: the design the slot is, held 10 minutes against other X-rays, then free again; sold and unknown slots refused', async () => {
+    const a = await shopper()
+    const b = await shopper()
+    const seriesId = await makeSeries(t.db, t.clock)
+    const caseId = await currentCaseId(t.app, seriesId, a.token)
+    await giveCards(a, 'xray', 1)
+    await giveCards(b, 'xray', 2)
+    const r = await use(a, 'xray', caseId, 5)
+    expect(r.body.data.shown).toMatchObject({ kind: 'xray', isNot: false, design: { id: await truth(caseId, 5) } })
+    expect(Date.parse(r.body.data.shown.reservedUntil) - t.clock.now()).toBe(10 * 60_000)
+    expect(r.body.data.state.reservations).toEqual([{ caseId, slot: 5, expiresAt: r.body.data.shown.reservedUntil }])
+    expect((await use(b, 'xray', caseId, 5)).body).toMatchObject({ code: 409, data: { field: 'slot', slot: 5 } })
+    expect((await call(b, '/api/props', {})).body.data.cards.xray).toBe(2)
+    t.clock.advance(10 * 60_000 + 1)
+    expect((await use(b, 'xray', caseId, 5)).body.data.shown.design.id).toBe(await truth(caseId, 5))
+    expect((await use(b, 'xray', caseId, 99)).body).toMatchObject({ code: 400, data: { field: 'slot' } })
+    expect((await use(b, 'xray', 999999, 1)).body.code).toBe(404)
+  })
+
+  test('everything props showed is true: checked against the arrangement revealed at sell-out', async () => {
+    const s = await shopper()
+    const seriesId = await makeSeries(t.db, t.clock)
+    const caseId = await currentCaseId(t.app, seriesId, s.token)
+    await giveCards(s, 'hint', 6)
+    await giveCards(s, 'xray', 2)
+    for (const slot of [1, 2, 3]) expect((await use(s, 'shake', caseId, slot)).body.code).toBe(200)
+    for (const slot of [1, 4, 5, 6, 7, 8]) expect((await use(s, 'hint', caseId, slot)).body.code).toBe(200)
+    for (const slot of [9, 10]) expect((await use(s, 'xray', caseId, slot)).body.code).toBe(200)
+    await topUp(t.app, s, 50000)
+    const bought = await call(s, '/api/casePurchase', { caseId, wholeCase: true, acknowledged: true, idempotencyKey: newKey() })
+    expect(bought.body.code).toBe(200)
+    const proof = (await post(t.app, '/api/caseProof', { caseId })).body.data
+    expect(proof.revealed).toBe(true)
+    const shown = (await call(s, '/api/caseHints', { caseId })).body.data as Array<{ slot: number; isNot: boolean; design: { id: number } }>
+    expect(shown).toHaveLength(11)
+    for (const x of shown) {
+      const actual = proof.arrangement[x.slot - 1]
+      if (x.isNot) expect(x.design.id).not.toBe(actual)
+      else expect(x.design.id).toBe(actual)
+    }
+    const history = (await call(s, '/api/propHistory', { page: 1, size: 50 })).body.data
+    expect(history.total).toBe(11)
+    // a sold slot takes no prop
+    expect((await use(s, 'shake', caseId, 1)).body.code).toBe(409)
+  })
+})
