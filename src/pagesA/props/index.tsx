@@ -1,19 +1,64 @@
-import { View, Text } from '@tarojs/components'
+import { useState } from 'react'
+import { useDidShow } from '@tarojs/taro'
+import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import type { PropShown, PropsState } from '~types/props'
 import PageShell from '@/components/PageShell'
+import Section from '@/components/Section'
+import EmptyState from '@/components/EmptyState'
+import { propsApi } from '@/services/props'
+import { errorMessage } from '@/services/request'
+import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
-import { toast } from '@/utils/feedback'
+import { dialog, loading, toast } from '@/utils/feedback'
+import { formatCents, formatTime, tr } from '@/utils/format'
+import { mediaUrl } from '@/utils/media'
+import { navigate, redirect } from '@/utils/navigation'
+import { randomString } from '@/utils/random'
 import './index.scss'
 
-const PROPS: { key: string; icon: string; name: MessageKey; desc: MessageKey }[] = [
+const PROPS: { key: 'shake' | 'hint' | 'xray'; icon: string; name: MessageKey; desc: MessageKey }[] = [
   { key: 'shake', icon: '📳', name: 'props.shake', desc: 'props.shakeDesc' },
   { key: 'hint', icon: '💡', name: 'props.hint', desc: 'props.hintDesc' },
   { key: 'xray', icon: '🔍', name: 'props.xray', desc: 'props.xrayDesc' }
 ]
 
-/** Props: shake, hint card, X-ray card, with what each does and how many are held. */
+/** Props: what each does, how many are held, buying cards with credit or cash, and every use. */
 function PropsPage () {
+  const [state, setState] = useState<PropsState | null>(null)
+  const [history, setHistory] = useState<PropShown[]>([])
+
+  const load = async () => {
+    if (!sessionStore.loggedIn) return
+    try {
+      const [s, h] = await Promise.all([propsApi.state(), propsApi.history({ page: 1, size: 50 })])
+      setState(s)
+      setHistory(h.list)
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+  useDidShow(() => { void load() })
+
+  if (!sessionStore.loggedIn) {
+    return (
+      <PageShell className='props-page'>
+        <EmptyState icon='🔒' text={t('collection.loginFirst')} action={{ label: t('profile.loginNow'), onClick: () => { void redirect('/pages/login/index') } }} />
+      </PageShell>
+    )
+  }
+
+  const buy = async (kind: 'hint' | 'xray', pay: 'credit' | 'cash') => {
+    if (!state) return
+    const card = t(kind === 'hint' ? 'props.hint' : 'props.xray')
+    const ok = await dialog({ message: t('props.buyAsk', { card, price: formatCents(state.prices[kind]), account: t(pay === 'credit' ? 'props.credit' : 'props.cash') }) })
+    if (!ok) return
+    try {
+      const r = await loading.wrap(propsApi.buy({ kind, quantity: 1, pay, idempotencyKey: randomString(24) }))
+      setState(r.state)
+      toast({ message: t('props.bought', { n: 1, card }), level: 'success' })
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+
   return (
     <PageShell className='props-page'>
       {PROPS.map(p => (
@@ -22,12 +67,36 @@ function PropsPage () {
           <View className='prop-card__body'>
             <Text className='prop-card__name'>{t(p.name)}</Text>
             <Text className='prop-card__desc'>{t(p.desc)}</Text>
+            {state && p.key !== 'shake' && <Text className='prop-card__price'>{t('props.price', { price: formatCents(state.prices[p.key]) })}</Text>}
+            {state && p.key !== 'shake' && (
+              <View className='prop-card__buy'>
+                <Text className={`prop-buy prop-buy-${p.key}-credit`} onClick={() => buy(p.key as 'hint' | 'xray', 'credit')}>{t('props.buyCredit')}</Text>
+                <Text className={`prop-buy prop-buy-${p.key}-cash`} onClick={() => buy(p.key as 'hint' | 'xray', 'cash')}>{t('props.buyCash')}</Text>
+              </View>
+            )}
           </View>
-          <View className='prop-card__use' onClick={() => toast({ message: t('feedback.comingSoon') })}>
-            {t('props.owned', { n: 0 })}
-          </View>
+          <Text className={`prop-card__count prop-count-${p.key}`}>
+            {state ? (p.key === 'shake' ? t('props.shakesLeft', { n: state.shakesLeft }) : t('props.owned', { n: state.cards[p.key] })) : '—'}
+          </Text>
         </View>
       ))}
+      <Text className='props-note'>{t('props.earn')}</Text>
+      <Text className='props-note'>{t('props.howTo')}</Text>
+      <View className='btn btn--primary props-go' onClick={() => navigate('/pagesA/home/index')}>{t('props.toShop')}</View>
+      <Section title={t('props.history')} className='props-history'>
+        {history.length === 0
+          ? <Text className='props-note'>{t('props.noHistory')}</Text>
+          : history.map((h, i) => (
+            <View key={i} className={`prop-use prop-use--${h.kind}`}>
+              <Image className='prop-use__img' src={mediaUrl(h.design.image)} mode='aspectFit' lazyLoad />
+              <View className='prop-use__body'>
+                <Text className='prop-use__what'>{t(h.isNot ? 'props.isNot' : 'props.is', { slot: h.slot, design: tr(h.design.name) })}</Text>
+                <Text className='prop-use__when'>{t(`props.${h.kind}`)} · {t('props.caseNo', { id: h.caseId })} · {formatTime(h.at)}</Text>
+                {h.reservedUntil && <Text className='prop-use__hold'>{t('props.holdUntil', { time: formatTime(h.reservedUntil) })}</Text>}
+              </View>
+            </View>
+          ))}
+      </Section>
     </PageShell>
   )
 }
