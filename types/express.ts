@@ -8,7 +8,7 @@
  *
  * Failures: 422 `{provider}` with data `{provider: 'kuaidi100'}` when Kuaidi100 is not configured. An
  * inquiry Kuaidi100 refuses (result false: unknown carrier, no record yet, wrong phone ...) is a 422
- * with Kuaidi100's message and data `{provider, returnCode}`; an outage is HTTP 502 `{code: 502}`.
+ * with Kuaidi100's message and data `{provider, status}` (its returnCode); an outage is HTTP 502 `{code: 502}`.
  * The map call never fails that way (spec 8): it answers `success: false` with Kuaidi100's message,
  * or "接口请求失败" (in the caller's language) when Kuaidi100 could not be asked.
  */
