@@ -1,4 +1,4 @@
-import { LOGIN_LIMITS } from '~types/limits'
+import { GEO_LIMITS, LOGIN_LIMITS } from '~types/limits'
 
 /** Named constants from the specification (sections 2, 5, 7, 9). */
 export const TOKEN_KEY = 'h5_token'
@@ -38,3 +38,24 @@ export const ROOT_FONT_RATIO = 0.035
 export const BASE_DEVICE_WIDTH = 375
 export const MAX_DEVICE_WIDTH = 960
 export const PAGE_BACKGROUND = '#F8F8F8'
+
+/** Location, places and maps (spec 8, 9). */
+/** How long Taro.getLocation may take before the IP location is used instead. */
+export const GEOLOCATION_TIMEOUT_MS = 100000
+/** How often a page that follows the user's position asks again. */
+export const LOCATION_REFRESH_MS = 30000
+/** Places per page of a location list; 10 for the compact (one map kind) list. */
+export const LOCATION_PAGE_SIZE = 20
+export const LOCATION_PAGE_SIZE_COMPACT = 10
+/** Radius of a nearby-places list, and of a keyword search, in metres. */
+export const NEARBY_RADIUS_M = 5000
+export const KEYWORD_SEARCH_RADIUS_M = 50000
+/** Radius the server uses when a nearby(lat,lng) boundary gives none, in metres. */
+export const DEFAULT_NEARBY_RADIUS_M = GEO_LIMITS.defaultNearbyRadius
+/** Wait after the last keystroke before searching places. */
+export const SEARCH_DEBOUNCE_MS = 1000
+export const MAP_ZOOM_MIN = 5
+export const MAP_ZOOM_MAX = 18
+export const MAP_ZOOM_DEFAULT = 16
+/** Accuracy claimed for a position taken from the IP location (the centre of its rectangle), in metres. */
+export const FALLBACK_LOCATION_ACCURACY_M = 1000

@@ -117,3 +117,33 @@ export const PROP_LIMITS = {
   reservationMinutes: 10,
   buyMax: 10
 } as const
+
+/**
+ * Maps, places and parcels (spec 5, 9; types/geo.ts, types/express.ts). The app and the server both
+ * check these, with the same message texts.
+ */
+export const GEO_LIMITS = {
+  /** Nearby search radius when a `nearby(lat,lng)` boundary gives none (spec 7, 9), metres. */
+  defaultNearbyRadius: 1000,
+  /** The widest radius a nearby search may ask for (the keyword search of spec 9), metres. */
+  maxNearbyRadius: 50000,
+  minNearbyRadius: 10,
+  /** Places per page of a nearby search (the provider's own maximum is 20). */
+  placePageSizeMax: 20,
+  placePageMax: 100,
+  addressMax: 120,
+  keywordMax: 96,
+  ipMax: 45
+} as const
+
+/** Carriers whose tracking needs the phone number (or its last four digits) of the sender or receiver. */
+export const EXPRESS_PHONE_CARRIERS = ['shunfeng', 'shunfengkuaiyun'] as const
+export const EXPRESS_LIMITS = {
+  /** The carrier codes and tracking numbers shipments store (AFTER_DRAW_LIMITS). */
+  comPattern: AFTER_DRAW_LIMITS.carrierCodePattern,
+  numPattern: AFTER_DRAW_LIMITS.trackingNoPattern,
+  /** A whole phone number, or its last four digits (Kuaidi100 accepts both). */
+  phonePattern: '^(\\d{4}|1[3-9]\\d{9}|0\\d{2,3}-?\\d{7,8})$',
+  placeMax: 60
+} as const
+

@@ -16,6 +16,10 @@ import { LogMailer, SmtpMailer, type Mailer } from './providers/mail'
 import { HttpSmsSender, LogSmsSender, type SmsSender } from './providers/sms'
 import { HttpWeChatClient, type WeChatClient } from './providers/wechat'
 import { HttpWeChatPayClient, type WeChatPayClient } from './providers/wechatpay'
+import { AmapClient } from './providers/amap'
+import { OfflineIpLocator } from './providers/ipLocation'
+import { Kuaidi100Client } from './providers/kuaidi100'
+import { TencentMapClient } from './providers/tencentMap'
 import { RateLimiter } from './security/rateLimiter'
 import { prepareDummyHash } from './security/passwords'
 import { SessionService } from './services/sessions'
@@ -37,6 +41,8 @@ import { orderRoutes } from './routes/orders'
 import { afterDrawRoutes } from './routes/afterDraw'
 import { combineRoutes } from './routes/combine'
 import { propRoutes } from './routes/props'
+import { geoRoutes } from './routes/geo'
+import { expressRoutes } from './routes/express'
 import { registerMedia } from './http/media'
 import { registerOpenApi, serveOpenApi } from './http/openapi'
 
@@ -56,6 +62,10 @@ export interface BuildAppOptions {
   /** Periodic clean-up of sessions, codes and rate limits (default on). */
   maintenance?: boolean
 }
+
+/** One offline IP database per process (it holds ~40 MB once read), shared by every app built in it. */
+let ipLocator: OfflineIpLocator | null = null
+const sharedIpLocator = () => (ipLocator ??= new OfflineIpLocator())
 
 /** Largest JSON body of any API call (error reports set their own, smaller limit). */
 export const BODY_LIMIT = 64 * 1024
@@ -107,6 +117,12 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     wechatPay: options.wechatPay !== undefined
       ? options.wechatPay
       : config.wechatPay ? new HttpWeChatPayClient(config.wechatPay, clock) : null,
+    maps: {
+      tencent: config.maps.tencent ? new TencentMapClient(config.maps.tencent, config.maps.tencentApiBase) : null,
+      amap: config.maps.amap ? new AmapClient(config.maps.amap, config.maps.amapApiBase) : null,
+      ipLocator: sharedIpLocator()
+    },
+    kuaidi100: config.express.kuaidi100 ? new Kuaidi100Client(config.express.kuaidi100, config.express.apiBase) : null,
     limiter: new RateLimiter(database.db, clock),
     sessions: new SessionService(database.db, clock),
     codes: new OneTimeCodes(database.db, clock)
@@ -158,6 +174,8 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     afterDrawRoutes(typed, ctx)
     combineRoutes(typed, ctx)
     propRoutes(typed, ctx)
+    geoRoutes(typed, ctx)
+    expressRoutes(typed, ctx)
   }, { prefix })
   await serveOpenApi(app, config)
 

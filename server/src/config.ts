@@ -42,6 +42,22 @@ export interface WeChatPayConfig {
   apiBase: string
 }
 
+/** Map providers: the Tencent location service and the AMap web service (each off without its key). */
+export interface MapsConfig {
+  /** TENCENT_MAP_KEY, and TENCENT_MAP_SK when the key has signature checking on (sig = md5 of path, sorted query and SK). */
+  tencent?: { key: string; sk?: string }
+  tencentApiBase: string
+  /** AMAP_KEY (web service key). Without it the IP location answers from the offline database. */
+  amap?: { key: string }
+  amapApiBase: string
+}
+
+/** Kuaidi100's enterprise query API: KUAIDI100_CUSTOMER and KUAIDI100_KEY (off without them). */
+export interface ExpressConfig {
+  kuaidi100?: { customer: string; key: string }
+  apiBase: string
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = typeof LOG_LEVELS[number]
 
@@ -64,6 +80,8 @@ export interface Config {
   wechat: WeChatConfig
   /** Unset: WeChat Pay is off (only the sandbox channel, outside production). */
   wechatPay?: WeChatPayConfig
+  maps: MapsConfig
+  express: ExpressConfig
 }
 
 export class ConfigError extends Error {
@@ -83,7 +101,10 @@ export const DEFAULTS = {
   API_PREFIX: '/dev-api',
   WECHAT_API_BASE: 'https://api.weixin.qq.com',
   WECHATPAY_API_BASE: 'https://api.mch.weixin.qq.com',
-  MAIL_FROM: 'Blind Box Shop <no-reply@localhost>'
+  MAIL_FROM: 'Blind Box Shop <no-reply@localhost>',
+  TENCENT_MAP_API_BASE: 'https://apis.map.qq.com',
+  AMAP_API_BASE: 'https://restapi.amap.com',
+  KUAIDI100_API_BASE: 'https://poll.kuaidi100.com'
 } as const
 
 type Env = Record<string, string | undefined>
@@ -147,6 +168,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
 
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'), problems)
   const wechatPay = parseWeChatPay(get, cwd, nodeEnv === 'production', problems)
+  const maps = parseMaps(get, problems)
+  const express = parseExpress(get, problems)
 
   if (problems.length) throw new ConfigError(problems)
 
@@ -165,8 +188,46 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     mailFrom,
     sms: { providerUrl: smsUrl, apiKey: smsKey },
     wechat: { appId, secret, oauthAppId, oauthSecret, apiBase: wechatBase },
-    wechatPay
+    wechatPay,
+    maps,
+    express
   }
+}
+
+function apiBase (get: (name: string) => string | undefined, name: string, fallback: string, problems: string[]): string {
+  const base = (get(name) ?? fallback).replace(/\/+$/, '')
+  if (!isUrl(base, ['http:', 'https:'])) problems.push(`${name} must be an http:// or https:// URL`)
+  return base
+}
+
+/** TENCENT_MAP_KEY (+ TENCENT_MAP_SK), AMAP_KEY, and their *_API_BASE (local fakes in tests). */
+function parseMaps (get: (name: string) => string | undefined, problems: string[]): MapsConfig {
+  const tencentApiBase = apiBase(get, 'TENCENT_MAP_API_BASE', DEFAULTS.TENCENT_MAP_API_BASE, problems)
+  const amapApiBase = apiBase(get, 'AMAP_API_BASE', DEFAULTS.AMAP_API_BASE, problems)
+  const tencentKey = get('TENCENT_MAP_KEY')
+  const tencentSk = get('TENCENT_MAP_SK')
+  if (tencentKey && !/^[A-Za-z0-9-]{10,64}$/.test(tencentKey)) problems.push('TENCENT_MAP_KEY must be a Tencent location service key (e.g. OB4BZ-D4W3U-B7VVO-4PJWW-6TKDJ-WPB77)')
+  if (tencentSk && !tencentKey) problems.push('TENCENT_MAP_SK is set but TENCENT_MAP_KEY is not')
+  if (tencentSk && !/^[A-Za-z0-9]{8,64}$/.test(tencentSk)) problems.push('TENCENT_MAP_SK must be the key\'s secret key (SK: letters and digits)')
+  const amapKey = get('AMAP_KEY')
+  if (amapKey && !/^[A-Za-z0-9]{16,64}$/.test(amapKey)) problems.push('AMAP_KEY must be an AMap web service key (32 letters and digits)')
+  return {
+    tencent: tencentKey ? { key: tencentKey, ...(tencentSk ? { sk: tencentSk } : {}) } : undefined,
+    tencentApiBase,
+    amap: amapKey ? { key: amapKey } : undefined,
+    amapApiBase
+  }
+}
+
+/** KUAIDI100_CUSTOMER and KUAIDI100_KEY together, and KUAIDI100_API_BASE. */
+function parseExpress (get: (name: string) => string | undefined, problems: string[]): ExpressConfig {
+  const base = apiBase(get, 'KUAIDI100_API_BASE', DEFAULTS.KUAIDI100_API_BASE, problems)
+  const customer = get('KUAIDI100_CUSTOMER')
+  const key = get('KUAIDI100_KEY')
+  if (!!customer !== !!key) problems.push('KUAIDI100_CUSTOMER and KUAIDI100_KEY must be set together')
+  if (customer && !/^[A-Za-z0-9]{8,64}$/.test(customer)) problems.push('KUAIDI100_CUSTOMER must be the customer id Kuaidi100 gives (letters and digits)')
+  if (key && !/^[A-Za-z0-9]{4,64}$/.test(key)) problems.push('KUAIDI100_KEY must be the authorization key Kuaidi100 gives (letters and digits)')
+  return { kuaidi100: customer && key ? { customer, key } : undefined, apiBase: base }
 }
 
 const WECHATPAY_REQUIRED = ['WECHATPAY_MCHID', 'WECHATPAY_SERIAL', 'WECHATPAY_PRIVATE_KEY_PATH', 'WECHATPAY_APIV3_KEY', 'WECHATPAY_APPID', 'WECHATPAY_NOTIFY_URL'] as const

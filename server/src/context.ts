@@ -9,6 +9,10 @@ import type { Mailer } from './providers/mail'
 import type { SmsSender } from './providers/sms'
 import type { WeChatClient } from './providers/wechat'
 import type { WeChatPayClient } from './providers/wechatpay'
+import type { AmapClient } from './providers/amap'
+import type { OfflineIpLocator } from './providers/ipLocation'
+import type { Kuaidi100Client } from './providers/kuaidi100'
+import type { TencentMapClient } from './providers/tencentMap'
 import type { RateLimiter } from './security/rateLimiter'
 import type { SessionService } from './services/sessions'
 import type { OneTimeCodes } from './services/codes'
@@ -25,6 +29,10 @@ export interface AppContext {
   wechat: WeChatClient
   /** null: WeChat Pay is not configured. */
   wechatPay: WeChatPayClient | null
+  /** Map providers; null: not configured (no key). The offline IP locator is always there. */
+  maps: { tencent: TencentMapClient | null; amap: AmapClient | null; ipLocator: OfflineIpLocator }
+  /** null: Kuaidi100 is not configured. */
+  kuaidi100: Kuaidi100Client | null
   limiter: RateLimiter
   sessions: SessionService
   codes: OneTimeCodes

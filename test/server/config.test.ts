@@ -52,6 +52,30 @@ describe('config', () => {
     expect(full.databaseUrl).toBe('postgres://u@db/shop')
   })
 
+  test('maps and parcel tracking: off without keys; keys, SK and API bases checked', () => {
+    const off = loadConfig({})
+    expect(off.maps).toEqual({ tencent: undefined, amap: undefined, tencentApiBase: 'https://apis.map.qq.com', amapApiBase: 'https://restapi.amap.com' })
+    expect(off.express).toEqual({ kuaidi100: undefined, apiBase: 'https://poll.kuaidi100.com' })
+    const on = loadConfig({
+      TENCENT_MAP_KEY: 'OB4BZ-D4W3U-B7VVO-4PJWW-6TKDJ-WPB77', TENCENT_MAP_SK: 'abcDEF123456', AMAP_KEY: '0123456789abcdef0123456789abcdef',
+      KUAIDI100_CUSTOMER: 'ABCDEF0123456789', KUAIDI100_KEY: 'Key123', KUAIDI100_API_BASE: 'http://127.0.0.1:9/'
+    })
+    expect(on.maps.tencent).toEqual({ key: 'OB4BZ-D4W3U-B7VVO-4PJWW-6TKDJ-WPB77', sk: 'abcDEF123456' })
+    expect(on.maps.amap).toEqual({ key: '0123456789abcdef0123456789abcdef' })
+    expect(on.express).toEqual({ kuaidi100: { customer: 'ABCDEF0123456789', key: 'Key123' }, apiBase: 'http://127.0.0.1:9' })
+    let error: ConfigError | undefined
+    try {
+      loadConfig({ TENCENT_MAP_SK: 'abcDEF123456', AMAP_KEY: 'short', KUAIDI100_KEY: 'Key123', AMAP_API_BASE: 'restapi.amap.com', TENCENT_MAP_API_BASE: 'ftp://x' })
+    } catch (e) {
+      error = e as ConfigError
+    }
+    const text = error!.problems.join('\n')
+    for (const name of ['TENCENT_MAP_SK is set but TENCENT_MAP_KEY is not', 'AMAP_KEY', 'KUAIDI100_CUSTOMER and KUAIDI100_KEY', 'AMAP_API_BASE', 'TENCENT_MAP_API_BASE']) {
+      expect(text).toContain(name)
+    }
+    expect(error!.problems).toHaveLength(5)
+  })
+
   test('empty variables count as unset', () => {
     expect(loadConfig({ PORT: '', SMTP_URL: '  ' })).toMatchObject({ port: 3000, smtpUrl: undefined })
   })

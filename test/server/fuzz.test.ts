@@ -21,7 +21,8 @@
  *
  * Requests go anonymously and with a logged-in shopper's token (a user route answers 401 before
  * validation without one), each from its own client IP. The third parties are local fakes (SMS,
- * SMTP, WeChat, WeChat Pay), so the login and payment handlers run to the end.
+ * SMTP, WeChat, WeChat Pay, Tencent maps, AMap, Kuaidi100), so the login, payment, map and parcel
+ * handlers run to the end.
  *
  * Asserted: no HTTP 5xx; every answer on an API path is HTTP 200 JSON with the envelope {code, message,
  * data} (code one of the documented ones; a code 200 answer matches the operation's documented answer)
@@ -43,7 +44,10 @@ import { startSms, startSmtp, startWeChat, type FakeSms, type FakeSmtp, type Fak
 import { encryptResource, PAY, startWeChatPay, type FakeWeChatPay } from './support/wechatpay'
 import { invariantViolations } from './support/invariants'
 import { SessionService } from '../../server/src/services/sessions'
-import { TOPUP_PRODUCT_ID } from '../../types/limits'
+import { EXPRESS_LIMITS, TOPUP_PRODUCT_ID } from '../../types/limits'
+import * as tencentFake from '../support/providers/tencent'
+import * as amapFake from '../support/providers/amap'
+import * as kuaidi100Fake from '../support/providers/kuaidi100'
 
 /** Requests per operation, at least. */
 const PER_OPERATION = 240
@@ -231,13 +235,21 @@ const FOR_PATTERN: Record<string, (rng: Rng, ctx: Ctx) => string> = {
   '^[A-Za-z0-9_-]+$': (_rng, ctx) => wechatCode(ctx),
   '^/?[A-Za-z0-9_/-]*$': rng => rng.pick(['pages/index/index', '/pagesA/home/index', '']),
   "^[A-Za-z0-9_.~!*'();:@&=+$,/?%#-]*$": rng => rng.pick(['a=1&b=2', 'id=7', '']),
-  // an authenticity code (prizeVerify), a carrier code and a tracking number (deliver)
+  // an authenticity code (prizeVerify), a carrier code and a tracking number (deliver, and the
+  // parcels the fake Kuaidi100 knows for expressInquiry / expressMap)
   '^[A-Za-z0-9_-]{16,32}$': (_rng, ctx) => `fuzzcode-${ctx.tag}-${++ctx.n}`.padEnd(16, 'x').slice(0, 32),
-  '^[a-z0-9]{2,32}$': rng => rng.pick(['shunfeng', 'yuantong', 'ems']),
-  '^[A-Za-z0-9-]{4,40}$': (rng, ctx) => `SF${ctx.n++}${rng.int(1e6)}`,
+  '^[a-z0-9]{2,32}$': rng => rng.pick(['shunfeng', 'yuantong', 'ems', 'zhongtong']),
+  '^[A-Za-z0-9-]{4,40}$': (rng, ctx) => rng.next() < 0.5 ? `SF${ctx.n++}${rng.int(1e6)}` : rng.pick(['75312345678901', 'SF1234567890123']),
   // a client seed of the fair draw
-  '^[A-Za-z0-9_-]{1,64}$': (_rng, ctx) => `seed-${ctx.tag}-${++ctx.n}`
+  '^[A-Za-z0-9_-]{1,64}$': (_rng, ctx) => `seed-${ctx.tag}-${++ctx.n}`,
+  // the phone (or its last four digits) shunfeng's tracking needs
+  [EXPRESS_LIMITS.phonePattern]: rng => rng.pick(['8000', '13800138000'])
 }
+
+/** A point near the places the map fakes know (Beijing), now and then somewhere they do not. */
+const nearBeijing = (rng: Rng) => rng.next() < 0.9
+  ? { latitude: 39.98 + rng.int(100) / 10000, longitude: 116.3 + rng.int(100) / 10000 }
+  : { latitude: -33.86, longitude: 151.2 }
 
 /** A code the fake WeChat knows (once), for the mini-program and the web OAuth logins. */
 function wechatCode (ctx: Ctx): string {
@@ -264,6 +276,17 @@ function hint (name: string | undefined, s: Schema, rng: Rng, ctx: Ctx): unknown
     case 'amountCents': return rng.pick([100, 500, 1000])
     case 'redirect_uri': return 'https://shop.example.com/pagesA/home/index'
     case 'code': if ((s.maxLength ?? 99) <= 6) return '123456'
+      break
+    // the map and parcel calls: points, places and addresses the fakes know
+    case 'location': { const p = nearBeijing(rng); return `${p.latitude},${p.longitude}` }
+    case 'boundary': { const p = nearBeijing(rng); return `nearby(${p.latitude},${p.longitude},${rng.pick([1000, 5000])})` }
+    case 'keyword': return rng.pick(['地铁', '书', '大学'])
+    case 'address': return rng.pick(['北京市海淀区北四环西路66号', '北京市朝阳区阜通东大街6号', '火星基地'])
+    case 'ip': return rng.pick(['183.62.57.1', '101.6.6.6', '8.8.8.8'])
+    case 'latitude': return 39.99
+    case 'longitude': return 116.48
+    case 'from': case 'to': case 'origin': case 'destination':
+      return s.type === 'object' ? nearBeijing(rng) : rng.pick(['广东省深圳市', '北京市海淀区'])
   }
   if (s.pattern && FOR_PATTERN[s.pattern]) return FOR_PATTERN[s.pattern](rng, ctx)
   // a few addresses only: each mail code sent costs an SMTP delivery (~150 ms), the per-address budget refuses the rest
@@ -573,6 +596,9 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
   let smtp: FakeSmtp
   let wechat: FakeWeChat
   let pay: FakeWeChatPay
+  let tencent: tencentFake.FakeTencent
+  let amap: amapFake.FakeAmap
+  let kuaidi100: kuaidi100Fake.FakeKuaidi100
   const ctx = { tag: dialect.slice(0, 2), n: 0, series: [], cases: [], designs: [], prizes: [], addresses: [], opIds: [], freshOpIds: [], wechatOrders: [] } as unknown as Ctx
   const stats: Stats = { operations: 0, requests: 0, fiveHundreds: 0, outsideContract: 0, reached: 0, answersChecked: 0, categories: {}, perOperation: {}, seconds: 0 }
   const problems: Array<Record<string, unknown>> = []
@@ -608,7 +634,16 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
 
   beforeAll(async () => {
     ;[sms, smtp, wechat, pay] = await Promise.all([startSms(), startSmtp(), startWeChat(), startWeChatPay()])
-    t = await createTestApp(dialect, { fakes: { sms, smtp, wechat }, env: pay.env })
+    ;[tencent, amap, kuaidi100] = await Promise.all([tencentFake.start({ sk: tencentFake.SK }), amapFake.start(), kuaidi100Fake.start()])
+    t = await createTestApp(dialect, {
+      fakes: { sms, smtp, wechat },
+      env: {
+        ...pay.env,
+        TENCENT_MAP_KEY: tencentFake.KEY, TENCENT_MAP_SK: tencentFake.SK, TENCENT_MAP_API_BASE: tencent.url,
+        AMAP_KEY: amapFake.KEY, AMAP_API_BASE: amap.url,
+        KUAIDI100_CUSTOMER: kuaidi100Fake.CUSTOMER, KUAIDI100_KEY: kuaidi100Fake.KEY, KUAIDI100_API_BASE: kuaidi100.url
+      }
+    })
     pay.now = t.clock.now
     ctx.wechat = wechat
     sessions = new SessionService(t.db, t.clock.now)
@@ -635,7 +670,7 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
 
   afterAll(async () => {
     await t?.close()
-    await Promise.all([sms?.close(), smtp?.close(), wechat?.close(), pay?.close()])
+    await Promise.all([sms?.close(), smtp?.close(), wechat?.close(), pay?.close(), tencent?.close(), amap?.close(), kuaidi100?.close()])
     const file = path.resolve(__dirname, '../../test-results/fuzz-summary.json')
     fs.mkdirSync(path.dirname(file), { recursive: true })
     const all = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {}

@@ -6,6 +6,8 @@
 import { accountRoutes } from '../../types/accounts'
 import { orderRoutes, shopRoutes } from '../../types/shop'
 import { dataRoutes } from '../../types/data'
+import { geoRoutes } from '../../types/geo'
+import { expressRoutes } from '../../types/express'
 import type { RouteDef } from '../../types/api'
 import Fastify from 'fastify'
 import { Type } from 'typebox'
@@ -16,7 +18,7 @@ import { defineRoute } from '../../server/src/http/route'
 import type { Api, AppContext } from '../../server/src/context'
 import { createTestApp, PREFIX, type TestApp } from './support/app'
 
-const CONTRACT: Record<string, RouteDef> = { ...accountRoutes, ...shopRoutes, ...orderRoutes, ...dataRoutes }
+const CONTRACT: Record<string, RouteDef> = { ...accountRoutes, ...shopRoutes, ...orderRoutes, ...dataRoutes, ...geoRoutes, ...expressRoutes }
 
 interface Operation {
   summary?: string

@@ -33,6 +33,9 @@ export function envelopeOf (request: FastifyRequest, failure: ApiFailure): ApiEn
   return { code: failure.code, message: translate(request.locale, failure.key, failure.params), data: failure.data }
 }
 
+/** The third parties a failure can name (each has a message `provider.<name>`). */
+export type ProviderName = 'sms' | 'mail' | 'weapp' | 'wechat' | 'wechatpay' | 'tencentMap' | 'amap' | 'kuaidi100'
+
 /** Shorthands for the failures handlers raise. */
 export const fail = {
   /** 400: a named field and why it is wrong. */
@@ -49,8 +52,8 @@ export const fail = {
     const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000))
     return new ApiFailure(429, 'request.rateLimited', { seconds }, { retryAfter: seconds })
   },
-  providerNotConfigured: (provider: 'sms' | 'mail' | 'weapp' | 'wechat' | 'wechatpay') =>
+  providerNotConfigured: (provider: ProviderName) =>
     new ApiFailure(422, 'provider.notConfigured', { provider: `@provider.${provider}` }, { provider }),
-  providerUnavailable: (provider: 'sms' | 'mail' | 'weapp' | 'wechat' | 'wechatpay') =>
+  providerUnavailable: (provider: ProviderName) =>
     new ApiFailure(502, 'provider.unavailable', { provider: `@provider.${provider}` }, { provider }, 502)
 }

@@ -130,7 +130,18 @@ const zh = {
   'order.notSandbox': '该订单不是沙箱支付订单',
   'pay.channelUnavailable': '支付方式 {channel} 当前不可用',
   'pay.openidMissing': '请先用微信小程序登录，再使用微信支付',
-  'pay.sandboxOff': '生产环境已关闭沙箱支付：这笔测试订单不能支付，请取消后用其他方式重新充值'
+  'pay.sandboxOff': '生产环境已关闭沙箱支付：这笔测试订单不能支付，请取消后用其他方式重新充值',
+
+  'provider.tencentMap': '腾讯位置服务',
+  'provider.amap': '高德地图',
+  'provider.kuaidi100': '快递100',
+  'provider.refused': '{message}',
+  'geo.missingLatLng': '缺少纬度或经度',
+  'geo.missingAddress': '缺少地址',
+  'geo.latLngRequired': '必须提供经纬度参数',
+  'geo.badIp': '{field} 不是有效的 IP 地址',
+  'express.phoneRequired': '必须提供手机号参数',
+  'express.mapFailed': '接口请求失败'
 } as const
 
 export type MessageKey = keyof typeof zh
@@ -261,7 +272,18 @@ const en: Record<MessageKey, string> = {
   'order.notSandbox': 'This order is not a sandbox order',
   'pay.channelUnavailable': 'The payment method {channel} is not available',
   'pay.openidMissing': 'Log in with the WeChat mini-program to pay with WeChat Pay',
-  'pay.sandboxOff': 'Sandbox payments are off in production: this test order cannot be paid; cancel it and top up another way'
+  'pay.sandboxOff': 'Sandbox payments are off in production: this test order cannot be paid; cancel it and top up another way',
+
+  'provider.tencentMap': 'Tencent location service',
+  'provider.amap': 'AMap',
+  'provider.kuaidi100': 'Kuaidi100',
+  'provider.refused': '{message}',
+  'geo.missingLatLng': 'Missing latitude or longitude',
+  'geo.missingAddress': 'Missing address',
+  'geo.latLngRequired': 'Latitude and longitude are required',
+  'geo.badIp': '{field} is not a valid IP address',
+  'express.phoneRequired': 'A phone number is required',
+  'express.mapFailed': 'The API request failed'
 }
 
 const catalogue: Record<Locale, Record<MessageKey, string>> = { zh, en }

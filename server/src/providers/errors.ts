@@ -8,3 +8,14 @@ export class ProviderUnavailableError extends Error {
 
 /** Default time a provider call may take. */
 export const PROVIDER_TIMEOUT_MS = 10_000
+
+/**
+ * A provider answered, and refused the request (Tencent status non-zero, AMap status "0", Kuaidi100
+ * result false): its status code and its own message, which the caller is shown.
+ */
+export class ProviderRefusedError extends Error {
+  constructor (readonly provider: string, readonly status: string, readonly detail: string) {
+    super(`${provider} refused: ${status} ${detail}`)
+    this.name = 'ProviderRefusedError'
+  }
+}

@@ -52,6 +52,10 @@ export const RULES = {
   exportPerIp: { name: 'export-ip', limit: 10, periodMs: MINUTE },
   /** Order numbers issued to one user (each is a row until it is used). */
   orderNoPerUser: { name: 'order-no-user', limit: SHOP_LIMITS.orderNumbersPerMinute, periodMs: MINUTE },
+  /** Map calls (geocoding, places, routes, IP location) of one user: each may spend provider quota (tested in geo-providers.test.ts). */
+  mapsPerUser: { name: 'maps-user', limit: 60, periodMs: MINUTE },
+  /** Parcel tracking calls of one user, Kuaidi100 charges per query (tested in express.test.ts). */
+  expressPerUser: { name: 'express-user', limit: 20, periodMs: MINUTE },
   /** Error reports from one IP. */
   errorReportPerIp: { name: 'error-report-ip', limit: 30, periodMs: MINUTE }
 } as const satisfies Record<string, RateRule>

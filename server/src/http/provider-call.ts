@@ -1,0 +1,25 @@
+/**
+ * Runs a call to a map or parcel provider and turns its failures into answers: a refusal (the provider
+ * answered with an error status) is a 422 carrying the provider's own message (spec 8: "reports the
+ * server message"), with data {provider, status}; an outage is the HTTP 502 of fail.providerUnavailable.
+ */
+import { ProviderRefusedError, ProviderUnavailableError } from '../providers/errors'
+import { ApiFailure, fail, type ProviderName } from './envelope'
+
+export async function providerCall<T> (provider: ProviderName, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (err) {
+    if (err instanceof ProviderRefusedError) {
+      throw new ApiFailure(422, 'provider.refused', { message: err.detail }, { provider, status: err.status })
+    }
+    if (err instanceof ProviderUnavailableError) throw fail.providerUnavailable(provider)
+    throw err
+  }
+}
+
+/** The client, or 422 "{provider} is not configured" with data {provider}. */
+export function configured<C> (client: C | null, provider: ProviderName): C {
+  if (!client) throw fail.providerNotConfigured(provider)
+  return client
+}

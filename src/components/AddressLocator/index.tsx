@@ -1,0 +1,226 @@
+/**
+ * Fills an address form from where the user is or from a place they search (issue 8). "Use my
+ * location": locate() (the device, else the IP location) -> geocoder -> region and detail. The search
+ * box waits SEARCH_DEBOUNCE_MS after typing, then lists places: around the user's position when there
+ * is one (mapsearch within KEYWORD_SEARCH_RADIUS_M), else the address geocoded (geoaddress) and the
+ * places around it. Picking one fills the form and calls onPick. When the map provider is not
+ * configured, or locating fails, it says so and the region and detail stay editable by hand.
+ */
+import { useEffect, useRef, useState } from 'react'
+import { Input, Text, View } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import type { Place, Region } from '~types/geo'
+import { KEYWORD_SEARCH_RADIUS_M, LOCATION_PAGE_SIZE, SEARCH_DEBOUNCE_MS } from '@/constants'
+import type { MessageKey } from '@/locales/types'
+import { errorMessage } from '@/services/request'
+import { geoApi, isNotConfigured, nearbyBoundary } from '@/services/geo'
+import { t } from '@/stores/locale'
+import { locate } from '@/utils/location'
+import './index.scss'
+
+/** What the form holds once a place is known. */
+export interface AddressPick {
+  region: Region
+  detail: string
+  latitude: number
+  longitude: number
+}
+
+export interface AddressLocatorProps {
+  /** A located or picked address (coordinates known). */
+  onPick: (pick: AddressPick) => void
+  /** Region or detail typed by hand (no coordinates). */
+  onChange?: (value: { region: Region; detail: string }) => void
+  /** Start from an address already saved. */
+  initial?: { region: Region; detail: string }
+}
+
+const EMPTY_REGION: Region = { province: '', city: '', district: '' }
+
+/** "广东省 深圳市 福田区": a municipality's city is written once. */
+export function regionText (r: Region): string {
+  return [r.province, r.city === r.province ? '' : r.city, r.district].filter(Boolean).join(' ')
+}
+
+/** Typed "省 市 区" back into its parts (spaces or commas between them). */
+export function parseRegion (text: string): Region {
+  const parts = text.split(/[\s,，、/]+/).filter(Boolean)
+  if (parts.length === 2 && /市$/.test(parts[0])) return { province: parts[0], city: parts[0], district: parts[1] }
+  return { province: parts[0] ?? '', city: parts[1] ?? '', district: parts.slice(2).join(' ') }
+}
+
+/** The detail line of a picked place: its address less the region, and its name when the address lacks it. */
+export function placeDetail (p: Place): string {
+  let rest = p.address
+  for (const part of [p.region.province, p.region.city, p.region.district]) if (part && rest.startsWith(part)) rest = rest.slice(part.length)
+  rest = rest.trim()
+  return rest.includes(p.title) ? rest : [rest, p.title].filter(Boolean).join(' ')
+}
+
+type Notice = { key: MessageKey; tone: 'info' | 'warn' } | { text: string; tone: 'warn' } | null
+
+function AddressLocator ({ onPick, onChange, initial }: AddressLocatorProps) {
+  const [region, setRegion] = useState<Region>(initial?.region ?? EMPTY_REGION)
+  const [regionInput, setRegionInput] = useState(initial ? regionText(initial.region) : '')
+  const [detail, setDetail] = useState(initial?.detail ?? '')
+  const [busy, setBusy] = useState(false)
+  const [notice, setNotice] = useState<Notice>(null)
+  const [mapsOff, setMapsOff] = useState(false)
+  const [keyword, setKeyword] = useState('')
+  const [searching, setSearching] = useState(false)
+  const [places, setPlaces] = useState<Place[] | null>(null)
+  const here = useRef<{ latitude: number; longitude: number } | null>(null)
+  const searchSeq = useRef(0)
+
+  const fill = (pick: AddressPick) => {
+    setRegion(pick.region)
+    setRegionInput(regionText(pick.region))
+    setDetail(pick.detail)
+    onPick(pick)
+  }
+
+  const failed = (e: unknown) => {
+    if (isNotConfigured(e)) {
+      setMapsOff(true)
+      setNotice({ key: 'geo.notConfigured', tone: 'warn' })
+    } else {
+      setNotice({ text: errorMessage(e), tone: 'warn' })
+    }
+  }
+
+  const useMyLocation = async () => {
+    if (busy) return
+    setBusy(true)
+    setNotice({ key: 'geo.locating', tone: 'info' })
+    try {
+      let at
+      try {
+        at = await locate()
+      } catch {
+        setNotice({ key: 'geo.locateFailed', tone: 'warn' })
+        return
+      }
+      here.current = { latitude: at.latitude, longitude: at.longitude }
+      try {
+        const found = await geoApi.geocoder(`${at.latitude},${at.longitude}`)
+        fill({ region: found.region, detail: found.detail, latitude: at.latitude, longitude: at.longitude })
+        setNotice({ key: at.source === 'ip' ? 'geo.approximate' : 'geo.located', tone: at.source === 'ip' ? 'warn' : 'info' })
+      } catch (e) {
+        failed(e)
+      }
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const search = async (text: string) => {
+    const seq = ++searchSeq.current
+    setSearching(true)
+    try {
+      let list: Place[]
+      if (here.current) {
+        const { latitude, longitude } = here.current
+        list = (await geoApi.mapsearch({ boundary: nearbyBoundary(latitude, longitude, KEYWORD_SEARCH_RADIUS_M), keyword: text, pageSize: LOCATION_PAGE_SIZE })).list
+      } else {
+        const found = await geoApi.geoaddress(text)
+        const first: Place = {
+          id: `geocode:${found.latitude},${found.longitude}`, title: found.title, address: `${regionText(found.region).replace(/ /g, '')}${found.detail}`,
+          category: '', latitude: found.latitude, longitude: found.longitude, distance: null, region: found.region, adcode: found.adcode
+        }
+        const around = await geoApi.mapsearch({ boundary: nearbyBoundary(found.latitude, found.longitude, KEYWORD_SEARCH_RADIUS_M), keyword: text, pageSize: LOCATION_PAGE_SIZE })
+          .then(r => r.list, () => [] as Place[])
+        list = [first, ...around.filter(p => p.title !== first.title)]
+      }
+      if (seq === searchSeq.current) setPlaces(list)
+    } catch (e) {
+      if (seq !== searchSeq.current) return
+      setPlaces(null)
+      failed(e)
+    } finally {
+      if (seq === searchSeq.current) setSearching(false)
+    }
+  }
+
+  // the search waits until typing stops for SEARCH_DEBOUNCE_MS
+  useEffect(() => {
+    const text = keyword.trim()
+    if (!text || mapsOff) {
+      searchSeq.current++
+      setPlaces(null)
+      setSearching(false)
+      return
+    }
+    const timer = setTimeout(() => { search(text) }, SEARCH_DEBOUNCE_MS)
+    return () => clearTimeout(timer)
+  }, [keyword, mapsOff]) // eslint-disable-line react-hooks/exhaustive-deps
+
+  const pick = (p: Place) => {
+    here.current = { latitude: p.latitude, longitude: p.longitude }
+    fill({ region: p.region, detail: placeDetail(p), latitude: p.latitude, longitude: p.longitude })
+    setKeyword('')
+    setPlaces(null)
+    setNotice(null)
+  }
+
+  const typedRegion = (text: string) => {
+    setRegionInput(text)
+    const r = parseRegion(text)
+    setRegion(r)
+    onChange?.({ region: r, detail })
+  }
+  const typedDetail = (text: string) => {
+    setDetail(text)
+    onChange?.({ region, detail: text })
+  }
+
+  return (
+    <View className='address-locator'>
+      <View className='address-locator__bar'>
+        <View className={`address-locator__locate ${busy ? 'address-locator__locate--busy' : ''}`} onClick={useMyLocation}>
+          <Text className='address-locator__pin'>📍</Text>
+          <Text>{busy ? t('geo.locating') : t('geo.useMyLocation')}</Text>
+        </View>
+      </View>
+      {notice && (
+        <Text className={`address-locator__notice address-locator__notice--${notice.tone}`}>
+          {'key' in notice ? t(notice.key) : notice.text}
+        </Text>
+      )}
+
+      {!mapsOff && (
+        <View className='address-locator__search'>
+          <Input className='address-locator__search-input' value={keyword} placeholder={t('geo.searchPlaceholder')}
+            confirmType='search' maxlength={96} onInput={e => setKeyword(e.detail.value)} />
+          {searching && <Text className='address-locator__hint'>{t('geo.searching')}</Text>}
+          {!searching && places && places.length === 0 && <Text className='address-locator__hint'>{t('geo.noPlaces')}</Text>}
+          {places && places.length > 0 && (
+            <View className='address-locator__places'>
+              {places.map(p => (
+                <View key={p.id} className='address-locator__place' onClick={() => pick(p)}>
+                  <View className='address-locator__place-body'>
+                    <Text className='address-locator__place-title'>{p.title}</Text>
+                    <Text className='address-locator__place-address'>{p.address}</Text>
+                  </View>
+                  {p.distance !== null && <Text className='address-locator__place-distance'>{p.distance >= 1000 ? `${(p.distance / 1000).toFixed(1)} km` : `${Math.round(p.distance)} m`}</Text>}
+                </View>
+              ))}
+            </View>
+          )}
+        </View>
+      )}
+
+      <View className='address-locator__field'>
+        <Text className='address-locator__label'>{t('geo.region')}</Text>
+        <Input className='address-locator__input' value={regionInput} placeholder={t('geo.regionPlaceholder')} maxlength={60}
+          onInput={e => typedRegion(e.detail.value)} />
+      </View>
+      <View className='address-locator__field'>
+        <Text className='address-locator__label'>{t('geo.detail')}</Text>
+        <Input className='address-locator__input' value={detail} placeholder={t('geo.detailPlaceholder')} maxlength={120}
+          onInput={e => typedDetail(e.detail.value)} />
+      </View>
+    </View>
+  )
+}
+
+export default observer(AddressLocator)

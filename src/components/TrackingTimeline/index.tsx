@@ -1,0 +1,118 @@
+/**
+ * A parcel's journey (issue 8): the events of expressInquiry as a timeline, newest first. Carrier and
+ * tracking number (with a copy button) are always shown, so when tracking is not configured or fails
+ * the shopper can still look the parcel up with the carrier.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { Text, View } from '@tarojs/components'
+import Taro from '@tarojs/taro'
+import { observer } from 'mobx-react-lite'
+import type { ExpressTrack } from '~types/express'
+import { isH5 } from '@/config'
+import type { MessageKey } from '@/locales/types'
+import { expressApi } from '@/services/express'
+import { isNotConfigured } from '@/services/geo'
+import { errorMessage } from '@/services/request'
+import { t } from '@/stores/locale'
+import { toast } from '@/utils/feedback'
+import './index.scss'
+
+export interface TrackingTimelineProps {
+  /** Kuaidi100's carrier code, e.g. zhongtong, shunfeng. */
+  com: string
+  num: string
+  /** The phone of the sender or receiver (or its last four digits): needed for shunfeng. */
+  phone?: string
+}
+
+const CARRIERS = ['shunfeng', 'shunfengkuaiyun', 'zhongtong', 'yuantong', 'yunda', 'shentong', 'jd', 'ems'] as const
+
+/** The carrier's name in the current language; its code when the app does not know it. */
+export function carrierName (com: string): string {
+  return (CARRIERS as readonly string[]).includes(com) ? t(`tracking.carriers.${com}` as MessageKey) : com
+}
+
+type State =
+  | { kind: 'loading' }
+  | { kind: 'ok'; track: ExpressTrack }
+  | { kind: 'off' }
+  | { kind: 'failed'; message: string }
+
+function TrackingTimeline ({ com, num, phone }: TrackingTimelineProps) {
+  const [state, setState] = useState<State>({ kind: 'loading' })
+  const seq = useRef(0)
+
+  const load = useCallback(async () => {
+    const mine = ++seq.current
+    setState({ kind: 'loading' })
+    try {
+      const track = await expressApi.inquiry(phone ? { com, num, phone } : { com, num })
+      if (mine === seq.current) setState({ kind: 'ok', track })
+    } catch (e) {
+      if (mine !== seq.current) return
+      setState(isNotConfigured(e) ? { kind: 'off' } : { kind: 'failed', message: errorMessage(e) })
+    }
+  }, [com, num, phone])
+
+  useEffect(() => {
+    load()
+    return () => { seq.current++ }
+  }, [load])
+
+  const copy = async () => {
+    try {
+      await Taro.setClipboardData({ data: num })
+      // the mini-program shows its own "copied" toast
+      if (isH5()) await toast(t('tracking.copied'))
+    } catch {
+      // the platform said why (no permission): nothing more to say
+    }
+  }
+
+  return (
+    <View className='tracking'>
+      <View className='tracking__head'>
+        <View className='tracking__ids'>
+          <Text className='tracking__carrier'>{carrierName(com)}</Text>
+          <Text className='tracking__num'>{t('tracking.number')} {num}</Text>
+        </View>
+        <View className='tracking__copy' onClick={copy}>{t('tracking.copy')}</View>
+      </View>
+
+      {state.kind === 'loading' && <Text className='tracking__hint'>{t('tracking.loading')}</Text>}
+
+      {(state.kind === 'off' || state.kind === 'failed') && (
+        <View className='tracking__notice'>
+          <Text>{state.kind === 'off' ? t('tracking.notConfigured') : t('tracking.unavailable')}</Text>
+          {state.kind === 'failed' && <Text className='tracking__reason'>{state.message}</Text>}
+          {state.kind === 'failed' && <View className='tracking__retry' onClick={load}>{t('tracking.retry')}</View>}
+        </View>
+      )}
+
+      {state.kind === 'ok' && (
+        <View className='tracking__body'>
+          <Text className={`tracking__state ${state.track.delivered ? 'tracking__state--done' : ''}`}>
+            {state.track.delivered ? t('tracking.delivered') : (state.track.events[0]?.status || t('tracking.inTransit'))}
+          </Text>
+          {state.track.events.length === 0 && <Text className='tracking__hint'>{t('tracking.empty')}</Text>}
+          <View className='tracking__events'>
+            {state.track.events.map((e, i) => (
+              <View key={`${e.time}-${i}`} className={`tracking__event ${i === 0 ? 'tracking__event--latest' : ''}`}>
+                <View className='tracking__rail'>
+                  <View className='tracking__dot' />
+                  {i < state.track.events.length - 1 && <View className='tracking__line' />}
+                </View>
+                <View className='tracking__event-body'>
+                  <Text className='tracking__context'>{e.context}</Text>
+                  <Text className='tracking__time'>{e.time}{e.location ? ` · ${e.location}` : ''}</Text>
+                </View>
+              </View>
+            ))}
+          </View>
+        </View>
+      )}
+    </View>
+  )
+}
+
+export default observer(TrackingTimeline)
