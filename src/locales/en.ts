@@ -397,6 +397,7 @@ const en: Dict = {
     logoutConfirm: 'Log out now?'
   },
   props: {
+    loginFirst: 'Log in to buy and use props',
     shake: 'Shake',
     shakeDesc: 'Free 3 times a day: rules out one design for an unsold box',
     hint: 'Hint card',

@@ -399,6 +399,7 @@ const zh = {
     logoutConfirm: '确定退出登录吗？'
   },
   props: {
+    loginFirst: '登录后购买和使用道具',
     shake: '摇一摇',
     shakeDesc: '每天免费 3 次：排除一个未售盒子里不是的款式',
     hint: '提示卡',

@@ -22,8 +22,11 @@ async function api (base, path, body, token, lang = 'en') {
   return json.data
 }
 
-async function run ({ base, geo }) {
-  const { page, errors, close, input, shot } = await openPhonePage({ locale: 'zh-CN', geolocation: geo?.position })
+// where the phone says it is (WGS-84): Zhongguancun, Beijing, which the local Tencent service knows
+const HERE = { latitude: 39.98283, longitude: 116.30136 }
+
+async function run ({ base, fakes }) {
+  const { page, errors, close, input, shot } = await openPhonePage({ locale: 'zh-CN', geolocation: HERE })
   try {
     const user = `after_${Date.now().toString(36)}`
     await page.goto(`${base}/`, { waitUntil: 'networkidle' })
@@ -90,11 +93,15 @@ async function run ({ base, geo }) {
     await page.locator('.ship-form').waitFor()
     await input('ship-name').fill('李四')
     await input('ship-phone').fill('12345')
-    await input('ship-region').fill('上海市 浦东新区')
-    await input('ship-detail').fill('世纪大道 100 号 2 楼')
+    // "use my location": the browser's position, reverse geocoded by the (local) Tencent location service
+    await page.locator('.address-locator__locate').click()
+    await page.waitForFunction(() => (document.querySelector('.ship-region input')?.value ?? '').includes('北京'))
+    assert.match(await input('ship-detail').inputValue(), /\S/, 'the detail is filled in')
+    assert.ok(fakes.tencent.calls.some(c => c.path === '/ws/geocoder/v1/'), 'the geocoder was asked')
+    await input('ship-detail').fill(`${await input('ship-detail').inputValue()} 2 楼`)
     await page.locator('.ship-form__save').click()
     assert.match(await page.locator('.ship-form__problem').innerText(), /11 位/)
-    await input('ship-phone').fill('13900139000')
+    await input('ship-phone').fill('13800138000')
     await page.locator('.ship-form__save').click()
     await page.locator('.address-card--on').waitFor()
     assert.match(await page.locator('.ship-fee__value').innerText(), /12\.00/)
@@ -109,13 +116,16 @@ async function run ({ base, geo }) {
 
     // the operator enters carrier and number
     const op = await api(base, '/login/passwd', { user_name: 'operator', password: 'operator123' })
-    await api(base, '/generalOrder/deliver', { shipmentId: parcel.id, carrier: 'shunfeng', trackingNo: 'SF1400000001' }, op.token)
+    await api(base, '/generalOrder/deliver', { shipmentId: parcel.id, carrier: 'shunfeng', trackingNo: 'SF1234567890123' }, op.token)
 
     // the shopper sees it on its way, and confirms receipt
     await page.reload({ waitUntil: 'networkidle' })
     await page.locator('.collection-view-parcels').click()
     await page.locator(`.parcel-${parcel.id}.parcel--shipping`).waitFor()
-    assert.match(await page.locator(`.parcel-${parcel.id}`).innerText(), /SF1400000001/)
+    assert.match(await page.locator(`.parcel-${parcel.id}`).innerText(), /SF1234567890123/)
+    // the tracking timeline from the (local) Kuaidi100, newest first
+    await page.locator(`.parcel-${parcel.id} .tracking__body`).waitFor()
+    assert.match(await page.locator(`.parcel-${parcel.id} .tracking__body`).innerText(), /派送途中[\s\S]*已收取快件/)
     await shot('after-parcel-zh.png')
     await page.locator(`.parcel-${parcel.id} .parcel__confirm`).click()
     await page.locator('.taro-model__confirm').click()

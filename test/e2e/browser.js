@@ -7,7 +7,7 @@ const { chromium } = require('playwright-core')
 
 const CHROMIUM = process.env.CHROMIUM_PATH || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(p => fs.existsSync(p))
 
-async function launchPhone ({ locale = 'zh-CN' } = {}) {
+async function launchPhone ({ locale = 'zh-CN', geolocation } = {}) {
   if (!CHROMIUM) throw new Error('Chromium not found: apt-get install -y chromium (or set CHROMIUM_PATH)')
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-profile-'))
   const ctx = await chromium.launchPersistentContext(profile, {
@@ -17,6 +17,8 @@ async function launchPhone ({ locale = 'zh-CN' } = {}) {
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
       `--lang=${locale}`],
     locale,
+    // a position for "use my location" (the page may read it without a prompt)
+    ...(geolocation ? { geolocation, permissions: ['geolocation'] } : {}),
     viewport: { width: 375, height: 812 },
     deviceScaleFactor: 2,
     isMobile: true,

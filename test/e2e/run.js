@@ -9,6 +9,9 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { startSmtp } = require('./smtp')
+const tencent = require('../support/providers/tencent')
+const amap = require('../support/providers/amap')
+const kuaidi100 = require('../support/providers/kuaidi100')
 const { freePort, stop, waitForApi } = require('../support/processes')
 
 const root = path.resolve(__dirname, '../..')
@@ -20,13 +23,20 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
 ;(async () => {
   if (!fs.existsSync(path.join(root, 'dist', 'h5', 'index.html'))) throw new Error('dist/h5 is missing: run npm run build:h5 first')
   const smtp = await startSmtp()
+  // the map and parcel providers, as local servers that speak their APIs
+  const fakes = { tencent: await tencent.start({ sk: tencent.SK }), amap: await amap.start(), kuaidi100: await kuaidi100.start() }
+  const providerEnv = {
+    TENCENT_MAP_KEY: tencent.KEY, TENCENT_MAP_SK: tencent.SK, TENCENT_MAP_API_BASE: fakes.tencent.url,
+    AMAP_KEY: amap.KEY, AMAP_API_BASE: fakes.amap.url,
+    KUAIDI100_CUSTOMER: kuaidi100.CUSTOMER, KUAIDI100_KEY: kuaidi100.KEY, KUAIDI100_API_BASE: fakes.kuaidi100.url
+  }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-e2e-'))
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const log = []
   const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.js')], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SMTP_URL: smtp.url, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SMTP_URL: smtp.url, LOG_LEVEL: 'warn', DATABASE_URL: '', ...providerEnv },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   child.stdout.on('data', d => log.push(String(d)))
@@ -37,7 +47,7 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
     await waitForApi(base, child, 90000)
     for (const suite of SUITES) {
       const t = Date.now()
-      await suite.run({ base, smtp })
+      await suite.run({ base, smtp, fakes })
       console.log(`✓ ${suite.name} (${((Date.now() - t) / 1000).toFixed(1)} s)`)
     }
   } catch (e) {
@@ -45,6 +55,7 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
   } finally {
     await stop(child)
     await smtp.close()
+    for (const f of Object.values(fakes)) await f.close()
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
   if (failed) {

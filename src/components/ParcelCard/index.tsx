@@ -1,7 +1,7 @@
 import { View, Text, Image } from '@tarojs/components'
-import Taro from '@tarojs/taro'
 import { observer } from 'mobx-react-lite'
 import type { Shipment } from '~types/afterDraw'
+import TrackingTimeline from '@/components/TrackingTimeline'
 import { afterDrawApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
@@ -15,7 +15,7 @@ import './index.scss'
 interface Props {
   shipment: Shipment
   onChanged: (s: Shipment) => void
-  /** The tracking timeline, when the carrier and number are known. */
+  /** Instead of the tracking timeline (carrier, number with a copy button, the carrier's events). */
   tracking?: ReactNode
 }
 
@@ -27,10 +27,6 @@ function ParcelCard ({ shipment: s, onChanged, tracking }: Props) {
       onChanged(await loading.wrap(afterDrawApi.confirm(s.id)))
       toast({ message: t('parcel.confirmed'), level: 'success' })
     } catch (e) { toast({ message: errorMessage(e) }) }
-  }
-  const copy = () => {
-    if (!s.trackingNo) return
-    Taro.setClipboardData({ data: s.trackingNo }).then(() => toast({ message: t('parcel.copied'), level: 'success' }), () => undefined)
   }
   return (
     <View className={`parcel parcel-${s.id} parcel--${s.status}`}>
@@ -48,16 +44,7 @@ function ParcelCard ({ shipment: s, onChanged, tracking }: Props) {
         ))}
       </View>
       <Text className='parcel__meta'>{t('parcel.items', { n: s.items.length })} · {s.feeCents ? t('parcel.fee', { fee: formatCents(s.feeCents) }) : t('ship.free')} · {formatTime(s.createdAt)}</Text>
-      {s.carrier && s.trackingNo && (
-        <View className='parcel__track'>
-          <Text className='parcel__carrier'>{t('parcel.carrier')}: {s.carrier}</Text>
-          <View className='parcel__number'>
-            <Text className='parcel__tracking'>{t('parcel.trackingNo')}: {s.trackingNo}</Text>
-            <Text className='parcel__copy' onClick={copy}>{t('parcel.copy')}</Text>
-          </View>
-        </View>
-      )}
-      {tracking}
+      {s.carrier && s.trackingNo && (tracking ?? <TrackingTimeline com={s.carrier} num={s.trackingNo} phone={s.address.phone} />)}
       {s.status === 'shipping' && s.autoReceiveAt && <Text className='parcel__auto'>{t('parcel.autoOn', { date: formatTime(s.autoReceiveAt) })}</Text>}
       {s.status === 'received' && s.receivedBy === 'auto' && <Text className='parcel__auto'>{t('parcel.auto')}</Text>}
       {s.status === 'shipping' && <View className='btn btn--primary parcel__confirm' onClick={confirm}>{t('parcel.confirm')}</View>}

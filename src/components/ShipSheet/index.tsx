@@ -4,6 +4,7 @@ import { observer } from 'mobx-react-lite'
 import { LOGIN_LIMITS } from '~types/limits'
 import type { Address, ShippingRule } from '~types/afterDraw'
 import type { InsufficientBalanceData } from '~types/shop'
+import AddressLocator, { parseRegion, regionText } from '@/components/AddressLocator'
 import { addressApi, afterDrawApi } from '@/services/afterDraw'
 import { ApiError } from '@/services/errors'
 import { errorMessage } from '@/services/request'
@@ -139,6 +140,8 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
             <View className='ship-form'>
               {field('name', 'text', 50)}
               {field('phone', 'number', 11)}
+              <AddressLocator key={draft.id ?? 'new'} initial={{ region: parseRegion(draft.region), detail: draft.detail }}
+                onPick={p => setDraft(d => d && { ...d, region: regionText(p.region), detail: p.detail })} />
               {field('region')}
               {field('detail', 'text', 200)}
               {problem && <Text className='ship-form__problem'>{problem}</Text>}

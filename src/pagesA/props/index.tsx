@@ -39,14 +39,6 @@ function PropsPage () {
   }
   useDidShow(() => { void load() })
 
-  if (!sessionStore.loggedIn) {
-    return (
-      <PageShell className='props-page'>
-        <EmptyState icon='🔒' text={t('collection.loginFirst')} action={{ label: t('profile.loginNow'), onClick: () => { void redirect('/pages/login/index') } }} />
-      </PageShell>
-    )
-  }
-
   const buy = async (kind: 'hint' | 'xray', pay: 'credit' | 'cash') => {
     if (!state) return
     const card = t(kind === 'hint' ? 'props.hint' : 'props.xray')
@@ -80,10 +72,13 @@ function PropsPage () {
           </Text>
         </View>
       ))}
+      {!sessionStore.loggedIn && (
+        <EmptyState icon='🔒' text={t('props.loginFirst')} action={{ label: t('profile.loginNow'), onClick: () => { void redirect('/pages/login/index') } }} />
+      )}
       <Text className='props-note'>{t('props.earn')}</Text>
       <Text className='props-note'>{t('props.howTo')}</Text>
       <View className='btn btn--primary props-go' onClick={() => navigate('/pagesA/home/index')}>{t('props.toShop')}</View>
-      <Section title={t('props.history')} className='props-history'>
+      {sessionStore.loggedIn && <Section title={t('props.history')} className='props-history'>
         {history.length === 0
           ? <Text className='props-note'>{t('props.noHistory')}</Text>
           : history.map((h, i) => (
@@ -96,7 +91,7 @@ function PropsPage () {
               </View>
             </View>
           ))}
-      </Section>
+      </Section>}
     </PageShell>
   )
 }
