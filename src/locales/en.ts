@@ -429,6 +429,88 @@ const en: Dict = {
     sessions: 'Devices',
     limits: 'Spending limits',
     guardian: 'Guardian consent'
+  },
+  editorTabs: {
+    series: 'Series',
+    shipments: 'Shipments',
+    noAccess: 'No access: only the shop\'s operators can open the editor',
+    loginFirst: 'Log in with an operator account first'
+  },
+  shipments: {
+    all: 'All',
+    requested: 'To ship',
+    shipping: 'Shipping',
+    received: 'Received',
+    empty: 'No shipments here',
+    number: 'Shipment #{id}',
+    user: 'User #{id}',
+    createdAt: 'Requested {time}',
+    shippedAt: 'Shipped {time}',
+    receivedAt: 'Received {time}',
+    autoReceiveAt: 'Counts as received {time}',
+    items: '{n} items',
+    fee: 'Shipping fee',
+    free: 'Free',
+    slot: 'Case {case} · box {slot}',
+    carrier: 'Carrier',
+    chooseCarrier: 'Choose a carrier',
+    otherCarrier: 'Other (Kuaidi100 code)',
+    carrierCode: 'Kuaidi100 code, e.g. debangkuaidi',
+    trackingNo: 'Tracking number',
+    trackingPlaceholder: '4-40 letters, digits or -',
+    deliver: 'Mark as shipped',
+    delivered: 'Shipped: {carrier} {no}',
+    carrierRequired: 'Choose a carrier',
+    carrierInvalid: 'A carrier code is 2-32 lower-case letters or digits',
+    trackingRequired: 'Enter the tracking number',
+    trackingInvalid: 'A tracking number is 4-40 letters, digits or -',
+    printSlip: 'Print packing slip',
+    prev: 'Previous',
+    next: 'Next',
+    page: 'Page {page}/{pages} · {total} shipments'
+  },
+  carriers: {
+    shunfeng: 'SF Express',
+    yuantong: 'YTO Express',
+    zhongtong: 'ZTO Express',
+    yunda: 'Yunda Express',
+    shentong: 'STO Express',
+    jtexpress: 'J&T Express',
+    ems: 'EMS',
+    jd: 'JD Logistics'
+  },
+  slip: {
+    title: 'Packing slip',
+    number: 'Shipment no.',
+    date: 'Date',
+    to: 'Ship to',
+    items: 'Items',
+    scanHint: 'Scan a code to check that the prize is the very one drawn for you',
+    print: 'Print',
+    close: 'Close'
+  },
+  scan: {
+    button: 'Scan to check',
+    parseFailed: 'QR parse failed: {reason}',
+    noFile: 'No file selected',
+    canceled: 'Scan canceled',
+    noCode: 'no QR code found in the image',
+    unreadable: 'the image could not be read',
+    notPrizeCode: 'This is not a Pickbox prize check code',
+    badPrizeId: 'The code has no valid prize number',
+    badCode: 'The code has no valid check code'
+  },
+  prizeCheck: {
+    checking: 'Checking…',
+    authentic: '✓ Authentic: this prize was drawn and shipped by Pickbox',
+    design: 'Design',
+    series: 'Series',
+    where: 'Case and box',
+    drawnAt: 'Drawn',
+    shippedAt: 'Shipped',
+    notShipped: 'Not shipped yet',
+    proof: 'Fairness proof of its case',
+    failed: 'Check failed'
   }
 }
 

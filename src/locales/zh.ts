@@ -431,6 +431,88 @@ const zh = {
     sessions: '登录设备',
     limits: '消费限额',
     guardian: '监护人同意'
+  },
+  editorTabs: {
+    series: '系列',
+    shipments: '发货',
+    noAccess: '没有权限：只有运营人员可以打开编辑器',
+    loginFirst: '请先以运营账号登录'
+  },
+  shipments: {
+    all: '全部',
+    requested: '待发货',
+    shipping: '运输中',
+    received: '已签收',
+    empty: '没有这类发货单',
+    number: '发货单 #{id}',
+    user: '用户 #{id}',
+    createdAt: '申请于 {time}',
+    shippedAt: '发出于 {time}',
+    receivedAt: '签收于 {time}',
+    autoReceiveAt: '{time} 自动确认收货',
+    items: '{n} 件',
+    fee: '运费',
+    free: '包邮',
+    slot: '第 {case} 箱 · 第 {slot} 号',
+    carrier: '快递公司',
+    chooseCarrier: '选择快递公司',
+    otherCarrier: '其他（填写快递100编码）',
+    carrierCode: '快递100编码，如 debangkuaidi',
+    trackingNo: '运单号',
+    trackingPlaceholder: '4-40 位字母、数字或 -',
+    deliver: '确认发货',
+    delivered: '已发货：{carrier} {no}',
+    carrierRequired: '请选择快递公司',
+    carrierInvalid: '快递公司编码应为 2-32 位小写字母或数字',
+    trackingRequired: '请填写运单号',
+    trackingInvalid: '运单号应为 4-40 位字母、数字或 -',
+    printSlip: '打印装箱单',
+    prev: '上一页',
+    next: '下一页',
+    page: '第 {page}/{pages} 页 · 共 {total} 单'
+  },
+  carriers: {
+    shunfeng: '顺丰速运',
+    yuantong: '圆通速递',
+    zhongtong: '中通快递',
+    yunda: '韵达快递',
+    shentong: '申通快递',
+    jtexpress: '极兔速递',
+    ems: 'EMS',
+    jd: '京东物流'
+  },
+  slip: {
+    title: '装箱单',
+    number: '发货单号',
+    date: '日期',
+    to: '收件人',
+    items: '物品',
+    scanHint: '扫描二维码验证这件奖品是否为你抽中的那一件',
+    print: '打印',
+    close: '关闭'
+  },
+  scan: {
+    button: '扫码验真',
+    parseFailed: '二维码解析失败：{reason}',
+    noFile: '未选择文件',
+    canceled: '已取消扫码',
+    noCode: '图片中没有找到二维码',
+    unreadable: '无法读取这张图片',
+    notPrizeCode: '这不是拾盒奖品的验真二维码',
+    badPrizeId: '二维码中的奖品编号无效',
+    badCode: '二维码中的验真码无效'
+  },
+  prizeCheck: {
+    checking: '正在验证…',
+    authentic: '✓ 正品：这件奖品由拾盒抽出并寄出',
+    design: '款式',
+    series: '系列',
+    where: '所在箱与位置',
+    drawnAt: '抽中时间',
+    shippedAt: '发货时间',
+    notShipped: '尚未发货',
+    proof: '这一箱的公平性证明',
+    failed: '验证失败'
   }
 }
 
