@@ -430,12 +430,6 @@ const en: Dict = {
     limits: 'Spending limits',
     guardian: 'Guardian consent'
   },
-  editorTabs: {
-    series: 'Series',
-    shipments: 'Shipments',
-    noAccess: 'No access: only the shop\'s operators can open the editor',
-    loginFirst: 'Log in with an operator account first'
-  },
   shipments: {
     all: 'All',
     requested: 'To ship',

@@ -432,12 +432,6 @@ const zh = {
     limits: '消费限额',
     guardian: '监护人同意'
   },
-  editorTabs: {
-    series: '系列',
-    shipments: '发货',
-    noAccess: '没有权限：只有运营人员可以打开编辑器',
-    loginFirst: '请先以运营账号登录'
-  },
   shipments: {
     all: '全部',
     requested: '待发货',
