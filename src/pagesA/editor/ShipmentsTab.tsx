@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import { View, Text, Input, Picker } from '@tarojs/components'
+import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { OperatorShipment, ShipmentStatus } from '~types/afterDraw'
 import EmptyState from '@/components/EmptyState'
@@ -155,11 +155,12 @@ const DeliverForm = observer(function DeliverForm ({ shipmentId, onDelivered }: 
   return (
     <View className='deliver'>
       <Text className='deliver__label'>{t('shipments.carrier')}</Text>
-      <Picker mode='selector' range={options} value={choice ?? 0} onChange={e => { setChoice(Number(e.detail.value)); setErrors(x => ({ ...x, carrier: undefined })) }}>
-        <View className={`deliver__field deliver-carrier ${errors.carrier ? 'deliver__field--error' : ''} ${choice === null ? 'deliver__field--empty' : ''}`}>
-          {choice === null ? t('shipments.chooseCarrier') : options[choice]}
-        </View>
-      </Picker>
+      <View className={`deliver__carriers ${errors.carrier ? 'deliver__carriers--error' : ''}`}>
+        {options.map((label, i) => (
+          <Text key={i} className={`chip deliver-carrier deliver-carrier-${i === OTHER ? 'other' : COMMON_CARRIERS[i]} ${i === choice ? 'chip--on' : ''}`}
+            onClick={() => { setChoice(i); setErrors(x => ({ ...x, carrier: undefined })) }}>{label}</Text>
+        ))}
+      </View>
       {choice === OTHER && (
         <Input className={`deliver__field deliver-carrier-code ${errors.carrier ? 'deliver__field--error' : ''}`} value={otherCode} maxlength={32}
           placeholder={t('shipments.carrierCode')} onInput={e => setOtherCode(e.detail.value)} />
