@@ -16,6 +16,7 @@ import './slip.scss'
 function PackingSlip ({ shipmentId, onClose }: { shipmentId: number; onClose: () => void }) {
   const [slip, setSlip] = useState<Slip | null>(null)
   const [failed, setFailed] = useState('')
+  const top = useNavigationBarBottom()
 
   useEffect(() => {
     let live = true
@@ -30,7 +31,7 @@ function PackingSlip ({ shipmentId, onClose }: { shipmentId: number; onClose: ()
   const urlOf = (prizeId: number) => slip?.codes.find(c => c.prizeId === prizeId)?.verifyUrl
 
   return (
-    <View className='packing-slip-overlay'>
+    <View className='packing-slip-overlay' style={top ? { top: `${top}px` } : undefined}>
       <View className='packing-slip__actions'>
         {process.env.TARO_ENV === 'h5' && <View className={`btn btn--primary slip-print ${s ? '' : 'btn--disabled'}`} onClick={print}>{t('slip.print')}</View>}
         <View className='btn btn--ghost slip-close' onClick={onClose}>{t('slip.close')}</View>
@@ -77,3 +78,16 @@ function PackingSlip ({ shipmentId, onClose }: { shipmentId: number; onClose: ()
 }
 
 export default observer(PackingSlip)
+
+/**
+ * H5: where Taro's navigation bar ends. The page is its own stacking context under the bar, so an
+ * overlay inside it cannot cover the bar: it starts below it instead (0 in the mini-program).
+ */
+function useNavigationBarBottom (): number {
+  const [bottom] = useState(() => {
+    if (process.env.TARO_ENV !== 'h5') return 0
+    const bar = document.getElementById('taro-navigation-bar')
+    return bar ? Math.max(0, Math.round(bar.getBoundingClientRect().bottom)) : 0
+  })
+  return bottom
+}
