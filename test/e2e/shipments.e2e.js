@@ -166,6 +166,7 @@ async function run ({ base }) {
       assert.equal(await page.locator('.editor-tabs').isVisible(), false)
       assert.equal(await page.locator('.slip-print').isVisible(), false)
       assert.equal(await page.locator('.packing-slip').isVisible(), true)
+      await shot(`shipments-slip-print-${tag}.png`)
       await page.emulateMedia({ media: 'screen' })
       await page.locator('.slip-close').click()
       await page.locator('.packing-slip-overlay').waitFor({ state: 'detached' })
