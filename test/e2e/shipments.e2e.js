@@ -84,8 +84,7 @@ async function run ({ base }) {
     try {
       await login(page, input, base, userName, 'ship-pass')
       await page.goto(`${base}/pagesA/editor/index`, { waitUntil: 'networkidle' })
-      await page.locator('.editor-no-access').waitFor()
-      assert.match(await page.locator('.editor-no-access').innerText(), /没有权限/)
+      await page.locator('.empty-state__text', { hasText: '没有权限' }).waitFor()
       assert.equal(await page.locator('.editor-tab-shipments').count(), 0)
       assert.ok(await page.evaluate(() => !!localStorage.getItem('h5_token')), 'the shopper is still logged in')
       await shot('shipments-no-access-zh.png')

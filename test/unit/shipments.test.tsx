@@ -52,7 +52,7 @@ describe('editor access', () => {
     loginAs('shopper')
     const request = jest.spyOn(Taro, 'request')
     const { container } = render(<EditorPage />)
-    expect(text(container)).toContain('No access: only the shop\'s operators can open the editor')
+    expect(text(container)).toContain('No access: the editor is for the shop\'s operators')
     expect(container.querySelector('.editor-tab-shipments')).toBeNull()
     expect(request).not.toHaveBeenCalled()
   })
@@ -60,7 +60,7 @@ describe('editor access', () => {
   it('nobody logged in is asked to log in', () => {
     localeStore.setLocale('zh')
     const { container } = render(<EditorPage />)
-    expect(text(container)).toContain('请先以运营账号登录')
+    expect(text(container)).toContain('请用运营账号登录后使用编辑器')
   })
 })
 
