@@ -146,7 +146,7 @@ export type ShipmentStatusData = Static<typeof ShipmentStatusData>
 
 export const PrizeVerifyRequest = Obj({
   prizeId: Id,
-  code: Type.String({ pattern: '^[A-Za-z0-9_-]{16,32}$', description: 'The code printed in the QR of the packing slip' })
+  code: Type.String({ pattern: AFTER_DRAW_LIMITS.verifyCodePattern, description: 'The code printed in the QR of the packing slip' })
 })
 export type PrizeVerifyRequest = Static<typeof PrizeVerifyRequest>
 export const PrizeVerifyResult = Type.Object({

@@ -108,7 +108,9 @@ export const AFTER_DRAW_LIMITS = {
   /** Addresses per user. */
   addressesMax: 20,
   carrierCodePattern: '^[a-z0-9]{2,32}$',
-  trackingNoPattern: '^[A-Za-z0-9-]{4,40}$'
+  trackingNoPattern: '^[A-Za-z0-9-]{4,40}$',
+  /** The authenticity code a packing slip's QR carries (the verify= of its link). */
+  verifyCodePattern: '^[A-Za-z0-9_-]{16,32}$'
 } as const
 
 /** Props (issue 9): free shakes per China day, how long an X-ray card holds a slot, cards per purchase. */

@@ -11,6 +11,7 @@ import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
 import { redirect } from '@/utils/navigation'
 import SettingsTab from './SettingsTab'
+import ShipmentsTab from './ShipmentsTab'
 import './index.scss'
 
 /** A single box costs at most 200 yuan (PRODUCT.md, shopper protection). */
@@ -51,6 +52,7 @@ function SeriesTab () {
 /** The operator's tabs; each is a component of its own file. */
 const TABS: Array<{ key: string; label: MessageKey; Tab: ComponentType }> = [
   { key: 'series', label: 'editor.tabSeries', Tab: observer(SeriesTab) },
+  { key: 'shipments', label: 'editor.tabShipments', Tab: ShipmentsTab },
   { key: 'settings', label: 'editor.tabSettings', Tab: SettingsTab }
 ]
 

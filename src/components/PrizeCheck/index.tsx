@@ -1,0 +1,86 @@
+import { useEffect, useState } from 'react'
+import { View, Text, Image } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import type { PrizeVerifyResult } from '~types/afterDraw'
+import RarityBadge from '@/components/RarityBadge'
+import { afterDrawApi } from '@/services/afterDraw'
+import { errorMessage } from '@/services/request'
+import { t } from '@/stores/locale'
+import { formatTime, tr } from '@/utils/format'
+import { mediaUrl } from '@/utils/media'
+import { commitInput, sha256Hex } from '@/utils/sha256'
+import type { PrizeCode } from '@/utils/scan'
+import './index.scss'
+
+export interface ProofCheck { hash: string; matches: boolean; holds: boolean }
+
+/** The case proof of a checked prize, recomputed here: the hash against the commitment, the slot against the design. */
+export function checkProof (r: PrizeVerifyResult): ProofCheck | null {
+  const { proof } = r
+  if (!proof.revealed || !proof.arrangement || !proof.salt) return null
+  const hash = sha256Hex(commitInput(r.caseId, proof.arrangement, proof.salt))
+  return { hash, matches: hash === proof.commit.toLowerCase(), holds: proof.arrangement[r.slot - 1] === r.design.id }
+}
+
+type State = { kind: 'checking' } | { kind: 'ok', result: PrizeVerifyResult, proof: ProofCheck | null } | { kind: 'failed', message: string }
+
+/**
+ * The authenticity check of a prize in hand, from the code of its packing slip's QR: the server says
+ * whether the code belongs to the prize, and the device recomputes the case's proof itself.
+ */
+function PrizeCheck ({ prizeId, code }: PrizeCode) {
+  const [state, setState] = useState<State>({ kind: 'checking' })
+
+  useEffect(() => {
+    let live = true
+    setState({ kind: 'checking' })
+    afterDrawApi.prizeVerify({ prizeId, code }).then(
+      result => live && setState({ kind: 'ok', result, proof: checkProof(result) }),
+      e => live && setState({ kind: 'failed', message: errorMessage(e) })
+    )
+    return () => { live = false }
+  }, [prizeId, code])
+
+  if (state.kind === 'checking') return <View className='prize-check prize-check--checking'><Text className='prize-check__state'>{t('prizeCheck.checking')}</Text></View>
+  if (state.kind === 'failed') {
+    return (
+      <View className='prize-check prize-check--failed'>
+        <Text className='prize-check__verdict'>✗ {t('prizeCheck.failed')}</Text>
+        <Text className='prize-check__message'>{state.message}</Text>
+      </View>
+    )
+  }
+  const { result: r, proof } = state
+  const row = (k: string, v: string, cls = '') => (
+    <View className='prize-check__row'><Text className='prize-check__k'>{k}</Text><Text className={`prize-check__v ${cls}`}>{v}</Text></View>
+  )
+  return (
+    <View className='prize-check prize-check--ok'>
+      <Text className='prize-check__verdict'>{t('prizeCheck.authentic')}</Text>
+      <View className='prize-check__design'>
+        <Image className='prize-check__img' src={mediaUrl(r.design.image)} mode='aspectFit' />
+        <View className='prize-check__names'>
+          <Text className='prize-check__name'>{tr(r.design.name)}</Text>
+          <RarityBadge rarity={r.design.rarity} />
+        </View>
+      </View>
+      {row(t('prizeCheck.series'), tr(r.seriesTitle))}
+      {row(t('prizeCheck.where'), `#${r.caseId} · ${t('chest.slot', { slot: r.slot })}`)}
+      {row(t('prizeCheck.drawnAt'), formatTime(r.drawnAt))}
+      {row(t('prizeCheck.shippedAt'), r.shippedAt ? formatTime(r.shippedAt) : t('prizeCheck.notShipped'))}
+      <Text className='prize-check__k prize-check__proof-title'>{t('prizeCheck.proof')}</Text>
+      <Text className='prize-check__mono'>{t('prize.commit')}: {r.proof.commit}</Text>
+      {proof
+        ? (
+          <View className={`prize-check__proof ${proof.matches && proof.holds ? 'prize-check__proof--ok' : 'prize-check__proof--bad'}`}>
+            <Text className='prize-check__mono'>sha256 = {proof.hash}</Text>
+            <Text className='prize-check__line'>{proof.matches ? t('prize.hashMatches') : t('prize.hashDiffers')}</Text>
+            <Text className='prize-check__line'>{proof.holds ? t('prize.slotHolds') : t('prize.slotDiffers')}</Text>
+          </View>
+          )
+        : <Text className='prize-check__pending'>{t('prize.notRevealed')}</Text>}
+    </View>
+  )
+}
+
+export default observer(PrizeCheck)

@@ -1,0 +1,93 @@
+import { useEffect, useState } from 'react'
+import { View, Text } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import type { PackingSlip as Slip } from '~types/afterDraw'
+import QrCode from '@/components/QrCode'
+import { operatorApi } from '@/services/afterDraw'
+import { errorMessage } from '@/services/request'
+import { t } from '@/stores/locale'
+import { formatTime, tr } from '@/utils/format'
+import './slip.scss'
+
+/**
+ * The packing slip of a shipment over the editor: the address, the shipment number and per prize its
+ * design and a QR code of its check link. On H5, "Print" prints the slip alone (see slip.scss).
+ */
+function PackingSlip ({ shipmentId, onClose }: { shipmentId: number; onClose: () => void }) {
+  const [slip, setSlip] = useState<Slip | null>(null)
+  const [failed, setFailed] = useState('')
+  const top = useNavigationBarBottom()
+
+  useEffect(() => {
+    let live = true
+    operatorApi.packingSlip(shipmentId).then(s => live && setSlip(s), e => live && setFailed(errorMessage(e)))
+    return () => { live = false }
+  }, [shipmentId])
+
+  const print = () => {
+    if (process.env.TARO_ENV === 'h5') window.print()
+  }
+  const s = slip?.shipment
+  const urlOf = (prizeId: number) => slip?.codes.find(c => c.prizeId === prizeId)?.verifyUrl
+
+  return (
+    <View className='packing-slip-overlay' style={top ? { top: `${top}px` } : undefined}>
+      <View className='packing-slip__actions'>
+        {process.env.TARO_ENV === 'h5' && <View className={`btn btn--primary slip-print ${s ? '' : 'btn--disabled'}`} onClick={print}>{t('slip.print')}</View>}
+        <View className='btn btn--ghost slip-close' onClick={onClose}>{t('slip.close')}</View>
+      </View>
+      {!s && <Text className='packing-slip__state'>{failed || t('feedback.loading')}</Text>}
+      {s && (
+        <View className='packing-slip'>
+          <View className='packing-slip__head'>
+            <View>
+              <Text className='packing-slip__shop'>{t('app.name')}</Text>
+              <Text className='packing-slip__title'>{t('slip.title')}</Text>
+            </View>
+            <View className='packing-slip__no'>
+              <Text className='packing-slip__k'>{t('slip.number')}</Text>
+              <Text className='packing-slip__number'>#{s.id}</Text>
+              <Text className='packing-slip__k'>{t('slip.date')} {formatTime(s.createdAt).slice(0, 10)}</Text>
+            </View>
+          </View>
+          <View className='packing-slip__to'>
+            <Text className='packing-slip__k'>{t('slip.to')}</Text>
+            <Text className='packing-slip__receiver'>{s.address.name}  {s.address.phone}</Text>
+            <Text className='packing-slip__address'>{s.address.region} {s.address.detail}</Text>
+          </View>
+          <Text className='packing-slip__k'>{t('slip.items')} ({s.items.length})</Text>
+          {s.items.map((item, i) => {
+            const url = urlOf(item.prizeId)
+            return (
+              <View key={item.prizeId} className='slip-item'>
+                {url ? <QrCode text={url} className='slip-item__qr' /> : <View className='slip-item__qr' />}
+                <View className='slip-item__text'>
+                  <Text className='slip-item__name'>{i + 1}. {tr(item.design.name)}</Text>
+                  <Text className='slip-item__sub'>{tr(item.seriesTitle)}</Text>
+                  <Text className='slip-item__sub'>#{item.caseId} · {t('chest.slot', { slot: item.slot })}</Text>
+                  <Text className='slip-item__id'>ID {item.prizeId}</Text>
+                </View>
+              </View>
+            )
+          })}
+          <Text className='packing-slip__hint'>{t('slip.scanHint')}</Text>
+        </View>
+      )}
+    </View>
+  )
+}
+
+export default observer(PackingSlip)
+
+/**
+ * H5: where Taro's navigation bar ends. The page is its own stacking context under the bar, so an
+ * overlay inside it cannot cover the bar: it starts below it instead (0 in the mini-program).
+ */
+function useNavigationBarBottom (): number {
+  const [bottom] = useState(() => {
+    if (process.env.TARO_ENV !== 'h5') return 0
+    const bar = document.getElementById('taro-navigation-bar')
+    return bar ? Math.max(0, Math.round(bar.getBoundingClientRect().bottom)) : 0
+  })
+  return bottom
+}

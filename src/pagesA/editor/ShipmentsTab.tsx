@@ -1,0 +1,176 @@
+import { useCallback, useEffect, useState } from 'react'
+import { View, Text, Input } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import type { OperatorShipment, ShipmentStatus } from '~types/afterDraw'
+import EmptyState from '@/components/EmptyState'
+import RarityBadge from '@/components/RarityBadge'
+import { operatorApi } from '@/services/afterDraw'
+import { errorMessage } from '@/services/request'
+import { t } from '@/stores/locale'
+import { toast } from '@/utils/feedback'
+import { formatCents, formatTime, tr } from '@/utils/format'
+import {
+  COMMON_CARRIERS, carrierKey, checkCarrier, checkTrackingNo, isCommonCarrier, normaliseCarrier, normaliseTrackingNo
+} from '@/utils/shipping'
+import PackingSlip from './PackingSlip'
+import './shipments.scss'
+
+export const SHIPMENTS_PAGE_SIZE = 10
+const FILTERS = ['all', 'requested', 'shipping', 'received'] as const
+type Filter = typeof FILTERS[number]
+
+export const carrierName = (code: string): string => (isCommonCarrier(code) ? t(carrierKey(code)) : code)
+
+/** The operator's shipment queue: requested parcels first, then the rest; carrier and tracking number in. */
+function ShipmentsTab () {
+  const [filter, setFilter] = useState<Filter>('all')
+  const [page, setPage] = useState(1)
+  const [rows, setRows] = useState<OperatorShipment[] | null>(null)
+  const [total, setTotal] = useState(0)
+  const [failed, setFailed] = useState('')
+  const [slipFor, setSlipFor] = useState<number | null>(null)
+
+  const load = useCallback(() => {
+    setFailed('')
+    const status: ShipmentStatus | undefined = filter === 'all' ? undefined : filter
+    operatorApi.shipments({ page, size: SHIPMENTS_PAGE_SIZE, ...(status ? { status } : {}) }).then(
+      r => { setRows(r.list); setTotal(r.total) },
+      e => { setRows([]); setFailed(errorMessage(e)) }
+    )
+  }, [filter, page])
+  useEffect(load, [load])
+
+  const pages = Math.max(1, Math.ceil(total / SHIPMENTS_PAGE_SIZE))
+  const replace = (s: OperatorShipment) => setRows(list => (list ?? []).map(x => (x.id === s.id ? s : x)))
+
+  return (
+    <View className='shipments'>
+      <View className='shipments__filters'>
+        {FILTERS.map(f => (
+          <Text key={f} className={`chip shipments-filter-${f} ${f === filter ? 'chip--on' : ''}`}
+            onClick={() => { setFilter(f); setPage(1) }}>{t(`shipments.${f}`)}</Text>
+        ))}
+      </View>
+      {rows === null && <Text className='shipments__loading'>{t('feedback.loading')}</Text>}
+      {rows && rows.length === 0 && (
+        <EmptyState icon='📦' text={failed || t('shipments.empty')} action={failed ? { label: t('feedback.retry'), onClick: load } : undefined} />
+      )}
+      {rows?.map(s => <ShipmentCard key={s.id} shipment={s} onDelivered={replace} onPrint={() => setSlipFor(s.id)} />)}
+      {total > SHIPMENTS_PAGE_SIZE && (
+        <View className='shipments__pager'>
+          <Text className={`chip shipments-prev ${page <= 1 ? 'chip--off' : ''}`} onClick={() => page > 1 && setPage(page - 1)}>{t('shipments.prev')}</Text>
+          <Text className='shipments__page'>{t('shipments.page', { page, pages, total })}</Text>
+          <Text className={`chip shipments-next ${page >= pages ? 'chip--off' : ''}`} onClick={() => page < pages && setPage(page + 1)}>{t('shipments.next')}</Text>
+        </View>
+      )}
+      {slipFor !== null && <PackingSlip shipmentId={slipFor} onClose={() => setSlipFor(null)} />}
+    </View>
+  )
+}
+export default observer(ShipmentsTab)
+
+interface CardProps {
+  shipment: OperatorShipment
+  onDelivered: (s: OperatorShipment) => void
+  onPrint: () => void
+}
+
+const ShipmentCard = observer(function ShipmentCard ({ shipment: s, onDelivered, onPrint }: CardProps) {
+  const a = s.address
+  return (
+    <View className={`shipment shipment--${s.status} shipment-${s.id}`}>
+      <View className='shipment__head'>
+        <Text className='shipment__no'>{t('shipments.number', { id: s.id })}</Text>
+        <Text className={`shipment__status shipment__status--${s.status}`}>{t(`shipments.${s.status}`)}</Text>
+      </View>
+      <Text className='shipment__meta'>{t('shipments.user', { id: s.userId })} · {t('shipments.createdAt', { time: formatTime(s.createdAt) })}</Text>
+      <View className='shipment__address'>
+        <Text className='shipment__receiver'>{a.name}  {a.phone}</Text>
+        <Text className='shipment__where'>{a.region} {a.detail}</Text>
+      </View>
+      <View className='shipment__items'>
+        <Text className='shipment__label'>{t('shipments.items', { n: s.items.length })}</Text>
+        {s.items.map(item => (
+          <View key={item.prizeId} className='shipment-item'>
+            <View className='shipment-item__main'>
+              <Text className='shipment-item__name'>{tr(item.design.name)}</Text>
+              <RarityBadge rarity={item.design.rarity} />
+            </View>
+            <Text className='shipment-item__sub'>{tr(item.seriesTitle)} · {t('shipments.slot', { case: item.caseId, slot: item.slot })}</Text>
+          </View>
+        ))}
+      </View>
+      <View className='shipment__row'>
+        <Text className='shipment__label'>{t('shipments.fee')}</Text>
+        <Text className='shipment__fee'>{s.feeCents > 0 ? formatCents(s.feeCents) : t('shipments.free')}</Text>
+      </View>
+      {s.status === 'requested'
+        ? <DeliverForm shipmentId={s.id} onDelivered={onDelivered} />
+        : (
+          <View className='shipment__tracking'>
+            <Text className='shipment-delivered'>{t('shipments.delivered', { carrier: carrierName(s.carrier ?? ''), no: s.trackingNo ?? '' })}</Text>
+            {s.shippedAt && <Text className='shipment__meta'>{t('shipments.shippedAt', { time: formatTime(s.shippedAt) })}</Text>}
+            {s.receivedAt
+              ? <Text className='shipment__meta'>{t('shipments.receivedAt', { time: formatTime(s.receivedAt) })}</Text>
+              : s.autoReceiveAt && <Text className='shipment__meta'>{t('shipments.autoReceiveAt', { time: formatTime(s.autoReceiveAt) })}</Text>}
+          </View>
+          )}
+      <View className='btn btn--ghost shipment-print' onClick={onPrint}>{t('shipments.printSlip')}</View>
+    </View>
+  )
+})
+
+const OTHER = COMMON_CARRIERS.length
+
+const DeliverForm = observer(function DeliverForm ({ shipmentId, onDelivered }: { shipmentId: number; onDelivered: (s: OperatorShipment) => void }) {
+  const [choice, setChoice] = useState<number | null>(null)
+  const [otherCode, setOtherCode] = useState('')
+  const [trackingNo, setTrackingNo] = useState('')
+  const [errors, setErrors] = useState<{ carrier?: string; trackingNo?: string }>({})
+  const [busy, setBusy] = useState(false)
+  const options = [...COMMON_CARRIERS.map(c => t(carrierKey(c))), t('shipments.otherCarrier')]
+
+  const submit = async () => {
+    if (busy) return
+    const carrier = choice === null ? '' : choice === OTHER ? normaliseCarrier(otherCode) : COMMON_CARRIERS[choice]
+    const no = normaliseTrackingNo(trackingNo)
+    const carrierError = checkCarrier(carrier)
+    const trackingError = checkTrackingNo(no)
+    setErrors({ carrier: carrierError ? t(carrierError) : undefined, trackingNo: trackingError ? t(trackingError) : undefined })
+    if (carrierError || trackingError) {
+      toast({ message: t((carrierError ?? trackingError)!) })
+      return
+    }
+    setBusy(true)
+    try {
+      onDelivered(await operatorApi.deliver({ shipmentId, carrier, trackingNo: no }))
+      toast({ message: t('feedback.done') })
+    } catch (e) {
+      toast({ message: errorMessage(e) })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <View className='deliver'>
+      <Text className='deliver__label'>{t('shipments.carrier')}</Text>
+      <View className={`deliver__carriers ${errors.carrier ? 'deliver__carriers--error' : ''}`}>
+        {options.map((label, i) => (
+          <Text key={i} className={`chip deliver-carrier deliver-carrier-${i === OTHER ? 'other' : COMMON_CARRIERS[i]} ${i === choice ? 'chip--on' : ''}`}
+            onClick={() => { setChoice(i); setErrors(x => ({ ...x, carrier: undefined })) }}>{label}</Text>
+        ))}
+      </View>
+      {choice === OTHER && (
+        <Input className={`deliver__field deliver-carrier-code ${errors.carrier ? 'deliver__field--error' : ''}`} value={otherCode} maxlength={32}
+          placeholder={t('shipments.carrierCode')} onInput={e => setOtherCode(e.detail.value)} />
+      )}
+      {errors.carrier && <Text className='deliver__error deliver-carrier-error'>{errors.carrier}</Text>}
+      <Text className='deliver__label'>{t('shipments.trackingNo')}</Text>
+      <Input className={`deliver__field deliver-tracking ${errors.trackingNo ? 'deliver__field--error' : ''}`} value={trackingNo} maxlength={40}
+        placeholder={t('shipments.trackingPlaceholder')} onInput={e => { setTrackingNo(e.detail.value); setErrors(x => ({ ...x, trackingNo: undefined })) }} />
+      {errors.trackingNo && <Text className='deliver__error deliver-tracking-error'>{errors.trackingNo}</Text>}
+      <View className={`btn btn--primary deliver-submit ${busy ? 'btn--disabled' : ''}`} onClick={submit}>{t('shipments.deliver')}</View>
+    </View>
+  )
+})
