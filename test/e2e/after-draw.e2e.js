@@ -95,9 +95,10 @@ async function run ({ base, fakes }) {
     await input('ship-phone').fill('12345')
     // "use my location": the browser's position, reverse geocoded by the (local) Tencent location service
     await page.locator('.address-locator__locate').click()
-    await page.waitForFunction(() => (document.querySelector('.ship-region input')?.value ?? '').includes('北京'))
+    await page.waitForFunction(() => ((document.querySelector('input.ship-region') ?? document.querySelector('.ship-region input'))?.value ?? '').includes('北京'))
+      .catch(async e => { await shot('after-locate-failed.png'); throw e })
     assert.match(await input('ship-detail').inputValue(), /\S/, 'the detail is filled in')
-    assert.ok(fakes.tencent.calls.some(c => c.path === '/ws/geocoder/v1/'), 'the geocoder was asked')
+    assert.ok(fakes.tencent.calls.some(c => c.path.startsWith('/ws/geocoder/v1') && c.query.location), 'the geocoder was asked')
     await input('ship-detail').fill(`${await input('ship-detail').inputValue()} 2 楼`)
     await page.locator('.ship-form__save').click()
     assert.match(await page.locator('.ship-form__problem').innerText(), /11 位/)

@@ -33,6 +33,8 @@ export interface AddressLocatorProps {
   onChange?: (value: { region: Region; detail: string }) => void
   /** Start from an address already saved. */
   initial?: { region: Region; detail: string }
+  /** false: the form around it has its own region and detail fields (this only locates and searches). */
+  fields?: boolean
 }
 
 const EMPTY_REGION: Region = { province: '', city: '', district: '' }
@@ -59,7 +61,7 @@ export function placeDetail (p: Place): string {
 
 type Notice = { key: MessageKey; tone: 'info' | 'warn' } | { text: string; tone: 'warn' } | null
 
-function AddressLocator ({ onPick, onChange, initial }: AddressLocatorProps) {
+function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLocatorProps) {
   const [region, setRegion] = useState<Region>(initial?.region ?? EMPTY_REGION)
   const [regionInput, setRegionInput] = useState(initial ? regionText(initial.region) : '')
   const [detail, setDetail] = useState(initial?.detail ?? '')
@@ -209,16 +211,16 @@ function AddressLocator ({ onPick, onChange, initial }: AddressLocatorProps) {
         </View>
       )}
 
-      <View className='address-locator__field'>
+      {fields && <View className='address-locator__field'>
         <Text className='address-locator__label'>{t('geo.region')}</Text>
         <Input className='address-locator__input' value={regionInput} placeholder={t('geo.regionPlaceholder')} maxlength={60}
           onInput={e => typedRegion(e.detail.value)} />
-      </View>
-      <View className='address-locator__field'>
+      </View>}
+      {fields && <View className='address-locator__field'>
         <Text className='address-locator__label'>{t('geo.detail')}</Text>
         <Input className='address-locator__input' value={detail} placeholder={t('geo.detailPlaceholder')} maxlength={120}
           onInput={e => typedDetail(e.detail.value)} />
-      </View>
+      </View>}
     </View>
   )
 }

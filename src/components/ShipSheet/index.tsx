@@ -140,7 +140,7 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
             <View className='ship-form'>
               {field('name', 'text', 50)}
               {field('phone', 'number', 11)}
-              <AddressLocator key={draft.id ?? 'new'} initial={{ region: parseRegion(draft.region), detail: draft.detail }}
+              <AddressLocator key={draft.id ?? 'new'} fields={false} initial={{ region: parseRegion(draft.region), detail: draft.detail }}
                 onPick={p => setDraft(d => d && { ...d, region: regionText(p.region), detail: p.detail })} />
               {field('region')}
               {field('detail', 'text', 200)}

@@ -21,6 +21,7 @@ import { navigate, redirect } from '@/utils/navigation'
 import { formatCents, tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { randomString } from '@/utils/random'
+import { ScanError, scanPrizeCode } from '@/utils/scan'
 import { REACH_BOTTOM_THROTTLE_MS, throttle } from '@/utils/throttle'
 import './index.scss'
 
@@ -111,6 +112,16 @@ function MyBlindBoxPage () {
     } catch (e) { toast({ message: errorMessage(e) }) }
   }
 
+  const scan = async () => {
+    try {
+      const { prizeId, code } = await scanPrizeCode()
+      void navigate(`/pagesA/prize_detail/index?prizeId=${prizeId}&verify=${encodeURIComponent(code)}`)
+    } catch (e) {
+      if (e instanceof ScanError && e.kind === 'canceled') return
+      toast({ message: errorMessage(e) })
+    }
+  }
+
   const exportAll = async () => {
     try {
       const name = await loading.wrap(downloadXlsx('/api/prizeExport', filter === 'all' ? {} : { status: filter }, 'prizes'))
@@ -140,7 +151,10 @@ function MyBlindBoxPage () {
             {t(v === 'prizes' ? 'collection.prizesTab' : 'collection.parcelsTab')}
           </View>
         ))}
+      </View>
+      <View className='collection-actions'>
         <View className='collection-combine' onClick={() => navigate('/pagesA/combine/index')}>{t('combine.toCombine')}</View>
+        <View className='collection-scan' onClick={scan}>{t('collection.scan')}</View>
         <View className='collection-export' onClick={exportAll}>{t('collection.export')}</View>
       </View>
 

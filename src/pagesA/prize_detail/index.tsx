@@ -10,6 +10,7 @@ import EmptyState from '@/components/EmptyState'
 import RarityBadge from '@/components/RarityBadge'
 import ShipSheet from '@/components/ShipSheet'
 import ParcelCard from '@/components/ParcelCard'
+import PrizeCheck from '@/components/PrizeCheck'
 import ActionBar from '@/components/ActionBar'
 import { shopApi } from '@/services/shop'
 import { afterDrawApi } from '@/services/afterDraw'
@@ -29,6 +30,8 @@ interface Check { hash: string; matches: boolean; holds: boolean }
 function PrizeDetailPage () {
   const { params } = useRouter()
   const prizeId = Number(params.prizeId)
+  // opened from a packing slip's QR: anyone holding the figure checks it by its code
+  const verifyCode = params.verify ? decodeURIComponent(params.verify) : ''
   const [prize, setPrize] = useState<PrizeDetail | null>(null)
   const [missing, setMissing] = useState(false)
   const [check, setCheck] = useState<Check | null>(null)
@@ -36,6 +39,7 @@ function PrizeDetailPage () {
   const [shipping, setShipping] = useState(false)
 
   const load = async () => {
+    if (verifyCode) return
     if (!Number.isInteger(prizeId) || prizeId <= 0) { setMissing(true); return }
     try {
       const p = await shopApi.prizeDetail(prizeId)
@@ -52,6 +56,9 @@ function PrizeDetailPage () {
   }
   useDidShow(() => { void load() })
 
+  if (verifyCode && Number.isInteger(prizeId) && prizeId > 0) {
+    return <PageShell className='prize-detail-page'><PrizeCheck prizeId={prizeId} code={verifyCode} /></PageShell>
+  }
   if (missing) return <PageShell><EmptyState icon='🔍' text={t('prize.notFound')} /></PageShell>
   if (!prize) return <PageShell><Text className='prize-loading'>{t('feedback.loading')}</Text></PageShell>
 
