@@ -396,6 +396,11 @@ const en: Dict = {
     logout: 'Log out',
     logoutConfirm: 'Log out now?'
   },
+  component: {
+    required: 'refName and action are required',
+    notFound: 'component instance not found: {refName}',
+    noMethod: 'component has no such method: {refName}.{action}'
+  },
   props: {
     loginFirst: 'Log in to buy and use props',
     shake: 'Shake',

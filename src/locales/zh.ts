@@ -398,6 +398,11 @@ const zh = {
     logout: '退出登录',
     logoutConfirm: '确定退出登录吗？'
   },
+  component: {
+    required: 'refName 和 action 不能为空',
+    notFound: '找不到组件实例：{refName}',
+    noMethod: '组件没有这个方法：{refName}.{action}'
+  },
   props: {
     loginFirst: '登录后购买和使用道具',
     shake: '摇一摇',

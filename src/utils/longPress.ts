@@ -1,0 +1,65 @@
+/**
+ * Long press (spec 9): a touch held 350 ms without moving more than 10 px. A long press suppresses the
+ * tap that the same touch would end with; moving further, lifting early or a cancel is an ordinary
+ * touch (a tap only when it did not move). Works with Taro's touch events in both builds.
+ */
+export const LONG_PRESS_MS = 350
+export const LONG_PRESS_TOLERANCE_PX = 10
+
+interface Point { clientX?: number; clientY?: number; x?: number; y?: number; pageX?: number; pageY?: number }
+export interface TouchLike { touches?: Point[]; changedTouches?: Point[] }
+
+const pointOf = (e: TouchLike): { x: number; y: number } | null => {
+  const p = e.touches?.[0] ?? e.changedTouches?.[0]
+  if (!p) return null
+  return { x: p.clientX ?? p.pageX ?? p.x ?? 0, y: p.clientY ?? p.pageY ?? p.y ?? 0 }
+}
+
+export interface LongPressOptions {
+  onLongPress: () => void
+  onTap?: () => void
+  ms?: number
+  tolerance?: number
+}
+
+export interface LongPressHandlers {
+  onTouchStart: (e: TouchLike) => void
+  onTouchMove: (e: TouchLike) => void
+  onTouchEnd: (e: TouchLike) => void
+  onTouchCancel: () => void
+}
+
+export function longPress ({ onLongPress, onTap, ms = LONG_PRESS_MS, tolerance = LONG_PRESS_TOLERANCE_PX }: LongPressOptions): LongPressHandlers {
+  let timer: ReturnType<typeof setTimeout> | null = null
+  let start: { x: number; y: number } | null = null
+  let fired = false
+  let moved = false
+  const clear = () => { if (timer) clearTimeout(timer); timer = null }
+  return {
+    onTouchStart (e) {
+      clear()
+      start = pointOf(e)
+      fired = false
+      moved = false
+      timer = setTimeout(() => { timer = null; fired = true; onLongPress() }, ms)
+    },
+    onTouchMove (e) {
+      const p = pointOf(e)
+      if (!start || !p) return
+      if (Math.hypot(p.x - start.x, p.y - start.y) > tolerance) {
+        moved = true
+        clear()
+      }
+    },
+    onTouchEnd () {
+      const wasLong = fired
+      clear()
+      if (!wasLong && !moved) onTap?.()
+      start = null
+    },
+    onTouchCancel () {
+      clear()
+      start = null
+    }
+  }
+}
