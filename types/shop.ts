@@ -160,16 +160,43 @@ export type AgeStatus = Static<typeof AgeStatus>
 
 export const IdempotencyKey = Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN, description: 'A replay with the same key and body answers the first result' })
 
-export const PurchaseRequest = Obj({
+/** What is bought: shared by casePurchase and purchaseCheck. */
+const purchaseFields = {
   caseId: Id,
   /** The slots to buy (1-based); or wholeCase: true for every unsold slot. */
   slots: Type.Optional(Type.Array(SlotNumber, { minItems: 1, maxItems: CASE_SIZE_MAX })),
   wholeCase: Type.Optional(Type.Literal(true)),
   /** The buyer has seen the designs, odds, value range and rules. Must be true. */
   acknowledged: Type.Literal(true),
-  idempotencyKey: IdempotencyKey
-})
+  /** The box price the buyer was shown; when given and the price has changed since: 409 with PriceChangedData. */
+  priceCents: Type.Optional(Cents)
+}
+export const PurchaseRequest = Obj({ ...purchaseFields, idempotencyKey: IdempotencyKey })
 export type PurchaseRequest = Static<typeof PurchaseRequest>
+
+/** purchaseCheck: the body of casePurchase without the idempotency key (nothing is bought). */
+export const PurchaseCheckRequest = Obj(purchaseFields)
+export type PurchaseCheckRequest = Static<typeof PurchaseCheckRequest>
+
+/**
+ * What casePurchase would do now: the slots it would sell, the total, the credit and cash it would
+ * spend (credit first), and the cash missing from the wallet (shortfallCents, 0 when the balances cover
+ * it; a top-up of at least that lets the purchase go through). dailyLeftCents: what a minor may still
+ * spend today (after this purchase), null without a cap.
+ */
+export const PurchaseCheckResult = Type.Object({
+  caseId: Type.Integer(),
+  seriesId: Type.Integer(),
+  slots: Type.Array(SlotNumber),
+  priceCents: Cents,
+  totalCents: Cents,
+  creditCents: Cents,
+  cashCents: Cents,
+  shortfallCents: Cents,
+  balance: WalletBalance,
+  dailyLeftCents: Nullable(Cents)
+})
+export type PurchaseCheckResult = Static<typeof PurchaseCheckResult>
 
 export const PrizeResult = Type.Object({
   prizeId: Type.Integer(),
@@ -311,6 +338,9 @@ export type SlotFailureData = Static<typeof SlotFailureData>
 /** 422 on casePurchase: the balances (credit + cash) do not cover the total. */
 export const InsufficientBalanceData = Type.Object({ reason: Type.Literal('insufficient_balance'), shortfallCents: Cents, totalCents: Cents })
 export type InsufficientBalanceData = Static<typeof InsufficientBalanceData>
+/** 409 on casePurchase / purchaseCheck: the box price is no longer the one the buyer was shown. */
+export const PriceChangedData = Type.Object({ field: Type.Literal('priceCents'), priceCents: Cents })
+export type PriceChangedData = Static<typeof PriceChangedData>
 /** 422 on casePurchase: a minor's daily cap. */
 export const DailyCapData = Type.Object({ reason: Type.Literal('daily_cap'), capCents: Cents, leftCents: Cents })
 export type DailyCapData = Static<typeof DailyCapData>
@@ -354,7 +384,12 @@ export const shopRoutes = {
   casePurchase: route({
     method: 'POST', url: '/api/casePurchase', auth: 'user', tag: 'purchase', body: PurchaseRequest, data: PurchaseResult,
     summary: 'Buy slots of a case (credit first, then cash)',
-    description: '409 with SlotFailureData when a slot is sold; 422 with InsufficientBalanceData, DailyCapData or AgeGateData; a replay of the idempotency key answers the first result, the key with another body is a 409.'
+    description: '409 with SlotFailureData when a slot is sold, PriceChangedData when the price changed; 422 with InsufficientBalanceData, DailyCapData or AgeGateData; a replay of the idempotency key answers the first result, the key with another body is a 409.'
+  }),
+  purchaseCheck: route({
+    method: 'POST', url: '/api/purchaseCheck', auth: 'user', tag: 'purchase', body: PurchaseCheckRequest, data: PurchaseCheckResult,
+    summary: 'Check a purchase without buying (before asking for money)',
+    description: 'Runs every check of casePurchase (age gate, daily cap, case and slots, price, acknowledgement) and fails the same way, but moves nothing; a balance that does not cover the total is not a failure here: it answers shortfallCents, the cash to top up first.'
   }),
   prizeList: route({ method: 'POST', url: '/api/prizeList', auth: 'user', tag: 'prizes', body: PrizeListRequest, data: PrizeListResponse, summary: 'The caller\'s prizes' }),
   prizeDetail: route({ method: 'POST', url: '/api/prizeDetail', auth: 'user', tag: 'prizes', body: PrizeDetailRequest, data: PrizeDetail, summary: 'One of the caller\'s prizes, with the proof of its case' }),

@@ -1,19 +1,25 @@
 /**
- * Buying boxes of a case (POST /api/casePurchase). One database transaction, under the request's
- * idempotency key:
- *   1. lock the case row (an UPDATE of its sold count, only while it is on sale)
- *   2. mark the slots sold with one conditional UPDATE (... AND sold_to IS NULL); fewer rows than asked:
- *      409 naming the first slot already sold, everything rolls back
- *   3. lock the wallet, check a minor's daily cap, spend credit first then cash with a conditional
- *      UPDATE (422 with the shortfall when the balances do not cover it)
- *   4. write the ledger transaction, the purchase and its prizes (status warehouse)
- *   5. when no slot is left: the case is sold out and revealed, and the next case is made
- * Locks are always taken in this order (case, wallet, series, idempotency key), so purchases cannot
- * deadlock one another.
+ * Buying boxes (POST /api/casePurchase) and checking a purchase without buying (POST /api/purchaseCheck).
+ * Both run the same rules, in one place (assessPurchase), in this order:
+ *   1. the body: exactly one of slots and wholeCase, no slot twice (400)
+ *   2. the age gate (422: no birth date, under 8, a minor without a guardian's consent)
+ *   3. the case and its series on sale (404 / 409), the slots inside the case (400)
+ *   4. the slots still free (409 naming the first one sold; a whole case with none left: 409)
+ *   5. the price the buyer was shown, when given (409)
+ *   6. a minor's daily cap (422)
+ *   7. credit first, then cash: what the wallet lacks is the shortfall
+ * (The acknowledgement is part of the body's schema: acknowledged must be true, else 400.)
+ * A check answers the plan, shortfall included. A purchase runs the same assessment inside one database
+ * transaction under its idempotency key, with the case row and then the wallet row locked while they
+ * are read, refuses a shortfall (422), and then moves: the slots by one conditional UPDATE
+ * (... AND sold_to IS NULL), the money by a conditional UPDATE, the ledger transaction, the purchase
+ * and its prizes (status warehouse); when no slot is left the case is sold out and revealed, and the
+ * next case is made. Locks are always taken in this order (case, wallet, series, idempotency key), so
+ * purchases cannot deadlock one another.
  */
 import { sql, type Kysely } from 'kysely'
-import type { PrizeResult, PurchaseRequest, PurchaseResult } from '../../../types/shop'
-import type { DailyCapData, InsufficientBalanceData, SlotFailureData } from '../../../types/shop'
+import type { PrizeResult, PurchaseCheckRequest, PurchaseCheckResult, PurchaseRequest, PurchaseResult, WalletBalance } from '../../../types/shop'
+import type { DailyCapData, InsufficientBalanceData, PriceChangedData, SlotFailureData } from '../../../types/shop'
 import type { Database } from '../db/schema'
 import type { Dialect } from '../db/dialect'
 import { forUpdate } from '../db/lock'
@@ -25,7 +31,7 @@ import { designInfo, seriesCacheOf } from './catalogue'
 import { shopDayStart } from './days'
 import { idempotent } from './idempotency'
 import { postTransaction } from './ledger'
-import { lockBalance, takeFromWallet } from './wallet'
+import { balanceOf, lockBalance, takeFromWallet } from './wallet'
 
 type Db = Kysely<Database>
 
@@ -33,7 +39,7 @@ export interface PurchaseDeps { db: Db; dialect: Dialect; clock: Clock }
 
 export const yuan = (cents: number) => (cents / 100).toFixed(2)
 
-function checkSlotList (request: PurchaseRequest): void {
+function checkSlotList (request: PurchaseCheckRequest): void {
   const hasSlots = request.slots !== undefined
   if (hasSlots === (request.wholeCase !== undefined)) throw fail.field('slots', 'purchase.slotsOrWholeCase')
   if (hasSlots) {
@@ -45,67 +51,120 @@ function checkSlotList (request: PurchaseRequest): void {
   }
 }
 
-export async function purchase (deps: PurchaseDeps, userId: number, request: PurchaseRequest): Promise<{ result: PurchaseResult; replayed: boolean }> {
-  const { db, clock } = deps
+/** What a purchase would do, as assessed by every rule (with the series' version, for its cache). */
+export interface PurchasePlan { check: PurchaseCheckResult; seriesVersion: number }
+
+const insufficient = (shortfallCents: number, totalCents: number) => fail.unprocessable('wallet.insufficient', { shortfall: yuan(shortfallCents) },
+  { reason: 'insufficient_balance', shortfallCents, totalCents } satisfies InsufficientBalanceData)
+
+/**
+ * Every rule of a purchase, read from `db` and changing nothing; throws the refusal. With `lock` (inside
+ * the purchase's transaction) the case row and then the wallet row are locked as they are read
+ * (PostgreSQL), so what was checked still holds when the purchase moves.
+ */
+export async function assessPurchase (deps: PurchaseDeps, db: Db, userId: number, request: PurchaseCheckRequest, lock: boolean): Promise<PurchasePlan> {
+  const { clock, dialect } = deps
   checkSlotList(request)
   const dailyCap = purchaseGate(await ageRecord(db, clock, userId))
+  const now = clock()
+  const caseId = request.caseId
+
+  // the case and its series, on sale
+  const caseQuery = db.selectFrom('cases').select(['series_id', 'size', 'status']).where('id', '=', caseId)
+  const c = await (lock ? forUpdate(dialect, caseQuery) : caseQuery).executeTakeFirst()
+  if (!c || c.status !== 'on_sale') {
+    const known = await db.selectFrom('cases').innerJoin('series', 'series.id', 'cases.series_id').select('cases.id')
+      .where('cases.id', '=', caseId).where('series.status', 'in', ['on_sale', 'retired']).executeTakeFirst()
+    throw known ? fail.conflict('case.notOnSale') : fail.notFound('case.notFound')
+  }
+  const seriesId = Number(c.series_id)
+  const seriesRow = await db.selectFrom('series').select(['status', 'price_cents', 'version']).where('id', '=', seriesId).executeTakeFirstOrThrow()
+  if (seriesRow.status !== 'on_sale') throw seriesRow.status === 'retired' ? fail.conflict('case.notOnSale') : fail.notFound('case.notFound')
+  if (request.slots) {
+    const outside = request.slots.find(s => s > c.size)
+    if (outside !== undefined) throw new ApiFailure(400, 'slot.outOfRange', { field: 'slots', slot: outside, size: c.size }, { field: 'slots', slot: outside })
+  }
+
+  // the slots, still free
+  let free = db.selectFrom('case_slots').select('slot').where('case_id', '=', caseId).where('sold_to', 'is', null)
+  if (request.slots) free = free.where('slot', 'in', request.slots)
+  const freeSlots = new Set((await free.execute()).map(r => r.slot))
+  const slots = request.slots ?? [...freeSlots].sort((a, b) => a - b)
+  if (!slots.length) throw fail.conflict('case.notOnSale')
+  const taken = slots.find(s => !freeSlots.has(s))
+  if (taken !== undefined) throw new ApiFailure(409, 'slot.sold', { slot: taken }, { field: 'slots', slot: taken } satisfies SlotFailureData)
+
+  // the price the buyer was shown
+  const priceCents = Number(seriesRow.price_cents)
+  if (request.priceCents !== undefined && request.priceCents !== priceCents) {
+    throw new ApiFailure(409, 'purchase.priceChanged', { price: yuan(priceCents) }, { field: 'priceCents', priceCents } satisfies PriceChangedData)
+  }
+  const total = priceCents * slots.length
+
+  // the wallet (locked before the day's spending is summed, so two purchases of one minor take turns)
+  const balance: WalletBalance = lock ? await lockBalance(db, dialect, userId) : await balanceOf(db, userId)
+  let dailyLeftCents: number | null = null
+  if (dailyCap !== null) {
+    const spent = await db.selectFrom('purchases').select(eb => eb.fn.sum<number>('total_cents').as('s'))
+      .where('user_id', '=', userId).where('created_at', '>=', iso(shopDayStart(now))).executeTakeFirst()
+    const left = Math.max(0, dailyCap - Number(spent?.s ?? 0))
+    if (total > left) {
+      throw fail.unprocessable('age.dailyCap', { cap: yuan(dailyCap), left: yuan(left) }, { reason: 'daily_cap', capCents: dailyCap, leftCents: left } satisfies DailyCapData)
+    }
+    dailyLeftCents = left - total
+  }
+
+  // credit first, then cash
+  const creditCents = Math.min(balance.creditCents, total)
+  const cashCents = total - creditCents
+  const check: PurchaseCheckResult = {
+    caseId,
+    seriesId,
+    slots,
+    priceCents,
+    totalCents: total,
+    creditCents,
+    cashCents,
+    shortfallCents: Math.max(0, cashCents - balance.cashCents),
+    balance,
+    dailyLeftCents
+  }
+  return { check, seriesVersion: seriesRow.version }
+}
+
+/** POST /api/purchaseCheck: the assessment alone; nothing is locked, bought or charged. */
+export async function checkPurchase (deps: PurchaseDeps, userId: number, request: PurchaseCheckRequest): Promise<PurchaseCheckResult> {
+  return (await assessPurchase(deps, deps.db, userId, request, false)).check
+}
+
+export async function purchase (deps: PurchaseDeps, userId: number, request: PurchaseRequest): Promise<{ result: PurchaseResult; replayed: boolean }> {
+  const { db, clock } = deps
   const { idempotencyKey, ...body } = request
   return idempotent(db, clock, { userId, key: idempotencyKey, scope: 'casePurchase', body }, async trx => {
-    const now = clock()
-    const soldAt = iso(now)
-    const caseId = request.caseId
-    // 1. the case row: locked (an UPDATE) and its count of sold slots moved in one statement
-    const c = await trx.updateTable('cases')
-      .set(request.wholeCase ? { sold_count: sql<number>`size` } : { sold_count: sql<number>`sold_count + ${request.slots!.length}` })
-      .where('id', '=', caseId).where('status', '=', 'on_sale')
-      .returning(['series_id', 'size', 'sold_count'])
-      .executeTakeFirst()
-    if (!c) {
-      const known = await trx.selectFrom('cases').innerJoin('series', 'series.id', 'cases.series_id').select('cases.id')
-        .where('cases.id', '=', caseId).where('series.status', 'in', ['on_sale', 'retired']).executeTakeFirst()
-      throw known ? fail.conflict('case.notOnSale') : fail.notFound('case.notFound')
-    }
-    const seriesId = Number(c.series_id)
-    const seriesRow = await trx.selectFrom('series').select(['status', 'price_cents', 'version']).where('id', '=', seriesId).executeTakeFirstOrThrow()
-    if (seriesRow.status !== 'on_sale') throw seriesRow.status === 'retired' ? fail.conflict('case.notOnSale') : fail.notFound('case.notFound')
-    if (request.slots) {
-      const outside = request.slots.find(s => s > c.size)
-      if (outside !== undefined) throw new ApiFailure(400, 'slot.outOfRange', { field: 'slots', slot: outside, size: c.size }, { field: 'slots', slot: outside })
-    }
+    const plan = await assessPurchase(deps, trx, userId, body, true)
+    const { caseId, seriesId, slots, totalCents: total, creditCents, cashCents, balance } = plan.check
+    if (plan.check.shortfallCents > 0) throw insufficient(plan.check.shortfallCents, total)
+    const soldAt = iso(clock())
 
-    // 2. the slots: sold only if nobody has them
-    let q = trx.updateTable('case_slots').set({ sold_to: userId, sold_at: soldAt })
-      .where('case_id', '=', caseId).where('sold_to', 'is', null)
-    if (request.slots) q = q.where('slot', 'in', request.slots)
-    const marked = await q.returning(['slot', 'design_id']).execute()
-    const slots = request.slots ?? marked.map(m => m.slot).sort((a, b) => a - b)
-    if (!slots.length) throw fail.conflict('case.notOnSale')
+    // the case's count of sold slots (its row is locked), then the slots, sold only if nobody has them
+    const c = await trx.updateTable('cases').set({ sold_count: sql<number>`sold_count + ${slots.length}` })
+      .where('id', '=', caseId).where('status', '=', 'on_sale')
+      .returning(['size', 'sold_count']).executeTakeFirst()
+    if (!c) throw fail.conflict('case.notOnSale')
+    const marked = await trx.updateTable('case_slots').set({ sold_to: userId, sold_at: soldAt })
+      .where('case_id', '=', caseId).where('sold_to', 'is', null).where('slot', 'in', slots)
+      .returning(['slot', 'design_id']).execute()
     if (marked.length < slots.length) {
       const got = new Set(marked.map(m => m.slot))
       const taken = slots.find(s => !got.has(s))!
       throw new ApiFailure(409, 'slot.sold', { slot: taken }, { field: 'slots', slot: taken } satisfies SlotFailureData)
     }
 
-    // 3. the money: credit first, then cash, never below zero
-    const total = Number(seriesRow.price_cents) * slots.length
-    const balance = await lockBalance(trx, deps.dialect, userId)
-    if (dailyCap !== null) {
-      const spent = await trx.selectFrom('purchases').select(eb => eb.fn.sum<number>('total_cents').as('s'))
-        .where('user_id', '=', userId).where('created_at', '>=', iso(shopDayStart(now))).executeTakeFirst()
-      const left = Math.max(0, dailyCap - Number(spent?.s ?? 0))
-      if (total > left) {
-        throw fail.unprocessable('age.dailyCap', { cap: yuan(dailyCap), left: yuan(left) }, { reason: 'daily_cap', capCents: dailyCap, leftCents: left } satisfies DailyCapData)
-      }
-    }
-    const creditCents = Math.min(balance.creditCents, total)
-    const cashCents = total - creditCents
-    const insufficient = (shortfall: number) => fail.unprocessable('wallet.insufficient', { shortfall: yuan(shortfall) },
-      { reason: 'insufficient_balance', shortfallCents: shortfall, totalCents: total } satisfies InsufficientBalanceData)
-    if (cashCents > balance.cashCents) throw insufficient(cashCents - balance.cashCents)
+    // the money: never below zero
     const after = await takeFromWallet(trx, clock, userId, { cashCents, creditCents })
-    if (!after) throw insufficient(total - balance.cashCents - balance.creditCents)
+    if (!after) throw insufficient(Math.max(0, total - balance.cashCents - balance.creditCents), total)
 
-    // 4. the books, the purchase and its prizes
+    // the books, the purchase and its prizes
     const txId = await postTransaction(trx, clock, {
       kind: 'purchase',
       reference: `case ${caseId} slots ${slots.join(',')}`,
@@ -127,7 +186,7 @@ export async function purchase (deps: PurchaseDeps, userId: number, request: Pur
       purchase_id: Number(purchaseId), status: 'warehouse' as const, created_at: soldAt, updated_at: soldAt
     }))).returning(['id', 'slot']).execute()
 
-    // 5. sold out: revealed, and the series keeps a case on sale
+    // sold out: revealed, and the series keeps a case on sale
     if (c.sold_count >= c.size) {
       await trx.updateTable('cases').set({ status: 'sold_out', revealed_at: soldAt }).where('id', '=', caseId).execute()
       // sell-outs of one series take turns here, so the last one always sees the others' results
@@ -136,7 +195,7 @@ export async function purchase (deps: PurchaseDeps, userId: number, request: Pur
       if (!open.length) await createCase(trx, clock, seriesId)
     }
 
-    const series = (await seriesCacheOf(db).get(trx, seriesId, seriesRow.version))!
+    const series = (await seriesCacheOf(db).get(trx, seriesId, plan.seriesVersion))!
     const designRows = new Map(series.designs.map(d => [Number(d.id), d]))
     const prizeResults: PrizeResult[] = prizes
       .map(p => ({ prizeId: Number(p.id), caseId, slot: p.slot!, design: designInfo(designRows.get(designOf.get(p.slot!)!)!, series.odds) }))
