@@ -3,6 +3,10 @@ import { GEO_LIMITS, LOGIN_LIMITS } from '~types/limits'
 /** Named constants from the specification (sections 2, 5, 7, 9). */
 export const TOKEN_KEY = 'h5_token'
 export const LOCALE_KEY = 'app_locale'
+/** Where login sends the user back to (a page and its query), kept in storage while they log in. */
+export const LOGIN_RETURN_KEY = 'login_return'
+/** A remembered return older than this is dropped (the user went elsewhere). */
+export const LOGIN_RETURN_TTL_MS = 30 * 60 * 1000
 export const REQUEST_TIMEOUT_MS = 50000
 export const POLL_INTERVAL_MS = 2000
 export const TOAST_DEFAULT_DURATION_MS = 3000
@@ -12,6 +16,8 @@ export const APP_BASE = '/'
 export const ENTRY_PAGE = '/pages/login/index'
 export const WEB_VIEW_PAGE = '/pages/web_view/index'
 export const HOME_PAGE = '/pagesA/home/index'
+/** The withdrawal part of the top-up page. */
+export const WITHDRAW_PAGE = '/pagesA/recharge/index?withdraw=1'
 /** Share links default to the entry page, which forwards a logged-in visitor to home. */
 export const DEFAULT_SHARE_PATH = ENTRY_PAGE
 

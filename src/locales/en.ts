@@ -52,6 +52,13 @@ const en: Dict = {
     sessionExpired: 'Your session has expired, please log in again'
   },
   login: {
+    requiredTitle: 'Log in to continue',
+    requiredToBuy: 'Log in to buy. You will come back to this series afterwards.',
+    requiredToBuyPicked: 'Log in to buy. You will come back here afterwards, with your {n} picked boxes kept.',
+    requiredToSwitch: 'Log in to switch cases. You will come back to this series afterwards.',
+    requiredHere: 'This page needs a login. You will come back here afterwards.',
+    goLogin: 'Log in',
+    notNow: 'Not now',
     welcome: 'Welcome to Pickbox',
     subtitle: 'Log in to open, collect and combine',
     tabPassword: 'Password',
@@ -166,7 +173,9 @@ const en: Dict = {
     perBox: 'per box',
     left: '{n} of {size} left',
     buyN: 'Buy {n} · {price}',
-    pickFirst: 'Pick a box first'
+    pickFirst: 'Pick a box first',
+    restoredPartly: 'Box {slots} was sold in the meantime; your other picks are kept',
+    restoreOtherCase: 'You are now shown another case (#{caseId}); pick your boxes again'
   },
   purchase: {
     items: 'What you buy',
@@ -191,7 +200,17 @@ const en: Dict = {
     payDirect: 'Still to pay',
     payBalance: 'Pay {amount} from balance',
     payDirectButton: 'Pay {amount}',
-    cap: 'Daily limit for minors: {cap}'
+    cap: 'Daily limit for minors: {cap}',
+    refusedTitle: 'Not bought',
+    nothingCharged: 'Nothing was charged and nothing was topped up.',
+    failedAfterTopUpTitle: 'Top-up received, purchase failed',
+    failedAfterTopUp: 'Your top-up of {amount} is in your balance, but the purchase did not go through: {reason}',
+    moneyKept: 'The money stays in your balance: pick other boxes and buy again, or withdraw it.',
+    failed: 'The purchase did not go through: {reason}',
+    pickOther: 'Pick other boxes',
+    withdraw: 'Withdraw the money',
+    retry: 'Try again',
+    topUpTooLarge: '{amount} is missing, more than one top-up allows ({max}); top up on the recharge page first, then buy'
   },
   recharge: {
     balance: 'My balance',

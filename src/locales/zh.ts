@@ -54,6 +54,13 @@ const zh = {
     sessionExpired: '登录已过期，请重新登录'
   },
   login: {
+    requiredTitle: '需要登录',
+    requiredToBuy: '购买前请先登录。登录后会回到这个系列。',
+    requiredToBuyPicked: '购买前请先登录。登录后会回到这里，已选的 {n} 个盒子会为你保留。',
+    requiredToSwitch: '换箱前请先登录。登录后会回到这个系列。',
+    requiredHere: '这一页需要登录后使用。登录后会回到这里。',
+    goLogin: '去登录',
+    notNow: '暂不',
     welcome: '欢迎来到拾盒',
     subtitle: '登录后开盒、收藏、合成',
     tabPassword: '密码登录',
@@ -168,7 +175,9 @@ const zh = {
     perBox: '/ 盒',
     left: '剩余 {n}/{size} 盒',
     buyN: '购买 {n} 盒 · {price}',
-    pickFirst: '请先选择盒子'
+    pickFirst: '请先选择盒子',
+    restoredPartly: '{slots} 号盒在此期间已被买走，其余已为你保留',
+    restoreOtherCase: '现在为你展示的是另一箱（#{caseId}），请重新选择盒子'
   },
   purchase: {
     items: '购买内容',
@@ -193,7 +202,17 @@ const zh = {
     payDirect: '还需支付',
     payBalance: '余额支付 {amount}',
     payDirectButton: '支付 {amount}',
-    cap: '未成年人每日消费上限 {cap}'
+    cap: '未成年人每日消费上限 {cap}',
+    refusedTitle: '未能购买',
+    nothingCharged: '没有扣款，也没有充值。',
+    failedAfterTopUpTitle: '充值已到账，但购买没有成功',
+    failedAfterTopUp: '充值的 {amount} 已进入你的余额，但购买没有成功：{reason}',
+    moneyKept: '这笔钱留在你的余额里：可以换别的盒子再买，也可以申请提现。',
+    failed: '购买没有成功：{reason}',
+    pickOther: '换别的盒子',
+    withdraw: '申请提现',
+    retry: '重试',
+    topUpTooLarge: '还差 {amount}，超过单笔充值上限 {max}，请先到充值页充值后再购买'
   },
   recharge: {
     balance: '我的余额',

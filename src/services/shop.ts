@@ -1,6 +1,6 @@
 /** The shop's calls (types/shop.ts): catalogue, cases, wallet, age gate, purchase, prizes, orders. */
 import type { PageQuery } from '~types/schema'
-import type { AgeVerifyRequest, CreateOrderRequest, PrizeListRequest, PurchaseRequest, orderRoutes, shopRoutes } from '~types/shop'
+import type { AgeVerifyRequest, CreateOrderRequest, PrizeListRequest, PurchaseCheckRequest, PurchaseRequest, orderRoutes, shopRoutes } from '~types/shop'
 import { getRoute, postRoute } from './request'
 
 type S = typeof shopRoutes
@@ -16,6 +16,7 @@ export const shopApi = {
   walletLedger: (q: PageQuery) => postRoute<S['walletLedger']>('/api/walletLedger', q),
   ageStatus: () => postRoute<S['ageStatus']>('/api/ageStatus', {}),
   ageVerify: (body: AgeVerifyRequest) => postRoute<S['ageVerify']>('/api/ageVerify', body),
+  purchaseCheck: (body: PurchaseCheckRequest) => postRoute<S['purchaseCheck']>('/api/purchaseCheck', body),
   casePurchase: (body: PurchaseRequest) => postRoute<S['casePurchase']>('/api/casePurchase', body),
   prizeList: (q: PrizeListRequest) => postRoute<S['prizeList']>('/api/prizeList', q),
   prizeDetail: (prizeId: number) => postRoute<S['prizeDetail']>('/api/prizeDetail', { prizeId }),

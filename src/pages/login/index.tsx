@@ -13,6 +13,7 @@ import type { MessageKey } from '@/locales/types'
 import { CODE_MAX, CODE_RESEND_SECONDS, HOME_PAGE, PASSWORD_MAX, USERNAME_MAX } from '@/constants'
 import { toast } from '@/utils/feedback'
 import { agreementLink, navigate } from '@/utils/navigation'
+import { takeReturn } from '@/utils/loginReturn'
 import { useCountdown } from '@/utils/useCountdown'
 import {
   accountKind, checkEmail, checkPhone, validateLogin,
@@ -41,8 +42,11 @@ function LoginPage () {
   const [busy, setBusy] = useState(false)
   const countdown = useCountdown()
 
+  /** After a login: back to the page that asked for it (with its query), else home. */
+  const proceed = () => Taro.reLaunch({ url: takeReturn() ?? HOME_PAGE })
+
   useLoad(() => {
-    if (sessionStore.loggedIn) Taro.reLaunch({ url: HOME_PAGE }).catch(() => undefined)
+    if (sessionStore.loggedIn) proceed().catch(() => undefined)
   })
 
   const set = (field: keyof LoginForm, value: string | boolean) => {
@@ -97,7 +101,7 @@ function LoginPage () {
       const result = await login()
       sessionStore.login(result)
       toast({ message: t('login.success'), level: 'success' })
-      await Taro.reLaunch({ url: HOME_PAGE })
+      await proceed()
     } catch (e) {
       toast({ message: `${t('login.loginFailed')}: ${errorMessage(e)}` })
     } finally {
@@ -131,7 +135,7 @@ function LoginPage () {
     try {
       const { code } = await Taro.login()
       sessionStore.login(await accountApi.loginByWeapp(code))
-      await Taro.reLaunch({ url: HOME_PAGE })
+      await proceed()
     } catch (e) {
       const denied = /deny|cancel/i.test(String((e as { errMsg?: string })?.errMsg ?? ''))
       toast({ message: denied ? t('login.authDenied') : `${t('login.loginFailed')}: ${errorMessage(e)}` })

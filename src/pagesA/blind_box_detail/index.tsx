@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
@@ -15,10 +15,16 @@ import { t } from '@/stores/locale'
 import { toast } from '@/utils/feedback'
 import { formatCents, formatPpm, tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
-import { navigate, redirect } from '@/utils/navigation'
+import { navigate } from '@/utils/navigation'
+import { loginToContinue } from '@/utils/loginReturn'
+import { detailLink, parseSlots, restoreSelection } from '@/utils/slots'
 import './index.scss'
 
-/** Blind box detail: designs with odds, value range, rules, the current case and its slots. */
+/**
+ * Blind box detail: designs with odds, value range, rules, the current case and its slots. The query
+ * may carry a selection (caseId, slots: after a login, or back from a purchase that failed): it is
+ * picked again if that case is still the one shown, and the user is told what could not be kept.
+ */
 function BlindBoxDetailPage () {
   const { params } = useRouter()
   const seriesId = Number(params.seriesId)
@@ -26,6 +32,11 @@ function BlindBoxDetailPage () {
   const [box, setBox] = useState<CaseView | null>(null)
   const [picked, setPicked] = useState<number[]>([])
   const [missing, setMissing] = useState(false)
+  // the selection of the query is applied once, to the first case loaded
+  const pending = useRef<{ slots: number[]; caseId: number | null } | null>({
+    slots: parseSlots(params.slots),
+    caseId: Number(params.caseId) > 0 ? Number(params.caseId) : null
+  })
 
   const load = async () => {
     if (!Number.isInteger(seriesId) || seriesId <= 0) { setMissing(true); return }
@@ -33,7 +44,16 @@ function BlindBoxDetailPage () {
       const [s, c] = await Promise.all([shopApi.seriesDetail(seriesId), shopApi.caseCurrent(seriesId)])
       setSeries(s)
       setBox(c)
-      setPicked(p => p.filter(slot => c.slots.some(x => x.slot === slot && !x.sold)))
+      const asked = pending.current
+      pending.current = null
+      if (asked && asked.slots.length) {
+        const restored = restoreSelection(asked.slots, asked.caseId, c)
+        setPicked(restored.picked)
+        if (restored.otherCase) toast({ message: t('detail.restoreOtherCase', { caseId: c.caseId }), duration: 4000 })
+        else if (restored.gone.length) toast({ message: t('detail.restoredPartly', { slots: restored.gone.join(', ') }), duration: 4000 })
+      } else {
+        setPicked(p => p.filter(slot => c.slots.some(x => x.slot === slot && !x.sold)))
+      }
     } catch (e) {
       setMissing(true)
       toast({ message: errorMessage(e) })
@@ -46,7 +66,7 @@ function BlindBoxDetailPage () {
   }
 
   const switchCase = async () => {
-    if (!sessionStore.loggedIn) { void redirect('/pages/login/index'); return }
+    if (!sessionStore.loggedIn) { void loginToContinue(t('login.requiredToSwitch'), detailLink(seriesId, box?.caseId, picked)); return }
     try {
       setBox(await shopApi.caseSwitch(seriesId))
       setPicked([])
@@ -57,8 +77,13 @@ function BlindBoxDetailPage () {
 
   const buy = (whole: boolean) => {
     if (!box || !series) return
-    if (!sessionStore.loggedIn) { void redirect('/pages/login/index'); return }
     if (!whole && picked.length === 0) { toast({ message: t('detail.pickFirst') }); return }
+    if (!sessionStore.loggedIn) {
+      // say why, and keep the selection: after the login the user is back here with the same boxes picked
+      const reason = whole ? t('login.requiredToBuy') : t('login.requiredToBuyPicked', { n: picked.length })
+      void loginToContinue(reason, detailLink(series.id, box.caseId, whole ? [] : picked))
+      return
+    }
     const query = whole ? 'whole=1' : `slots=${picked.join(',')}`
     void navigate(`/pages/purchase/index?seriesId=${series.id}&caseId=${box.caseId}&${query}`)
   }

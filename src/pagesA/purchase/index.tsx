@@ -2,8 +2,9 @@ import { useRef, useState } from 'react'
 import { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image, Picker } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
-import { TOPUP_MIN_CENTS } from '~types/limits'
-import type { AgeStatus, CaseView, PayChannel, PayMethod, SeriesDetail, WalletBalance } from '~types/shop'
+import { TOPUP_MAX_CENTS } from '~types/limits'
+import type { AgeStatus, CaseView, PayChannel, PayMethod, PurchaseCheckRequest, PurchaseRequest, SeriesDetail, WalletBalance } from '~types/shop'
+import { WITHDRAW_PAGE } from '@/constants'
 import PageShell from '@/components/PageShell'
 import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
@@ -20,10 +21,25 @@ import { t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
 import { formatCents, formatPpm, tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
-import { redirect } from '@/utils/navigation'
+import { buildQuery, navigate, redirect } from '@/utils/navigation'
+import { loginToContinue } from '@/utils/loginReturn'
 import { randomString } from '@/utils/random'
+import { detailLink, parseSlots } from '@/utils/slots'
 import { ageOn, splitPayment } from './money'
+import { buyNow, runPurchase, topUpAmount, type PurchaseFlowDeps, type PurchaseOutcome } from './flow'
 import './index.scss'
+
+/** A purchase that did not go through, said plainly on the page. */
+interface Notice {
+  title: string
+  lines: string[]
+  /** Money arrived by a top-up and stays in the wallet. */
+  afterTopUp: boolean
+  /** The slot list no longer fits (a slot sold, the case sold out): pick again. */
+  pickAgain: boolean
+  /** No answer came: the same purchase may be sent again (same key). */
+  retry: boolean
+}
 
 /** Buy: what is bought, the price, credit and cash used, the disclosure, the age gate, pay. */
 function PurchasePage () {
@@ -31,7 +47,7 @@ function PurchasePage () {
   const seriesId = Number(params.seriesId)
   const caseId = Number(params.caseId)
   const whole = params.whole === '1'
-  const slots = (params.slots ? decodeURIComponent(params.slots) : '').split(',').map(Number).filter(n => Number.isInteger(n) && n > 0)
+  const slots = parseSlots(params.slots)
 
   const [series, setSeries] = useState<SeriesDetail | null>(null)
   const [box, setBox] = useState<CaseView | null>(null)
@@ -44,14 +60,28 @@ function PurchasePage () {
   const [guardian, setGuardian] = useState(false)
   const [busy, setBusy] = useState(false)
   const [failed, setFailed] = useState(false)
+  const [notice, setNotice] = useState<Notice | null>(null)
+  const [needsLogin, setNeedsLogin] = useState(false)
   // one key per purchase on this page: a retry after a lost answer is not charged twice
   const idempotencyKey = useRef(randomString(24))
+  // the purchase sent last, replayed as it was when its answer was lost
+  const lastRequest = useRef<PurchaseRequest | null>(null)
 
   const valid = Number.isInteger(caseId) && caseId > 0 && Number.isInteger(seriesId) && (whole || slots.length > 0)
 
+  const loginReason = () => whole ? t('login.requiredToBuy') : t('login.requiredToBuyPicked', { n: slots.length })
+  /** Logged out (a shared link, an ended session): say why, and come back here after the login. */
+  const askLogin = () => loginToContinue(loginReason(),
+    `/pagesA/purchase/index${buildQuery({ seriesId, caseId, ...(whole ? { whole: 1 } : { slots: slots.join(',') }) })}`)
+
   const load = async () => {
     if (!valid) return
-    if (!sessionStore.loggedIn) { void redirect('/pages/login/index'); return }
+    if (!sessionStore.loggedIn) {
+      setNeedsLogin(true)
+      void askLogin()
+      return
+    }
+    setNeedsLogin(false)
     try {
       const [s, c, b, a, m] = await Promise.all([
         shopApi.seriesDetail(seriesId), shopApi.caseCurrent(seriesId), shopApi.walletBalance(),
@@ -66,6 +96,9 @@ function PurchasePage () {
   }
   useDidShow(() => { void load() })
 
+  if (needsLogin && valid) {
+    return <PageShell><EmptyState icon='🔒' text={loginReason()} action={{ label: t('login.goLogin'), onClick: () => { void askLogin() } }} /></PageShell>
+  }
   if (failed || !valid) {
     return <PageShell><EmptyState icon='🛒' text={t('purchase.nothing')} /></PageShell>
   }
@@ -92,28 +125,93 @@ function PurchasePage () {
     }
   }
 
+  const deps: PurchaseFlowDeps = {
+    check: order => loading.wrap(shopApi.purchaseCheck(order)),
+    topUp: async amount => {
+      if (!channel) throw new Error(t('payment.method'))
+      return (await loading.wrap(topUp(amount, channel))) === 'redirected' ? 'redirected' : 'paid'
+    },
+    purchase: request => {
+      lastRequest.current = request
+      return loading.wrap(shopApi.casePurchase(request))
+    }
+  }
+
+  /** What the page does with the end of a purchase. */
+  const settle = async (outcome: PurchaseOutcome) => {
+    switch (outcome.kind) {
+      case 'bought':
+        drawStore.set(outcome.result)
+        await redirect('/pages/open_chest_animation/index')
+        return
+      case 'redirected':
+        return
+      case 'refused': {
+        const conflict = isApiError(outcome.error) && outcome.error.code === 409
+        setNotice({ title: t('purchase.refusedTitle'), lines: [errorMessage(outcome.error), t('purchase.nothingCharged')], afterTopUp: false, pickAgain: conflict, retry: false })
+        if (conflict) await load()
+        return
+      }
+      case 'topUpTooLarge':
+        setNotice({
+          title: t('purchase.refusedTitle'),
+          lines: [t('purchase.topUpTooLarge', { amount: formatCents(outcome.shortfallCents), max: formatCents(TOPUP_MAX_CENTS) })],
+          afterTopUp: false, pickAgain: false, retry: false
+        })
+        return
+      case 'topUpFailed':
+        toast({ message: errorMessage(outcome.error), duration: 4000 })
+        await load()
+        return
+      case 'failed': {
+        // a definitive refusal frees the key for the next attempt (a refused request stores nothing)
+        if (!outcome.retryable) idempotencyKey.current = randomString(24)
+        const reason = errorMessage(outcome.error)
+        const pickAgain = isApiError(outcome.error) && outcome.error.code === 409
+        if (outcome.toppedUpCents > 0) {
+          setNotice({
+            title: t('purchase.failedAfterTopUpTitle'),
+            lines: [t('purchase.failedAfterTopUp', { amount: formatCents(outcome.toppedUpCents), reason }), t('purchase.moneyKept')],
+            afterTopUp: true, pickAgain: true, retry: outcome.retryable
+          })
+        } else {
+          setNotice({ title: t('purchase.refusedTitle'), lines: [t('purchase.failed', { reason })], afterTopUp: false, pickAgain, retry: outcome.retryable })
+        }
+        await load()
+      }
+    }
+  }
+
   const pay = async () => {
     if (busy) return
     if (!cleared) { toast({ message: t(tooYoung ? 'purchase.tooYoung' : 'purchase.ageFirst') }); return }
     if (!acknowledged) { toast({ message: t('purchase.ackFirst') }); return }
     setBusy(true)
+    setNotice(null)
     try {
-      if (split.shortfallCents > 0) {
-        if (!channel) throw new Error(t('payment.method'))
-        const paid = await loading.wrap(topUp(Math.max(split.shortfallCents, TOPUP_MIN_CENTS), channel))
-        if (paid === 'redirected') return
-      }
-      const result = await loading.wrap(shopApi.casePurchase({
-        caseId, acknowledged: true, idempotencyKey: idempotencyKey.current, ...(whole ? { wholeCase: true } : { slots })
-      }))
-      drawStore.set(result)
-      await redirect('/pages/open_chest_animation/index')
-    } catch (e) {
-      toast({ message: errorMessage(e), duration: 4000 })
-      if (isApiError(e) && e.code === 409) await load()
+      const order: PurchaseCheckRequest = { caseId, acknowledged: true, priceCents: series.priceCents, ...(whole ? { wholeCase: true } : { slots }) }
+      await settle(await runPurchase(order, idempotencyKey.current, deps))
     } finally {
       setBusy(false)
     }
+  }
+
+  /** After a lost answer: the same purchase again, same body and key (applied at most once). */
+  const retry = async () => {
+    const request = lastRequest.current
+    if (busy || !request) return
+    setBusy(true)
+    setNotice(null)
+    try {
+      await settle(await buyNow(request, deps))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const pickOther = () => {
+    const still = box ? slots.filter(n => box.slots.some(x => x.slot === n && !x.sold)) : []
+    void redirect(detailLink(seriesId, box?.caseId, box?.caseId === caseId ? still : []))
   }
 
   return (
@@ -171,7 +269,7 @@ function PurchasePage () {
         <View className='purchase-row'><Text className='purchase-row__label'>{t('purchase.credit')}</Text><Text className='purchase-row__value'>-{formatCents(split.creditCents)}</Text></View>
         <View className='purchase-row'><Text className='purchase-row__label'>{t('purchase.cash')}</Text><Text className='purchase-row__value'>-{formatCents(split.cashCents)}</Text></View>
         {split.shortfallCents > 0 && (
-          <View className='purchase-row shortfall'><Text className='purchase-row__label'>{t('purchase.payDirect')}</Text><Text className='purchase-row__value'>{formatCents(Math.max(split.shortfallCents, TOPUP_MIN_CENTS))}</Text></View>
+          <View className='purchase-row shortfall'><Text className='purchase-row__label'>{t('purchase.payDirect')}</Text><Text className='purchase-row__value'>{formatCents(topUpAmount(split.shortfallCents))}</Text></View>
         )}
         {age.dailyCapCents !== null && <Text className='purchase-cap'>{t('purchase.cap', { cap: formatCents(age.dailyCapCents) })}</Text>}
       </Section>
@@ -179,6 +277,17 @@ function PurchasePage () {
       {split.shortfallCents > 0 && (
         <Section title={t('payment.method')}>
           <PayMethods methods={methods} value={channel} onChange={setChannel} />
+        </Section>
+      )}
+
+      {notice && (
+        <Section className={`purchase-notice ${notice.afterTopUp ? 'purchase-notice--money' : ''}`} title={notice.title}>
+          {notice.lines.map((line, i) => <Text key={i} className='purchase-notice__text'>{line}</Text>)}
+          <View className='purchase-notice__actions'>
+            {notice.retry && <View className='btn btn--ghost purchase-notice__retry' onClick={retry}>{t('purchase.retry')}</View>}
+            {notice.pickAgain && <View className='btn btn--ghost purchase-notice__pick' onClick={pickOther}>{t('purchase.pickOther')}</View>}
+            {notice.afterTopUp && <View className='btn btn--ghost purchase-notice__withdraw' onClick={() => { void navigate(WITHDRAW_PAGE) }}>{t('purchase.withdraw')}</View>}
+          </View>
         </Section>
       )}
 
