@@ -47,7 +47,7 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
     await waitForApi(base, child, 90000)
     for (const suite of SUITES) {
       const t = Date.now()
-      await suite.run({ base, smtp, fakes })
+      await suite.run({ base, smtp, fakes, dataDir })
       console.log(`✓ ${suite.name} (${((Date.now() - t) / 1000).toFixed(1)} s)`)
     }
   } catch (e) {

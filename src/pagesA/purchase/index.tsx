@@ -1,5 +1,5 @@
-import { useRef, useState } from 'react'
-import { useDidShow, useRouter } from '@tarojs/taro'
+import { useEffect, useRef, useState } from 'react'
+import Taro, { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image, Picker } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { TOPUP_MAX_CENTS } from '~types/limits'
@@ -61,6 +61,10 @@ function PurchasePage () {
   const [busy, setBusy] = useState(false)
   const [failed, setFailed] = useState(false)
   const [notice, setNotice] = useState<Notice | null>(null)
+  // a notice is the first thing on the page: scrolled to once it is shown, so it is seen
+  useEffect(() => {
+    if (notice) Taro.pageScrollTo({ scrollTop: 0, duration: 0 }).catch(() => undefined)
+  }, [notice])
   const [needsLogin, setNeedsLogin] = useState(false)
   // one key per purchase on this page: a retry after a lost answer is not charged twice
   const idempotencyKey = useRef(randomString(24))
@@ -148,8 +152,8 @@ function PurchasePage () {
         return
       case 'refused': {
         const conflict = isApiError(outcome.error) && outcome.error.code === 409
-        setNotice({ title: t('purchase.refusedTitle'), lines: [errorMessage(outcome.error), t('purchase.nothingCharged')], afterTopUp: false, pickAgain: conflict, retry: false })
         if (conflict) await load()
+        setNotice({ title: t('purchase.refusedTitle'), lines: [errorMessage(outcome.error), t('purchase.nothingCharged')], afterTopUp: false, pickAgain: conflict, retry: false })
         return
       }
       case 'topUpTooLarge':
@@ -168,6 +172,7 @@ function PurchasePage () {
         if (!outcome.retryable) idempotencyKey.current = randomString(24)
         const reason = errorMessage(outcome.error)
         const pickAgain = isApiError(outcome.error) && outcome.error.code === 409
+        await load()
         if (outcome.toppedUpCents > 0) {
           setNotice({
             title: t('purchase.failedAfterTopUpTitle'),
@@ -177,7 +182,6 @@ function PurchasePage () {
         } else {
           setNotice({ title: t('purchase.refusedTitle'), lines: [t('purchase.failed', { reason })], afterTopUp: false, pickAgain, retry: outcome.retryable })
         }
-        await load()
       }
     }
   }
@@ -216,6 +220,17 @@ function PurchasePage () {
 
   return (
     <PageShell className='purchase-page'>
+      {notice && (
+        <Section className={`purchase-notice ${notice.afterTopUp ? 'purchase-notice--money' : ''}`} title={notice.title}>
+          {notice.lines.map((line, i) => <Text key={i} className='purchase-notice__text'>{line}</Text>)}
+          <View className='purchase-notice__actions'>
+            {notice.retry && <View className='btn btn--ghost purchase-notice__retry' onClick={retry}>{t('purchase.retry')}</View>}
+            {notice.pickAgain && <View className='btn btn--ghost purchase-notice__pick' onClick={pickOther}>{t('purchase.pickOther')}</View>}
+            {notice.afterTopUp && <View className='btn btn--ghost purchase-notice__withdraw' onClick={() => { void navigate(WITHDRAW_PAGE) }}>{t('purchase.withdraw')}</View>}
+          </View>
+        </Section>
+      )}
+
       <Section title={t('purchase.items')}>
         <View className='purchase-item'>
           <Image className='purchase-item__img' src={mediaUrl(series.cover)} mode='aspectFit' />
@@ -277,17 +292,6 @@ function PurchasePage () {
       {split.shortfallCents > 0 && (
         <Section title={t('payment.method')}>
           <PayMethods methods={methods} value={channel} onChange={setChannel} />
-        </Section>
-      )}
-
-      {notice && (
-        <Section className={`purchase-notice ${notice.afterTopUp ? 'purchase-notice--money' : ''}`} title={notice.title}>
-          {notice.lines.map((line, i) => <Text key={i} className='purchase-notice__text'>{line}</Text>)}
-          <View className='purchase-notice__actions'>
-            {notice.retry && <View className='btn btn--ghost purchase-notice__retry' onClick={retry}>{t('purchase.retry')}</View>}
-            {notice.pickAgain && <View className='btn btn--ghost purchase-notice__pick' onClick={pickOther}>{t('purchase.pickOther')}</View>}
-            {notice.afterTopUp && <View className='btn btn--ghost purchase-notice__withdraw' onClick={() => { void navigate(WITHDRAW_PAGE) }}>{t('purchase.withdraw')}</View>}
-          </View>
         </Section>
       )}
 
