@@ -54,7 +54,7 @@ const en: Dict = {
   login: {
     requiredTitle: 'Log in to continue',
     requiredToBuy: 'Log in to buy. You will come back to this series afterwards.',
-    requiredToBuyPicked: 'Log in to buy. You will come back here afterwards, with your {n} picked boxes kept.',
+    requiredToBuyPicked: 'Boxes picked: {n}. Log in to buy; you will come back here with them kept.',
     requiredToSwitch: 'Log in to switch cases. You will come back to this series afterwards.',
     requiredHere: 'This page needs a login. You will come back here afterwards.',
     goLogin: 'Log in',

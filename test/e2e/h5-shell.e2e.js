@@ -82,8 +82,12 @@ async function run ({ base }) {
         .catch(async e => { throw new Error(`${p}: title ${JSON.stringify(await title())}, want ${want}: ${e.message}`) })
       await noOverflow(p)
     }
-    // a page that needs an account sends a visitor to the login page
+    // a page that needs an account says so, and sends a visitor to the login page
     await page.goto(`${base}/pagesA/purchase/index?seriesId=1&caseId=1&slots=1`, { waitUntil: 'networkidle' })
+    const why = page.locator('.taro__modal .taro-modal__text')
+    await why.waitFor({ state: 'visible' })
+    assert.equal(await why.innerText(), 'Boxes picked: 1. Log in to buy; you will come back here with them kept.')
+    await page.locator('.taro__modal .taro-model__confirm').click()
     await page.locator('.login-submit').waitFor()
 
     assert.deepEqual(errors, [])

@@ -68,7 +68,7 @@ async function loggedOutSelection ({ base }) {
     // told why, in English, and still on the page
     const why = page.locator('.taro__modal .taro-modal__text')
     await why.waitFor({ state: 'visible' })
-    assert.equal(await why.innerText(), 'Log in to buy. You will come back here afterwards, with your 2 picked boxes kept.')
+    assert.equal(await why.innerText(), 'Boxes picked: 2. Log in to buy; you will come back here with them kept.')
     assert.equal(await page.locator('.taro__modal .taro-modal__title').innerText(), 'Log in to continue')
     assert.match(page.url(), /blind_box_detail/)
     await shot('shop-login-why-en.png')

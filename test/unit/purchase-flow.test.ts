@@ -152,7 +152,7 @@ describe('coming back after a login', () => {
     const modal = jest.spyOn(Taro, 'showModal').mockImplementation(() => Promise.resolve({ confirm: true, cancel: false, errMsg: 'ok' }) as never)
     const nav = jest.spyOn(Taro, 'navigateTo').mockImplementation(() => Promise.resolve({ errMsg: 'ok' }) as never)
     const reason = t('login.requiredToBuyPicked', { n: 2 })
-    expect(reason).toBe('Log in to buy. You will come back here afterwards, with your 2 picked boxes kept.')
+    expect(reason).toBe('Boxes picked: 2. Log in to buy; you will come back here with them kept.')
     expect(await loginToContinue(reason, detailLink(4, 9, [2, 5]))).toBe(true)
     expect(modal).toHaveBeenCalledWith(expect.objectContaining({ title: 'Log in to continue', content: reason, confirmText: 'Log in', cancelText: 'Not now' }))
     expect(nav).toHaveBeenCalledWith({ url: '/pages/login/index' })
