@@ -214,7 +214,9 @@ export const PurchaseResult = Type.Object({
   spentCreditCents: Cents,
   spentCashCents: Cents,
   prizes: Type.Array(PrizeResult),
-  balance: WalletBalance
+  balance: WalletBalance,
+  /** X-ray cards this purchase earned (a whole case earns one). */
+  xrayCardsEarned: Type.Integer({ minimum: 0 })
 })
 export type PurchaseResult = Static<typeof PurchaseResult>
 

@@ -136,4 +136,67 @@ describe.each(testDialects())('props on %s', (dialect) => {
     // a sold slot takes no prop
     expect((await use(s, 'shake', caseId, 1)).body.code).toBe(409)
   })
+
+  test('an X-ray hold against another shopper\'s purchase: 409 reserved; the holder buys it; expired, anyone can', async () => {
+    const a = await shopper()
+    const b = await shopper()
+    const seriesId = await makeSeries(t.db, t.clock)
+    const caseId = await currentCaseId(t.app, seriesId, a.token)
+    await giveCards(a, 'xray', 2)
+    await topUp(t.app, b, 20000)
+    await use(a, 'xray', caseId, 2)
+    const buy = (s: Shopper, slots: number[] | null) => call(s, '/api/casePurchase', { caseId, ...(slots ? { slots } : { wholeCase: true }), acknowledged: true, idempotencyKey: newKey() })
+    expect((await buy(b, [1, 2])).body).toEqual({ code: 409, message: 'Box 2 is held by another shopper\'s X-ray card for up to 10 minutes', data: { field: 'slots', slot: 2 } })
+    expect((await call(b, '/api/purchaseCheck', { caseId, slots: [2], acknowledged: true })).body.code).toBe(409)
+    // a whole case takes every unsold slot: the held one too, so it is refused as well
+    expect((await buy(b, null)).body).toMatchObject({ code: 409, data: { slot: 2 } })
+    expect((await buy(b, [1])).body.code).toBe(200)
+    const mine = await buy(a, [2])
+    expect(mine.body.code).toBe(200)
+    expect(await t.db.selectFrom('slot_reservations').selectAll().where('case_id', '=', caseId).execute()).toEqual([])
+    await use(a, 'xray', caseId, 3)
+    t.clock.advance(10 * 60_000 + 1)
+    await a.login()
+    await b.login()
+    expect((await buy(b, [3])).body.code).toBe(200)
+  })
+
+  test('an X-ray and another shopper\'s purchase of the same slot at once: never both', async () => {
+    for (let round = 0; round < 6; round++) {
+      const a = await shopper()
+      const b = await shopper()
+      const seriesId = await makeSeries(t.db, t.clock)
+      const caseId = await currentCaseId(t.app, seriesId, a.token)
+      await giveCards(a, 'xray', 1)
+      await topUp(t.app, b, 5000)
+      const [x, p] = await Promise.all([
+        use(a, 'xray', caseId, 4),
+        call(b, '/api/casePurchase', { caseId, slots: [4], acknowledged: true, idempotencyKey: newKey() })
+      ])
+      expect([x.body.code, p.body.code].sort()).toEqual([200, 409])
+      const sold = await t.db.selectFrom('case_slots').select('sold_to').where('case_id', '=', caseId).where('slot', '=', 4).executeTakeFirstOrThrow()
+      const holds = await t.db.selectFrom('slot_reservations').select('user_id').where('case_id', '=', caseId).execute()
+      if (x.body.code === 200) {
+        expect(sold.sold_to).toBeNull()
+        expect(holds.map(h => Number(h.user_id))).toEqual([a.id])
+      } else {
+        expect(Number(sold.sold_to)).toBe(b.id)
+        expect(holds).toEqual([])
+        expect((await call(a, '/api/props', {})).body.data.cards.xray).toBe(1)
+      }
+    }
+  })
+
+  test('a whole-case purchase earns an X-ray card', async () => {
+    const s = await shopper()
+    const seriesId = await makeSeries(t.db, t.clock)
+    const caseId = await currentCaseId(t.app, seriesId, s.token)
+    await topUp(t.app, s, 20000)
+    const r = await call(s, '/api/casePurchase', { caseId, wholeCase: true, acknowledged: true, idempotencyKey: newKey() })
+    expect(r.body.data.xrayCardsEarned).toBe(1)
+    expect((await call(s, '/api/props', {})).body.data.cards.xray).toBe(1)
+    const next = await currentCaseId(t.app, seriesId, s.token)
+    const some = await call(s, '/api/casePurchase', { caseId: next, slots: [1], acknowledged: true, idempotencyKey: newKey() })
+    expect(some.body.data.xrayCardsEarned).toBe(0)
+  })
 })

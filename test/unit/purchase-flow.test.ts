@@ -19,7 +19,7 @@ const plan = (shortfallCents: number): PurchaseCheckResult => ({
   caseId: 7, seriesId: 3, slots: [2, 5], priceCents: 1500, totalCents: 3000, creditCents: 0, cashCents: 3000,
   shortfallCents, balance: { cashCents: 3000 - shortfallCents, creditCents: 0 }, dailyLeftCents: null
 })
-const bought = { purchaseId: 1, caseId: 7, seriesId: 3, totalCents: 3000, spentCreditCents: 0, spentCashCents: 3000, prizes: [], balance: { cashCents: 0, creditCents: 0 } } as PurchaseResult
+const bought = { purchaseId: 1, caseId: 7, seriesId: 3, totalCents: 3000, spentCreditCents: 0, spentCashCents: 3000, prizes: [], balance: { cashCents: 0, creditCents: 0 }, xrayCardsEarned: 0 } as PurchaseResult
 
 /** Fakes that record the order of the calls. */
 function fakes (o: { check?: () => Promise<PurchaseCheckResult>; topUp?: () => Promise<'paid' | 'redirected'>; purchase?: () => Promise<PurchaseResult> }) {

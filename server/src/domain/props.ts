@@ -17,11 +17,13 @@ import type { InsufficientBalanceData } from '../../../types/shop'
 import type { Database } from '../db/schema'
 import type { Dialect } from '../db/dialect'
 import { isUniqueViolation } from '../db/errors'
+import { forUpdate } from '../db/lock'
 import { iso, type Clock } from '../clock'
 import { ApiFailure, fail } from '../http/envelope'
 import { designInfo, loadSeries } from './catalogue'
 import { msUntilNextDay, shopDay } from './days'
 import { idempotent } from './idempotency'
+import { grantCards } from './propCards'
 import { postTransaction } from './ledger'
 import { yuan } from './purchase'
 import { settingsOf } from './settings'
@@ -49,14 +51,6 @@ export async function propsState (db: Db, clock: Clock, userId: number): Promise
     prices: { hint: settings.hintCardPriceCents, xray: settings.xrayCardPriceCents },
     reservations: holds.map(h => ({ caseId: Number(h.case_id), slot: Number(h.slot), expiresAt: h.expires_at }))
   }
-}
-
-/** Adds cards (bought or earned), in the caller's transaction. */
-export async function grantCards (trx: Db, clock: Clock, userId: number, kind: PropCard, n: number): Promise<void> {
-  const now = iso(clock())
-  await trx.insertInto('prop_inventory').values({ user_id: userId, kind, count: n, updated_at: now })
-    .onConflict(oc => oc.columns(['user_id', 'kind']).doUpdateSet({ count: sql<number>`prop_inventory.count + ${n}`, updated_at: now }))
-    .execute()
 }
 
 export async function buyProps (deps: PropDeps, userId: number, request: PropBuyRequest): Promise<PropBuyResult> {
@@ -138,9 +132,10 @@ export async function useProp (deps: PropDeps, userId: number, request: PropUseR
       const nowMs = clock()
       const now = iso(nowMs)
       const { kind, caseId, slot } = request
-      const c = await trx.selectFrom('cases').innerJoin('series', 'series.id', 'cases.series_id')
-        .select(['cases.series_id', 'cases.status', 'cases.size']).where('cases.id', '=', caseId).where('series.status', '=', 'on_sale').executeTakeFirst()
-      if (!c) throw fail.notFound('case.notFound')
+      // the case row is locked as a purchase locks it, so an X-ray and a purchase of the slot take turns
+      const c = await forUpdate(deps.dialect, trx.selectFrom('cases').select(['cases.series_id', 'cases.status', 'cases.size']).where('cases.id', '=', caseId)).executeTakeFirst()
+      const onSale = c && await trx.selectFrom('series').select('id').where('id', '=', Number(c.series_id)).where('status', '=', 'on_sale').executeTakeFirst()
+      if (!c || !onSale) throw fail.notFound('case.notFound')
       if (c.status !== 'on_sale') throw fail.conflict('case.notOnSale')
       if (slot > Number(c.size)) throw new ApiFailure(400, 'slot.outOfRange', { field: 'slot', slot, size: c.size }, { field: 'slot', slot })
       const s = await trx.selectFrom('case_slots').select(['design_id', 'sold_to']).where('case_id', '=', caseId).where('slot', '=', slot).executeTakeFirstOrThrow()
@@ -195,12 +190,3 @@ export async function useProp (deps: PropDeps, userId: number, request: PropUseR
     throw err
   }
 }
-
-/** The slots of a case held for someone else now (a purchase of them is a 409). */
-export async function heldByOthers (trx: Db, clock: Clock, caseId: number, userId: number, slots: number[] | null): Promise<number[]> {
-  let q = trx.selectFrom('slot_reservations').select('slot').where('case_id', '=', caseId)
-    .where('user_id', '!=', userId).where('expires_at', '>', iso(clock()))
-  if (slots) q = q.where('slot', 'in', slots)
-  return (await q.orderBy('slot').execute()).map(r => Number(r.slot))
-}
-

@@ -30,6 +30,7 @@ import { createCase } from './cases'
 import { designInfo, seriesCacheOf } from './catalogue'
 import { shopDayStart } from './days'
 import { idempotent } from './idempotency'
+import { grantCards, heldByOthers, XRAY_CARDS_PER_WHOLE_CASE } from './propCards'
 import { postTransaction } from './ledger'
 import { balanceOf, lockBalance, takeFromWallet } from './wallet'
 
@@ -93,6 +94,9 @@ export async function assessPurchase (deps: PurchaseDeps, db: Db, userId: number
   if (!slots.length) throw fail.conflict('case.notOnSale')
   const taken = slots.find(s => !freeSlots.has(s))
   if (taken !== undefined) throw new ApiFailure(409, 'slot.sold', { slot: taken }, { field: 'slots', slot: taken } satisfies SlotFailureData)
+  // slots an X-ray card holds for another shopper (the holder may buy them)
+  const [held] = await heldByOthers(db, clock, caseId, userId, slots)
+  if (held !== undefined) throw new ApiFailure(409, 'slot.reserved', { slot: held }, { field: 'slots', slot: held } satisfies SlotFailureData)
 
   // the price the buyer was shown
   const priceCents = Number(seriesRow.price_cents)
@@ -160,6 +164,11 @@ export async function purchase (deps: PurchaseDeps, userId: number, request: Pur
       throw new ApiFailure(409, 'slot.sold', { slot: taken }, { field: 'slots', slot: taken } satisfies SlotFailureData)
     }
 
+    // the buyer's own X-ray holds on these slots are used up; a whole case earns an X-ray card
+    await trx.deleteFrom('slot_reservations').where('case_id', '=', caseId).where('slot', 'in', slots).execute()
+    const xrayCardsEarned = body.wholeCase ? XRAY_CARDS_PER_WHOLE_CASE : 0
+    if (xrayCardsEarned) await grantCards(trx, clock, userId, 'xray', xrayCardsEarned)
+
     // the money: never below zero
     const after = await takeFromWallet(trx, clock, userId, { cashCents, creditCents })
     if (!after) throw insufficient(Math.max(0, total - balance.cashCents - balance.creditCents), total)
@@ -208,7 +217,8 @@ export async function purchase (deps: PurchaseDeps, userId: number, request: Pur
       spentCreditCents: creditCents,
       spentCashCents: cashCents,
       prizes: prizeResults,
-      balance: after
+      balance: after,
+      xrayCardsEarned
     }
   })
 }
