@@ -160,6 +160,11 @@ const en: Dict = {
     loadFailed: 'Could not load: pull down to retry'
   },
   detail: {
+    propsFor: 'Props for box {slot}',
+    propsMore: 'Buy cards on the props page',
+    propNone: 'No {prop} left',
+    propMode: 'Tap an unsold box to use the {prop} (tap it again above to stop)',
+    propsTip: 'Press and hold a box for props',
     designs: 'Designs',
     odds: 'Odds per box',
     valueRange: 'Value range',

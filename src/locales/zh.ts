@@ -162,6 +162,11 @@ const zh = {
     loadFailed: '加载失败，下拉重试'
   },
   detail: {
+    propsFor: '{slot} 号盒的道具',
+    propsMore: '在道具页购买道具卡',
+    propNone: '{prop}已用完',
+    propMode: '点一个未售的盒子使用{prop}（再点上方按钮取消）',
+    propsTip: '长按盒子可使用道具',
     designs: '款式',
     odds: '单盒概率',
     valueRange: '价值区间',

@@ -9,7 +9,8 @@ export const LONG_PRESS_TOLERANCE_PX = 10
 interface Point { clientX?: number; clientY?: number; x?: number; y?: number; pageX?: number; pageY?: number }
 export interface TouchLike { touches?: Point[]; changedTouches?: Point[] }
 
-const pointOf = (e: TouchLike): { x: number; y: number } | null => {
+const pointOf = (event: object): { x: number; y: number } | null => {
+  const e = event as TouchLike
   const p = e.touches?.[0] ?? e.changedTouches?.[0]
   if (!p) return null
   return { x: p.clientX ?? p.pageX ?? p.x ?? 0, y: p.clientY ?? p.pageY ?? p.y ?? 0 }
@@ -22,10 +23,11 @@ export interface LongPressOptions {
   tolerance?: number
 }
 
+/** Handlers for Taro's touch events (any event object with touches / changedTouches). */
 export interface LongPressHandlers {
-  onTouchStart: (e: TouchLike) => void
-  onTouchMove: (e: TouchLike) => void
-  onTouchEnd: (e: TouchLike) => void
+  onTouchStart: (e: object) => void
+  onTouchMove: (e: object) => void
+  onTouchEnd: (e: object) => void
   onTouchCancel: () => void
 }
 

@@ -2,6 +2,8 @@
  * Combine, end to end in Chromium (issue 9): a new shopper buys a whole case, opens the combine page
  * from the collection, sees the recipe's pool and odds and the seed hash before combining, picks three
  * regular items, combines, and on the result page reveals the seed and checks the draw on the device.
+ * The whole case earned an X-ray card: a long press on a box of the next case opens the props, the
+ * X-ray shows its design, and buying that box gives exactly that design.
  */
 const assert = require('node:assert/strict')
 const { createHash } = require('node:crypto')
@@ -70,10 +72,44 @@ async function run ({ base }) {
     assert.equal(detail.inputPrizeIds.length, 3)
     for (const id of detail.inputPrizeIds) assert.equal((await api(base, '/api/prizeDetail', { prizeId: id }, token)).status, 'combined')
     assert.equal((await api(base, '/api/prizeDetail', { prizeId: detail.output.prizeId }, token)).origin, 'combine')
+
+    // the whole case earned an X-ray card: long press a box of the next case, X-ray it, buy what it showed
+    assert.equal((await api(base, '/api/props', {}, token)).cards.xray, 1)
+    await page.goto(`${base}/pagesA/blind_box_detail/index?seriesId=${seriesId}`, { waitUntil: 'networkidle' })
+    await page.locator('.props-bar-xray').waitFor()
+    const target = page.locator('.slot:not(.slot--sold)').first()
+    const slot = Number((await target.getAttribute('class')).match(/slot-(\d+)/)[1])
+    await target.evaluate(async el => {
+      const touch = new Touch({ identifier: 1, target: el, clientX: 20, clientY: 20 })
+      el.dispatchEvent(new TouchEvent('touchstart', { touches: [touch], changedTouches: [touch], bubbles: true }))
+      await new Promise(r => setTimeout(r, 450))
+      el.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: [touch], bubbles: true }))
+    })
+    await page.locator('.prop-sheet-xray').waitFor()
+    await shot('props-sheet-zh.png')
+    await page.locator('.prop-sheet-xray').click()
+    const shownText = await page.locator('.taro-modal__content').innerText()
+    await page.locator('.taro-model__confirm').click()
+    const caseNow = await api(base, '/api/caseCurrent', { seriesId }, token)
+    const [shown] = (await api(base, '/api/caseHints', { caseId: caseNow.caseId }, token)).filter(h => h.kind === 'xray')
+    assert.equal(shown.slot, slot)
+    assert.ok(shownText.includes(shown.design.name.zh), 'the dialog names the design')
+    await page.locator(`.slot-${slot}.slot--picked .slot__seen`).waitFor()
+    await page.locator('.slot-grid').scrollIntoViewIfNeeded()
+    await shot('props-xray-zh.png')
+    await page.locator('.buy-picked').click()
+    await page.waitForURL(/purchase/)
+    await page.locator('.disclosure .purchase-ack').click()
+    await page.locator('.purchase-pay').click()
+    await page.waitForURL(/open_chest_animation/)
+    const prizes = (await api(base, '/api/prizeList', { page: 1, size: 1 }, token)).list
+    assert.equal(prizes[0].slot, slot)
+    assert.equal(prizes[0].design.id, shown.design.id, 'the box held what the X-ray showed')
+    assert.equal((await api(base, '/api/props', {}, token)).cards.xray, 0)
     assert.deepEqual(errors, [], 'no page errors')
   } finally {
     await close()
   }
 }
 
-module.exports = { name: 'combine: pool and seeds first, three items, reveal, check on the device', run }
+module.exports = { name: 'combine and props: pool and seeds first, three items, reveal, check on the device; an earned X-ray card by long press, then buying what it showed', run }

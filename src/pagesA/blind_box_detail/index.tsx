@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react'
+import type { PropKind, PropShown, PropsState } from '~types/props'
 import { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
@@ -8,12 +9,18 @@ import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
 import ActionBar from '@/components/ActionBar'
 import RarityBadge from '@/components/RarityBadge'
+import PropSheet, { type PropSheetHandle } from '@/components/PropSheet'
+import { propsApi } from '@/services/props'
+import { ApiError } from '@/services/errors'
+import { callComponent } from '@/utils/componentCall'
+import { longPress, type LongPressHandlers } from '@/utils/longPress'
+import { randomString } from '@/utils/random'
 import { shopApi } from '@/services/shop'
 import { errorMessage } from '@/services/request'
 import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
-import { toast } from '@/utils/feedback'
-import { formatCents, formatPpm, tr } from '@/utils/format'
+import { dialog, loading, toast } from '@/utils/feedback'
+import { formatCents, formatPpm, formatTime, tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate } from '@/utils/navigation'
 import { loginToContinue } from '@/utils/loginReturn'
@@ -25,6 +32,9 @@ import './index.scss'
  * may carry a selection (caseId, slots: after a login, or back from a purchase that failed): it is
  * picked again if that case is still the one shown, and the user is told what could not be kept.
  */
+/** A click this soon after a long press is the end of that press, not a tap. */
+const LONG_PRESS_CLICK_GRACE_MS = 600
+
 function BlindBoxDetailPage () {
   const { params } = useRouter()
   const seriesId = Number(params.seriesId)
@@ -32,6 +42,15 @@ function BlindBoxDetailPage () {
   const [box, setBox] = useState<CaseView | null>(null)
   const [picked, setPicked] = useState<number[]>([])
   const [missing, setMissing] = useState(false)
+  const [propState, setPropState] = useState<PropsState | null>(null)
+  const [hints, setHints] = useState<PropShown[]>([])
+  /** A prop picked in the props bar: the next tap on an unsold box uses it. */
+  const [mode, setMode] = useState<PropKind | null>(null)
+  const propSheet = useRef<PropSheetHandle>(null)
+  const lastLongPress = useRef(0)
+  const presses = useRef(new Map<number, LongPressHandlers>())
+  const latest = useRef<{ box: CaseView | null }>({ box: null })
+  const refs = { propSheet }
   // the selection of the query is applied once, to the first case loaded
   const pending = useRef<{ slots: number[]; caseId: number | null } | null>({
     slots: parseSlots(params.slots),
@@ -44,6 +63,7 @@ function BlindBoxDetailPage () {
       const [s, c] = await Promise.all([shopApi.seriesDetail(seriesId), shopApi.caseCurrent(seriesId)])
       setSeries(s)
       setBox(c)
+      void loadProps(c.caseId)
       const asked = pending.current
       pending.current = null
       if (asked && asked.slots.length) {
@@ -60,6 +80,32 @@ function BlindBoxDetailPage () {
     }
   }
   useDidShow(() => { void load() })
+
+  const loadProps = async (caseId: number) => {
+    if (!sessionStore.loggedIn) return
+    try {
+      const [st, h] = await Promise.all([propsApi.state(), propsApi.caseHints(caseId)])
+      setPropState(st)
+      setHints(h)
+    } catch { /* the props bar stays hidden; buying still works */ }
+  }
+
+  /** Uses a prop on an unsold box and says what it showed (always true: the reveal at sell-out proves it). */
+  const useProp = async (kind: PropKind, slot: number) => {
+    setMode(null)
+    if (!box) return
+    try {
+      const r = await loading.wrap(propsApi.use({ kind, caseId: box.caseId, slot, idempotencyKey: randomString(24) }))
+      setPropState(r.state)
+      setHints(h => [...h, r.shown])
+      const what = t(r.shown.isNot ? 'props.isNot' : 'props.is', { slot, design: tr(r.shown.design.name) })
+      await dialog({ message: r.shown.reservedUntil ? `${what}\n${t('props.holdUntil', { time: formatTime(r.shown.reservedUntil) })}` : what, showCancel: false })
+      if (kind === 'xray') setPicked(p => (p.includes(slot) ? p : [...p, slot].sort((a, b) => a - b)))
+    } catch (e) {
+      toast({ message: errorMessage(e) })
+      if (e instanceof ApiError && e.code === 409) void load()
+    }
+  }
 
   const toggle = (slot: number) => {
     setPicked(p => (p.includes(slot) ? p.filter(x => x !== slot) : [...p, slot].sort((a, b) => a - b)))
@@ -91,7 +137,31 @@ function BlindBoxDetailPage () {
   if (missing) return <PageShell><EmptyState icon='🔍' text={t('detail.noSeries')} /></PageShell>
   if (!series || !box) return <PageShell><Text className='detail-loading'>{t('feedback.loading')}</Text></PageShell>
 
+  latest.current.box = box
   const unsold = box.slots.filter(s => !s.sold).length
+  const tapSlot = (slot: number, sold: boolean) => {
+    if (sold) return
+    if (mode) void useProp(mode, slot)
+    else toggle(slot)
+  }
+  // a long press on an unsold box opens its props (spec 9: 350 ms, 10 px), through the component helper;
+  // taps stay clicks (mice and tests send them too), and the click that ends a long press is ignored.
+  // One set of handlers per slot for the page's life, so a re-render during a press keeps its timer.
+  const pressOf = (slot: number): LongPressHandlers => {
+    let h = presses.current.get(slot)
+    if (!h) {
+      h = longPress({
+        onLongPress: () => {
+          lastLongPress.current = Date.now()
+          const sold = latest.current.box?.slots.find(x => x.slot === slot)?.sold ?? true
+          if (!sold && sessionStore.loggedIn) callComponent(refs, 'propSheet', 'open', slot)
+        }
+      })
+      presses.current.set(slot, h)
+    }
+    return h
+  }
+  const hintsOf = (slot: number) => hints.filter(h => h.slot === slot)
   return (
     <PageShell className='detail-page' share={{ title: tr(series.title), path: '/pages/blind_box_detail/index', query: { seriesId }, imageUrl: mediaUrl(series.cover) }}>
       <View className='detail-hero'>
@@ -123,16 +193,40 @@ function BlindBoxDetailPage () {
         <Text className='detail-switch' onClick={switchCase}>{t('detail.switchCase')}{sessionStore.loggedIn ? ` (${box.switchesLeft})` : ''}</Text>
       }>
         <Text className='case-meta'>#{box.caseId} · {t('detail.left', { n: unsold, size: box.size })}</Text>
+        {sessionStore.loggedIn && propState && (
+          <View className='props-bar'>
+            {(['shake', 'hint', 'xray'] as const).map(k => {
+              const left = k === 'shake' ? propState.shakesLeft : propState.cards[k]
+              return (
+                <View key={k} className={`props-bar__item props-bar-${k} ${mode === k ? 'props-bar__item--on' : ''} ${left ? '' : 'props-bar__item--off'}`}
+                  onClick={() => { if (left) setMode(mode === k ? null : k); else toast({ message: t('detail.propNone', { prop: t(`props.${k}`) }) }) }}>
+                  {t(`props.${k}`)} {left}
+                </View>
+              )
+            })}
+          </View>
+        )}
+        {mode && <Text className='props-mode'>{t('detail.propMode', { prop: t(`props.${mode}`) })}</Text>}
         <View className='slot-grid'>
-          {box.slots.map(s => (
-            <View key={s.slot}
-              className={`slot slot-${s.slot} ${s.sold ? 'slot--sold' : ''} ${picked.includes(s.slot) ? 'slot--picked' : ''}`}
-              onClick={() => { if (!s.sold) toggle(s.slot) }}>
-              <Text className='slot__icon'>{s.sold ? '✓' : '🎁'}</Text>
-              <Text className='slot__num'>{s.sold ? t('detail.sold') : s.slot}</Text>
-            </View>
-          ))}
+          {box.slots.map(s => {
+            const press = pressOf(s.slot)
+            const known = hintsOf(s.slot)
+            const seen = known.find(h => !h.isNot)
+            return (
+              <View key={s.slot}
+                className={`slot slot-${s.slot} ${s.sold ? 'slot--sold' : ''} ${picked.includes(s.slot) ? 'slot--picked' : ''} ${mode && !s.sold ? 'slot--target' : ''}`}
+                onTouchStart={press.onTouchStart} onTouchMove={press.onTouchMove} onTouchEnd={press.onTouchEnd} onTouchCancel={press.onTouchCancel}
+                onClick={() => { if (Date.now() - lastLongPress.current > LONG_PRESS_CLICK_GRACE_MS) tapSlot(s.slot, s.sold) }}>
+                {seen && !s.sold
+                  ? <Image className='slot__seen' src={mediaUrl(seen.design.image)} mode='aspectFit' />
+                  : <Text className='slot__icon'>{s.sold ? '✓' : '🎁'}</Text>}
+                <Text className='slot__num'>{s.sold ? t('detail.sold') : s.slot}</Text>
+                {!s.sold && known.some(h => h.isNot) && <Text className='slot__hints'>✗{known.filter(h => h.isNot).length}</Text>}
+              </View>
+            )
+          })}
         </View>
+        {sessionStore.loggedIn && <Text className='props-tip'>{t('detail.propsTip')}</Text>}
         <Text className='case-commit'>{t('prize.commit')}: {box.commit}</Text>
       </Section>
 
@@ -140,6 +234,7 @@ function BlindBoxDetailPage () {
         <Text className='detail-rules'>{tr(series.rules)}</Text>
       </Section>
 
+      <PropSheet ref={propSheet} state={propState} hints={hints} onUse={(kind, slot) => { void useProp(kind, slot) }} />
       <ActionBar>
         <View className={`btn btn--ghost buy-whole ${unsold === 0 ? 'btn--disabled' : ''}`} onClick={() => { if (unsold) buy(true) }}>
           {t('detail.wholeCase')} ({unsold})
