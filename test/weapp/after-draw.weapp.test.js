@@ -145,3 +145,17 @@ test('combine and combine_result: pool and seed hash first, three items combined
   await waitFor(() => expect(result.querySelector('.combine-check-result--ok')).toBeTruthy(), 10000)
   expect(textOf(result)).toContain('用公开的种子在本机重算')
 }, 30000)
+
+test('props: real counts from the server; buying a hint card with cash through the ledger', async () => {
+  const before = await api('/api/props', {})
+  const page = h.loadPage('pagesA/props/index')
+  await waitFor(() => expect(textOf(page)).toContain(`今天还剩 ${before.shakesLeft} 次`), 10000)
+  // the whole case bought in beforeAll earned an X-ray card
+  expect(before.cards.xray).toBeGreaterThanOrEqual(1)
+  expect(textOf(page)).toContain(`持有 ${before.cards.xray}`)
+  page.querySelector('.prop-buy-hint-cash').dispatchEvent('tap')
+  await waitFor(() => expect(h.state.modals.some(m => m.includes('提示卡') && m.includes('现金'))).toBe(true))
+  await waitFor(() => expect(page.querySelector('.prop-count-hint').dom.textContent).toContain(`持有 ${before.cards.hint + 1}`), 10000)
+  const after = await api('/api/props', {})
+  expect(after.cards.hint).toBe(before.cards.hint + 1)
+}, 30000)
