@@ -149,3 +149,10 @@ export const EXPRESS_LIMITS = {
   placeMax: 60
 } as const
 
+/** Withdrawals (issue 8). */
+export const WITHDRAW_LIMITS = {
+  /** The longest rejection reason. */
+  reasonMax: 200,
+  /** WeChat Pay refunds an order within a year of its payment: older orders are not used (a day's margin). */
+  wechatRefundableDays: 364
+} as const

@@ -43,6 +43,7 @@ import { combineRoutes } from './routes/combine'
 import { propRoutes } from './routes/props'
 import { geoRoutes } from './routes/geo'
 import { expressRoutes } from './routes/express'
+import { withdrawalRoutes } from './routes/withdrawals'
 import { registerMedia } from './http/media'
 import { registerOpenApi, serveOpenApi } from './http/openapi'
 
@@ -176,6 +177,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     propRoutes(typed, ctx)
     geoRoutes(typed, ctx)
     expressRoutes(typed, ctx)
+    withdrawalRoutes(typed, ctx)
   }, { prefix })
   await serveOpenApi(app, config)
 

@@ -35,6 +35,8 @@ export interface WeChatPayConfig {
   /** The app the payer pays in (mini-program appid for JSAPI; also used for H5). */
   appId: string
   notifyUrl: string
+  /** Where refund results are posted (default: notifyUrl; the same route takes both). */
+  refundNotifyUrl: string
   /** The platform certificate serial, or the WeChat Pay public key id (PUB_KEY_ID_...). */
   platformSerial: string
   /** The platform public key, PEM: verifies answers and notifications. */
@@ -281,6 +283,10 @@ function parseWeChatPay (get: (name: string) => string | undefined, cwd: string,
   if (!isUrl(notifyUrl, production ? ['https:'] : ['http:', 'https:'])) {
     problems.push(`WECHATPAY_NOTIFY_URL must be an ${production ? 'https://' : 'http(s)://'} URL (ending in /generalOrder/notify/wechat)`)
   }
+  const refundNotifyUrl = get('WECHATPAY_REFUND_NOTIFY_URL') ?? notifyUrl
+  if (!isUrl(refundNotifyUrl, production ? ['https:'] : ['http:', 'https:'])) {
+    problems.push(`WECHATPAY_REFUND_NOTIFY_URL must be an ${production ? 'https://' : 'http(s)://'} URL (default: WECHATPAY_NOTIFY_URL)`)
+  }
   let platformSerial = ''
   let platformPublicKeyPem = ''
   if (certPath) {
@@ -305,7 +311,7 @@ function parseWeChatPay (get: (name: string) => string | undefined, cwd: string,
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(platformSerial)) problems.push('WECHATPAY_PLATFORM_PUBLIC_KEY_ID must be the public key id (PUB_KEY_ID_...)')
   }
   if (problems.length > before) return undefined
-  return { mchId, merchantSerial, privateKeyPem: privateKeyPem!, apiV3Key, appId, notifyUrl, platformSerial, platformPublicKeyPem, apiBase }
+  return { mchId, merchantSerial, privateKeyPem: privateKeyPem!, apiV3Key, appId, notifyUrl, refundNotifyUrl, platformSerial, platformPublicKeyPem, apiBase }
 }
 
 function parsePort (raw: string | undefined, problems: string[]): number {

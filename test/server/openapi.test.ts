@@ -8,6 +8,7 @@ import { orderRoutes, shopRoutes } from '../../types/shop'
 import { dataRoutes } from '../../types/data'
 import { geoRoutes } from '../../types/geo'
 import { expressRoutes } from '../../types/express'
+import { withdrawRoutes } from '../../types/withdraw'
 import type { RouteDef } from '../../types/api'
 import Fastify from 'fastify'
 import { Type } from 'typebox'
@@ -18,7 +19,7 @@ import { defineRoute } from '../../server/src/http/route'
 import type { Api, AppContext } from '../../server/src/context'
 import { createTestApp, PREFIX, type TestApp } from './support/app'
 
-const CONTRACT: Record<string, RouteDef> = { ...accountRoutes, ...shopRoutes, ...orderRoutes, ...dataRoutes, ...geoRoutes, ...expressRoutes }
+const CONTRACT: Record<string, RouteDef> = { ...accountRoutes, ...shopRoutes, ...orderRoutes, ...dataRoutes, ...geoRoutes, ...expressRoutes, ...withdrawRoutes }
 
 interface Operation {
   summary?: string

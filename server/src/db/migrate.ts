@@ -6,6 +6,7 @@ import { shop } from './migrations/0003_shop'
 import { userNameKeys } from './migrations/0004_user_name_key'
 import { addressRules } from './migrations/0005_address_rules'
 import { afterDraw } from './migrations/0006_after_draw'
+import { withdrawals } from './migrations/0007_withdrawals'
 import { combine } from './migrations/0008_combine'
 import { props } from './migrations/0009_props'
 
@@ -18,6 +19,7 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0004_user_name_key': userNameKeys(),
     '0005_address_rules': addressRules(),
     '0006_after_draw': afterDraw(dialect),
+    '0007_withdrawals': withdrawals(dialect),
     '0008_combine': combine(dialect),
     '0009_props': props(dialect)
   }

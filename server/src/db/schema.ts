@@ -241,6 +241,8 @@ export interface OrdersTable {
   created_at: Timestamp | null
   paid_at: Timestamp | null
   updated_at: Timestamp
+  /** What withdrawals hold or took back from this order (never above amount_cents). */
+  refunded_cents: ColumnType<number, number | undefined, number>
 }
 
 export interface PurchasesTable {
@@ -381,6 +383,44 @@ export interface SlotReservationsTable {
   expires_at: Timestamp
 }
 
+export type WithdrawalStatusRow = 'requested' | 'approved' | 'paid' | 'rejected' | 'failed'
+/** A shopper's withdrawal of cash: held at the request, then approved (refunded) or rejected by an operator. */
+export interface WithdrawalsTable {
+  id: Generated<number>
+  user_id: number
+  amount_cents: number
+  status: WithdrawalStatusRow
+  reason: string | null
+  /** Cash given back: the whole amount when rejected, the failed refunds' otherwise. */
+  returned_cents: ColumnType<number, number | undefined, number>
+  hold_tx_id: number | null
+  decision_tx_id: number | null
+  decided_by: number | null
+  created_at: Timestamp
+  decided_at: Timestamp | null
+  finished_at: Timestamp | null
+  updated_at: Timestamp
+}
+
+export type RefundStatusRow = 'pending' | 'processing' | 'success' | 'failed' | 'canceled'
+/** The part of a withdrawal that goes back through one paid top-up order. */
+export interface WithdrawalRefundsTable {
+  id: Generated<number>
+  withdrawal_id: number
+  op_id: string
+  channel: PayChannelRow
+  amount_cents: number
+  out_refund_no: string
+  status: RefundStatusRow
+  provider_refund_id: string | null
+  failure: string | null
+  settle_tx_id: number | null
+  created_at: Timestamp
+  sent_at: Timestamp | null
+  settled_at: Timestamp | null
+  updated_at: Timestamp
+}
+
 export interface Database {
   users: UsersTable
   identities: IdentitiesTable
@@ -413,6 +453,8 @@ export interface Database {
   prop_inventory: PropInventoryTable
   prop_uses: PropUsesTable
   slot_reservations: SlotReservationsTable
+  withdrawals: WithdrawalsTable
+  withdrawal_refunds: WithdrawalRefundsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -142,7 +142,19 @@ const zh = {
   'geo.latLngRequired': '必须提供经纬度参数',
   'geo.badIp': '{field} 不是有效的 IP 地址',
   'express.phoneRequired': '必须提供手机号参数',
-  'express.mapFailed': '接口请求失败'
+  'express.mapFailed': '接口请求失败',
+  'withdraw.belowMin': '提现金额不能低于 {min} 元',
+  'withdraw.overCash': '提现金额超过可提现余额（{cash} 元）；赠送余额不能提现',
+  'withdraw.dailyLimit': '每天最多提现 {max} 元，今天还可提现 {left} 元',
+  'withdraw.noRefundableOrder': '没有可原路退回的充值订单，无法提现；请联系客服',
+  'withdraw.busy': '提现正在处理中，请稍后重试',
+  'withdraw.notFound': '提现申请不存在',
+  'withdraw.decided': '该提现申请已处理（{status}）',
+  'withdraw.status.requested': '待审核',
+  'withdraw.status.approved': '退款中',
+  'withdraw.status.paid': '已到账',
+  'withdraw.status.rejected': '已拒绝',
+  'withdraw.status.failed': '退款失败，已退回余额'
 } as const
 
 export type MessageKey = keyof typeof zh
@@ -285,7 +297,19 @@ const en: Record<MessageKey, string> = {
   'geo.latLngRequired': 'Latitude and longitude are required',
   'geo.badIp': '{field} is not a valid IP address',
   'express.phoneRequired': 'A phone number is required',
-  'express.mapFailed': 'The API request failed'
+  'express.mapFailed': 'The API request failed',
+  'withdraw.belowMin': 'The smallest withdrawal is {min} yuan',
+  'withdraw.overCash': 'More than your withdrawable cash ({cash} yuan); credit cannot be withdrawn',
+  'withdraw.dailyLimit': 'At most {max} yuan can be withdrawn a day; {left} yuan left today',
+  'withdraw.noRefundableOrder': 'No top-up order can take the money back; contact support',
+  'withdraw.busy': 'A withdrawal is being processed; try again shortly',
+  'withdraw.notFound': 'No such withdrawal',
+  'withdraw.decided': 'This withdrawal was already decided ({status})',
+  'withdraw.status.requested': 'awaiting review',
+  'withdraw.status.approved': 'refunding',
+  'withdraw.status.paid': 'paid',
+  'withdraw.status.rejected': 'rejected',
+  'withdraw.status.failed': 'refund failed, returned to balance'
 }
 
 const catalogue: Record<Locale, Record<MessageKey, string>> = { zh, en }

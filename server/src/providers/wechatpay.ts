@@ -7,6 +7,9 @@
  *    Wechatpay-Signature is SHA256withRSA (platform public key) over "timestamp\nnonce\nbody\n"
  *  - prepay: POST /v3/pay/transactions/jsapi (mini-program, needs the payer's openid) and /h5
  *  - query: GET /v3/pay/transactions/out-trade-no/{no}?mchid=; close: POST .../{no}/close
+ *  - refunds: POST /v3/refund/domestic/refunds (out_trade_no, out_refund_no, amount {refund, total,
+ *    currency}, notify_url); query GET /v3/refund/domestic/refunds/{out_refund_no}; their notifications
+ *    (REFUND.SUCCESS / REFUND.ABNORMAL / REFUND.CLOSED) carry the refund as the resource
  *  - notifications: the same signature check, then the resource decrypted with AEAD_AES_256_GCM
  *    (key = APIv3 key, nonce, associated_data; the 16-byte tag ends the ciphertext)
  *  - the mini-program's paySign: SHA256withRSA over "appId\ntimeStamp\nnonceStr\npackage\n"
@@ -50,11 +53,28 @@ export interface WeChatTransaction {
   amount?: { total?: number; payer_total?: number; currency?: string; payer_currency?: string }
 }
 
+/** A refund (the refund API's answer, its query, or a decrypted refund notification). */
+export interface WeChatRefund {
+  out_refund_no: string
+  out_trade_no?: string
+  refund_id?: string
+  transaction_id?: string
+  /** The API answers `status`, the notification `refund_status`: SUCCESS | CLOSED | PROCESSING | ABNORMAL */
+  status: string
+  mchid?: string
+  success_time?: string
+  amount?: { total?: number; refund?: number; payer_total?: number; payer_refund?: number; currency?: string }
+}
+
 export interface WeChatNotification {
   id: string
   eventType: string
   transaction: WeChatTransaction
+  /** For REFUND.* events: the refund, checked (refundProblem). */
+  refund?: WeChatRefund
 }
+
+export interface RefundOrder { outTradeNo: string; outRefundNo: string; refundCents: number; totalCents: number; reason?: string }
 
 export interface JsapiPayParams { appId: string; timeStamp: string; nonceStr: string; package: string; signType: 'RSA'; paySign: string }
 
@@ -67,6 +87,9 @@ export interface WeChatPayClient {
   h5Prepay (order: PrepayOrder & { clientIp: string }): Promise<string>
   queryByOutTradeNo (outTradeNo: string): Promise<WeChatTransaction>
   close (outTradeNo: string): Promise<void>
+  /** Asks WeChat Pay to refund part of a paid order (idempotent per out_refund_no). */
+  refund (order: RefundOrder): Promise<WeChatRefund>
+  queryRefund (outRefundNo: string): Promise<WeChatRefund>
   jsapiParams (prepayId: string): JsapiPayParams
   /** Verifies and decrypts a notification; throws NotificationRejected. */
   verifyNotification (headers: Record<string, string | string[] | undefined>, rawBody: string): WeChatNotification
@@ -101,6 +124,33 @@ export function transactionProblem (tx: unknown): string | null {
   }
   if (t.amount !== undefined && (typeof t.amount !== 'object' || t.amount === null || Array.isArray(t.amount))) return 'transaction has an invalid amount'
   return null
+}
+
+/** out_refund_no: at most 64 of letters, digits, _ - | * @ */
+const OUT_REFUND_NO = /^[A-Za-z0-9_|*@-]{1,64}$/
+const REFUND_STATUSES = ['SUCCESS', 'CLOSED', 'PROCESSING', 'ABNORMAL']
+
+/**
+ * Why a refund (an answer of the refund API or query, or a decrypted notification whose status is in
+ * `refund_status`) is not one WeChat Pay could have sent, or null; a valid one is normalised (status).
+ */
+export function refundProblem (value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'resource is not a refund'
+  const r = value as Record<string, unknown>
+  if (typeof r.out_refund_no !== 'string' || !OUT_REFUND_NO.test(r.out_refund_no)) return 'refund has no valid out_refund_no'
+  const status = r.status ?? r.refund_status
+  if (typeof status !== 'string' || !REFUND_STATUSES.includes(status)) return 'refund has no valid status'
+  if (r.refund_id !== undefined && r.refund_id !== null && (typeof r.refund_id !== 'string' || !TRANSACTION_ID.test(r.refund_id))) return 'refund has an invalid refund_id'
+  if (r.out_trade_no !== undefined && (typeof r.out_trade_no !== 'string' || !OUT_TRADE_NO.test(r.out_trade_no))) return 'refund has an invalid out_trade_no'
+  if (r.mchid !== undefined && typeof r.mchid !== 'string') return 'refund has an invalid mchid'
+  if (r.amount !== undefined && (typeof r.amount !== 'object' || r.amount === null || Array.isArray(r.amount))) return 'refund has an invalid amount'
+  const amount = r.amount as Record<string, unknown> | undefined
+  if (amount && amount.refund !== undefined && !Number.isSafeInteger(amount.refund)) return 'refund has an invalid amount'
+  return null
+}
+
+function asRefund (value: Record<string, unknown>): WeChatRefund {
+  return { ...value, status: String(value.status ?? value.refund_status) } as unknown as WeChatRefund
 }
 
 /** SHA256withRSA, base64. */
@@ -254,6 +304,26 @@ export class HttpWeChatPayClient implements WeChatPayClient {
     await this.request('POST', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(outTradeNo)}/close`, { mchid: this.config.mchId })
   }
 
+  async refund (order: RefundOrder): Promise<WeChatRefund> {
+    const a = await this.request('POST', '/v3/refund/domestic/refunds', {
+      out_trade_no: order.outTradeNo,
+      out_refund_no: order.outRefundNo,
+      ...(order.reason ? { reason: order.reason.slice(0, 80) } : {}),
+      notify_url: this.config.refundNotifyUrl,
+      amount: { refund: order.refundCents, total: order.totalCents, currency: 'CNY' }
+    })
+    const problem = refundProblem(a)
+    if (problem) throw new ProviderUnavailableError('wechatpay', `refund: ${problem}`)
+    return asRefund(a!)
+  }
+
+  async queryRefund (outRefundNo: string): Promise<WeChatRefund> {
+    const a = await this.request('GET', `/v3/refund/domestic/refunds/${encodeURIComponent(outRefundNo)}`)
+    const problem = refundProblem(a)
+    if (problem) throw new ProviderUnavailableError('wechatpay', `refund query: ${problem}`)
+    return asRefund(a!)
+  }
+
   jsapiParams (prepayId: string): JsapiPayParams {
     const timeStamp = String(Math.floor(this.clock() / 1000))
     const nonceStr = nonce()
@@ -292,7 +362,12 @@ export class HttpWeChatPayClient implements WeChatPayClient {
       throw new NotificationRejected(400, 'resource is not JSON')
     }
     const eventType = String(body.event_type ?? '')
-    // other events carry other resources (a refund's, say) and are acknowledged without reading them
+    if (eventType.startsWith('REFUND.')) {
+      const invalid = refundProblem(transaction)
+      if (invalid) throw new NotificationRejected(400, invalid)
+      return { id: String(body.id ?? ''), eventType, transaction, refund: asRefund(transaction as unknown as Record<string, unknown>) }
+    }
+    // other events carry other resources and are acknowledged without reading them
     const invalid = eventType === 'TRANSACTION.SUCCESS' ? transactionProblem(transaction) : null
     if (invalid) throw new NotificationRejected(400, invalid)
     return { id: String(body.id ?? ''), eventType, transaction }

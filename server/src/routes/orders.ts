@@ -14,6 +14,7 @@ import { RULES } from '../security/rules'
 import { NotificationRejected } from '../providers/wechatpay'
 import { cancelOrder, createOrder, isWeChatChannel, issueOrderNo, orderView, ownOrder, payMethods, settleOrder } from '../domain/orders'
 import { paymentParams, refreshFromWeChat, settleFromWeChat, wechatPayCall } from '../domain/payments'
+import { applyRefundState } from '../domain/withdrawals'
 
 /** 409: the order's status does not allow paying it (it was canceled). */
 const notPayable = (status: string) => new ApiFailure(409, 'order.notPayable', { status }, { status })
@@ -89,8 +90,8 @@ const failWith = (reply: FastifyReply, status: number, message: string) => reply
 
 /** What OpenAPI shows of the notification route (its body is WeChat Pay's, verified byte for byte). */
 const WECHAT_NOTIFY_DOC = {
-  summary: 'WeChat Pay payment notification (called by WeChat Pay)',
-  description: 'WeChat Pay v3 notification: signature headers (Wechatpay-Serial, -Signature, -Timestamp, -Nonce) over the raw body, AES-256-GCM resource. Answers 204 when settled or ignored, or 4xx/5xx with {code: "FAIL", message} so that WeChat Pay retries. Outside the envelope.',
+  summary: 'WeChat Pay payment and refund notification (called by WeChat Pay)',
+  description: 'WeChat Pay v3 notification (TRANSACTION.SUCCESS settles a top-up; REFUND.SUCCESS / REFUND.ABNORMAL / REFUND.CLOSED settle a withdrawal\'s refund): signature headers (Wechatpay-Serial, -Signature, -Timestamp, -Nonce) over the raw body, AES-256-GCM resource. Answers 204 when settled or ignored, or 4xx/5xx with {code: "FAIL", message} so that WeChat Pay retries. Outside the envelope.',
   tags: ['orders'],
   response: { 204: { description: 'Settled (or an event that needs nothing)', type: 'null' } }
 }
@@ -117,6 +118,12 @@ function wechatNotifyRoute (scope: FastifyInstance, ctx: AppContext): void {
         return failWith(reply, err.status, err.reason)
       }
       throw err
+    }
+    if (notification.refund) {
+      // a withdrawal's refund (REFUND.SUCCESS / ABNORMAL / CLOSED): settled once, like a payment
+      const outcome = await applyRefundState(ctx, notification.refund, request.log)
+      if (!outcome.ok) return failWith(reply, outcome.status, outcome.reason)
+      return reply.code(204).send()
     }
     if (notification.eventType !== 'TRANSACTION.SUCCESS') return reply.code(204).send()
     const outcome = await settleFromWeChat(ctx, notification.transaction, request.log)

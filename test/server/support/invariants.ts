@@ -5,7 +5,9 @@
  * has exactly one prize, each purchase has exactly the prizes of its slots, each idempotency key maps to
  * exactly one applied purchase (and one ledger transaction), each purchase costs the series' price per
  * slot and is debited exactly that from the buyer, each case's sold count is its sold slots, and each
- * sold slot was sold by exactly one purchase (of its buyer).
+ * sold slot was sold by exactly one purchase (of its buyer); withdrawals: each held once, decided at
+ * most once, its refunds adding up to it, no order refunded above what it was paid, the pending account
+ * holding exactly the undecided withdrawals.
  */
 import type { Db } from '../../../server/src/db'
 import { checkLedger } from '../../../server/src/domain/ledger'
@@ -106,5 +108,73 @@ export async function invariantViolations (db: Db): Promise<string[]> {
     if (Number(c.sold_count) !== n) problems.push(`case ${c.id}: sold_count ${c.sold_count}, ${n} slots sold`)
     if ((n === Number(c.size)) !== (c.status === 'sold_out')) problems.push(`case ${c.id}: ${n} of ${c.size} sold but ${c.status}`)
   }
+  problems.push(...await withdrawalViolations(db))
+  return problems
+}
+
+/** The withdrawal books (issue 8). */
+export async function withdrawalViolations (db: Db): Promise<string[]> {
+  const problems: string[] = []
+  const withdrawals = await db.selectFrom('withdrawals').selectAll().execute()
+  const refunds = await db.selectFrom('withdrawal_refunds').selectAll().execute()
+  const txs = await db.selectFrom('ledger_transactions').select(['id', 'kind', 'reference', 'idempotency_key'])
+    .where('kind', 'in', ['withdraw', 'withdraw_payout', 'withdraw_release']).execute()
+  const txLines = await db.selectFrom('ledger_lines').innerJoin('ledger_transactions', 'ledger_transactions.id', 'ledger_lines.tx_id')
+    .select(['ledger_lines.tx_id', 'ledger_lines.account', 'ledger_lines.user_id', 'ledger_lines.amount_cents'])
+    .where('ledger_transactions.kind', 'in', ['withdraw', 'withdraw_payout', 'withdraw_release']).execute()
+  const linesOf = (txId: number | null) => txLines.filter(l => Number(l.tx_id) === Number(txId)).map(l => `${l.account}:${Number(l.amount_cents)}`).sort()
+  const byWithdrawal = new Map<number, typeof refunds>()
+  for (const r of refunds) byWithdrawal.set(Number(r.withdrawal_id), [...(byWithdrawal.get(Number(r.withdrawal_id)) ?? []), r])
+  let pendingExpected = 0
+  for (const w of withdrawals) {
+    const id = Number(w.id)
+    const amount = Number(w.amount_cents)
+    const where = `withdrawal ${id} (${w.status})`
+    const rs = byWithdrawal.get(id) ?? []
+    if (rs.reduce((a, r) => a + Number(r.amount_cents), 0) !== amount) problems.push(`${where}: refunds add up to ${rs.reduce((a, r) => a + Number(r.amount_cents), 0)}, not ${amount}`)
+    const hold = txs.filter(x => x.kind === 'withdraw' && x.reference === `withdrawal ${id}`)
+    if (hold.length !== 1 || Number(hold[0].id) !== Number(w.hold_tx_id)) problems.push(`${where}: ${hold.length} hold transactions`)
+    else if (JSON.stringify(linesOf(w.hold_tx_id)) !== JSON.stringify([`user_cash:${-amount}`, `withdraw_pending:${amount}`].sort())) problems.push(`${where}: hold lines ${linesOf(w.hold_tx_id)}`)
+    const payouts = txs.filter(x => x.kind === 'withdraw_payout' && x.idempotency_key === `withdraw-payout:${id}`)
+    const releases = txs.filter(x => x.kind === 'withdraw_release' && x.idempotency_key === `withdraw-release:${id}`)
+    const returned = rs.filter(r => r.status === 'failed').reduce((a, r) => a + Number(r.amount_cents), 0)
+    switch (w.status) {
+      case 'requested':
+        pendingExpected += amount
+        if (payouts.length || releases.length || w.decision_tx_id !== null) problems.push(`${where}: decided in the ledger`)
+        if (rs.some(r => r.status !== 'pending')) problems.push(`${where}: a refund moved before approval`)
+        break
+      case 'rejected':
+        if (payouts.length || releases.length !== 1 || Number(w.returned_cents) !== amount || !w.reason) problems.push(`${where}: ${payouts.length} payouts, ${releases.length} releases, returned ${w.returned_cents}, reason ${w.reason}`)
+        if (rs.some(r => r.status !== 'canceled')) problems.push(`${where}: a refund not canceled`)
+        break
+      default:
+        if (payouts.length !== 1 || releases.length) problems.push(`${where}: ${payouts.length} payouts, ${releases.length} releases`)
+        if (rs.some(r => r.status === 'canceled')) problems.push(`${where}: a canceled refund`)
+        if (Number(w.returned_cents) !== returned) problems.push(`${where}: returned ${w.returned_cents}, failed refunds ${returned}`)
+        if (w.status === 'paid' && rs.some(r => r.status !== 'success')) problems.push(`${where}: paid with refunds not succeeded`)
+        if (w.status === 'failed' && (returned === 0 || rs.some(r => r.status === 'pending' || r.status === 'processing'))) problems.push(`${where}: failed without a failed refund, or with refunds under way`)
+        if (w.status === 'approved' && !rs.some(r => r.status === 'pending' || r.status === 'processing')) problems.push(`${where}: approved with nothing under way`)
+    }
+  }
+  for (const r of refunds) {
+    const failedTx = txs.filter(x => x.idempotency_key === `withdraw-refund-failed:${r.out_refund_no}`)
+    if ((r.status === 'failed') !== (failedTx.length === 1) || failedTx.length > 1) problems.push(`refund ${r.out_refund_no} (${r.status}): ${failedTx.length} returns to cash`)
+  }
+  const pending = await db.selectFrom('ledger_lines').select(eb => eb.fn.sum<number>('amount_cents').as('s')).where('account', '=', 'withdraw_pending').executeTakeFirst()
+  if (Number(pending?.s ?? 0) !== pendingExpected) problems.push(`withdraw_pending holds ${pending?.s}, the requested withdrawals ${pendingExpected}`)
+  // orders: refunded_cents is what live refunds take, never above the order's amount
+  const orders = await db.selectFrom('orders').select(['op_id', 'amount_cents', 'refunded_cents', 'status']).execute()
+  const held = new Map<string, number>()
+  for (const r of refunds) if (['pending', 'processing', 'success'].includes(r.status)) held.set(r.op_id, (held.get(r.op_id) ?? 0) + Number(r.amount_cents))
+  for (const o of orders) {
+    const h = held.get(o.op_id) ?? 0
+    if (Number(o.refunded_cents) !== h) problems.push(`order ${o.op_id}: refunded_cents ${o.refunded_cents}, live refunds ${h}`)
+    if (h > Number(o.amount_cents ?? 0) || (h > 0 && o.status !== 'paid')) problems.push(`order ${o.op_id} (${o.status}) of ${o.amount_cents} refunds ${h}`)
+  }
+  const keys = await db.selectFrom('idempotency_keys').select(['user_id', 'key']).where('scope', '=', 'withdrawRequest').execute()
+  const holdKeys = new Set(txs.filter(x => x.kind === 'withdraw').map(x => x.idempotency_key))
+  if (keys.length !== withdrawals.length) problems.push(`${keys.length} stored withdrawal keys for ${withdrawals.length} withdrawals`)
+  for (const k of keys) if (!holdKeys.has(`withdraw:${k.user_id}:${k.key}`)) problems.push(`stored withdrawal key ${k.key} has no hold`)
   return problems
 }

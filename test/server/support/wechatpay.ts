@@ -1,7 +1,9 @@
 /**
  * A local WeChat Pay API v3 on 127.0.0.1: checks the merchant's Authorization signature on every
- * request, speaks jsapi / h5 prepay, query by out_trade_no and close, and signs its answers with a
- * platform key. Also builds notifications (signed, resource encrypted with AES-256-GCM) the way
+ * request, speaks jsapi / h5 prepay, query by out_trade_no and close, refunds (POST
+ * /v3/refund/domestic/refunds, at most the order's total over all its refunds, idempotent per
+ * out_refund_no; GET .../refunds/{out_refund_no}), and signs its answers with a platform key. Also
+ * builds payment and refund notifications (signed, resource encrypted with AES-256-GCM) the way
  * WeChat Pay sends them, with ways to spoil each part. All keys are generated here with node:crypto.
  */
 import { createCipheriv, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto'
@@ -43,6 +45,25 @@ export interface Transaction {
   transaction_id?: string
 }
 
+export type RefundState = 'SUCCESS' | 'CLOSED' | 'PROCESSING' | 'ABNORMAL'
+export interface FakeRefund {
+  outTradeNo: string
+  outRefundNo: string
+  refundId: string
+  refund: number
+  total: number
+  notifyUrl: string
+  status: RefundState
+}
+
+export interface RefundNotice {
+  /** Default: the stored refund's. */
+  status?: Exclude<RefundState, 'PROCESSING'>
+  refund?: number
+  outTradeNo?: string
+  mchid?: string
+}
+
 export interface FakeWeChatPay {
   url: string
   /** The clock the fake checks timestamps against and signs with (set it to the app's). */
@@ -57,6 +78,12 @@ export interface FakeWeChatPay {
   failNext: { status: number; code: string; message: string } | null
   /** Sign answers with a key the server does not know. */
   forgeAnswers: boolean
+  /** out_refund_no -> the refund asked for. */
+  refunds: Map<string, FakeRefund>
+  /** The status a new refund is answered with (WeChat Pay usually answers PROCESSING). */
+  refundAnswer: RefundState
+  /** A refund notification as WeChat Pay posts it (resource: the refund, associated_data "refund"). */
+  refundNotification (outRefundNo: string, n?: RefundNotice, o?: NotificationOptions): { headers: Record<string, string>; body: string }
   merchantPublicKey: KeyObject
   /** WECHATPAY_* variables (key files written to a temp dir). */
   env: Record<string, string>
@@ -104,8 +131,17 @@ export async function startWeChatPay (): Promise<FakeWeChatPay> {
     paid: new Set<string>(),
     closed: new Set<string>(),
     failNext: null as { status: number; code: string; message: string } | null,
-    forgeAnswers: false
+    forgeAnswers: false,
+    refunds: new Map<string, FakeRefund>(),
+    refundAnswer: 'PROCESSING' as RefundState
   }
+  const refundJson = (r: FakeRefund) => JSON.stringify({
+    refund_id: r.refundId, out_refund_no: r.outRefundNo, transaction_id: `4200${r.outTradeNo}`, out_trade_no: r.outTradeNo,
+    channel: 'ORIGINAL', user_received_account: '支付用户零钱', status: r.status, create_time: '2026-03-01T16:00:00+08:00',
+    ...(r.status === 'SUCCESS' ? { success_time: '2026-03-01T16:00:05+08:00' } : {}),
+    funds_account: 'AVAILABLE',
+    amount: { total: r.total, refund: r.refund, payer_total: r.total, payer_refund: r.refund, settlement_refund: r.refund, settlement_total: r.total, discount_refund: 0, currency: 'CNY' }
+  })
 
   const signed = (res: http.ServerResponse, status: number, body: string) => {
     const timestamp = String(Math.floor(fake.now() / 1000))
@@ -183,6 +219,33 @@ export async function startWeChatPay (): Promise<FakeWeChatPay> {
         fake.closed.add(no)
         return signed(res, 204, '')
       }
+      if (req.method === 'POST' && url.pathname === '/v3/refund/domestic/refunds') {
+        const order = typeof json.out_trade_no === 'string' ? fake.orders.get(json.out_trade_no) : undefined
+        const a = json.amount
+        if (typeof json.out_refund_no !== 'string' || !/^[A-Za-z0-9_|*@-]{1,64}$/.test(json.out_refund_no) || typeof json.notify_url !== 'string' ||
+          !Number.isInteger(a?.refund) || a.refund < 1 || !Number.isInteger(a?.total) || a?.currency !== 'CNY') {
+          return error(res, 400, 'PARAM_ERROR', 'bad refund')
+        }
+        if (!order) return error(res, 404, 'RESOURCE_NOT_EXISTS', 'order does not exist')
+        const known = fake.refunds.get(json.out_refund_no)
+        if (known) return signed(res, 200, refundJson(known))
+        if (a.total !== order.amount) return error(res, 400, 'INVALID_REQUEST', 'total does not match the order')
+        const refunded = [...fake.refunds.values()].filter(r => r.outTradeNo === json.out_trade_no && r.status !== 'CLOSED' && r.status !== 'ABNORMAL')
+          .reduce((sum, r) => sum + r.refund, 0)
+        if (refunded + a.refund > order.amount) return error(res, 400, 'INVALID_REQUEST', 'refunds exceed the order')
+        const r: FakeRefund = {
+          outTradeNo: json.out_trade_no, outRefundNo: json.out_refund_no, refundId: `5030${randomBytes(10).toString('hex')}`,
+          refund: a.refund, total: a.total, notifyUrl: json.notify_url, status: fake.refundAnswer
+        }
+        fake.refunds.set(r.outRefundNo, r)
+        return signed(res, 200, refundJson(r))
+      }
+      const refundQuery = /^\/v3\/refund\/domestic\/refunds\/([^/]+)$/.exec(url.pathname)
+      if (req.method === 'GET' && refundQuery) {
+        const r = fake.refunds.get(decodeURIComponent(refundQuery[1]))
+        if (!r) return error(res, 404, 'RESOURCE_NOT_EXISTS', 'refund does not exist')
+        return signed(res, 200, refundJson(r))
+      }
       return error(res, 404, 'NOT_FOUND', 'no such api')
     })
   })
@@ -253,6 +316,38 @@ export async function startWeChatPay (): Promise<FakeWeChatPay> {
         headers: signBody(body, o),
         body: o.tamperBody ? body.replace('"summary":"支付成功"', '"summary":"支付成功 "') : body
       }
+    },
+    refundNotification (outRefundNo: string, n: RefundNotice = {}, o: NotificationOptions = {}) {
+      const r = fake.refunds.get(outRefundNo)
+      const status = n.status ?? (r?.status === 'PROCESSING' || !r ? 'SUCCESS' : r.status)
+      if (r) r.status = status
+      const plain = JSON.stringify({
+        mchid: n.mchid ?? PAY.mchId,
+        out_trade_no: n.outTradeNo ?? r?.outTradeNo ?? 'BB20260301000000UNKNOWN0000',
+        transaction_id: `4200${r?.outTradeNo ?? '0'}`,
+        out_refund_no: outRefundNo,
+        refund_id: r?.refundId ?? `5030${randomBytes(10).toString('hex')}`,
+        refund_status: status,
+        ...(status === 'SUCCESS' ? { success_time: '2026-03-01T16:00:05+08:00' } : {}),
+        user_received_account: '支付用户零钱',
+        amount: { total: r?.total ?? 0, refund: n.refund ?? r?.refund ?? 0, payer_total: r?.total ?? 0, payer_refund: n.refund ?? r?.refund ?? 0 }
+      })
+      const nonce = randomBytes(6).toString('hex')
+      let ciphertext = encryptResource(PAY.apiV3Key, plain, nonce, 'refund')
+      if (o.badTag) {
+        const raw = Buffer.from(ciphertext, 'base64')
+        raw[raw.length - 1] ^= 0x01
+        ciphertext = raw.toString('base64')
+      }
+      const body = JSON.stringify({
+        id: randomBytes(8).toString('hex'),
+        create_time: '2026-03-01T16:00:05+08:00',
+        resource_type: 'encrypt-resource',
+        event_type: o.eventType ?? `REFUND.${status}`,
+        summary: status === 'SUCCESS' ? '退款成功' : '退款异常',
+        resource: { original_type: 'refund', algorithm: 'AEAD_AES_256_GCM', ciphertext, associated_data: 'refund', nonce }
+      })
+      return { headers: signBody(body, o), body: o.tamperBody ? body.replace('"resource_type"', '"resource_type" ') : body }
     },
     sign: signBody,
     close: () => new Promise<void>(resolve => {

@@ -1,0 +1,16 @@
+/** Withdrawals (types/withdraw.ts withdrawRoutes): the shopper's requests and the operators' queue and decisions. */
+import { withdrawRoutes as r } from '../../../types/withdraw'
+import type { Api, AppContext } from '../context'
+import { defineRoute } from '../http/route'
+import {
+  approveWithdrawal, listWithdrawals, operatorQueue, rejectWithdrawal, requestWithdrawal, withdrawInfo
+} from '../domain/withdrawals'
+
+export function withdrawalRoutes (app: Api, ctx: AppContext): void {
+  defineRoute(app, ctx, r.withdrawInfo, async ({ userId }) => withdrawInfo(ctx, userId))
+  defineRoute(app, ctx, r.withdrawRequest, async ({ body, userId }) => (await requestWithdrawal(ctx, userId, body)).result)
+  defineRoute(app, ctx, r.withdrawList, async ({ body, userId }) => listWithdrawals(ctx.db, userId, body.page, body.size))
+  defineRoute(app, ctx, r.operatorWithdrawList, async ({ body }) => operatorQueue(ctx.db, body))
+  defineRoute(app, ctx, r.operatorWithdrawApprove, async ({ body, userId, request }) => approveWithdrawal(ctx, userId, body.withdrawalId, request.log))
+  defineRoute(app, ctx, r.operatorWithdrawReject, async ({ body, userId }) => rejectWithdrawal(ctx, userId, body.withdrawalId, body.reason.trim() || body.reason))
+}
