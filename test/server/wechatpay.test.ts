@@ -285,8 +285,11 @@ describe.each(testDialects())('WeChat Pay on %s', (dialect) => {
       const res = await notify(signed(plain))
       expect({ what, status: res.statusCode, body: res.json() }).toEqual({ what, status: 400, body: { code: 'FAIL', message: expect.stringMatching(reason) } })
     }
+    // a refund event is read as a refund (withdrawals): one without out_refund_no is refused before the database
+    const refund = await notify(signed('{"refund_status":"SUCCESS"}', 'REFUND.SUCCESS'))
+    expect({ status: refund.statusCode, body: refund.json() }).toEqual({ status: 400, body: { code: 'FAIL', message: 'refund has no valid out_refund_no' } })
     // another event's resource is not a transaction and is acknowledged unread
-    expect((await notify(signed('{"refund_status":"SUCCESS"}', 'REFUND.SUCCESS'))).statusCode).toBe(204)
+    expect((await notify(signed('{"coupon_id":"1"}', 'COUPON.USE'))).statusCode).toBe(204)
     expect(await cash()).toBe(before)
     expect(await status(opId)).toBe('created')
     // the same transaction, well-formed, settles

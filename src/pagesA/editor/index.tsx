@@ -12,6 +12,7 @@ import type { MessageKey } from '@/locales/types'
 import { redirect } from '@/utils/navigation'
 import SettingsTab from './SettingsTab'
 import ShipmentsTab from './ShipmentsTab'
+import WithdrawalsTab from './WithdrawalsTab'
 import './index.scss'
 
 /** A single box costs at most 200 yuan (PRODUCT.md, shopper protection). */
@@ -53,6 +54,7 @@ function SeriesTab () {
 const TABS: Array<{ key: string; label: MessageKey; Tab: ComponentType }> = [
   { key: 'series', label: 'editor.tabSeries', Tab: observer(SeriesTab) },
   { key: 'shipments', label: 'editor.tabShipments', Tab: ShipmentsTab },
+  { key: 'withdrawals', label: 'editor.tabWithdrawals', Tab: WithdrawalsTab },
   { key: 'settings', label: 'editor.tabSettings', Tab: SettingsTab }
 ]
 

@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'react'
-import { useDidShow, useReachBottom } from '@tarojs/taro'
+import Taro, { useDidShow, useReachBottom, useRouter } from '@tarojs/taro'
 import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { TOPUP_MAX_CENTS, TOPUP_MIN_CENTS } from '~types/limits'
@@ -18,13 +18,20 @@ import { loading, toast } from '@/utils/feedback'
 import { formatCents, formatTime, parseYuan } from '@/utils/format'
 import { redirect } from '@/utils/navigation'
 import { REACH_BOTTOM_THROTTLE_MS, throttle } from '@/utils/throttle'
+import WithdrawPanel from './WithdrawPanel'
 import './index.scss'
 
 const PRESETS = [1000, 3000, 5000, 10000, 20000, 50000]
 const LEDGER_PAGE = 20
 
-/** Top-up and withdraw: balances, presets or a custom amount through the order flow, the ledger. */
+/**
+ * Top-up and withdraw: balances, presets or a custom amount through the order flow, the withdraw form
+ * and the user's withdrawals (opened by the Withdraw button, or directly with ?withdraw=1), the ledger.
+ */
 function RechargePage () {
+  const { params } = useRouter()
+  const [withdrawOpen, setWithdrawOpen] = useState(params.withdraw === '1')
+  const [refreshKey, setRefreshKey] = useState(0)
   const [balance, setBalance] = useState<WalletBalance | null>(null)
   const [methods, setMethods] = useState<PayMethod[]>([])
   const [channel, setChannel] = useState<PayChannel | null>(null)
@@ -48,6 +55,7 @@ function RechargePage () {
       setBalance(b)
       setMethods(m)
       setChannel(c => c ?? m[0]?.channel ?? null)
+      setRefreshKey(k => k + 1)
     } catch (e) {
       toast({ message: errorMessage(e) })
     }
@@ -82,6 +90,11 @@ function RechargePage () {
     }
   }
 
+  const openWithdraw = () => {
+    setWithdrawOpen(true)
+    void Taro.pageScrollTo({ scrollTop: 0, duration: 200 }).catch(() => undefined)
+  }
+
   if (!sessionStore.loggedIn) {
     return (
       <PageShell className='recharge-page'>
@@ -108,6 +121,8 @@ function RechargePage () {
         <Text className='wallet-card__note'>{t('recharge.creditNote')}</Text>
       </View>
 
+      {withdrawOpen && <WithdrawPanel refreshKey={refreshKey} onChanged={() => { void load() }} />}
+
       <Section title={t('recharge.topUp')}>
         <View className='presets'>
           {PRESETS.map(n => (
@@ -123,7 +138,7 @@ function RechargePage () {
         <Text className='recharge-label'>{t('payment.method')}</Text>
         <PayMethods methods={methods} value={channel} onChange={setChannel} />
         <View className='recharge-actions'>
-          <View className='btn btn--ghost recharge-withdraw' onClick={() => toast({ message: t('recharge.withdrawSoon') })}>{t('recharge.withdraw')}</View>
+          <View className={`btn btn--ghost recharge-withdraw ${withdrawOpen ? 'recharge-withdraw--on' : ''}`} onClick={openWithdraw}>{t('recharge.withdraw')}</View>
           <View className={`btn btn--primary recharge-pay ${busy || amountError || amount === null ? 'btn--disabled' : ''}`} onClick={pay}>
             {t('recharge.topUp')} {amount && !amountError ? formatCents(amount) : ''}
           </View>
