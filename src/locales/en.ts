@@ -267,6 +267,8 @@ const en: Dict = {
     rejected: 'Rejected',
     filterAll: 'All',
     refunds: 'Back through: {list}',
+    channelSandbox: 'sandbox',
+    channelWechat: 'WeChat Pay',
     resend: 'Send refund again',
     more: 'Load more'
   },

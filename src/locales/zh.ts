@@ -236,7 +236,7 @@ const zh = {
     title: '提现',
     available: '可提现现金',
     rules: '单笔最低 {min}，每天最多 {max}（今天还可提 {left}）',
-    creditNote: '赠送余额来自回收和奖励，不能提现；提现原路退回充值账户，需人工审核',
+    creditNote: '抵扣金来自回收和奖励，不能提现；现金提现经人工审核后原路退回',
     amount: '提现金额（元）',
     all: '全部',
     submit: '申请提现 {amount}',
@@ -269,6 +269,8 @@ const zh = {
     rejected: '已拒绝',
     filterAll: '全部',
     refunds: '原路退回：{list}',
+    channelSandbox: '沙箱',
+    channelWechat: '微信支付',
     resend: '重新发起退款',
     more: '加载更多'
   },

@@ -84,7 +84,7 @@ function WithdrawalsTab () {
             <Text className='wq-row__user'>{w.userLabel}</Text>
             <Text className='wq-row__meta'>#{w.id} · {formatTime(w.createdAt)}</Text>
             <Text className='wq-row__meta'>
-              {t('withdraw.refunds', { list: w.refunds.map(r => `${r.opId.slice(-6)} ${formatCents(r.amountCents)} (${r.channel === 'sandbox' ? 'sandbox' : 'WeChat Pay'})`).join(', ') })}
+              {t('withdraw.refunds', { list: w.refunds.map(r => `${r.opId.slice(-6)} ${formatCents(r.amountCents)} (${t(r.channel === 'sandbox' ? 'withdraw.channelSandbox' : 'withdraw.channelWechat')})`).join(', ') })}
             </Text>
             {w.reason && <Text className='wq-row__reason'>{t('withdraw.reason', { reason: w.reason })}</Text>}
             {w.status === 'requested' && rejecting !== w.id && (
