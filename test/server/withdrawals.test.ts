@@ -342,6 +342,10 @@ describe.each(testDialects())('withdrawals through WeChat Pay on %s', (dialect) 
     const cashBefore = (await balance(s)).cashCents
     const w = (await withdraw(s, 5000)).body.data
     expect(w.refunds).toEqual([{ opId, channel: 'wechat_jsapi', amountCents: 5000, status: 'pending' }])
+    // a signed refund result for a refund the shop has not sent (the withdrawal is not approved): nothing moves
+    const [unsent] = await refundRow(w.id)
+    expect((await notify(wx.refundNotification(unsent.out_refund_no, { status: 'SUCCESS', refund: 5000, outTradeNo: opId }))).statusCode).toBe(204)
+    expect((await refundRow(w.id))[0].status).toBe('pending')
     const before = wx.requests.length
     const r = await approve(w.id)
     expect(r.body.code).toBe(200)

@@ -394,8 +394,11 @@ export async function applyRefundState (deps: WithdrawDeps, refund: WeChatRefund
       return { ok: true, settled: await settleRefund(deps, row.out_refund_no, 'failed', { refundId, failure: `refund ${refund.status}` }) }
     default: {
       const at = iso(deps.clock())
+      // only a refund the shop sent: its withdrawal was approved
       await deps.db.updateTable('withdrawal_refunds').set({ status: 'processing', provider_refund_id: refundId, sent_at: at, failure: null, updated_at: at })
-        .where('id', '=', row.id).where('status', 'in', ['pending', 'processing']).execute()
+        .where('id', '=', row.id).where('status', 'in', ['pending', 'processing'])
+        .where('withdrawal_id', 'in', deps.db.selectFrom('withdrawals').select('id').where('id', '=', Number(row.withdrawal_id)).where('status', '=', 'approved'))
+        .execute()
       return { ok: true, settled: false }
     }
   }
