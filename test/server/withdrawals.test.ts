@@ -131,7 +131,11 @@ describe.each(testDialects())('withdrawals on %s', (dialect) => {
     // the shopper sees it
     expect((await mine(s)).list).toEqual([r.body.data])
     // the database refuses refunding an order above what it was paid
-    await expect(t.db.updateTable('orders').set({ refunded_cents: 1001 }).where('op_id', '=', older).execute()).rejects.toThrow(/orders_refunded_check/)
+    // (the message, not toThrow: better-sqlite3's native addon is shared by Jest's realms, so its error
+    // may come from another realm's Error class and fail an instanceof check)
+    const refused = await t.db.updateTable('orders').set({ refunded_cents: 1001 }).where('op_id', '=', older).execute()
+      .then(() => 'no error', (e: unknown) => String((e as { message?: unknown }).message))
+    expect(refused).toMatch(/orders_refunded_check/)
   })
 
   test('the idempotency key: a replay answers the first result and holds nothing more; the key with another amount is a 409', async () => {

@@ -19,14 +19,13 @@ export function withdrawals (dialect: Dialect): Migration {
   const t = columnTypes(dialect)
   return {
     async up (db: Kysely<any>) {
-      await db.schema.alterTable('orders').addColumn('refunded_cents', 'bigint', c => c.notNull().defaultTo(0)).execute()
+      const refundedCheck = 'refunded_cents >= 0 and refunded_cents <= coalesce(amount_cents, 0)'
       if (dialect === 'postgres') {
-        await sql`alter table orders add constraint orders_refunded_check check (refunded_cents >= 0 and refunded_cents <= coalesce(amount_cents, 0))`.execute(db)
+        await db.schema.alterTable('orders').addColumn('refunded_cents', 'bigint', c => c.notNull().defaultTo(0)).execute()
+        await sql.raw(`alter table orders add constraint orders_refunded_check check (${refundedCheck})`).execute(db)
       } else {
-        // SQLite cannot add a table constraint; a trigger refuses the same rows
-        await sql.raw(`create trigger orders_refunded_check before update of refunded_cents on orders
-          when new.refunded_cents < 0 or new.refunded_cents > coalesce(new.amount_cents, 0)
-          begin select raise(abort, 'CHECK constraint failed: orders_refunded_check'); end`).execute(db)
+        // SQLite adds no table constraint, but a new column may carry a CHECK over the row
+        await sql.raw(`alter table orders add column refunded_cents bigint not null default 0 constraint orders_refunded_check check (${refundedCheck})`).execute(db)
       }
 
       await db.schema.createTable('withdrawals')
@@ -78,7 +77,6 @@ export function withdrawals (dialect: Dialect): Migration {
       await db.schema.dropTable('withdrawal_refunds').execute()
       await db.schema.dropTable('withdrawals').execute()
       if (dialect === 'postgres') await sql`alter table orders drop constraint orders_refunded_check`.execute(db)
-      else await sql`drop trigger orders_refunded_check`.execute(db)
       await db.schema.alterTable('orders').dropColumn('refunded_cents').execute()
     }
   }
