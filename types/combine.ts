@@ -116,3 +116,29 @@ export const combineRoutes = {
   }),
   detail: route({ method: 'POST', url: '/api/combineDetail', auth: 'user', tag, body: CombineIdRequest, data: CombineResult, summary: 'One of the caller\'s combines with its proof (the server seed once revealed)' })
 }
+
+// ---- operator -------------------------------------------------------------------------------------
+
+export const RecipeSaveRequest = Obj({
+  /** Absent: a new recipe; present: that recipe is changed. */
+  id: Type.Optional(Id),
+  seriesId: Id,
+  name: Type.Object({ zh: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f]*$' }), en: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f]*$' }) }, { additionalProperties: false }),
+  inputKind: StringEnum(['rarity', 'same_design'] as const),
+  inputRarity: Nullable(Rarity),
+  inputCount: Type.Integer({ minimum: 2, maximum: 20 }),
+  /** The pool in its published order: designs of the series, positive integer weights. */
+  pool: Type.Array(Obj({ designId: Id, weight: Type.Integer({ minimum: 1, maximum: 1_000_000 }) }), { minItems: 1, maxItems: 100 }),
+  status: StringEnum(['on', 'off'] as const)
+})
+export type RecipeSaveRequest = Static<typeof RecipeSaveRequest>
+export const OperatorRecipe = Type.Object({ ...Recipe.properties, status: StringEnum(['on', 'off'] as const) })
+export type OperatorRecipe = Static<typeof OperatorRecipe>
+
+export const operatorCombineRoutes = {
+  recipes: route({ method: 'POST', url: '/api/operator/recipes', auth: 'operator', tag: 'operator', body: RecipeListRequest, data: Type.Array(OperatorRecipe), summary: 'Every recipe, published or withdrawn' }),
+  save: route({
+    method: 'POST', url: '/api/operator/recipeSave', auth: 'operator', tag: 'operator', body: RecipeSaveRequest, data: OperatorRecipe,
+    summary: 'Publish, change or withdraw a recipe (audited)', description: 'The pool\'s designs must be of the series (400 naming pool); a change of a published recipe applies to the next combine.'
+  })
+}

@@ -422,6 +422,14 @@ const en: Dict = {
     toCombine: 'Combine',
     odds: 'odds {odds}'
   },
+  opRecipes: {
+    title: 'Combine recipes',
+    on: 'Published',
+    off: 'Withdrawn',
+    publish: 'Publish',
+    withdraw: 'Withdraw',
+    saved: 'Recipe saved'
+  },
   opSettings: {
     title: 'Shop settings',
     shipFreeFromItems: 'Free shipping from (items)',
@@ -445,6 +453,7 @@ const en: Dict = {
     tabSeries: 'Series',
     tabShipments: 'Shipments',
     tabWithdrawals: 'Withdrawals',
+    tabRecipes: 'Recipes',
     tabSettings: 'Settings',
     loginFirst: 'Log in as an operator to use the editor',
     noAccess: 'No access: the editor is for the shop\'s operators'

@@ -424,6 +424,14 @@ const zh = {
     toCombine: '合成',
     odds: '概率 {odds}'
   },
+  opRecipes: {
+    title: '合成配方',
+    on: '已发布',
+    off: '已下架',
+    publish: '发布',
+    withdraw: '下架',
+    saved: '配方已保存'
+  },
   opSettings: {
     title: '店铺设置',
     shipFreeFromItems: '满几件包邮',
@@ -447,6 +455,7 @@ const zh = {
     tabSeries: '系列',
     tabShipments: '发货',
     tabWithdrawals: '提现审核',
+    tabRecipes: '合成配方',
     tabSettings: '设置',
     loginFirst: '请用运营账号登录后使用编辑器',
     noAccess: '没有权限：编辑器仅供店铺运营人员使用'

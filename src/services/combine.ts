@@ -1,5 +1,5 @@
 /** Combine and its seeds (types/combine.ts). */
-import type { CombineRequest, combineRoutes } from '~types/combine'
+import type { CombineRequest, RecipeSaveRequest, combineRoutes, operatorCombineRoutes } from '~types/combine'
 import { postRoute } from './request'
 
 type C = typeof combineRoutes
@@ -11,4 +11,12 @@ export const combineApi = {
   recipes: (seriesId?: number) => postRoute<C['recipes']>('/api/combineRecipes', seriesId === undefined ? {} : { seriesId }),
   combine: (body: CombineRequest) => postRoute<C['combine']>('/api/combine', body),
   detail: (combineId: number) => postRoute<C['detail']>('/api/combineDetail', { combineId })
+}
+
+type OC = typeof operatorCombineRoutes
+
+/** The operator's recipes. */
+export const recipeAdminApi = {
+  list: () => postRoute<OC['recipes']>('/api/operator/recipes', {}),
+  save: (body: RecipeSaveRequest) => postRoute<OC['save']>('/api/operator/recipeSave', body)
 }

@@ -160,6 +160,16 @@ async function run ({ base, fakes }) {
     await page.getByText('Settings saved').waitFor()
     assert.deepEqual(await api(base, '/api/shippingRule', {}), { freeFromItems: 4, feeCents: 850 })
     await api(base, '/api/operator/settingsSave', { shipFeeCents: 1200, shipFreeFromItems: 3 }, op.token)
+
+    // the operator withdraws a combine recipe and publishes it again
+    await page.locator('.editor-tab-recipes').click()
+    const [recipe] = await api(base, '/api/combineRecipes', {})
+    await page.locator(`.op-recipe-${recipe.id} .op-recipe__flip`).click()
+    await page.locator(`.op-recipe-${recipe.id} .op-recipe__status--off`).waitFor()
+    await shot('after-editor-recipes.png')
+    assert.ok(!(await api(base, '/api/combineRecipes', {})).some(r => r.id === recipe.id), 'a withdrawn recipe is not offered')
+    await page.locator(`.op-recipe-${recipe.id} .op-recipe__flip`).click()
+    await page.locator(`.op-recipe-${recipe.id} .op-recipe__status--on`).waitFor()
     assert.deepEqual(errors, [], 'no page errors')
   } finally {
     await close()

@@ -162,4 +162,29 @@ describe.each(testDialects())('combine on %s', (dialect) => {
     const z = ((chi / k) ** (1 / 3) - (1 - 2 / (9 * k))) / Math.sqrt(2 / (9 * k))
     expect(z).toBeLessThan(5)
   }, 60000)
+
+  test('operators publish, change and withdraw recipes (audited); shoppers get 403; a pool of another series is a 400', async () => {
+    const { makeUser: mk, loginToken: lt } = await import('./support/app')
+    const op = await mk(t.db, t.clock, { role: 'operator' })
+    const operator = { id: Number(op.id), token: await lt(t.app, op.user_name!, op.password), userName: op.user_name! }
+    const shopperOne = await makeShopper(t.app, t.db, t.clock)
+    const body = {
+      seriesId, name: { zh: '稀有升级', en: 'Rare up' }, inputKind: 'rarity', inputRarity: 'rare', inputCount: 2,
+      pool: designs.filter(d => d.rarity === 'hidden').map(d => ({ designId: d.id, weight: 1 })), status: 'on'
+    }
+    expect((await call(shopperOne, '/api/operator/recipeSave', { nonsense: 1 })).body.code).toBe(403)
+    const made = await call(operator, '/api/operator/recipeSave', body)
+    expect(made.body.data).toMatchObject({ seriesId, input: { kind: 'rarity', rarity: 'rare', count: 2 }, totalWeight: 1, guaranteedRarity: 'hidden', status: 'on' })
+    expect((await post(t.app, '/api/combineRecipes', { seriesId })).body.data.map((r: { id: number }) => r.id)).toContain(made.body.data.id)
+    const off = await call(operator, '/api/operator/recipeSave', { ...body, id: made.body.data.id, status: 'off' })
+    expect(off.body.data.status).toBe('off')
+    expect((await post(t.app, '/api/combineRecipes', { seriesId })).body.data.map((r: { id: number }) => r.id)).not.toContain(made.body.data.id)
+    expect((await call(operator, '/api/operator/recipes', { seriesId })).body.data.map((r: { id: number }) => r.id)).toContain(made.body.data.id)
+    const foreign = await makeSeries(t.db, t.clock)
+    const foreignDesign = Number((await t.db.selectFrom('designs').select('id').where('series_id', '=', foreign).executeTakeFirstOrThrow()).id)
+    expect((await call(operator, '/api/operator/recipeSave', { ...body, pool: [{ designId: foreignDesign, weight: 1 }] })).body).toMatchObject({ code: 400, data: { field: 'pool' } })
+    expect((await call(operator, '/api/operator/recipeSave', { ...body, inputRarity: null })).body).toMatchObject({ code: 400, data: { field: 'inputRarity' } })
+    const audit = await t.db.selectFrom('audit_log').select('action').where('entity', '=', 'recipe').where('entity_id', '=', made.body.data.id).execute()
+    expect(audit.map(a => a.action)).toEqual(['recipe.create', 'recipe.update'])
+  })
 })

@@ -127,7 +127,7 @@ export async function seedCatalogue (db: Db, clock: Clock): Promise<number> {
  * Two published recipes per demo series:
  *  - three regular items for one draw where every design can come, the rare ones at 8 and the hidden
  *    one at 2 against 10 for each regular one;
- *  - two of one regular design for a rare-or-better draw (rare 30 each, hidden 10).
+ *  - two of one design (any rarity) for a rare-or-better draw (rare 30 each, hidden 10).
  */
 export async function seedRecipes (db: Db, clock: Clock, seriesId: number): Promise<number[]> {
   const designs = await db.selectFrom('designs').select(['id', 'rarity']).where('series_id', '=', seriesId).orderBy('sort').orderBy('id').execute()
@@ -138,7 +138,7 @@ export async function seedRecipes (db: Db, clock: Clock, seriesId: number): Prom
       pool: designs.map(d => ({ designId: Number(d.id), weight: weightOf[d.rarity] }))
     }),
     await createRecipe(db, clock, {
-      seriesId, name: { zh: '双倍升级：两件同款普通款', en: 'Double up: two of one regular design' }, inputKind: 'same_design', inputRarity: null, inputCount: 2,
+      seriesId, name: { zh: '双倍升级：任意两件同款', en: 'Double up: any two of one design' }, inputKind: 'same_design', inputRarity: null, inputCount: 2,
       pool: designs.filter(d => d.rarity !== 'regular').map(d => ({ designId: Number(d.id), weight: d.rarity === 'rare' ? 30 : 10 }))
     })
   ]

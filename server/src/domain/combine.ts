@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
 import { fairDraw, serverSeedHash } from '../../../types/fair'
-import type { CombineRequest, CombineResult, FairSeedView, Recipe, RotateResult } from '../../../types/combine'
+import type { CombineRequest, CombineResult, FairSeedView, Recipe, RecipeSaveRequest, RotateResult } from '../../../types/combine'
 import type { PrizeStateFailureData } from '../../../types/afterDraw'
 import type { Rarity } from '../../../types/shop'
 import type { CombineRecipesTable, CombinesTable, Database, FairSeedsTable } from '../db/schema'
@@ -24,6 +24,7 @@ import { iso, type Clock } from '../clock'
 import { ApiFailure, fail } from '../http/envelope'
 import { designInfo, loadSeries, text, type SeriesData } from './catalogue'
 import { idempotent } from './idempotency'
+import { writeAudit } from './audit'
 import { listPrizesByIds } from './prizes'
 
 type Db = Kysely<Database>
@@ -87,13 +88,13 @@ export async function rotateSeed (deps: CombineDeps, userId: number): Promise<Ro
 interface PoolItem { designId: number; weight: number }
 const poolOf = (r: { pool: string }) => JSON.parse(r.pool) as PoolItem[]
 
-export async function listRecipes (db: Db, seriesId?: number, includeOff = false): Promise<Recipe[]> {
+export async function listRecipes (db: Db, seriesId?: number, includeOff = false): Promise<Array<Recipe & { status: 'on' | 'off' }>> {
   let q = db.selectFrom('combine_recipes').selectAll()
   if (!includeOff) q = q.where('status', '=', 'on')
   if (seriesId !== undefined) q = q.where('series_id', '=', seriesId)
   const rows = await q.orderBy('id').execute()
-  const series = await loadSeries(db, rows.map(r => Number(r.series_id)))
-  return rows.filter(r => series.has(Number(r.series_id))).map(r => recipeView(r, series.get(Number(r.series_id))!))
+  const series = await loadSeries(db, rows.map(r => Number(r.series_id)), includeOff)
+  return rows.filter(r => series.has(Number(r.series_id))).map(r => ({ ...recipeView(r, series.get(Number(r.series_id))!), status: r.status }))
 }
 
 function recipeView (r: Selectable<CombineRecipesTable>, s: SeriesData): Recipe {
@@ -222,4 +223,34 @@ export async function createRecipe (db: Db, clock: Clock, r: RecipeInput): Promi
     input_count: r.inputCount, pool: JSON.stringify(r.pool), status: 'on', created_at: now, updated_at: now
   }).returning('id').executeTakeFirstOrThrow()
   return Number(id)
+}
+
+/** The operator's change of a recipe: the pool must be designs of the series; every change is audited. */
+export async function saveRecipe (db: Db, clock: Clock, actorId: number, r: RecipeSaveRequest): Promise<Recipe & { status: 'on' | 'off' }> {
+  const designs = await db.selectFrom('designs').select('id').where('series_id', '=', r.seriesId).execute()
+  if (!designs.length) throw new ApiFailure(404, 'series.notFound', {}, { field: 'seriesId' })
+  const ids = new Set(designs.map(d => Number(d.id)))
+  const stranger = r.pool.find(p => !ids.has(p.designId))
+  if (stranger) throw new ApiFailure(400, 'combine.poolDesign', { designId: stranger.designId }, { field: 'pool', designId: stranger.designId })
+  if (new Set(r.pool.map(p => p.designId)).size !== r.pool.length) throw new ApiFailure(400, 'combine.poolDuplicate', {}, { field: 'pool' })
+  if (r.inputKind === 'rarity' && !r.inputRarity) throw new ApiFailure(400, 'combine.rarityRequired', {}, { field: 'inputRarity' })
+  const now = iso(clock())
+  const values = {
+    series_id: r.seriesId, name: r.name.zh.trim(), name_en: r.name.en.trim(), input_kind: r.inputKind,
+    input_rarity: r.inputKind === 'rarity' ? r.inputRarity : null, input_count: r.inputCount, pool: JSON.stringify(r.pool), status: r.status, updated_at: now
+  }
+  const id = await db.transaction().execute(async trx => {
+    let recipeId: number
+    if (r.id === undefined) {
+      recipeId = Number((await trx.insertInto('combine_recipes').values({ ...values, created_at: now }).returning('id').executeTakeFirstOrThrow()).id)
+    } else {
+      const updated = await trx.updateTable('combine_recipes').set(values).where('id', '=', r.id).returning('id').executeTakeFirst()
+      if (!updated) throw new ApiFailure(404, 'combine.recipeNotFound', {}, { field: 'id' })
+      recipeId = r.id
+    }
+    await writeAudit(trx, clock, { actorId, action: r.id === undefined ? 'recipe.create' : 'recipe.update', entity: 'recipe', entityId: recipeId, detail: { ...r } })
+    return recipeId
+  })
+  const [saved] = (await listRecipes(db, r.seriesId, true)).filter(x => x.id === id)
+  return saved
 }

@@ -11,6 +11,7 @@ import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
 import { redirect } from '@/utils/navigation'
 import SettingsTab from './SettingsTab'
+import RecipesTab from './RecipesTab'
 import ShipmentsTab from './ShipmentsTab'
 import WithdrawalsTab from './WithdrawalsTab'
 import './index.scss'
@@ -55,6 +56,7 @@ const TABS: Array<{ key: string; label: MessageKey; Tab: ComponentType }> = [
   { key: 'series', label: 'editor.tabSeries', Tab: observer(SeriesTab) },
   { key: 'shipments', label: 'editor.tabShipments', Tab: ShipmentsTab },
   { key: 'withdrawals', label: 'editor.tabWithdrawals', Tab: WithdrawalsTab },
+  { key: 'recipes', label: 'editor.tabRecipes', Tab: RecipesTab },
   { key: 'settings', label: 'editor.tabSettings', Tab: SettingsTab }
 ]
 
