@@ -45,9 +45,57 @@ function lookup (dict: Dict, key: string): string | undefined {
   return typeof node === 'string' ? node : undefined
 }
 
+/**
+ * Fills a template: `{name}` takes a parameter; `{name, plural, one {# box} other {# boxes}}` picks
+ * the branch for the number (`=N` for an exact number, `one` for 1, `other` otherwise) and puts the
+ * number where `#` stands. Chinese has no plural forms and simply does not use the second kind.
+ */
 export function format (template: string, params?: Params): string {
   if (!params) return template
-  return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m))
+  let out = ''
+  let i = 0
+  while (i < template.length) {
+    const open = template.indexOf('{', i)
+    if (open < 0) { out += template.slice(i); break }
+    out += template.slice(i, open)
+    const close = matchingBrace(template, open)
+    if (close < 0) { out += template.slice(open); break }
+    out += fill(template.slice(open + 1, close), params) ?? template.slice(open, close + 1)
+    i = close + 1
+  }
+  return out
+}
+
+/** The index of the brace closing the one at `open`, or -1. */
+function matchingBrace (s: string, open: number): number {
+  let depth = 0
+  for (let j = open; j < s.length; j++) {
+    if (s[j] === '{') depth++
+    else if (s[j] === '}' && --depth === 0) return j
+  }
+  return -1
+}
+
+/** One placeholder's text, or undefined to leave it as written. */
+function fill (body: string, params: Params): string | undefined {
+  const simple = /^(\w+)$/.exec(body)
+  if (simple) return simple[1] in params ? String(params[simple[1]]) : undefined
+  const plural = /^(\w+),\s*plural,\s*/.exec(body)
+  if (!plural || !(plural[1] in params)) return undefined
+  const n = Number(params[plural[1]])
+  const branches = new Map<string, string>()
+  let rest = body.slice(plural[0].length)
+  while (rest.trim()) {
+    const sel = /^\s*(=\d+|\w+)\s*\{/.exec(rest)
+    if (!sel) return undefined
+    const start = sel[0].length - 1
+    const end = matchingBrace(rest, start)
+    if (end < 0) return undefined
+    branches.set(sel[1], rest.slice(start + 1, end))
+    rest = rest.slice(end + 1)
+  }
+  const text = branches.get(`=${n}`) ?? (n === 1 ? branches.get('one') : undefined) ?? branches.get('other')
+  return text === undefined ? undefined : format(text.replace(/#/g, String(n)), params)
 }
 
 export class LocaleStore {

@@ -2,20 +2,32 @@
 import type { I18nText } from '~types/shop'
 import { localeStore } from '@/stores/locale'
 
+/** ¥5,000.00: yuan with thousands separators (written out: Intl is not everywhere in mini-programs). */
 export function formatCents (cents: number, { sign = false } = {}): string {
   const abs = Math.abs(cents)
-  const yuan = `${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
+  const whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  const yuan = `${whole}.${String(abs % 100).padStart(2, '0')}`
   const prefix = cents < 0 ? '-' : sign && cents > 0 ? '+' : ''
   return `${prefix}¥${yuan}`
 }
 
-/** '12.5' -> 1250; null for anything that is not a positive amount with at most 2 decimals. */
+/**
+ * The type of a money field: the mini-program's digit keyboard has no sign or exponent keys; in a
+ * browser a number field silently drops what it does not like (a typed '-5' became 5, '1e3' 13), so
+ * H5 takes text and parseYuan refuses anything that is not a plain amount.
+ */
+export const AMOUNT_INPUT_TYPE: 'text' | 'digit' = process.env.TARO_ENV === 'h5' ? 'text' : 'digit'
+
+/**
+ * A plain amount in yuan to cents: '12.5' -> 1250, '0' -> 0, '99999999' -> 9999999900. Anything else
+ * is null: signs, exponents, separators, spaces inside, more than 2 decimals (a pasted '-5' or '1e3'
+ * is refused, never read as 5 or 13). Ranges are the caller's to check, with their own message.
+ */
 export function parseYuan (input: string): number | null {
   const s = input.trim()
-  if (!/^\d{1,7}(\.\d{1,2})?$/.test(s)) return null
+  if (!/^\d{1,12}(\.\d{1,2})?$/.test(s)) return null
   const [int, frac = ''] = s.split('.')
-  const cents = Number(int) * 100 + Number(frac.padEnd(2, '0'))
-  return cents > 0 ? cents : null
+  return Number(int) * 100 + Number(frac.padEnd(2, '0'))
 }
 
 /** 150000 ppm -> '15%'; 1389 -> '0.139%'; at most 3 significant decimals, never rounded to 0. */

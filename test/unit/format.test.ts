@@ -8,10 +8,18 @@ it('money in cents reads as yuan', () => {
   expect(formatCents(3900)).toBe('¥39.00')
   expect(formatCents(-7805)).toBe('-¥78.05')
   expect(formatCents(10000, { sign: true })).toBe('+¥100.00')
+  expect(formatCents(500000)).toBe('¥5,000.00')
+  expect(formatCents(123456789)).toBe('¥1,234,567.89')
+  expect(formatCents(-100000000, { sign: true })).toBe('-¥1,000,000.00')
+  expect(formatCents(99999)).toBe('¥999.99')
   expect(parseYuan('100')).toBe(10000)
   expect(parseYuan('12.5')).toBe(1250)
   expect(parseYuan('0.01')).toBe(1)
-  for (const bad of ['', '0', '1.234', '-5', 'abc', '1e3', '12345678']) expect(parseYuan(bad)).toBeNull()
+  // plain amounts out of any range are still amounts: the caller says "between 1 and 5,000"
+  expect(parseYuan('0')).toBe(0)
+  expect(parseYuan('99999999')).toBe(9999999900)
+  expect(parseYuan(' 8.00 ')).toBe(800)
+  for (const bad of ['', '1.234', '-5', '+5', 'abc', '1e3', '1,000', '5 0', '.5', '5.', '0x10', 'Infinity']) expect(parseYuan(bad)).toBeNull()
 })
 
 it('odds in ppm read as percent, never rounded to zero', () => {

@@ -65,6 +65,23 @@ describe('locale store', () => {
     expect(store.has('titles.home')).toBe(true)
     expect(store.has('titles.nothing')).toBe(false)
   })
+
+  it('picks plural forms by number, with exact numbers first, and keeps other placeholders working', () => {
+    const boxes = '{n, plural, =0 {no boxes} one {# box} other {# boxes}} for {price}'
+    expect(format(boxes, { n: 0, price: '¥1' })).toBe('no boxes for ¥1')
+    expect(format(boxes, { n: 1, price: '¥1' })).toBe('1 box for ¥1')
+    expect(format(boxes, { n: 12, price: '¥1' })).toBe('12 boxes for ¥1')
+    expect(format('{n, plural, one {# item in {where}} other {# items in {where}}}', { n: 2, where: 'A' })).toBe('2 items in A')
+    // without the number, or malformed, the text stays as written rather than half filled
+    expect(format(boxes, { price: '¥1' })).toBe('{n, plural, =0 {no boxes} one {# box} other {# boxes}} for ¥1')
+    expect(format('{n, plural, one {# box}', { n: 1 })).toBe('{n, plural, one {# box}')
+    const en = new LocaleStore('en')
+    expect(en.t('purchase.wholeCase', { n: 1 })).toBe('whole case, 1 box')
+    expect(en.t('purchase.wholeCase', { n: 10 })).toBe('whole case, 10 boxes')
+    expect(en.t('prize.summary', { n: 1, value: '¥5.00', paid: '¥3.00' })).toBe('1 prize, reference value ¥5.00, paid ¥3.00')
+    const zh = new LocaleStore('zh')
+    expect(zh.t('purchase.wholeCase', { n: 1 })).not.toMatch(/plural|#/)
+  })
 })
 
 describe('session store (against a real HTTP server)', () => {

@@ -8,7 +8,7 @@ import { withdrawApi } from '@/services/withdraw'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
-import { formatCents, formatTime, parseYuan } from '@/utils/format'
+import { AMOUNT_INPUT_TYPE, formatCents, formatTime, parseYuan } from '@/utils/format'
 import { randomString } from '@/utils/random'
 
 const LIST_PAGE = 20
@@ -89,7 +89,7 @@ function WithdrawPanel ({ refreshKey, onChanged }: WithdrawPanelProps) {
         )}
         <Text className='withdraw-note'>{t('withdraw.creditNote')}</Text>
         <View className='withdraw-input-row'>
-          <Input className={`custom-amount withdraw-amount ${error ? 'custom-amount--error' : ''}`} type='digit' value={text}
+          <Input className={`custom-amount withdraw-amount ${error ? 'custom-amount--error' : ''}`} type={AMOUNT_INPUT_TYPE} value={text}
             placeholder={t('withdraw.amount')} onInput={e => setText(e.detail.value)} />
           <View className='withdraw-all' onClick={() => info && setText((Math.min(info.cashCents, left) / 100).toFixed(2))}>{t('withdraw.all')}</View>
         </View>

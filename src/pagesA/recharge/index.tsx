@@ -15,7 +15,7 @@ import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
 import { loading, toast } from '@/utils/feedback'
-import { formatCents, formatTime, parseYuan } from '@/utils/format'
+import { AMOUNT_INPUT_TYPE, formatCents, formatTime, parseYuan } from '@/utils/format'
 import { redirect } from '@/utils/navigation'
 import { REACH_BOTTOM_THROTTLE_MS, throttle } from '@/utils/throttle'
 import WithdrawPanel from './WithdrawPanel'
@@ -132,7 +132,7 @@ function RechargePage () {
             </View>
           ))}
         </View>
-        <Input className={`custom-amount ${amountError ? 'custom-amount--error' : ''}`} type='digit' value={custom}
+        <Input className={`custom-amount ${amountError ? 'custom-amount--error' : ''}`} type={AMOUNT_INPUT_TYPE} value={custom}
           placeholder={t('recharge.custom')} onInput={e => { setCustom(e.detail.value); setPreset(null) }} />
         {amountError && <Text className='recharge-error'>{t(amountError)}</Text>}
         <Text className='recharge-label'>{t('payment.method')}</Text>
