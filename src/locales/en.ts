@@ -287,7 +287,7 @@ const en: Dict = {
     openCombine: 'Open the combine\'s proof',
     results: 'Your results',
     again: 'Again',
-    toCollection: 'To collection',
+    toCollection: 'Collection',
     share: 'Share',
     rarity: 'Rarity',
     value: 'Reference value',

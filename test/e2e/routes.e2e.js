@@ -1,0 +1,179 @@
+/**
+ * Every route of the spec, in zh and in en, at 375 px, with real data: a new shopper who owns
+ * prizes and a combine, the operator for the editor, and the opening pages reached by a real
+ * purchase. Each page fails the suite on
+ *  - a console error or an uncaught error, a failed request or an HTTP error, a request to another origin;
+ *  - horizontal overflow;
+ *  - a raw message key on the screen (e.g. "recharge.amountInvalid");
+ *  - text of the other language (Chinese in English mode; an English sentence of the dictionary in Chinese mode);
+ *  - a button whose label is cut off (an ellipsis, or text wider than its box).
+ * Screenshots of every page stay in test-results/screenshots/routes-<locale>-<page>.png.
+ */
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+const { launchPhone, SHOTS } = require('./browser')
+
+const root = path.resolve(__dirname, '../..')
+
+async function api (base, route, body, token) {
+  const res = await fetch(`${base}/dev-api${route}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'accept-language': 'en', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  const json = await res.json()
+  if (json.code !== 200) throw new Error(`${route}: ${JSON.stringify(json)}`)
+  return json.data
+}
+
+/** The dictionaries' group names (the first part of every message key) and their texts, read from the sources. */
+function dictionaries () {
+  const read = locale => fs.readFileSync(path.join(root, 'src', 'locales', `${locale}.ts`), 'utf8')
+  const groups = new Set([...read('en').matchAll(/^ {2}(\w+): \{/gm)].map(m => m[1]))
+  const texts = locale => [...read(locale).matchAll(/^ {4}\w+: '((?:[^'\\]|\\.)*)'/gm)].map(m => m[1].replace(/\\'/g, "'"))
+  const zhTexts = new Set(texts('zh'))
+  // English sentences that are not also the Chinese text: the literal part before any placeholder
+  const english = texts('en')
+    .filter(s => !zhTexts.has(s))
+    .map(s => s.split(/[{\n]/)[0].trim())
+    .filter(s => s.length >= 12 && /^[A-Za-z][A-Za-z ,.'-]+$/.test(s) && s.includes(' '))
+  return { groups, english }
+}
+
+/** What is wrong with the page as shown: overflow, raw keys, the other language, cut-off buttons. */
+async function inspect (page, locale, { groups, english }) {
+  return page.evaluate(({ locale, groups, english }) => {
+    const problems = []
+    const wide = document.documentElement.scrollWidth - window.innerWidth
+    if (wide > 0) problems.push(`${wide}px wider than the screen`)
+    const visible = el => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el); return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none' }
+    const text = document.body.innerText
+    const keyRe = new RegExp(`\\b(?:${groups.join('|')})\\.[a-z][A-Za-z]+\\b`, 'g')
+    const keys = text.match(keyRe)
+    if (keys) problems.push(`raw message keys: ${[...new Set(keys)].join(', ')}`)
+    if (locale === 'en') {
+      // the brand name is bilingual by design, and the language switch names Chinese in Chinese; anything else is the other language
+      const zh = text.replace(/拾盒|中文/g, '').match(/[\u3400-\u9fff\u3000-\u303f\uff01-\uff5e]+/g)
+      if (zh) problems.push(`Chinese in English mode: ${[...new Set(zh)].slice(0, 8).join(' | ')}`)
+    } else {
+      const en = english.filter(s => text.includes(s))
+      if (en.length) problems.push(`English in Chinese mode: ${en.slice(0, 5).join(' | ')}`)
+    }
+    const buttons = [...document.querySelectorAll('.btn, button, .taro-button-core, [class*="-btn"], [class*="__btn"]')].filter(visible)
+    for (const b of buttons) {
+      const label = (b.innerText || '').trim()
+      if (!label) continue
+      const cut = [b, ...b.querySelectorAll('*')].some(el => {
+        const s = getComputedStyle(el)
+        const clipped = el.scrollWidth > el.clientWidth + 1 && s.overflow !== 'visible' && el.clientWidth > 0
+        return clipped || (s.textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1)
+      })
+      if (cut || /…$|\.\.\.$/.test(label)) problems.push(`button cut off: "${label}"`)
+    }
+    return problems
+  }, { locale, groups: [...groups], english })
+}
+
+async function run ({ base }) {
+  const dict = dictionaries()
+  const origin = new URL(base).origin
+
+  // a new shopper with a whole case of prizes, one combine and money left
+  const name = `routes_${Date.now().toString(36)}`
+  const { token } = await api(base, '/login/register?table=user', { user_name: name, password: 'routes-pass' })
+  const userId = (await api(base, '/getUserInfo', undefined, token)).id
+  await api(base, '/api/ageVerify', { birthDate: '1994-03-02' }, token)
+  for (let i = 0; i < 2; i++) {
+    const opId = await api(base, '/generalOrder/getUniqueOrderNo', { productId: 'wallet_topup', userId }, token)
+    await api(base, '/generalOrder/create', { productId: 'wallet_topup', userId, opId, amountCents: 400000, channel: 'sandbox' }, token)
+    await api(base, '/api/sandboxPay', { opId }, token)
+  }
+  const series = (await api(base, '/api/seriesList', { page: 1, size: 10 })).list
+  const cheapest = [...series].sort((a, b) => a.priceCents - b.priceCents)[0]
+  const view = await api(base, '/api/caseCurrent', { seriesId: cheapest.id }, token)
+  await api(base, '/api/casePurchase', { caseId: view.caseId, slots: view.slots.filter(s => !s.sold).map(s => s.slot), acknowledged: true, idempotencyKey: `routes-${name}` }, token)
+  const prizes = (await api(base, '/api/prizeList', { page: 1, size: 50 }, token)).list
+  const recipe = (await api(base, '/api/combineRecipes', { seriesId: cheapest.id })).find(r => r.input.kind === 'rarity')
+  const inputs = prizes.filter(p => p.design.rarity === recipe.input.rarity && p.status === 'warehouse').slice(0, recipe.input.count)
+  assert.equal(inputs.length, recipe.input.count, 'enough prizes for the recipe')
+  const combined = await api(base, '/api/combine', { recipeId: recipe.id, prizeIds: inputs.map(p => p.prizeId), idempotencyKey: `routes-c-${name}` }, token)
+  const prizeId = prizes.find(p => !inputs.includes(p)).prizeId
+  const operator = (await api(base, '/login/passwd', { user_name: 'operator', password: 'operator123' })).token
+  const other = series.find(s => s.id !== cheapest.id) ?? cheapest
+  // a free box of another series, looked up when the page is visited (each language buys one)
+  const purchaseUrl = async () => {
+    const c = await api(base, '/api/caseCurrent', { seriesId: other.id }, token)
+    return `/pagesA/purchase/index?seriesId=${other.id}&caseId=${c.caseId}&slots=${c.slots.find(s => !s.sold).slot}`
+  }
+
+  const pages = [
+    { key: 'login', url: '/pages/login/index', as: null, ready: '.login-submit' },
+    { key: 'web_view', url: '/pages/web_view/index?doc=service', as: null },
+    { key: 'home', url: '/pagesA/home/index', ready: '.home-banner' },
+    { key: 'blind_box_detail', url: `/pagesA/blind_box_detail/index?seriesId=${other.id}` },
+    { key: 'purchase', url: purchaseUrl, ready: '.purchase-pay' },
+    // reached by paying on the purchase page: the opening, then the results
+    { key: 'open_chest_animation', pay: true, ready: '.chest' },
+    { key: 'prize_show', after: '.chest-skip', ready: '.result' },
+    { key: 'prize_detail', url: `/pagesA/prize_detail/index?prizeId=${prizeId}` },
+    { key: 'my_blind_box', url: '/pagesA/my_blind_box/index' },
+    { key: 'combine', url: `/pagesA/combine/index?recipeId=${recipe.id}` },
+    { key: 'combine_result', url: `/pagesA/combine_result/index?combineId=${combined.combineId}` },
+    { key: 'recharge', url: '/pagesA/recharge/index' },
+    { key: 'profile', url: '/pagesA/profile/index' },
+    { key: 'props', url: '/pagesA/props/index' },
+    { key: 'security', url: '/pagesA/security/index' },
+    { key: 'editor', url: '/pagesA/editor/index', as: operator }
+  ]
+  assert.equal(new Set(pages.map(p => p.key)).size, 16, 'the 16 routes of the spec')
+
+  const failures = []
+  for (const locale of ['zh', 'en']) {
+    const { ctx, close } = await launchPhone({ locale: locale === 'zh' ? 'zh-CN' : 'en-US' })
+    const page = ctx.pages()[0] || await ctx.newPage()
+    let events = []
+    page.on('pageerror', e => events.push(`uncaught: ${e.message}`))
+    page.on('console', m => { if (m.type() === 'error') events.push(`console: ${m.text()}`) })
+    page.on('requestfailed', r => { if (!/ERR_ABORTED/.test(r.failure()?.errorText ?? '')) events.push(`failed: ${r.url()} ${r.failure()?.errorText}`) })
+    page.on('response', r => { if (r.status() >= 400) events.push(`HTTP ${r.status()}: ${r.url()}`) })
+    page.on('request', r => { const u = new URL(r.url()); if (/^https?:$/.test(u.protocol) && u.origin !== origin) events.push(`third-party: ${r.url()}`) })
+    try {
+      await page.goto(`${base}/`, { waitUntil: 'networkidle' })
+      const useToken = t => page.evaluate(([t, locale]) => {
+        if (t) localStorage.setItem('h5_token', JSON.stringify({ data: t }))
+        else localStorage.removeItem('h5_token')
+        localStorage.setItem('app_locale', JSON.stringify({ data: locale }))
+      }, [t, locale])
+      for (const p of pages) {
+        events = []
+        try {
+        if (p.url) {
+          await useToken(p.as === undefined ? token : p.as)
+          await page.goto(base + (typeof p.url === 'function' ? await p.url() : p.url), { waitUntil: 'networkidle' })
+        } else if (p.pay) {
+          await page.locator('.disclosure .purchase-ack').click()
+          await page.locator('.purchase-pay').click()
+          await page.waitForURL(/open_chest_animation/)
+        } else if (p.after) {
+          await page.locator(p.after).click()
+          await page.waitForURL(new RegExp(p.key))
+        }
+        if (p.ready) await page.locator(p.ready).first().waitFor({ timeout: 15000 })
+        await page.waitForTimeout(500)
+        const problems = [...events, ...await inspect(page, locale, dict)]
+        await page.screenshot({ path: path.join(SHOTS, `routes-${locale}-${p.key}.png`) })
+        if (problems.length) failures.push(`${locale} ${p.key}:\n    ${problems.join('\n    ')}`)
+        } catch (e) {
+          await page.screenshot({ path: path.join(SHOTS, `routes-${locale}-${p.key}-failed.png`) })
+          throw new Error(`${locale} ${p.key}: ${e.message}\n  ${events.join('\n  ')}`)
+        }
+      }
+    } finally {
+      await close()
+    }
+  }
+  assert.deepEqual(failures, [], `\n${failures.join('\n')}`)
+}
+
+module.exports = { name: 'every route in zh and en: no errors, no overflow, no raw keys, no other language, no cut-off buttons', run }
