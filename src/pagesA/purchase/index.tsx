@@ -17,7 +17,7 @@ import { errorMessage } from '@/services/request'
 import { isApiError } from '@/services/errors'
 import { drawStore } from '@/stores/draw'
 import { sessionStore } from '@/stores/session'
-import { t } from '@/stores/locale'
+import { localeStore, t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
 import { formatCents, formatPpm, tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
@@ -264,6 +264,9 @@ function PurchasePage () {
           <Text className='age-gate__text'>{tooYoung ? t('purchase.tooYoung') : t('purchase.ageText')}</Text>
           {!age.verified && (
             <Picker mode='date' value={birthDate || '2000-01-01'} start='1900-01-01' end={new Date().toISOString().slice(0, 10)}
+              // H5's picker draws its own buttons and column labels: in the user's language (the mini-program's follows WeChat)
+              textProps={{ okText: t('feedback.confirm'), cancelText: t('feedback.cancel') }}
+              {...{ lang: localeStore.locale === 'en' ? 'en-US' : 'zh-CN' }}
               onChange={e => setBirthDate(String(e.detail.value))}>
               <View className='age-gate__date'>{birthDate || t('purchase.birthDate')}</View>
             </Picker>
