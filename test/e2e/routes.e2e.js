@@ -3,7 +3,7 @@
  * prizes and a combine, the operator for the editor, and the opening pages reached by a real
  * purchase. Each page fails the suite on
  *  - a console error or an uncaught error, a failed request or an HTTP error, a request to another origin;
- *  - horizontal overflow;
+ *  - horizontal overflow, or a short page that scrolls anyway;
  *  - a raw message key on the screen (e.g. "recharge.amountInvalid");
  *  - text of the other language (Chinese in English mode; an English sentence of the dictionary in Chinese mode);
  *  - a button whose label is cut off (an ellipsis, or text wider than its box).
@@ -47,6 +47,13 @@ async function inspect (page, locale, { groups, english }) {
     const problems = []
     const wide = document.documentElement.scrollWidth - window.innerWidth
     if (wide > 0) problems.push(`${wide}px wider than the screen`)
+    // a page whose content fits must not scroll (the navigation bar once added its height to every page)
+    const shell = document.querySelector('.taro_page_show .page-shell') || document.querySelector('.page-shell')
+    if (shell) {
+      const contentBottom = Math.max(0, ...[...shell.children].map(c => c.getBoundingClientRect().bottom + window.scrollY))
+      const extra = document.scrollingElement.scrollHeight - window.innerHeight
+      if (contentBottom + 48 < window.innerHeight && extra > 0) problems.push(`scrolls by ${extra}px with nothing below`)
+    }
     const visible = el => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el); return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none' }
     const text = document.body.innerText
     const keyRe = new RegExp(`\\b(?:${groups.join('|')})\\.[a-z][A-Za-z]+\\b`, 'g')
