@@ -1,6 +1,6 @@
 /** The shop's calls (types/shop.ts): catalogue, cases, wallet, age gate, purchase, prizes, orders. */
 import type { PageQuery } from '~types/schema'
-import type { AgeVerifyRequest, CreateOrderRequest, PrizeListRequest, PurchaseCheckRequest, PurchaseRequest, orderRoutes, shopRoutes } from '~types/shop'
+import type { AgeVerifyRequest, CreateOrderRequest, PayChannel, PayMethod, PrizeListRequest, PurchaseCheckRequest, PurchaseRequest, orderRoutes, shopRoutes } from '~types/shop'
 import { getRoute, postRoute } from './request'
 
 type S = typeof shopRoutes
@@ -23,6 +23,15 @@ export const shopApi = {
   liveFeed: (limit = 20) => postRoute<S['liveFeed']>('/api/liveFeed', { limit })
 }
 
+/**
+ * The channels that can be paid on this platform: WeChat Pay's JSAPI needs the mini-program (its
+ * openid and wx.requestPayment), H5 pay a mobile browser. The server offers every configured one.
+ */
+export function channelsForPlatform (methods: PayMethod[], platform: string | undefined = process.env.TARO_ENV): PayMethod[] {
+  const unusable: PayChannel = platform === 'weapp' ? 'wechat_h5' : 'wechat_jsapi'
+  return methods.filter(m => m.channel !== unusable)
+}
+
 /** The order flow of spec 7: unique number, create, payment parameters, pay, status, cancel. */
 export const orderApi = {
   uniqueOrderNo: (productId: string, userId?: number) =>
@@ -31,6 +40,7 @@ export const orderApi = {
   paymentParams: (opId: string) => postRoute<O['paymentParam']>('/generalOrder/getPaymentParam', { opId }),
   status: (opId: string) => postRoute<O['payOrderMessage']>('/generalOrder/getPayOrderMessage', { opId }),
   cancel: (opId: string) => postRoute<O['cancelPay']>('/generalOrder/cancelPay', { opId }),
-  payMethods: () => getRoute<O['payMethod']>('/generalOrder/payMethod'),
+  /** The server's payment channels that work on this platform. */
+  payMethods: async () => channelsForPlatform(await getRoute<O['payMethod']>('/generalOrder/payMethod')),
   sandboxPay: (opId: string) => postRoute<O['sandboxPay']>('/api/sandboxPay', { opId })
 }

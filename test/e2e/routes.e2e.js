@@ -119,7 +119,7 @@ async function run ({ base }) {
 
   const pages = [
     { key: 'login', url: '/pages/login/index', as: null, ready: '.login-submit' },
-    { key: 'web_view', url: '/pages/web_view/index?doc=service', as: null },
+    { key: 'web_view', url: '/pages/web_view/index?doc=service', as: null, title: { zh: '服务协议', en: 'Terms of Service' } },
     { key: 'home', url: '/pagesA/home/index', ready: '.home-banner' },
     { key: 'blind_box_detail', url: `/pagesA/blind_box_detail/index?seriesId=${other.id}` },
     { key: 'purchase', url: purchaseUrl, ready: '.purchase-pay' },
@@ -175,6 +175,10 @@ async function run ({ base }) {
         if (p.ready) await page.locator(p.ready).first().waitFor({ timeout: 15000 })
         await page.waitForTimeout(500)
         const problems = [...events, ...await inspect(page, locale, dict)]
+        if (p.title) {
+          const shown = await page.locator('#taro-navigation-bar .taro-navigation-bar-title').innerText()
+          if (shown !== p.title[locale]) problems.push(`title "${shown}", not the document's name "${p.title[locale]}"`)
+        }
         await page.screenshot({ path: path.join(SHOTS, `routes-${locale}-${p.key}.png`) })
         if (problems.length) failures.push(`${locale} ${p.key}:\n    ${problems.join('\n    ')}`)
         } catch (e) {

@@ -10,10 +10,12 @@ export interface PageShellProps {
   /** What sharing this page sends; default: this page with its query. */
   share?: ShareInput
   className?: string
+  /** The navigation bar's title when the page knows better than its route (e.g. the document shown). */
+  title?: string
 }
 
-function setTitle (route: string) {
-  Taro.setNavigationBarTitle({ title: pageTitle(route) }).catch(() => undefined)
+function setTitle (route: string, title?: string) {
+  Taro.setNavigationBarTitle({ title: title || pageTitle(route) }).catch(() => undefined)
 }
 
 /**
@@ -26,13 +28,15 @@ function removeSplash () {
   requestAnimationFrame(() => document.getElementById('splash')?.remove())
 }
 
-export default function PageShell ({ share, className, children }: PropsWithChildren<PageShellProps>) {
+export default function PageShell ({ share, className, title, children }: PropsWithChildren<PageShellProps>) {
   const router = useRouter()
   const route = router.path.split('?')[0]
 
-  useDidShow(() => setTitle(route))
+  useDidShow(() => setTitle(route, title))
   useEffect(removeSplash, [])
-  useEffect(() => reaction(() => localeStore.locale, () => setTitle(route)), [route])
+  // a title given by the page follows it (it is already in the current language); the route's follows the language
+  useEffect(() => { setTitle(route, title) }, [route, title])
+  useEffect(() => reaction(() => localeStore.locale, () => setTitle(route, title)), [route, title])
 
   const shareInput = (): ShareInput => share ?? { path: route, query: router.params as Record<string, string> }
   useShareAppMessage(() => shareMessage(shareInput()))

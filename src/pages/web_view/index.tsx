@@ -13,6 +13,8 @@ const DOCS: Record<AgreementKind, () => { title: string; body: string }> = {
   privacy: () => ({ title: t('agreements.privacyTitle'), body: t('agreements.privacyBody') })
 }
 
+const hostOf = (url: string) => /^https?:\/\/([^/?#:]+)/i.exec(url)?.[1] ?? ''
+
 /** Web view: ?url= an http(s) page, or ?doc=service|privacy for the shop's own agreements. */
 function WebViewPage () {
   const { params } = useRouter()
@@ -22,7 +24,7 @@ function WebViewPage () {
   if (doc && doc in DOCS) {
     const { title, body } = DOCS[doc]()
     return (
-      <PageShell className='web-view-page'>
+      <PageShell className='web-view-page' title={title}>
         <Section title={title} className='agreement'>
           {body.split('\n').map((line, i) => <Text key={i} className='agreement__line'>{line}</Text>)}
         </Section>
@@ -36,7 +38,8 @@ function WebViewPage () {
     return <PageShell><EmptyState icon='⚠️' text={t('nav.invalidLink')} /></PageShell>
   }
   return (
-    <PageShell className='web-view-full'>
+    // the page's own name when the link gives one (?title=), else the site's; the mini-program shows the page's <title> itself
+    <PageShell className='web-view-full' title={params.title ? decodeURIComponent(params.title) : hostOf(url)}>
       <WebView src={url} />
     </PageShell>
   )
