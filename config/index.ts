@@ -39,6 +39,9 @@ class StatsJsonPlugin {
 const H5_BASE_FONT_SIZE = 375 * 0.035
 
 export default defineConfig<'webpack5'>(async (merge) => {
+  // the mini-program has no browser: a window/document/TextDecoder… outside a platform guard fails the build
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  if (process.env.TARO_ENV === 'weapp') require('../scripts/check-weapp-globals.js').assertWeappSafe()
   const baseConfig: UserConfigExport<'webpack5'> = {
     projectName: 'blindbox-shop',
     date: '2026-11-22',

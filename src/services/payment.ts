@@ -47,7 +47,8 @@ export async function topUp (amountCents: number, channel: PayChannel): Promise<
       await orderApi.cancel(opId).catch(() => undefined)
       throw new PaymentError('canceled', t('payment.canceled'))
     }
-  } else if (params.h5Url) {
+  } else if (process.env.TARO_ENV === 'h5' && params.h5Url) {
+    // H5 pay is a browser's (the mini-program is never offered that channel: channelsForPlatform)
     browser.assign(params.h5Url)
     return 'redirected'
   }

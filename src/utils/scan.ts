@@ -94,6 +94,7 @@ async function scanWithPlatform (): Promise<string> {
 /**
  * H5: a file input. With the camera and file scan types the phone offers both taking a photo and
  * picking one; with the camera alone it opens the camera (capture).
+ * @h5only
  */
 export function pickImage (types: readonly ScanType[] = SCANNER_SCAN_TYPES): Promise<File> {
   return new Promise((resolve, reject) => {
@@ -116,6 +117,7 @@ export function pickImage (types: readonly ScanType[] = SCANNER_SCAN_TYPES): Pro
   })
 }
 
+/** @h5only */
 function loadImage (url: string): Promise<HTMLImageElement> {
   return new Promise((resolve, reject) => {
     const img = new Image()
@@ -125,7 +127,7 @@ function loadImage (url: string): Promise<HTMLImageElement> {
   })
 }
 
-/** Decodes a photo: drawn at 1024 px on its longer side, then at 2048 px if the code was too small. */
+/** Decodes a photo: drawn at 1024 px on its longer side, then at 2048 px if the code was too small. @h5only */
 export async function decodeImageFile (file: Blob, decoder: Promise<QrDecoder>): Promise<string> {
   const url = URL.createObjectURL(file)
   try {
@@ -169,6 +171,7 @@ export const loadDecoder = (): Promise<QrDecoder> => process.env.TARO_ENV === 'h
   })
   : Promise.reject(new Error('the photo decoder is for H5 only'))
 
+/** @h5only */
 async function scanWithPhoto (): Promise<string> {
   // The decoder downloads while the person takes or picks the photo.
   const decoder = loadDecoder()

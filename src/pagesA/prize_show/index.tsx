@@ -27,6 +27,7 @@ function PrizeShowPage () {
   const value = prizes.reduce((sum, p) => sum + p.design.referenceValueCents, 0)
   const share = { title: t('prize.shareTitle', { n: prizes.length }), path: '/pages/blind_box_detail/index', query: { seriesId: result.seriesId } }
 
+  /** @h5only copies a link to this page's series (the mini-program shares through its own button) */
   const shareH5 = async () => {
     const link = `${location.origin}${shareMessage(share).path}`
     try {
