@@ -27,7 +27,7 @@ async function run ({ base }) {
 
     // the form validates before anything is sent
     await page.locator('.login-submit').click()
-    await page.getByText('必须提供 user_name、phone 或 email 之一').first().waitFor()
+    await page.getByText('请输入用户名、手机号或邮箱').first().waitFor()
 
     // 2. a deep link into the subpackage, and a reload of it
     const res = await page.goto(`${base}/pagesA/home/index?x=1`, { waitUntil: 'networkidle' })

@@ -13,6 +13,10 @@ function setRoute (path: string, params: Record<string, string> = {}) {
 }
 
 const ok = () => Promise.resolve({ errMsg: 'ok' }) as never
+/** What a Taro Input hands its onInput: an event whose detail carries the value. */
+const typeInto = (c: HTMLElement, selector: string, value: string) => act(() => {
+  c.querySelector(selector)!.dispatchEvent(new CustomEvent('input', { detail: { value }, bubbles: true }))
+})
 const text = (c: HTMLElement) => c.textContent || ''
 
 beforeEach(() => {
@@ -34,16 +38,70 @@ describe('login page', () => {
     expect(container.querySelector('.input-password')).not.toBeNull()
   })
 
-  it('submitting an empty form shows the spec messages and sends nothing', async () => {
+  it('submitting an empty form names what is missing in the user\'s words and sends nothing', async () => {
     localeStore.setLocale('zh')
-    const request = jest.spyOn(Taro, 'request')
     const { container } = render(<LoginPage />)
+    await act(async () => { await Promise.resolve() })
+    const request = jest.spyOn(Taro, 'request')
     await act(async () => { fireEvent.click(container.querySelector('.login-submit')!) })
-    expect(text(container)).toContain('必须提供 user_name、phone 或 email 之一')
-    expect(text(container)).toContain('必须提供 password')
+    // the server's own texts ("必须提供 user_name、phone 或 email 之一") stay as the spec says; a person sees these first
+    expect(text(container)).toContain('请输入用户名、手机号或邮箱')
+    expect(text(container)).toContain('请输入密码')
+    expect(text(container)).not.toMatch(/user_name|必须提供/)
     expect(text(container)).toContain('请先阅读并同意服务协议和隐私政策')
-    expect(Taro.showToast).toHaveBeenCalledWith(expect.objectContaining({ title: '必须提供 user_name、phone 或 email 之一' }))
+    expect(Taro.showToast).toHaveBeenCalledWith(expect.objectContaining({ title: '请输入用户名、手机号或邮箱' }))
     expect(request).not.toHaveBeenCalled()
+    act(() => { localeStore.setLocale('en') })
+    expect(text(container)).toContain('Enter your user name, phone number or e-mail')
+  })
+
+  it('follows the server\'s login settings: tabs of methods that are off are hidden, and sign-up too', async () => {
+    localeStore.setLocale('en')
+    jest.spyOn(Taro, 'request').mockImplementation((opts: { url?: string }) => {
+      expect(opts.url).toMatch(/\/system\/setting\/login$/)
+      return Promise.resolve({ statusCode: 200, header: {}, data: { code: 200, message: 'ok', data: { password: true, sms: false, email: true, wechat: false, weapp: false, register: false } } }) as never
+    })
+    const { container } = render(<LoginPage />)
+    await act(async () => { await new Promise(r => setTimeout(r, 0)) })
+    expect(container.querySelector('.tab-password')).not.toBeNull()
+    expect(container.querySelector('.tab-sms')).toBeNull()
+    expect(container.querySelector('.tab-email')).not.toBeNull()
+    expect(container.querySelector('.login-switch')).toBeNull()
+  })
+
+  it('the SMS and e-mail code waits are separate, and sign-up has its own title and failure message', async () => {
+    localeStore.setLocale('en')
+    jest.useFakeTimers()
+    try {
+      jest.spyOn(Taro, 'request').mockImplementation((opts: { url?: string }) => {
+        const url = String(opts.url)
+        if (/setting\/login/.test(url)) return Promise.resolve({ statusCode: 200, header: {}, data: { code: 200, message: 'ok', data: { password: true, sms: true, email: true, wechat: false, weapp: false, register: true } } }) as never
+        if (/sms\/code|mail\/sendCode/.test(url)) return Promise.resolve({ statusCode: 200, header: {}, data: { code: 200, message: 'ok', data: null } }) as never
+        return Promise.resolve({ statusCode: 200, header: {}, data: { code: 409, message: 'That user name is taken', data: null } }) as never
+      })
+      const { container } = render(<LoginPage />)
+      await act(async () => { fireEvent.click(container.querySelector('.tab-sms')!) })
+      typeInto(container, '.input-phone', '13912345678')
+      await act(async () => { fireEvent.click(container.querySelector('.login-code-btn')!) })
+      expect(container.querySelector('.login-code-btn')!.textContent).toMatch(/Resend in \d+ s/)
+      await act(async () => { fireEvent.click(container.querySelector('.tab-email')!) })
+      expect(container.querySelector('.login-code-btn')!.textContent).toBe('Get code')
+      await act(async () => { fireEvent.click(container.querySelector('.tab-sms')!) })
+      expect(container.querySelector('.login-code-btn')!.textContent).toMatch(/Resend in \d+ s/)
+
+      await act(async () => { fireEvent.click(container.querySelector('.login-switch')!) })
+      expect(Taro.setNavigationBarTitle).toHaveBeenLastCalledWith({ title: 'Sign up' })
+      typeInto(container, '.input-account', 'taken_name')
+      typeInto(container, '.input-password', 'secret1')
+      fireEvent.click(container.querySelector('.login-check')!)
+      await act(async () => { fireEvent.click(container.querySelector('.login-submit')!) })
+      await act(async () => { await Promise.resolve() })
+      expect(Taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: expect.stringMatching(/^Sign-up failed: /) }))
+      await act(async () => { fireEvent.click(container.querySelector('.login-switch')!) })
+      expect(Taro.setNavigationBarTitle).toHaveBeenLastCalledWith({ title: 'Log in' })
+    } finally {
+      jest.useRealTimers()
+    }
   })
 
   it('the SMS tab asks for phone and code; the language switch re-renders in English', async () => {

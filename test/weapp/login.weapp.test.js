@@ -54,11 +54,13 @@ test('login page renders, validates, logs in and navigates into pagesA', async (
   // sharing is wired (page config enableShareAppMessage / enableShareTimeline)
   expect(h.state.pageMethods['pages/login/index']).toEqual(expect.arrayContaining(['onShareAppMessage', 'onShareTimeline']))
 
-  // empty submit: the spec's messages, no request
+  // the page asked which ways in the shop has (GET /system/setting/login), and nothing else
+  await waitFor(() => expect(h.state.requests.map(r => `${r.method} ${r.url}`)).toEqual(['GET /dev-api/system/setting/login']))
+  // empty submit: what is missing in the user's words, no request
   page.querySelector('.login-submit').dispatchEvent('tap')
-  await waitFor(() => expect(textOf(page)).toContain('必须提供 user_name、phone 或 email 之一'))
-  expect(h.state.toasts).toContain('必须提供 user_name、phone 或 email 之一')
-  expect(h.state.requests).toHaveLength(0)
+  await waitFor(() => expect(textOf(page)).toContain('请输入用户名、手机号或邮箱'))
+  expect(h.state.toasts).toContain('请输入用户名、手机号或邮箱')
+  expect(h.state.requests).toHaveLength(1)
 
   // a wrong password: the server's message, no token, no navigation
   page.querySelector('.input-account').dispatchEvent('input', { detail: { value: 'shopper' } })

@@ -1,8 +1,8 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import Taro, { useLoad } from '@tarojs/taro'
 import { View, Text, Input, Button } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
-import type { LoginResult } from '~types/accounts'
+import type { LoginResult, LoginSettings } from '~types/accounts'
 import PageShell from '@/components/PageShell'
 import LangSwitch from '@/components/LangSwitch'
 import { accountApi } from '@/services/account'
@@ -33,6 +33,11 @@ const REGISTER_BY: { kind: AccountKind; label: MessageKey }[] = [
   { kind: 'email', label: 'login.email' }
 ]
 
+/** The tabs the server's login settings allow (all of them until the settings have arrived). */
+export function visibleTabs (settings: LoginSettings | null): LoginMode[] {
+  return TABS.map(x => x.mode).filter(m => !settings || settings[m === 'password' ? 'password' : m === 'sms' ? 'sms' : 'email'])
+}
+
 const EMPTY: LoginForm = { account: '', phone: '', email: '', password: '', code: '', agreed: false, registerBy: 'user_name' }
 
 function LoginPage () {
@@ -40,7 +45,20 @@ function LoginPage () {
   const [form, setForm] = useState<LoginForm>(EMPTY)
   const [errors, setErrors] = useState<FieldErrors>({})
   const [busy, setBusy] = useState(false)
-  const countdown = useCountdown()
+  // GET /system/setting/login: which ways in this shop has (a method without its provider is off)
+  const [settings, setSettings] = useState<LoginSettings | null>(null)
+  useEffect(() => {
+    let live = true
+    accountApi.loginSettings().then(s => { if (live) setSettings(s) }).catch(() => undefined)
+    return () => { live = false }
+  }, [])
+  const tabs = visibleTabs(settings)
+  useEffect(() => {
+    if (mode !== 'register' && tabs.length && !tabs.includes(mode)) switchMode(tabs[0])
+    if (mode === 'register' && settings && !settings.register) switchMode(tabs[0] ?? 'password')
+  })
+  // each code target waits on its own: an SMS just sent does not hold back an e-mail code
+  const countdowns = { phone: useCountdown(), email: useCountdown() }
 
   /** After a login: back to the page that asked for it (with its query), else home. */
   const proceed = () => Taro.reLaunch({ url: takeReturn() ?? HOME_PAGE })
@@ -69,7 +87,7 @@ function LoginPage () {
 
   const sendCode = async () => {
     const target = codeTarget()
-    if (!target || countdown.running || busy) return
+    if (!target || countdowns[target].running || busy) return
     const value = form[target].trim()
     const bad = target === 'phone' ? checkPhone(value) : checkEmail(value)
     if (bad) {
@@ -80,7 +98,7 @@ function LoginPage () {
     try {
       if (target === 'phone') await accountApi.sendSmsCode(value)
       else await accountApi.sendMailCode({ phone: value })
-      countdown.start(CODE_RESEND_SECONDS)
+      countdowns[target].start(CODE_RESEND_SECONDS)
       toast({ message: t('login.codeSent'), level: 'success' })
     } catch (e) {
       toast({ message: `${t('login.codeSendFailed')}: ${errorMessage(e)}` })
@@ -103,7 +121,7 @@ function LoginPage () {
       toast({ message: t('login.success'), level: 'success' })
       await proceed()
     } catch (e) {
-      toast({ message: `${t('login.loginFailed')}: ${errorMessage(e)}` })
+      toast({ message: `${t(mode === 'register' ? 'login.registerFailed' : 'login.loginFailed')}: ${errorMessage(e)}` })
     } finally {
       setBusy(false)
     }
@@ -153,9 +171,11 @@ function LoginPage () {
     </View>
   )
 
+  const target = codeTarget()
+  const wait = target ? countdowns[target] : null
   const codeButton = (
-    <View className={`login-code-btn ${countdown.running ? 'login-code-btn--wait' : ''}`} onClick={sendCode}>
-      {countdown.running ? t('login.resendIn', { n: countdown.left }) : t('login.sendCode')}
+    <View className={`login-code-btn ${wait?.running ? 'login-code-btn--wait' : ''}`} onClick={sendCode}>
+      {wait?.running ? t('login.resendIn', { n: wait.left }) : t('login.sendCode')}
     </View>
   )
   const accountInput = (name: 'account', placeholder: MessageKey) => (
@@ -173,7 +193,7 @@ function LoginPage () {
 
   const registering = mode === 'register'
   return (
-    <PageShell className='login-page'>
+    <PageShell className='login-page' title={registering ? t('login.registerNavTitle') : undefined}>
       <View className='login-top'>
         <LangSwitch />
       </View>
@@ -195,7 +215,7 @@ function LoginPage () {
             )
           : (
             <View className='login-tabs'>
-              {TABS.map(tab => (
+              {TABS.filter(tab => tabs.includes(tab.mode)).map(tab => (
                 <View key={tab.mode} className={`login-tab tab-${tab.mode} ${mode === tab.mode ? 'login-tab--on' : ''}`}
                   onClick={() => switchMode(tab.mode)}>{t(tab.label)}</View>
               ))}
@@ -226,13 +246,15 @@ function LoginPage () {
           {registering ? t('login.submitRegister') : t('login.submit')}
         </Button>
 
-        {process.env.TARO_ENV === 'weapp' && !registering && (
+        {process.env.TARO_ENV === 'weapp' && !registering && settings?.weapp !== false && (
           <Button className='login-wechat' onClick={loginByWechat}>{t('login.wechat')}</Button>
         )}
 
-        <View className='login-switch' onClick={() => switchMode(registering ? 'password' : 'register')}>
-          {registering ? t('login.haveAccount') : t('login.noAccount')}
-        </View>
+        {(registering || settings?.register !== false) && (
+          <View className='login-switch' onClick={() => switchMode(registering ? tabs[0] ?? 'password' : 'register')}>
+            {registering ? t('login.haveAccount') : t('login.noAccount')}
+          </View>
+        )}
       </View>
     </PageShell>
   )
