@@ -60,6 +60,9 @@ export const KEYWORD_SEARCH_RADIUS_M = 50000
 export const DEFAULT_NEARBY_RADIUS_M = GEO_LIMITS.defaultNearbyRadius
 /** Wait after the last keystroke before searching places. */
 export const SEARCH_DEBOUNCE_MS = 1000
+/** Image preview zoom (spec 9): from 1 (fit) to 4, by pinch, double tap or the buttons. */
+export const IMAGE_PREVIEW_ZOOM_MIN = 1
+export const IMAGE_PREVIEW_ZOOM_MAX = 4
 export const MAP_ZOOM_MIN = 5
 export const MAP_ZOOM_MAX = 18
 export const MAP_ZOOM_DEFAULT = 16

@@ -256,6 +256,8 @@ export const FeedItem = Type.Object({
   id: Type.Integer(),
   /** e.g. 'a***y' */
   maskedName: Type.String(),
+  /** The series it was drawn from (a tap on the row opens it). */
+  seriesId: Type.Integer(),
   seriesTitle: I18nText,
   design: Type.Object({ name: I18nText, image: Type.String(), rarity: Rarity }),
   at: Timestamp

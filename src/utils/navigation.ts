@@ -177,7 +177,8 @@ export function shareTimeline (input: ShareInput = {}): { title: string; query: 
   return out
 }
 
-export type AgreementKind = 'service' | 'privacy'
+/** The shop's own documents shown by web_view (?doc=): the agreements, and how a draw can be checked. */
+export type AgreementKind = 'service' | 'privacy' | 'fairness'
 
 /** The service agreement and privacy policy open in the web-view page (rendered there natively). */
 export const agreementLink = (kind: AgreementKind) => `${WEB_VIEW_PAGE}${buildQuery({ doc: kind })}`

@@ -135,7 +135,33 @@ async function run ({ base }) {
     { key: 'props', url: '/pagesA/props/index' },
     { key: 'security', url: '/pagesA/security/index' },
     { key: 'editor', url: '/pagesA/editor/index', as: operator },
-    // not a route of its own: the birth-date picker opened on the purchase page
+    // not routes of their own: what a tap opens
+    // the home banner opens how a box can be checked
+    { key: 'home-banner', url: '/pagesA/home/index', tap: '.home-banner', ready: '.agreement', extra: true, title: { zh: '开盒如何可验证', en: 'How every box can be checked' } },
+    // a design tile opens its preview, which zooms from 1 to 4 and no further
+    {
+      key: 'design-preview',
+      url: `/pagesA/blind_box_detail/index?seriesId=${other.id}`,
+      tap: '.design',
+      ready: '.design-preview',
+      extra: true,
+      check: async page => {
+        const problems = []
+        const scale = () => page.locator('.design-preview__img').evaluate(el => new DOMMatrix(getComputedStyle(el).transform).a)
+        if (Math.abs(await scale() - 1) > 0.01) problems.push('the preview does not open at zoom 1')
+        for (let i = 0; i < 8; i++) await page.locator('.design-preview .zoom-in').click()
+        await page.waitForTimeout(300)
+        if (Math.abs(await scale() - 4) > 0.01) problems.push(`zoom after 8 steps is ${await scale()}, not 4`)
+        if ((await page.locator('.design-preview__level').innerText()).trim() !== '4×') problems.push('the level does not say 4×')
+        for (let i = 0; i < 8; i++) await page.locator('.design-preview .zoom-out').click()
+        await page.waitForTimeout(300)
+        if (Math.abs(await scale() - 1) > 0.01) problems.push('zooming out does not stop at 1')
+        return problems
+      }
+    },
+    // a row of the live feed opens the series it was drawn from (the routes shopper's whole case fed it)
+    { key: 'feed-row', url: '/pagesA/home/index', tap: '.feed-row', ready: '.design-grid', extra: true },
+    // the birth-date picker opened on the purchase page
     { key: 'purchase-birth-date', url: purchaseUrl, as: young, tap: '.age-gate__date', ready: '.taro-picker__action', extra: true }
   ]
   assert.equal(new Set(pages.filter(p => !p.extra).map(p => p.key)).size, 16, 'the 16 routes of the spec')
@@ -175,6 +201,7 @@ async function run ({ base }) {
         if (p.ready) await page.locator(p.ready).first().waitFor({ timeout: 15000 })
         await page.waitForTimeout(500)
         const problems = [...events, ...await inspect(page, locale, dict)]
+        if (p.check) problems.push(...await p.check(page))
         if (p.title) {
           const shown = await page.locator('#taro-navigation-bar .taro-navigation-bar-title').innerText()
           if (shown !== p.title[locale]) problems.push(`title "${shown}", not the document's name "${p.title[locale]}"`)

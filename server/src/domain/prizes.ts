@@ -67,7 +67,7 @@ export async function liveFeed (db: Db, limit: number): Promise<FeedItem[]> {
     .innerJoin('series', 'series.id', 'prizes.series_id')
     .innerJoin('users', 'users.id', 'prizes.user_id')
     .select([
-      'prizes.id', 'prizes.created_at', 'users.nickname', 'users.user_name',
+      'prizes.id', 'prizes.series_id', 'prizes.created_at', 'users.nickname', 'users.user_name',
       'designs.name as design_name', 'designs.name_en as design_name_en', 'designs.image', 'designs.rarity',
       'series.name as series_name', 'series.name_en as series_name_en'
     ])
@@ -80,6 +80,7 @@ export async function liveFeed (db: Db, limit: number): Promise<FeedItem[]> {
   return rows.map(r => ({
     id: Number(r.id),
     maskedName: maskName(r.nickname || r.user_name),
+    seriesId: Number(r.series_id),
     seriesTitle: text(r.series_name, r.series_name_en),
     design: { name: text(r.design_name, r.design_name_en), image: r.image ?? '', rarity: r.rarity },
     at: r.created_at

@@ -10,7 +10,8 @@ import './index.scss'
 
 const DOCS: Record<AgreementKind, () => { title: string; body: string }> = {
   service: () => ({ title: t('agreements.serviceTitle'), body: t('agreements.serviceBody') }),
-  privacy: () => ({ title: t('agreements.privacyTitle'), body: t('agreements.privacyBody') })
+  privacy: () => ({ title: t('agreements.privacyTitle'), body: t('agreements.privacyBody') }),
+  fairness: () => ({ title: t('agreements.fairnessTitle'), body: t('agreements.fairnessBody') })
 }
 
 const hostOf = (url: string) => /^https?:\/\/([^/?#:]+)/i.exec(url)?.[1] ?? ''

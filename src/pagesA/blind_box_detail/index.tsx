@@ -3,12 +3,13 @@ import type { PropKind, PropShown, PropsState } from '~types/props'
 import { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
-import type { CaseView, SeriesDetail } from '~types/shop'
+import type { CaseView, DesignInfo, SeriesDetail } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
 import ActionBar from '@/components/ActionBar'
 import RarityBadge from '@/components/RarityBadge'
+import DesignPreview from '@/components/DesignPreview'
 import PropSheet, { type PropSheetHandle } from '@/components/PropSheet'
 import { propsApi } from '@/services/props'
 import { ApiError } from '@/services/errors'
@@ -40,6 +41,7 @@ function BlindBoxDetailPage () {
   const seriesId = Number(params.seriesId)
   const [series, setSeries] = useState<SeriesDetail | null>(null)
   const [box, setBox] = useState<CaseView | null>(null)
+  const [preview, setPreview] = useState<DesignInfo | null>(null)
   const [picked, setPicked] = useState<number[]>([])
   const [missing, setMissing] = useState(false)
   const [propState, setPropState] = useState<PropsState | null>(null)
@@ -174,7 +176,7 @@ function BlindBoxDetailPage () {
       <Section title={t('detail.designs')} extra={<Text>{t('detail.valueRange')}: {formatCents(series.valueRange.minCents)} – {formatCents(series.valueRange.maxCents)}</Text>}>
         <View className='design-grid'>
           {series.designs.map(d => (
-            <View key={d.id} className={`design design--${d.rarity}`}>
+            <View key={d.id} className={`design design--${d.rarity}`} onClick={() => setPreview(d)}>
               <Image className='design__img' src={mediaUrl(d.image)} mode='aspectFit' lazyLoad />
               <Text className='design__name'>{tr(d.name)}</Text>
               <RarityBadge rarity={d.rarity} />
@@ -235,6 +237,7 @@ function BlindBoxDetailPage () {
       </Section>
 
       <PropSheet ref={propSheet} state={propState} hints={hints} onUse={(kind, slot) => { void useProp(kind, slot) }} />
+      {preview && <DesignPreview design={preview} onClose={() => setPreview(null)} />}
       <ActionBar>
         <View className={`btn btn--ghost buy-whole ${unsold === 0 ? 'btn--disabled' : ''}`} onClick={() => { if (unsold) buy(true) }}>
           {t('detail.wholeCase')} ({unsold})

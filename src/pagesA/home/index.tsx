@@ -13,7 +13,7 @@ import { shopApi } from '@/services/shop'
 import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
-import { navigate } from '@/utils/navigation'
+import { agreementLink, navigate } from '@/utils/navigation'
 import { tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { REACH_BOTTOM_THROTTLE_MS, throttle } from '@/utils/throttle'
@@ -87,9 +87,10 @@ function HomePage () {
         <LangSwitch />
       </View>
 
-      <View className='home-banner'>
+      <View className='home-banner' onClick={() => navigate(agreementLink('fairness'))}>
         <Text className='home-banner__title'>{t('home.bannerTitle')}</Text>
         <Text className='home-banner__text'>{t('home.bannerText')}</Text>
+        <Text className='home-banner__more'>{t('home.bannerMore')} ›</Text>
         <Text className='home-banner__art'>🎁</Text>
       </View>
 
@@ -106,10 +107,11 @@ function HomePage () {
         {feed.length === 0
           ? <Text className='home-feed__empty'>{t('home.feedEmpty')}</Text>
           : feed.map(item => (
-            <View key={item.id} className='feed-row'>
+            <View key={item.id} className='feed-row' onClick={() => navigate(`/pages/blind_box_detail/index?seriesId=${item.seriesId}`)}>
               <Image className='feed-row__img' src={mediaUrl(item.design.image)} mode='aspectFit' />
               <Text className='feed-row__text'>{t('home.feedLine', { name: item.maskedName, design: tr(item.design.name) })}</Text>
               <RarityBadge rarity={item.design.rarity} />
+              <Text className='feed-row__go'>›</Text>
             </View>
           ))}
       </Section>
