@@ -419,7 +419,7 @@ describe.each(testDialects())('prizes and the live feed on %s', (dialect) => {
     expect(feed.length).toBeGreaterThan(0)
     for (const item of feed) {
       expect(['rare', 'hidden']).toContain(item.design.rarity)
-      expect(Object.keys(item).sort()).toEqual(['at', 'design', 'id', 'maskedName', 'seriesTitle'])
+      expect(Object.keys(item).sort()).toEqual(['at', 'design', 'id', 'maskedName', 'seriesId', 'seriesTitle'])
       expect(Object.keys(item.design).sort()).toEqual(['image', 'name', 'rarity'])
     }
     const ids = feed.map((f: { id: number }) => f.id)
