@@ -70,11 +70,15 @@ function createHarness () {
     const body = opts.data === undefined ? undefined : JSON.stringify(opts.data)
     state.requests.push({ url: url.pathname + url.search, method: opts.method || 'GET', header: opts.header, data: opts.data })
     const req = http.request(url, { method: opts.method || 'GET', headers: { ...opts.header } }, (res) => {
-      let text = ''
-      res.on('data', c => { text += c })
+      const chunks = []
+      res.on('data', c => { chunks.push(c) })
       res.on('end', () => {
+        const buf = Buffer.concat(chunks)
+        const text = buf.toString('utf8')
         let data = text
-        try { data = JSON.parse(text) } catch { /* not JSON: left as text */ }
+        // responseType arraybuffer: the bytes as they came (as wx.request hands them over)
+        if (opts.responseType === 'arraybuffer') data = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length)
+        else try { data = JSON.parse(text) } catch { /* not JSON: left as text */ }
         const out = { statusCode: res.statusCode, data, header: res.headers, errMsg: 'request:ok' }
         opts.success && opts.success(out)
         opts.complete && opts.complete(out)

@@ -1,0 +1,181 @@
+/**
+ * The rest of the compiled pages of dist/weapp against the shop's real API server, logged in as the
+ * demo shopper (the operator's editor is in editor.weapp.test.js): each renders what the server holds
+ * and its main action works: web_view (an agreement, titled with its name), home (series and feed,
+ * a tap opens a series), blind_box_detail (odds; picking boxes leads to purchase), purchase (pay from
+ * the balance), open_chest_animation and prize_show (the boxes just bought), recharge (a sandbox
+ * top-up lands in the balance; no H5-only channel), profile (no operator entry for a shopper; the
+ * language switch), security (its rows); and a refused export is read without TextDecoder, which
+ * WeChat does not have (the harness takes it away while the app runs).
+ */
+const fs = require('node:fs')
+const http = require('node:http')
+const os = require('node:os')
+const { spawn } = require('node:child_process')
+const path = require('node:path')
+const { createHarness, waitFor } = require('./harness')
+const { freePort, stop, waitForApi } = require('../support/processes')
+
+const h = createHarness()
+const root = path.resolve(__dirname, '../..')
+let server
+let dataDir
+let token
+let series
+
+/** A call of the API from the test (jsdom has no fetch: node's http). */
+function api (route, body, as = token) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${h.state.apiOrigin}/dev-api${route}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(as ? { authorization: `Bearer ${as}` } : {}) }
+    }, res => {
+      let text = ''
+      res.on('data', c => { text += c })
+      res.on('end', () => {
+        const json = JSON.parse(text)
+        if (json.code !== 200) reject(new Error(`${route}: ${text}`))
+        else resolve(json.data)
+      })
+    })
+    req.on('error', reject)
+    if (body !== undefined) req.write(JSON.stringify(body))
+    req.end()
+  })
+}
+
+const textOf = (page) => page.dom.textContent
+/** waitFor takes a synchronous check: this one awaits an asynchronous one until it passes. */
+async function eventually (check, timeout = 10000) {
+  const start = Date.now()
+  for (;;) {
+    try { return await check() } catch (e) { if (Date.now() - start > timeout) throw e }
+    await new Promise(r => setTimeout(r, 50))
+  }
+}
+const lastNavigation = () => h.state.navigations[h.state.navigations.length - 1]
+
+beforeAll(async () => {
+  if (!fs.existsSync(path.join(h.DIST, 'app.js'))) throw new Error('dist/weapp is missing: run npm run build:weapp first')
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-weapp-pages-'))
+  const port = await freePort()
+  server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SMTP_URL: '' },
+    stdio: 'ignore'
+  })
+  h.state.apiOrigin = `http://127.0.0.1:${port}`
+  await waitForApi(h.state.apiOrigin, server, 60000)
+  token = (await api('/login/passwd', { user_name: 'shopper', password: 'shopper123' })).token
+  const me = await api('/getUserInfo')
+  await api('/api/ageVerify', { birthDate: '1990-01-01' }).catch(() => undefined)
+  const opId = await api('/generalOrder/getUniqueOrderNo', { productId: 'wallet_topup', userId: me.id })
+  await api('/generalOrder/create', { productId: 'wallet_topup', userId: me.id, opId, amountCents: 100000, channel: 'sandbox' })
+  await api('/api/sandboxPay', { opId })
+  series = (await api('/api/seriesList', { page: 1, size: 10 })).list
+  h.state.storage.h5_token = token
+  h.boot()
+}, 90000)
+
+afterAll(async () => {
+  await stop(server)
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+test('web_view: an agreement from the dictionary, titled with its name', async () => {
+  const page = h.loadPage('pages/web_view/index', { doc: 'service' })
+  await waitFor(() => expect(textOf(page)).toContain('服务协议'))
+  await waitFor(() => expect(h.state.titles[h.state.titles.length - 1]).toBe('服务协议'))
+})
+
+test('home: the series on sale from the server; a tap on one opens its page', async () => {
+  const page = h.loadPage('pagesA/home/index')
+  await waitFor(() => expect(page.querySelectorAll('.series-card').length).toBe(series.length), 10000)
+  for (const s of series) expect(textOf(page)).toContain(s.title.zh)
+  page.querySelector(`.series-card-${series[0].id}`).dispatchEvent('tap')
+  await waitFor(() => expect(lastNavigation().url).toBe(`/pagesA/blind_box_detail/index?seriesId=${series[0].id}`))
+}, 20000)
+
+test('blind_box_detail, purchase, open_chest_animation, prize_show: pick two boxes, pay from the balance, open them, see them', async () => {
+  const s = series[0]
+  const detail = await api('/api/seriesDetail', { seriesId: s.id })
+  const page = h.loadPage('pagesA/blind_box_detail/index', { seriesId: String(s.id) })
+  await waitFor(() => expect(page.querySelectorAll('.slot').length).toBeGreaterThan(0), 10000)
+  for (const d of detail.designs) expect(textOf(page)).toContain(d.name.zh)
+  const free = () => page.querySelectorAll('.slot').filter(x => !x.dom.className.includes('slot--sold'))
+  free()[0].dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelectorAll('.slot--picked').length).toBe(1))
+  free().filter(x => !x.dom.className.includes('slot--picked'))[0].dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelectorAll('.slot--picked').length).toBe(2))
+  page.querySelector('.buy-picked').dispatchEvent('tap')
+  await waitFor(() => expect(lastNavigation().url).toMatch(/^\/pagesA\/purchase\/index\?/))
+  const query = Object.fromEntries(new URLSearchParams(lastNavigation().url.split('?')[1]))
+
+  const before = await api('/api/walletBalance', {})
+  const purchase = h.loadPage('pagesA/purchase/index', query)
+  await waitFor(() => expect(purchase.querySelector('.purchase-pay')).toBeTruthy(), 10000)
+  await waitFor(() => expect(textOf(purchase)).toContain(`¥${(2 * s.priceCents / 100).toFixed(2)}`))
+  purchase.querySelector('.disclosure .purchase-ack').dispatchEvent('tap')
+  await waitFor(() => expect(purchase.querySelector('.purchase-pay').dom.className).not.toContain('btn--disabled'))
+  purchase.querySelector('.purchase-pay').dispatchEvent('tap')
+  await waitFor(() => expect(lastNavigation().url).toMatch(/open_chest_animation/), 15000)
+  const after = await api('/api/walletBalance', {})
+  expect(before.cashCents + before.creditCents - after.cashCents - after.creditCents).toBe(2 * s.priceCents)
+
+  const chest = h.loadPage('pagesA/open_chest_animation/index')
+  await waitFor(() => expect(chest.querySelector('.chest')).toBeTruthy())
+  chest.querySelector('.chest-skip').dispatchEvent('tap')
+  await waitFor(() => expect(lastNavigation().url).toMatch(/prize_show/))
+  const show = h.loadPage('pagesA/prize_show/index')
+  await waitFor(() => expect(show.querySelectorAll('.result').length).toBe(2))
+  // the mini-program shares through its own button; the H5 copy-link action is not there
+  expect(show.querySelector('.prize-share')).toBeTruthy()
+  const prizes = (await api('/api/prizeList', { page: 1, size: 50 })).list
+  for (const p of prizes.slice(0, 2)) expect(textOf(show)).toContain(p.design.name.zh)
+}, 40000)
+
+test('recharge: the balance from the server, only channels the mini-program can pay, and a sandbox top-up lands', async () => {
+  const before = await api('/api/walletBalance', {})
+  const page = h.loadPage('pagesA/recharge/index')
+  await waitFor(() => expect(page.querySelector('.pay-sandbox')).toBeTruthy(), 10000)
+  expect(page.querySelector('.pay-wechat_h5')).toBeFalsy()
+  page.querySelector('.preset-10').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.recharge-pay').dom.textContent).toContain('¥10.00'))
+  page.querySelector('.recharge-pay').dispatchEvent('tap')
+  await eventually(async () => expect((await api('/api/walletBalance', {})).cashCents).toBe(before.cashCents + 1000))
+  await waitFor(() => expect(textOf(page)).toContain(`¥${((before.cashCents + 1000) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`), 10000)
+}, 30000)
+
+test('profile: who is logged in, no operator entry for a shopper, the language switch', async () => {
+  const page = h.loadPage('pagesA/profile/index')
+  await waitFor(() => expect(textOf(page)).toContain('Demo shopper'), 10000)
+  expect(page.querySelector('.menu-editor')).toBeFalsy()
+  expect(page.querySelector('.menu-security')).toBeTruthy()
+  page.querySelector('.menu-language').dispatchEvent('tap')
+  await waitFor(() => expect(textOf(page)).toContain('Language'))
+  page.querySelector('.menu-language').dispatchEvent('tap')
+  await waitFor(() => expect(textOf(page)).toContain('语言'))
+}, 20000)
+
+test('security: its rows', async () => {
+  const page = h.loadPage('pagesA/security/index')
+  await waitFor(() => expect(page.querySelectorAll('.menu-list__item').length).toBeGreaterThanOrEqual(6))
+})
+
+test('a refused export is read without TextDecoder (WeChat has none), and says why', async () => {
+  const page = h.loadPage('pagesA/my_blind_box/index')
+  await waitFor(() => expect(page.querySelector('.collection-export')).toBeTruthy(), 10000)
+  // the session ends on the server (as after "log out everywhere" elsewhere): the export is refused
+  await api('/logout')
+  const saved = { TextDecoder: global.TextDecoder, TextEncoder: global.TextEncoder }
+  delete global.TextDecoder
+  delete global.TextEncoder
+  try {
+    const shown = h.state.toasts.length
+    page.querySelector('.collection-export').dispatchEvent('tap')
+    await waitFor(() => expect(h.state.toasts.length).toBeGreaterThan(shown), 10000)
+    expect(h.state.toasts.slice(shown).join(' ')).toContain('未登录或登录已过期')
+  } finally {
+    Object.assign(global, saved)
+  }
+}, 20000)
