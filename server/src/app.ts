@@ -44,6 +44,7 @@ import { propRoutes } from './routes/props'
 import { geoRoutes } from './routes/geo'
 import { expressRoutes } from './routes/express'
 import { withdrawalRoutes } from './routes/withdrawals'
+import { securityRoutes } from './routes/security'
 import { registerMedia } from './http/media'
 import { registerOpenApi, serveOpenApi } from './http/openapi'
 
@@ -178,6 +179,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     geoRoutes(typed, ctx)
     expressRoutes(typed, ctx)
     withdrawalRoutes(typed, ctx)
+    securityRoutes(typed, ctx)
   }, { prefix })
   await serveOpenApi(app, config)
 

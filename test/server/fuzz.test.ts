@@ -591,6 +591,8 @@ interface Stats {
 describe.each(testDialects())('schema fuzz on %s', (dialect) => {
   let t: TestApp
   let shopper: Shopper
+  /** Whose sessions the session-ending calls of the security page may end (never the shared one). */
+  let spare: Shopper
   let sessions: SessionService
   let sms: FakeSms
   let smtp: FakeSmtp
@@ -654,6 +656,7 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
     ]
     ctx.designs = (await t.db.selectFrom('designs').select('id').execute()).map(r => Number(r.id))
     shopper = await makeShopper(t.app, t.db, t.clock)
+    spare = await makeShopper(t.app, t.db, t.clock)
     ctx.userId = shopper.id
     ctx.userName = shopper.userName
     // the WeChat identity a JSAPI payment needs
@@ -711,8 +714,13 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
   const casesOf = (op: Op, doc: Doc, rng: Rng): Make[] => {
     const cases: Make[] = []
     const isLogout = op.url.endsWith('/logout')
+    // calls of the security page that end sessions (all of them, the others, one by id, or the others
+    // after a password change) would end the shared one: they act for another user, with a fresh session each time
+    const endsSessions = /\/api\/security\/(logoutAll|sessionsEndOthers|sessionEnd|password)$/.test(op.url)
     // logging out with the shared token would end the session the other requests use: a throwaway one
-    const liveToken = async () => isLogout ? sessions.create(shopper.id, { ip: null, userAgent: null }) : shopper.token
+    const liveToken = async () => endsSessions
+      ? sessions.create(spare.id, { ip: null, userAgent: null })
+      : isLogout ? sessions.create(shopper.id, { ip: null, userAgent: null }) : shopper.token
     const tokenFor = (share: number) => op.auth !== 'none' && rng.next() < share
     const base = (): Base => {
       if (op.kind === 'table') {

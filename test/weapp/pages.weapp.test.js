@@ -5,7 +5,7 @@
  * a tap opens a series), blind_box_detail (odds; picking boxes leads to purchase), purchase (pay from
  * the balance), open_chest_animation and prize_show (the boxes just bought), recharge (a sandbox
  * top-up lands in the balance; no H5-only channel), profile (no operator entry for a shopper; the
- * language switch), security (its rows); and a refused export is read without TextDecoder, which
+ * language switch), security (this device listed, a daily limit saved); and a refused export is read without TextDecoder, which
  * WeChat does not have (the harness takes it away while the app runs).
  */
 const fs = require('node:fs')
@@ -157,10 +157,18 @@ test('profile: who is logged in, no operator entry for a shopper, the language s
   await waitFor(() => expect(textOf(page)).toContain('语言'))
 }, 20000)
 
-test('security: its rows', async () => {
+test('security: this device among the sessions, and a daily spending limit saved to the server', async () => {
   const page = h.loadPage('pagesA/security/index')
-  await waitFor(() => expect(page.querySelectorAll('.menu-list__item').length).toBeGreaterThanOrEqual(6))
-})
+  await waitFor(() => expect(page.querySelector('.session--current')).toBeTruthy(), 10000)
+  expect(textOf(page)).toContain('本机')
+  expect(textOf(page)).toContain('消费限额')
+  page.querySelector('.limit-input-daily').dispatchEvent('input', { detail: { value: '50' } })
+  // the tap must reach the page after it re-rendered with the typed value
+  await new Promise(r => setTimeout(r, 100))
+  page.querySelector('.limits-save').dispatchEvent('tap')
+  await eventually(async () => expect((await api('/api/security/overview', {})).limits.daily.cents).toBe(5000))
+  await waitFor(() => expect(page.querySelector('.limit-daily .limit__now').dom.textContent).toBe('¥50.00'), 10000)
+}, 20000)
 
 test('a refused export is read without TextDecoder (WeChat has none), and says why', async () => {
   const page = h.loadPage('pagesA/my_blind_box/index')

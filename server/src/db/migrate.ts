@@ -9,6 +9,7 @@ import { afterDraw } from './migrations/0006_after_draw'
 import { withdrawals } from './migrations/0007_withdrawals'
 import { combine } from './migrations/0008_combine'
 import { props } from './migrations/0009_props'
+import { accountSecurity } from './migrations/0010_account_security'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -21,7 +22,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0006_after_draw': afterDraw(dialect),
     '0007_withdrawals': withdrawals(dialect),
     '0008_combine': combine(dialect),
-    '0009_props': props(dialect)
+    '0009_props': props(dialect),
+    '0010_account_security': accountSecurity(dialect)
   }
 }
 

@@ -41,6 +41,8 @@ export interface SessionsTable {
   revoked_at: Timestamp | null
   user_agent: string | null
   ip: string | null
+  /** The APP_TYPE header at login (migration 0010). */
+  app_type: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export interface OneTimeCodesTable {
@@ -421,6 +423,31 @@ export interface WithdrawalRefundsTable {
   updated_at: Timestamp
 }
 
+/** A shopper's own spending limit (migration 0010): in force, and a raise waiting until pending_at. */
+export interface SpendingLimitsTable {
+  user_id: number
+  kind: 'daily' | 'monthly'
+  cents: number | null
+  pending_cents: number | null
+  pending_set: number
+  pending_at: Timestamp | null
+  updated_at: Timestamp
+}
+
+/** The one reviewed correction of a recorded birth date a user may ask for (migration 0010). */
+export interface BirthDateCorrectionsTable {
+  id: Generated<number>
+  user_id: number
+  old_birth_date: string
+  new_birth_date: string
+  reason: string
+  status: 'pending' | 'approved' | 'rejected'
+  reviewer_id: number | null
+  review_note: string | null
+  created_at: Timestamp
+  reviewed_at: Timestamp | null
+}
+
 export interface Database {
   users: UsersTable
   identities: IdentitiesTable
@@ -455,6 +482,8 @@ export interface Database {
   slot_reservations: SlotReservationsTable
   withdrawals: WithdrawalsTable
   withdrawal_refunds: WithdrawalRefundsTable
+  spending_limits: SpendingLimitsTable
+  birth_date_corrections: BirthDateCorrectionsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -33,6 +33,7 @@ import { idempotent } from './idempotency'
 import { grantCards, heldByOthers, XRAY_CARDS_PER_WHOLE_CASE } from './propCards'
 import { postTransaction } from './ledger'
 import { balanceOf, lockBalance, takeFromWallet } from './wallet'
+import { checkSpendingLimits } from './security'
 
 type Db = Kysely<Database>
 
@@ -117,6 +118,8 @@ export async function assessPurchase (deps: PurchaseDeps, db: Db, userId: number
     }
     dailyLeftCents = left - total
   }
+  // the shopper's own daily and monthly limits (the wallet row is locked: purchases of one shopper take turns)
+  await checkSpendingLimits(db, clock, userId, total)
 
   // credit first, then cash
   const creditCents = Math.min(balance.creditCents, total)

@@ -32,7 +32,10 @@ export async function requireSession (request: FastifyRequest, ctx: AppContext):
 
 export function clientMeta (request: FastifyRequest): ClientMeta {
   const ua = request.headers['user-agent']
-  return { ip: request.ip ?? null, userAgent: typeof ua === 'string' ? ua : null }
+  // the app's APP_TYPE header (h5, weapp...), kept as sent when it is a short plain word
+  const app = request.headers.app_type
+  const appType = typeof app === 'string' && /^[A-Za-z0-9_.-]{1,32}$/.test(app) ? app : null
+  return { ip: request.ip ?? null, userAgent: typeof ua === 'string' ? ua : null, appType }
 }
 
 /** Consumes every rule (in order) or answers 429. */

@@ -15,7 +15,7 @@ export const SESSION_MAX_AGE_MS = 30 * DAY
 /** last_seen_at is written at most this often per session. */
 export const SESSION_TOUCH_MS = MINUTE
 
-export interface ClientMeta { ip: string | null; userAgent: string | null }
+export interface ClientMeta { ip: string | null; userAgent: string | null; appType?: string | null }
 
 export interface ActiveSession { sessionId: number; user: UserRow }
 
@@ -33,7 +33,8 @@ export class SessionService {
       expires_at: iso(now + SESSION_MAX_AGE_MS),
       revoked_at: null,
       user_agent: meta.userAgent?.slice(0, 300) ?? null,
-      ip: meta.ip?.slice(0, 64) ?? null
+      ip: meta.ip?.slice(0, 64) ?? null,
+      app_type: meta.appType?.slice(0, 32) ?? null
     }).execute()
     return token
   }

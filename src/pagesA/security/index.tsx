@@ -1,27 +1,234 @@
+import { useState } from 'react'
+import Taro, { useDidShow } from '@tarojs/taro'
+import { View, Text, Input, Picker } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import type { LimitKind, LimitView, SecurityOverview } from '~types/security'
+import { LOGIN_LIMITS } from '~types/limits'
 import PageShell from '@/components/PageShell'
-import MenuList, { type MenuItem } from '@/components/MenuList'
-import { t } from '@/stores/locale'
-import type { MessageKey } from '@/locales/types'
-import { toast } from '@/utils/feedback'
+import Section from '@/components/Section'
+import EmptyState from '@/components/EmptyState'
+import { securityApi } from '@/services/security'
+import { errorMessage } from '@/services/request'
+import { sessionStore } from '@/stores/session'
+import { localeStore, t } from '@/stores/locale'
+import { ENTRY_PAGE } from '@/constants'
+import { dialog, loading, toast } from '@/utils/feedback'
+import { AMOUNT_INPUT_TYPE, formatCents, formatTime, parseYuan } from '@/utils/format'
+import { loginToContinue } from '@/utils/loginReturn'
+import './index.scss'
 
-const ROWS: { key: string; icon: string; label: MessageKey }[] = [
-  { key: 'password', icon: '🔑', label: 'security.password' },
-  { key: 'phone', icon: '📱', label: 'security.phone' },
-  { key: 'email', icon: '✉️', label: 'security.email' },
-  { key: 'sessions', icon: '💻', label: 'security.sessions' },
-  { key: 'limits', icon: '🛡️', label: 'security.limits' },
-  { key: 'guardian', icon: '👪', label: 'security.guardian' }
-]
+/** A limit typed in yuan: '' is no limit; anything else must be a plain amount. */
+export function parseLimit (text: string): { ok: true; cents: number | null } | { ok: false } {
+  if (!text.trim()) return { ok: true, cents: null }
+  const cents = parseYuan(text)
+  return cents === null ? { ok: false } : { ok: true, cents }
+}
 
-/** Account security: password, bindings, sessions, spending limits, guardian consent. */
+const limitText = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2).replace(/\.00$/, ''))
+
+/**
+ * Account security: the password (changing it ends the other sessions), the devices logged in (end
+ * one, all others, or everywhere), the shopper's own spending limits (lowering at once, raising after
+ * 24 hours), the recorded birth date with the guardian's consent, and the one reviewed correction.
+ */
 function SecurityPage () {
-  const items: MenuItem[] = ROWS.map(r => ({
-    key: r.key, icon: r.icon, label: t(r.label), onClick: () => { void toast({ message: t('feedback.comingSoon') }) }
-  }))
+  const [data, setData] = useState<SecurityOverview | null>(null)
+  const [failed, setFailed] = useState(false)
+  const [pwOpen, setPwOpen] = useState(false)
+  const [pw, setPw] = useState({ current: '', next: '', again: '' })
+  const [limits, setLimitsDraft] = useState<Record<LimitKind, string>>({ daily: '', monthly: '' })
+  const [correction, setCorrection] = useState({ birthDate: '', reason: '' })
+
+  const load = async () => {
+    try {
+      const o = await securityApi.overview()
+      setData(o)
+      setFailed(false)
+      setLimitsDraft({ daily: limitText(o.limits.daily.cents), monthly: limitText(o.limits.monthly.cents) })
+    } catch (e) {
+      setFailed(true)
+      toast({ message: errorMessage(e) })
+    }
+  }
+  useDidShow(() => { if (sessionStore.loggedIn) void load() })
+
+  if (!sessionStore.loggedIn) {
+    return (
+      <PageShell className='security-page'>
+        <EmptyState icon='🔒' text={t('login.requiredHere')} action={{ label: t('login.goLogin'), onClick: () => { void loginToContinue(t('login.requiredHere'), '/pages/security/index') } }} />
+      </PageShell>
+    )
+  }
+  if (!data) {
+    return (
+      <PageShell className='security-page'>
+        {failed
+          ? <EmptyState icon='⚠️' text={t('security.loadFailed')} action={{ label: t('feedback.retry'), onClick: () => { void load() } }} />
+          : <Text className='security-hint'>{t('feedback.loading')}</Text>}
+      </PageShell>
+    )
+  }
+
+  // ---- password ----
+  const pwProblem = (): string | null => {
+    if (data.hasPassword && !pw.current) return t('security.currentRequired')
+    if (pw.next.length < LOGIN_LIMITS.passwordMin || pw.next.length > LOGIN_LIMITS.passwordMax) return t('login.passwordLength')
+    if (pw.next !== pw.again) return t('security.passwordMismatch')
+    return null
+  }
+  const changePassword = async () => {
+    const problem = pwProblem()
+    if (problem) { toast({ message: problem }); return }
+    try {
+      const { ended } = await loading.wrap(securityApi.changePassword({ ...(data.hasPassword ? { currentPassword: pw.current } : {}), newPassword: pw.next }))
+      toast({ message: t('security.passwordChanged', { n: ended }), level: 'success' })
+      setPw({ current: '', next: '', again: '' })
+      setPwOpen(false)
+      await load()
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+
+  // ---- sessions ----
+  const endOne = async (id: number) => {
+    try { await securityApi.endSession(id); toast({ message: t('security.sessionEnded'), level: 'success' }); await load() } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+  const endOthers = async () => {
+    if (!(await dialog({ message: t('security.endOthersConfirm') }))) return
+    try { const { ended } = await securityApi.endOthers(); toast({ message: t('security.othersEnded', { n: ended }), level: 'success' }); await load() } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+  const logoutAll = async () => {
+    if (!(await dialog({ message: t('security.logoutAllConfirm') }))) return
+    try {
+      await securityApi.logoutAll()
+      sessionStore.clear()
+      await Taro.reLaunch({ url: ENTRY_PAGE })
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+
+  // ---- limits ----
+  const parsed = { daily: parseLimit(limits.daily), monthly: parseLimit(limits.monthly) }
+  const saveLimits = async () => {
+    if (!parsed.daily.ok || !parsed.monthly.ok) { toast({ message: t('security.limitInvalid') }); return }
+    try {
+      const next = await loading.wrap(securityApi.setLimits({ daily: parsed.daily.cents, monthly: parsed.monthly.cents }))
+      const waiting = next.daily.pending || next.monthly.pending
+      toast({ message: t(waiting ? 'security.limitsPending' : 'security.limitsSaved'), level: 'success' })
+      await load()
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+  const limitRow = (kind: LimitKind, view: LimitView) => (
+    <View className={`limit limit-${kind}`}>
+      <View className='limit__head'>
+        <Text className='limit__label'>{t(kind === 'daily' ? 'security.daily' : 'security.monthly')}</Text>
+        <Text className='limit__now'>{view.cents === null ? t('security.noLimit') : formatCents(view.cents)}</Text>
+      </View>
+      <Text className='limit__spent'>{t(kind === 'daily' ? 'security.spentToday' : 'security.spentMonth', { spent: formatCents(view.spentCents) })}</Text>
+      {view.pending && (
+        <Text className='limit__pending'>{t('security.pending', {
+          value: view.pending.cents === null ? t('security.noLimit') : formatCents(view.pending.cents),
+          at: formatTime(view.pending.appliesAt)
+        })}</Text>
+      )}
+      <Input className={`security-input limit-input limit-input-${kind} ${parsed[kind].ok ? '' : 'security-input--error'}`} type={AMOUNT_INPUT_TYPE}
+        value={limits[kind]} placeholder={t('security.limitPlaceholder')}
+        onInput={e => { const v = e.detail.value; setLimitsDraft(d => ({ ...d, [kind]: v })) }} />
+    </View>
+  )
+
+  // ---- correction ----
+  const sendCorrection = async () => {
+    if (!correction.birthDate) { toast({ message: t('security.pickDate') }); return }
+    if (!correction.reason.trim()) { toast({ message: t('security.reasonRequired') }); return }
+    try {
+      await loading.wrap(securityApi.requestCorrection({ birthDate: correction.birthDate, reason: correction.reason.trim() }))
+      toast({ message: t('security.correctionSent'), level: 'success' })
+      await load()
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+
+  const { age } = data
+  const today = new Date().toISOString().slice(0, 10)
   return (
     <PageShell className='security-page'>
-      <MenuList items={items} />
+      <Section title={t('security.account')} className='security-account'>
+        <View className='security-row'><Text className='security-row__label'>{t('login.phone')}</Text><Text className='security-row__value'>{data.phone ?? t('security.notBound')}</Text></View>
+        <View className='security-row'><Text className='security-row__label'>{t('login.email')}</Text><Text className='security-row__value'>{data.email ?? t('security.notBound')}</Text></View>
+        <View className='security-row'>
+          <Text className='security-row__label'>{t('login.password')}</Text>
+          <Text className='security-row__value'>{data.hasPassword ? t('security.passwordSet') : t('security.passwordNone')}</Text>
+        </View>
+        {!pwOpen && <View className='btn btn--ghost security-password-open' onClick={() => setPwOpen(true)}>{t(data.hasPassword ? 'security.password' : 'security.passwordFirst')}</View>}
+        {pwOpen && (
+          <View className='security-form password-form'>
+            {data.hasPassword && <Input className='security-input pw-current' password value={pw.current} placeholder={t('security.currentPassword')} onInput={e => { const v = e.detail.value; setPw(p => ({ ...p, current: v })) }} />}
+            <Input className='security-input pw-next' password value={pw.next} maxlength={LOGIN_LIMITS.passwordMax} placeholder={t('security.newPassword')} onInput={e => { const v = e.detail.value; setPw(p => ({ ...p, next: v })) }} />
+            <Input className='security-input pw-again' password value={pw.again} maxlength={LOGIN_LIMITS.passwordMax} placeholder={t('security.newPasswordAgain')} onInput={e => { const v = e.detail.value; setPw(p => ({ ...p, again: v })) }} />
+            <Text className='security-hint'>{t('security.passwordHint')}</Text>
+            <View className='security-actions'>
+              <View className='btn btn--ghost' onClick={() => { setPwOpen(false); setPw({ current: '', next: '', again: '' }) }}>{t('feedback.cancel')}</View>
+              <View className='btn btn--primary password-save' onClick={changePassword}>{t('security.passwordSave')}</View>
+            </View>
+          </View>
+        )}
+      </Section>
+
+      <Section title={t('security.sessions')} className='security-sessions'>
+        {data.sessions.map(s => (
+          <View key={s.id} className={`session session-${s.id} ${s.current ? 'session--current' : ''}`}>
+            <View className='session__body'>
+              <Text className='session__device'>{s.device}{s.appType ? ` · ${s.appType}` : ''}</Text>
+              <Text className='session__meta'>{t('security.sessionMeta', { ip: s.maskedIp, at: formatTime(s.lastSeenAt) })}</Text>
+            </View>
+            {s.current
+              ? <Text className='session__tag'>{t('security.thisDevice')}</Text>
+              : <View className='session__end' onClick={() => endOne(s.id)}>{t('security.endSession')}</View>}
+          </View>
+        ))}
+        <View className='security-actions'>
+          <View className={`btn btn--ghost sessions-end-others ${data.sessions.length < 2 ? 'btn--disabled' : ''}`} onClick={() => { if (data.sessions.length > 1) void endOthers() }}>{t('security.endOthers')}</View>
+          <View className='btn btn--ghost logout-all' onClick={logoutAll}>{t('security.logoutAll')}</View>
+        </View>
+      </Section>
+
+      <Section title={t('security.limits')} className='security-limits'>
+        <Text className='security-hint'>{t('security.limitsRule')}</Text>
+        {limitRow('daily', data.limits.daily)}
+        {limitRow('monthly', data.limits.monthly)}
+        <View className='btn btn--primary limits-save' onClick={saveLimits}>{t('security.limitsSave')}</View>
+      </Section>
+
+      <Section title={t('security.age')} className='security-age'>
+        <View className='security-row'><Text className='security-row__label'>{t('security.birthDate')}</Text><Text className='security-row__value birth-date'>{age.birthDate ?? t('security.notRecorded')}</Text></View>
+        {age.minor && (
+          <>
+            <View className='security-row'><Text className='security-row__label'>{t('security.guardian')}</Text><Text className='security-row__value guardian-status'>{age.guardianConsent ? t('security.consentGiven') : t('security.consentMissing')}</Text></View>
+            {age.minorDailyCapCents !== null && <Text className='security-hint'>{t('security.minorCap', { cap: formatCents(age.minorDailyCapCents) })}</Text>}
+          </>
+        )}
+        {data.correction
+          ? (
+            <View className={`correction correction--${data.correction.status}`}>
+              <Text className='correction__title'>{t('security.correctionTitle')}</Text>
+              <Text className='correction__line'>{data.correction.oldBirthDate} → {data.correction.newBirthDate}</Text>
+              <Text className='correction__status'>{t(`security.correction_${data.correction.status}`)}</Text>
+              {data.correction.reviewNote && <Text className='correction__line'>{data.correction.reviewNote}</Text>}
+            </View>
+            )
+          : age.birthDate && (
+            <View className='security-form correction-form'>
+              <Text className='security-hint'>{t('security.correctionRule')}</Text>
+              <Picker mode='date' value={correction.birthDate || age.birthDate} start='1900-01-01' end={today}
+                textProps={{ okText: t('feedback.confirm'), cancelText: t('feedback.cancel') }}
+                {...{ lang: localeStore.locale === 'en' ? 'en-US' : 'zh-CN' }}
+                onChange={e => { const v = String(e.detail.value); setCorrection(c => ({ ...c, birthDate: v })) }}>
+                <View className='security-input correction-date'>{correction.birthDate || t('security.pickDate')}</View>
+              </Picker>
+              <Input className='security-input correction-reason' value={correction.reason} maxlength={200} placeholder={t('security.reasonPlaceholder')}
+                onInput={e => { const v = e.detail.value; setCorrection(c => ({ ...c, reason: v })) }} />
+              <View className='btn btn--ghost correction-send' onClick={sendCorrection}>{t('security.correctionSend')}</View>
+            </View>
+            )}
+      </Section>
     </PageShell>
   )
 }

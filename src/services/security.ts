@@ -1,0 +1,17 @@
+/** Account security (types/security.ts): the page's overview, password, sessions, limits, the birth-date correction. */
+import type { CorrectionRequest, CorrectionReviewRequest, LimitsRequest, OperatorCorrectionListRequest, PasswordChangeRequest, securityRoutes } from '~types/security'
+import { postRoute } from './request'
+
+type S = typeof securityRoutes
+
+export const securityApi = {
+  overview: () => postRoute<S['overview']>('/api/security/overview', {}),
+  changePassword: (body: PasswordChangeRequest) => postRoute<S['passwordChange']>('/api/security/password', body),
+  endSession: (sessionId: number) => postRoute<S['sessionEnd']>('/api/security/sessionEnd', { sessionId }),
+  endOthers: () => postRoute<S['sessionsEndOthers']>('/api/security/sessionsEndOthers', {}),
+  logoutAll: () => postRoute<S['logoutAll']>('/api/security/logoutAll', {}),
+  setLimits: (body: LimitsRequest) => postRoute<S['limits']>('/api/security/limits', body),
+  requestCorrection: (body: CorrectionRequest) => postRoute<S['correctionRequest']>('/api/security/birthDateCorrection', body),
+  corrections: (q: OperatorCorrectionListRequest) => postRoute<S['operatorCorrections']>('/api/operator/birthDateCorrections', q),
+  reviewCorrection: (body: CorrectionReviewRequest) => postRoute<S['operatorCorrectionReview']>('/api/operator/birthDateReview', body)
+}

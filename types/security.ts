@@ -1,0 +1,161 @@
+/**
+ * Account security (issue 10, PRODUCT.md "Accounts" and "Protecting shoppers"): the caller's sessions,
+ * a password change that ends the other sessions, logging out everywhere, the shopper's own daily and
+ * monthly spending limits (lowering at once, raising after 24 hours), the recorded birth date with the
+ * guardian's consent, and the one reviewed correction of a mistyped birth date.
+ */
+import { Type, type Static } from 'typebox'
+import { route } from './api'
+import { Password } from './accounts'
+import { MONEY_MAX_CENTS } from './limits'
+import { EmptyBody, Id, Nullable, Obj, PageFields, PageResult, StringEnum, Text, Timestamp, Cents } from './schema'
+
+/** How long a raised (or removed) spending limit waits before it applies. */
+export const LIMIT_RAISE_DELAY_MS = 24 * 60 * 60 * 1000
+export const CORRECTION_REASON_MAX = 200
+
+export const SessionView = Type.Object({
+  id: Type.Integer(),
+  /** The app the session came from (APP_TYPE header), e.g. h5 or weapp; null when unknown. */
+  appType: Nullable(Type.String()),
+  /** A short description of the browser or device, from its user agent. */
+  device: Type.String(),
+  /** The address with its last part hidden (203.0.113.x; 2001:db8:85a3:x). */
+  maskedIp: Type.String(),
+  createdAt: Timestamp,
+  lastSeenAt: Timestamp,
+  /** The session that asked. */
+  current: Type.Boolean()
+})
+export type SessionView = Static<typeof SessionView>
+
+export const SessionIdRequest = Obj({ sessionId: Id })
+export type SessionIdRequest = Static<typeof SessionIdRequest>
+export const EndedSessions = Type.Object({ ended: Type.Integer({ minimum: 0 }) })
+export type EndedSessions = Static<typeof EndedSessions>
+
+export const PasswordChangeRequest = Obj({
+  /** Required when the account has a password. */
+  currentPassword: Type.Optional(Text({ minLength: 1, maxLength: 100 })),
+  newPassword: Password
+})
+export type PasswordChangeRequest = Static<typeof PasswordChangeRequest>
+
+export const LimitKind = StringEnum(['daily', 'monthly'] as const)
+export type LimitKind = Static<typeof LimitKind>
+
+export const LimitView = Type.Object({
+  /** The limit in force, in cents; null: none. */
+  cents: Nullable(Cents),
+  /** Spent on blind boxes this China day (daily) or calendar month (monthly). */
+  spentCents: Cents,
+  /** A raise or removal waiting to apply: its value (null: none) and when it applies. */
+  pending: Nullable(Type.Object({ cents: Nullable(Cents), appliesAt: Timestamp }))
+})
+export type LimitView = Static<typeof LimitView>
+
+export const LimitsView = Type.Object({ daily: LimitView, monthly: LimitView })
+export type LimitsView = Static<typeof LimitsView>
+
+/** A value for each limit to set: cents, or null for no limit; a limit left out stays as it is. */
+export const LimitsRequest = Obj({
+  daily: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MONEY_MAX_CENTS }))),
+  monthly: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MONEY_MAX_CENTS })))
+})
+export type LimitsRequest = Static<typeof LimitsRequest>
+
+export const CorrectionStatus = StringEnum(['pending', 'approved', 'rejected'] as const)
+export type CorrectionStatus = Static<typeof CorrectionStatus>
+
+export const CorrectionView = Type.Object({
+  id: Type.Integer(),
+  oldBirthDate: Type.String(),
+  newBirthDate: Type.String(),
+  reason: Type.String(),
+  status: CorrectionStatus,
+  reviewNote: Nullable(Type.String()),
+  createdAt: Timestamp,
+  reviewedAt: Nullable(Timestamp)
+})
+export type CorrectionView = Static<typeof CorrectionView>
+
+export const CorrectionRequest = Obj({
+  birthDate: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' }),
+  reason: Text({ minLength: 1, maxLength: CORRECTION_REASON_MAX })
+})
+export type CorrectionRequest = Static<typeof CorrectionRequest>
+
+export const OperatorCorrectionView = Type.Object({
+  ...CorrectionView.properties,
+  userId: Type.Integer(),
+  userLabel: Type.String()
+})
+export type OperatorCorrectionView = Static<typeof OperatorCorrectionView>
+export const OperatorCorrectionListRequest = Obj({ ...PageFields, status: Type.Optional(CorrectionStatus) })
+export type OperatorCorrectionListRequest = Static<typeof OperatorCorrectionListRequest>
+export const OperatorCorrectionListResponse = PageResult(OperatorCorrectionView)
+export type OperatorCorrectionListResponse = Static<typeof OperatorCorrectionListResponse>
+export const CorrectionReviewRequest = Obj({
+  correctionId: Id,
+  approve: Type.Boolean(),
+  note: Type.Optional(Text({ minLength: 1, maxLength: CORRECTION_REASON_MAX }))
+})
+export type CorrectionReviewRequest = Static<typeof CorrectionReviewRequest>
+
+/** Everything the security page shows, in one call. */
+export const SecurityOverview = Type.Object({
+  hasPassword: Type.Boolean(),
+  /** Masked: 138****0001, s***r@example.com; null when not bound. */
+  phone: Nullable(Type.String()),
+  email: Nullable(Type.String()),
+  sessions: Type.Array(SessionView),
+  limits: LimitsView,
+  age: Type.Object({
+    birthDate: Nullable(Type.String()),
+    age: Nullable(Type.Integer()),
+    minor: Type.Boolean(),
+    guardianConsent: Type.Boolean(),
+    /** A minor's default daily cap (the stricter of it and the own daily limit applies). */
+    minorDailyCapCents: Nullable(Cents)
+  }),
+  correction: Nullable(CorrectionView)
+})
+export type SecurityOverview = Static<typeof SecurityOverview>
+
+/** 422 on a purchase over a spending limit: which one, and what is left of it. */
+export const SpendingLimitData = Type.Object({
+  reason: Type.Literal('spending_limit'),
+  kind: LimitKind,
+  limitCents: Cents,
+  leftCents: Cents
+})
+export type SpendingLimitData = Static<typeof SpendingLimitData>
+
+const tag = 'security'
+export const securityRoutes = {
+  overview: route({ method: 'POST', url: '/api/security/overview', auth: 'user', tag, body: EmptyBody, data: SecurityOverview, summary: 'The security page: sessions, bindings, spending limits, age and the birth-date correction' }),
+  passwordChange: route({
+    method: 'POST', url: '/api/security/password', auth: 'user', tag, body: PasswordChangeRequest, data: EndedSessions,
+    summary: 'Change (or set a first) password; every other session ends',
+    description: 'An account with a password must give the current one (401 when wrong, rate limited). The session that asks stays; `ended` counts the others.'
+  }),
+  sessionEnd: route({ method: 'POST', url: '/api/security/sessionEnd', auth: 'user', tag, body: SessionIdRequest, data: EndedSessions, summary: 'End one of the caller\'s sessions (another user\'s id is a 404)' }),
+  sessionsEndOthers: route({ method: 'POST', url: '/api/security/sessionsEndOthers', auth: 'user', tag, body: EmptyBody, data: EndedSessions, summary: 'End every session but this one' }),
+  logoutAll: route({ method: 'POST', url: '/api/security/logoutAll', auth: 'user', tag, body: EmptyBody, data: EndedSessions, summary: 'Log out everywhere, this session included' }),
+  limits: route({
+    method: 'POST', url: '/api/security/limits', auth: 'user', tag, body: LimitsRequest, data: LimitsView,
+    summary: 'Set the daily and monthly spending limits',
+    description: 'Lowering applies at once (and cancels a waiting raise); raising or removing applies 24 hours later and shows as pending. Purchases over a limit are refused with 422 and SpendingLimitData.'
+  }),
+  correctionRequest: route({
+    method: 'POST', url: '/api/security/birthDateCorrection', auth: 'user', tag, body: CorrectionRequest, data: CorrectionView,
+    summary: 'Ask once for the recorded birth date to be corrected (an operator reviews it)',
+    description: 'Needs a recorded birth date and a different one; one request per account, ever (409 after that).'
+  }),
+  operatorCorrections: route({ method: 'POST', url: '/api/operator/birthDateCorrections', auth: 'operator', tag, body: OperatorCorrectionListRequest, data: OperatorCorrectionListResponse, summary: 'Birth-date corrections to review, pending first (operators)' }),
+  operatorCorrectionReview: route({
+    method: 'POST', url: '/api/operator/birthDateReview', auth: 'operator', tag, body: CorrectionReviewRequest, data: OperatorCorrectionView,
+    summary: 'Approve (the date is applied) or reject a birth-date correction (operators)',
+    description: 'Only a pending one (409 otherwise); a rejection needs a note. Audited with the dates before and after.'
+  })
+}
