@@ -3,7 +3,7 @@
  *
  *   outer interceptor   transport errors -> RequestError codes; our own 50 s timeout and cancellation;
  *                       HTTP 401 -> clear token, go to the app base; other non-2xx -> toast + reject;
- *                       body code 401/403 -> clear token, go to /pages/login/index.
+ *                       body code 401/403 -> clear token, go to /pages/login/index (on H5 by loading it).
  *   inner interceptor   base URL, JSON, headers APP_ID / APP_TYPE / X_Env / Accept-Language,
  *                       Authorization: Bearer <h5_token> for calls to our own API.
  */
@@ -93,9 +93,21 @@ function goToAppBase (): void {
   }
 }
 
+/**
+ * One trip to the login page at a time: a page whose session ended sends several calls at once, and
+ * each answers 401. Parallel reLaunches left Taro's H5 router with the new URL but the old page shown.
+ */
+let leavingForLogin: Promise<unknown> | null = null
 function goToLogin (): void {
-  if (currentRoute().path === ENTRY_PAGE) return
-  Taro.reLaunch({ url: ENTRY_PAGE }).catch(() => undefined)
+  if (currentRoute().path === ENTRY_PAGE || leavingForLogin) return
+  if (isH5()) {
+    // a page still mounting could be left on screen by Taro's H5 router under the login page's URL:
+    // the browser loads the login page afresh instead (nothing of the ended session is worth keeping)
+    leavingForLogin = Promise.resolve()
+    browser.assign(ENTRY_PAGE)
+    return
+  }
+  leavingForLogin = Taro.reLaunch({ url: ENTRY_PAGE }).catch(() => undefined).finally(() => { leavingForLogin = null })
 }
 
 const inner: Taro.interceptor = (chain) => {
@@ -195,6 +207,7 @@ export function installInterceptors (): void {
 export function resetInterceptors (): void {
   Taro.cleanInterceptors()
   installed = false
+  leavingForLogin = null
   installInterceptors()
 }
 
