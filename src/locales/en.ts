@@ -460,6 +460,7 @@ const en: Dict = {
     priceLimit: 'A box costs at most 200 yuan',
     tabSeries: 'Series',
     tabShipments: 'Shipments',
+    tabReviews: 'Birth dates',
     tabWithdrawals: 'Withdrawals',
     tabRecipes: 'Recipes',
     tabSettings: 'Settings',
@@ -613,6 +614,21 @@ const en: Dict = {
     correction_pending: 'Waiting for review',
     correction_approved: 'Approved: the corrected date is recorded',
     correction_rejected: 'Rejected'
+  },
+  reviews: {
+    title: 'Birth-date corrections',
+    filterAll: 'All',
+    filterPending: 'Pending',
+    empty: 'No correction to review',
+    reason: 'Reason: {reason}',
+    note: 'Note: {note}',
+    approve: 'Approve',
+    reject: 'Reject',
+    notePlaceholder: 'Why it is rejected (the shopper sees this)',
+    noteRequired: 'Give a reason for the rejection',
+    confirmApprove: 'Record {to} instead of {from} for {user}?',
+    approved: 'Approved: the corrected date is recorded',
+    rejected: 'Rejected'
   },
   shipments: {
     all: 'All',

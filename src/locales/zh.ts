@@ -462,6 +462,7 @@ const zh = {
     priceLimit: '单盒价格最高 200 元',
     tabSeries: '系列',
     tabShipments: '发货',
+    tabReviews: '出生日期',
     tabWithdrawals: '提现审核',
     tabRecipes: '合成配方',
     tabSettings: '设置',
@@ -615,6 +616,21 @@ const zh = {
     correction_pending: '等待审核',
     correction_approved: '已通过：已登记更正后的日期',
     correction_rejected: '已驳回'
+  },
+  reviews: {
+    title: '出生日期更正审核',
+    filterAll: '全部',
+    filterPending: '待审核',
+    empty: '没有待审核的更正',
+    reason: '原因：{reason}',
+    note: '审核说明：{note}',
+    approve: '通过',
+    reject: '驳回',
+    notePlaceholder: '驳回原因（用户会看到）',
+    noteRequired: '请填写驳回原因',
+    confirmApprove: '将 {user} 的出生日期由 {from} 改为 {to}？',
+    approved: '已通过：已登记更正后的日期',
+    rejected: '已驳回'
   },
   shipments: {
     all: '全部',

@@ -2,7 +2,8 @@
  * Account security end to end (issue 10), in Chromium: a shopper logged in on two phones changes the
  * password on one (the other's next call lands on the login page), sets a daily spending limit and is
  * refused above it on the purchase page with nothing charged, raises it and sees the raise pending,
- * sees both devices and logs out the other one, and sees its one birth-date correction request pending.
+ * sees both devices and logs out the other one, and sees its one birth-date correction request pending
+ * until the operator approves it in the editor's review tab.
  */
 const assert = require('node:assert/strict')
 const { openPhonePage } = require('./browser')
@@ -114,6 +115,28 @@ async function run ({ base }) {
     await page.reload({ waitUntil: 'networkidle' })
     await page.locator('.correction--pending', { hasText: '1990-07-01 → 1991-07-01' }).waitFor()
     assert.equal(await page.locator('.correction-form').count(), 0, 'no second request')
+
+    // the operator approves it in the editor's review tab; the shopper's page then shows the new date
+    const op = await openPhonePage({ locale: 'en-US' })
+    try {
+      const { token: opToken } = await api(base, '/login/passwd', { user_name: 'operator', password: 'operator123' })
+      await op.page.goto(`${base}/`, { waitUntil: 'networkidle' })
+      await op.page.evaluate(t => localStorage.setItem('h5_token', JSON.stringify({ data: t })), opToken)
+      await op.page.goto(`${base}/pagesA/editor/index`, { waitUntil: 'networkidle' })
+      await op.page.locator('.editor-tab-reviews').click()
+      const row = op.page.locator('.review--pending', { hasText: name })
+      await row.waitFor()
+      await op.shot('editor-reviews-en.png')
+      await row.locator('.review-approve').click()
+      await op.page.locator('.taro-model__confirm').click()
+      await op.page.getByText('Approved: the corrected date is recorded').first().waitFor()
+      assert.deepEqual(op.errors, [])
+    } finally {
+      await op.close()
+    }
+    await page.reload({ waitUntil: 'networkidle' })
+    await page.locator('.correction--approved').waitFor()
+    assert.equal((await page.locator('.birth-date').innerText()).trim(), '1991-07-01')
     await shot('security-correction-en.png')
 
     assert.deepEqual(a.errors, [])

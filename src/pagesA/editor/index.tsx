@@ -14,6 +14,7 @@ import SettingsTab from './SettingsTab'
 import RecipesTab from './RecipesTab'
 import ShipmentsTab from './ShipmentsTab'
 import WithdrawalsTab from './WithdrawalsTab'
+import ReviewsTab from './ReviewsTab'
 import './index.scss'
 
 /** A single box costs at most 200 yuan (PRODUCT.md, shopper protection). */
@@ -56,6 +57,7 @@ const TABS: Array<{ key: string; label: MessageKey; Tab: ComponentType }> = [
   { key: 'series', label: 'editor.tabSeries', Tab: observer(SeriesTab) },
   { key: 'shipments', label: 'editor.tabShipments', Tab: ShipmentsTab },
   { key: 'withdrawals', label: 'editor.tabWithdrawals', Tab: WithdrawalsTab },
+  { key: 'reviews', label: 'editor.tabReviews', Tab: ReviewsTab },
   { key: 'recipes', label: 'editor.tabRecipes', Tab: RecipesTab },
   { key: 'settings', label: 'editor.tabSettings', Tab: SettingsTab }
 ]
