@@ -156,3 +156,8 @@ export const WITHDRAW_LIMITS = {
   /** WeChat Pay refunds an order within a year of its payment: older orders are not used (a day's margin). */
   wechatRefundableDays: 364
 } as const
+
+/** Account security (issue 10): a raised (or removed) spending limit waits this long before it applies. */
+export const LIMIT_RAISE_DELAY_MS = 24 * 60 * 60 * 1000
+/** The longest reason for (or note on) a birth-date correction. */
+export const CORRECTION_REASON_MAX = 200

@@ -7,12 +7,10 @@
 import { Type, type Static } from 'typebox'
 import { route } from './api'
 import { Password } from './accounts'
-import { MONEY_MAX_CENTS } from './limits'
+import { CORRECTION_REASON_MAX, MONEY_MAX_CENTS } from './limits'
 import { EmptyBody, Id, Nullable, Obj, PageFields, PageResult, StringEnum, Text, Timestamp, Cents } from './schema'
 
-/** How long a raised (or removed) spending limit waits before it applies. */
-export const LIMIT_RAISE_DELAY_MS = 24 * 60 * 60 * 1000
-export const CORRECTION_REASON_MAX = 200
+export { CORRECTION_REASON_MAX, LIMIT_RAISE_DELAY_MS } from './limits'
 
 export const SessionView = Type.Object({
   id: Type.Integer(),
