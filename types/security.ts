@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from 'typebox'
 import { route } from './api'
-import { Password } from './accounts'
+import { Code, Email, Password, Phone } from './accounts'
 import { CORRECTION_REASON_MAX, MONEY_MAX_CENTS } from './limits'
 import { EmptyBody, Id, Nullable, Obj, PageFields, PageResult, StringEnum, Text, Timestamp, Cents } from './schema'
 
@@ -100,6 +100,14 @@ export const CorrectionReviewRequest = Obj({
 })
 export type CorrectionReviewRequest = Static<typeof CorrectionReviewRequest>
 
+/** Which phone or address to bind: exactly one of them. */
+export const BindCodeRequest = Obj({ phone: Type.Optional(Phone), email: Type.Optional(Email) })
+export type BindCodeRequest = Static<typeof BindCodeRequest>
+export const BindRequest = Obj({ phone: Type.Optional(Phone), email: Type.Optional(Email), code: Code })
+export type BindRequest = Static<typeof BindRequest>
+export const BindResult = Type.Object({ phone: Nullable(Type.String()), email: Nullable(Type.String()) })
+export type BindResult = Static<typeof BindResult>
+
 /** Everything the security page shows, in one call. */
 export const SecurityOverview = Type.Object({
   hasPassword: Type.Boolean(),
@@ -136,6 +144,16 @@ export const securityRoutes = {
     method: 'POST', url: '/api/security/password', auth: 'user', tag, body: PasswordChangeRequest, data: EndedSessions,
     summary: 'Change (or set a first) password; every other session ends',
     description: 'An account with a password must give the current one (401 when wrong, rate limited). The session that asks stays; `ended` counts the others.'
+  }),
+  bindCode: route({
+    method: 'POST', url: '/api/security/bindCode', auth: 'user', tag, body: BindCodeRequest, data: Type.Null(),
+    summary: 'Send a code to a phone (SMS) or address (mail) to bind it',
+    description: 'Exactly one of phone and email. The code rules of the code logins apply (one a minute per target, ten a day, ten an hour per address); the answer is the same whether or not another account holds the target.'
+  }),
+  bind: route({
+    method: 'POST', url: '/api/security/bind', auth: 'user', tag, body: BindRequest, data: BindResult,
+    summary: 'Bind or replace the account\'s phone or e-mail with the code sent there',
+    description: 'A wrong or used code is a 401 naming `code`; a phone or address another account holds is a 409 (checked by the database, whatever races). Answers the masked bindings.'
   }),
   sessionEnd: route({ method: 'POST', url: '/api/security/sessionEnd', auth: 'user', tag, body: SessionIdRequest, data: EndedSessions, summary: 'End one of the caller\'s sessions (another user\'s id is a 404)' }),
   sessionsEndOthers: route({ method: 'POST', url: '/api/security/sessionsEndOthers', auth: 'user', tag, body: EmptyBody, data: EndedSessions, summary: 'End every session but this one' }),

@@ -559,6 +559,12 @@ const en: Dict = {
   security: {
     password: 'Change password',
     passwordFirst: 'Set a password',
+    bind: 'Bind',
+    change: 'Change',
+    bindSave: 'Bind',
+    codeRequired: 'Enter the code that was sent',
+    phoneBound: 'Phone number bound',
+    emailBound: 'E-mail address bound',
     phone: 'Bind phone',
     email: 'Bind e-mail',
     sessions: 'Devices',

@@ -1,5 +1,5 @@
 /** Account security (types/security.ts): the page's overview, password, sessions, limits, the birth-date correction. */
-import type { CorrectionRequest, CorrectionReviewRequest, LimitsRequest, OperatorCorrectionListRequest, PasswordChangeRequest, securityRoutes } from '~types/security'
+import type { BindCodeRequest, BindRequest, CorrectionRequest, CorrectionReviewRequest, LimitsRequest, OperatorCorrectionListRequest, PasswordChangeRequest, securityRoutes } from '~types/security'
 import { postRoute } from './request'
 
 type S = typeof securityRoutes
@@ -7,6 +7,8 @@ type S = typeof securityRoutes
 export const securityApi = {
   overview: () => postRoute<S['overview']>('/api/security/overview', {}),
   changePassword: (body: PasswordChangeRequest) => postRoute<S['passwordChange']>('/api/security/password', body),
+  bindCode: (body: BindCodeRequest) => postRoute<S['bindCode']>('/api/security/bindCode', body),
+  bind: (body: BindRequest) => postRoute<S['bind']>('/api/security/bind', body),
   endSession: (sessionId: number) => postRoute<S['sessionEnd']>('/api/security/sessionEnd', { sessionId }),
   endOthers: () => postRoute<S['sessionsEndOthers']>('/api/security/sessionsEndOthers', {}),
   logoutAll: () => postRoute<S['logoutAll']>('/api/security/logoutAll', {}),

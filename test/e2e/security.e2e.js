@@ -1,6 +1,7 @@
 /**
  * Account security end to end (issue 10), in Chromium: a shopper logged in on two phones changes the
- * password on one (the other's next call lands on the login page), sets a daily spending limit and is
+ * password on one (the other's next call lands on the login page), binds an e-mail with the code
+ * the local SMTP server received, sets a daily spending limit and is
  * refused above it on the purchase page with nothing charged, raises it and sees the raise pending,
  * sees both devices and logs out the other one, and sees its one birth-date correction request pending
  * until the operator approves it in the editor's review tab.
@@ -19,7 +20,7 @@ async function api (base, route, body, token) {
   return json.data
 }
 
-async function run ({ base }) {
+async function run ({ base, smtp }) {
   const name = `sec_${Date.now().toString(36)}`
   const password = 'first-pass'
   const { token: seed } = await api(base, '/login/register?table=user', { user_name: name, password })
@@ -70,6 +71,22 @@ async function run ({ base }) {
     const old = await fetch(`${base}/dev-api/login/passwd`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user_name: name, password }) }).then(r => r.json())
     assert.equal(old.code, 401)
     const fresh = await api(base, '/login/passwd', { user_name: name, password: 'second-pass' })
+
+    // binding an e-mail address: the code comes from the local SMTP server
+    const address = `${name}@example.com`
+    await page.goto(`${base}/pagesA/security/index`, { waitUntil: 'networkidle' })
+    await page.locator('.bind-open-email').click()
+    await input('bind-target-email').fill(address)
+    const mailsBefore = smtp.mails.length
+    await page.locator('.bind-email .bind-send').click()
+    await page.locator('.bind-email .bind-send--wait').waitFor()
+    const code = await smtp.codeFor(address, { after: mailsBefore })
+    await input('bind-code').fill(code)
+    await page.locator('.bind-save').click()
+    await page.getByText('E-mail address bound').first().waitFor()
+    await page.locator('.bind-email .security-row__value', { hasText: '@example.com' }).waitFor()
+    assert.match(await page.locator('.bind-email .security-row__value').innerText(), /^s\*\*\*.@example\.com$/)
+    assert.equal((await api(base, '/getUserInfo', undefined, fresh.token)).email, address)
 
     // a daily limit of one box's price: the first box passes, the second is refused before any money moves
     await page.goto(`${base}/pagesA/security/index`, { waitUntil: 'networkidle' })

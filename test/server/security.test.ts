@@ -6,7 +6,8 @@
  * (once, reviewed by an operator, audited) that unlocks a shopper locked out by a mistyped date.
  */
 import { testDialects } from './support/db'
-import { createTestApp, loginToken, makeUser, post, type TestApp } from './support/app'
+import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from './support/app'
+import { startSms, startSmtp, type FakeSms, type FakeSmtp } from './support/fakes'
 import { buy, currentCaseId, makeSeries, makeShopper, topUp } from './support/shop'
 import { invariantViolations } from './support/invariants'
 import { maskIp, deviceOf, shopMonthStart } from '../../server/src/domain/security'
@@ -222,5 +223,61 @@ describe.each(testDialects())('account security on %s', (dialect) => {
     expect(results.map(r => r.body.code).sort()).toEqual([200, 409, 409])
     const rows = await t.db.selectFrom('birth_date_corrections').select('id').where('user_id', '=', s.id).execute()
     expect(rows).toHaveLength(1)
+  })
+})
+
+describe.each(testDialects())('binding a phone or e-mail on %s', (dialect) => {
+  let t: TestApp
+  let sms: FakeSms
+  let smtp: FakeSmtp
+  beforeAll(async () => {
+    sms = await startSms()
+    smtp = await startSmtp()
+    t = await createTestApp(dialect, { fakes: { sms, smtp } })
+  })
+  afterAll(async () => {
+    await t.close()
+    await sms.close()
+    await smtp.close()
+  })
+  const bindCode = (token: string, body: object, ip = nextIp()) => post(t.app, '/api/security/bindCode', body, { token, ip })
+  const bind = (token: string, body: object, lang?: string) => post(t.app, '/api/security/bind', body, { token, lang, ip: nextIp() })
+
+  test('an e-mail: a code to the address, then bound; logging in by a mail code reaches this account', async () => {
+    const s = await makeShopper(t.app, t.db, t.clock)
+    const address = `Bind.${Date.now().toString(36)}@Example.com`
+    expect((await bindCode(s.token, { email: address })).body).toMatchObject({ code: 200, data: null })
+    const code = smtp.lastCode(address.toLowerCase())
+    const wrong = await bind(s.token, { email: address, code: code === '000000' ? '111111' : '000000' })
+    expect([wrong.body.code, wrong.body.data]).toEqual([401, { field: 'code' }])
+    expect((await t.db.selectFrom('users').select('email').where('id', '=', s.id).executeTakeFirstOrThrow()).email).toBeNull()
+    const ok = await bind(s.token, { email: address, code: smtp.lastCode(address.toLowerCase()) })
+    expect(ok.body.code).toBe(200)
+    expect(ok.body.data.email).toMatch(/^b\*\*\*[a-z0-9]@example\.com$/)
+    // a used code does not bind twice
+    expect((await bind(s.token, { email: address, code })).body.code).toBe(401)
+    t.clock.advance(61_000) // one code a minute per address
+    expect((await post(t.app, '/login/mail/sendCode', { phone: address }, { ip: nextIp() })).body.code).toBe(200)
+    const login = await post(t.app, '/login/mail', { phone: address, code: smtp.lastCode(address.toLowerCase()) }, { ip: nextIp() })
+    expect(login.body.data.user.id).toBe(s.id)
+  })
+
+  test('a phone another account holds is refused (409), and a request must name one target', async () => {
+    const a = await makeShopper(t.app, t.db, t.clock)
+    const b = await makeShopper(t.app, t.db, t.clock)
+    const phone = `139${String(Date.now()).slice(-8)}`
+    await bindCode(a.token, { phone })
+    expect((await bind(a.token, { phone, code: sms.lastCode(phone) })).body.code).toBe(200)
+    t.clock.advance(61_000) // one code a minute per phone
+    expect((await bindCode(b.token, { phone })).body.code).toBe(200)
+    const taken = await bind(b.token, { phone, code: sms.lastCode(phone) }, 'en')
+    expect([taken.body.code, taken.body.message, taken.body.data]).toEqual([409, 'This phone number belongs to another account', { field: 'phone' }])
+    expect((await t.db.selectFrom('users').select('phone').where('id', '=', b.id).executeTakeFirstOrThrow()).phone).toBeNull()
+    expect((await bindCode(a.token, { phone, email: 'x@example.com' })).body.code).toBe(400)
+    expect((await bindCode(a.token, {})).body.code).toBe(400)
+    // replacing: a new phone takes the old one's place
+    const next = `137${String(Date.now()).slice(-8)}`
+    await bindCode(a.token, { phone: next })
+    expect((await bind(a.token, { phone: next, code: sms.lastCode(next) })).body.data.phone).toBe(`${next.slice(0, 3)}****${next.slice(-4)}`)
   })
 })

@@ -11,10 +11,12 @@ import { securityApi } from '@/services/security'
 import { errorMessage } from '@/services/request'
 import { sessionStore } from '@/stores/session'
 import { localeStore, t } from '@/stores/locale'
-import { ENTRY_PAGE } from '@/constants'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { AMOUNT_INPUT_TYPE, formatCents, formatTime, parseYuan } from '@/utils/format'
 import { loginToContinue } from '@/utils/loginReturn'
+import { useCountdown } from '@/utils/useCountdown'
+import { checkEmail, checkPhone } from '@/utils/validation'
+import { CODE_MAX, CODE_RESEND_SECONDS, ENTRY_PAGE } from '@/constants'
 import './index.scss'
 
 /** A limit typed in yuan: '' is no limit; anything else must be a plain amount. */
@@ -38,6 +40,10 @@ function SecurityPage () {
   const [pw, setPw] = useState({ current: '', next: '', again: '' })
   const [limits, setLimitsDraft] = useState<Record<LimitKind, string>>({ daily: '', monthly: '' })
   const [correction, setCorrection] = useState({ birthDate: '', reason: '' })
+  // binding a phone or an address: which form is open, what was typed, each with its own resend wait
+  const [binding, setBinding] = useState<'phone' | 'email' | null>(null)
+  const [bindForm, setBindForm] = useState({ target: '', code: '' })
+  const waits = { phone: useCountdown(), email: useCountdown() }
 
   const load = async () => {
     try {
@@ -87,6 +93,62 @@ function SecurityPage () {
       await load()
     } catch (e) { toast({ message: errorMessage(e) }) }
   }
+
+  // ---- bindings ----
+  const openBind = (kind: 'phone' | 'email') => { setBinding(kind); setBindForm({ target: '', code: '' }) }
+  const bindProblem = (kind: 'phone' | 'email'): string | null => {
+    const bad = kind === 'phone' ? checkPhone(bindForm.target.trim()) : checkEmail(bindForm.target.trim())
+    return bad ? t(bad) : null
+  }
+  const sendBindCode = async (kind: 'phone' | 'email') => {
+    if (waits[kind].running) return
+    const problem = bindProblem(kind)
+    if (problem) { toast({ message: problem }); return }
+    try {
+      await securityApi.bindCode(kind === 'phone' ? { phone: bindForm.target.trim() } : { email: bindForm.target.trim() })
+      waits[kind].start(CODE_RESEND_SECONDS)
+      toast({ message: t('login.codeSent'), level: 'success' })
+    } catch (e) { toast({ message: `${t('login.codeSendFailed')}: ${errorMessage(e)}` }) }
+  }
+  const saveBind = async (kind: 'phone' | 'email') => {
+    const problem = bindProblem(kind)
+    if (problem) { toast({ message: problem }); return }
+    if (!bindForm.code.trim()) { toast({ message: t('security.codeRequired') }); return }
+    try {
+      const target = bindForm.target.trim()
+      await loading.wrap(securityApi.bind({ ...(kind === 'phone' ? { phone: target } : { email: target }), code: bindForm.code.trim() }))
+      toast({ message: t(kind === 'phone' ? 'security.phoneBound' : 'security.emailBound'), level: 'success' })
+      setBinding(null)
+      await load()
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+  const bindRow = (kind: 'phone' | 'email', value: string | null) => (
+    <View className={`bind bind-${kind}`}>
+      <View className='security-row'>
+        <Text className='security-row__label'>{t(kind === 'phone' ? 'login.phone' : 'login.email')}</Text>
+        <Text className='security-row__value'>{value ?? t('security.notBound')}</Text>
+        {binding !== kind && <Text className={`security-row__action bind-open-${kind}`} onClick={() => openBind(kind)}>{t(value ? 'security.change' : 'security.bind')}</Text>}
+      </View>
+      {binding === kind && (
+        <View className='security-form bind-form'>
+          <Input className={`security-input bind-target bind-target-${kind}`} type={kind === 'phone' ? 'number' : 'text'} maxlength={kind === 'phone' ? 11 : 254}
+            value={bindForm.target} placeholder={t(kind === 'phone' ? 'login.phonePlaceholder' : 'login.emailPlaceholder')}
+            onInput={e => { const v = e.detail.value; setBindForm(f => ({ ...f, target: v })) }} />
+          <View className='bind-code-row'>
+            <Input className='security-input bind-code' type='number' maxlength={CODE_MAX} value={bindForm.code} placeholder={t('login.codePlaceholder')}
+              onInput={e => { const v = e.detail.value; setBindForm(f => ({ ...f, code: v })) }} />
+            <View className={`bind-send ${waits[kind].running ? 'bind-send--wait' : ''}`} onClick={() => { void sendBindCode(kind) }}>
+              {waits[kind].running ? t('login.resendIn', { n: waits[kind].left }) : t('login.sendCode')}
+            </View>
+          </View>
+          <View className='security-actions'>
+            <View className='btn btn--ghost' onClick={() => setBinding(null)}>{t('feedback.cancel')}</View>
+            <View className='btn btn--primary bind-save' onClick={() => { void saveBind(kind) }}>{t('security.bindSave')}</View>
+          </View>
+        </View>
+      )}
+    </View>
+  )
 
   // ---- sessions ----
   const endOne = async (id: number) => {
@@ -151,8 +213,8 @@ function SecurityPage () {
   return (
     <PageShell className='security-page'>
       <Section title={t('security.account')} className='security-account'>
-        <View className='security-row'><Text className='security-row__label'>{t('login.phone')}</Text><Text className='security-row__value'>{data.phone ?? t('security.notBound')}</Text></View>
-        <View className='security-row'><Text className='security-row__label'>{t('login.email')}</Text><Text className='security-row__value'>{data.email ?? t('security.notBound')}</Text></View>
+        {bindRow('phone', data.phone)}
+        {bindRow('email', data.email)}
         <View className='security-row'>
           <Text className='security-row__label'>{t('login.password')}</Text>
           <Text className='security-row__value'>{data.hasPassword ? t('security.passwordSet') : t('security.passwordNone')}</Text>
