@@ -108,6 +108,22 @@ export type BindRequest = Static<typeof BindRequest>
 export const BindResult = Type.Object({ phone: Nullable(Type.String()), email: Nullable(Type.String()) })
 export type BindResult = Static<typeof BindResult>
 
+export const DeleteAccountRequest = Obj({
+  /** The account's password (an account without one sets one first). */
+  password: Text({ minLength: 1, maxLength: 100 }),
+  /** Agrees that credit and prizes still held lapse with the account. */
+  forfeit: Type.Optional(Type.Boolean())
+})
+export type DeleteAccountRequest = Static<typeof DeleteAccountRequest>
+/** 422 on deleteAccount: what stands in the way, or what would lapse without `forfeit`. */
+export const DeleteBlockedData = Type.Object({
+  reason: StringEnum(['cash', 'withdrawal', 'parcel', 'forfeit', 'no_password'] as const),
+  cashCents: Type.Optional(Cents),
+  creditCents: Type.Optional(Cents),
+  prizes: Type.Optional(Type.Integer({ minimum: 0 }))
+})
+export type DeleteBlockedData = Static<typeof DeleteBlockedData>
+
 /** Everything the security page shows, in one call. */
 export const SecurityOverview = Type.Object({
   hasPassword: Type.Boolean(),
@@ -154,6 +170,11 @@ export const securityRoutes = {
     method: 'POST', url: '/api/security/bind', auth: 'user', tag, body: BindRequest, data: BindResult,
     summary: 'Bind or replace the account\'s phone or e-mail with the code sent there',
     description: 'A wrong or used code is a 401 naming `code`; a phone or address another account holds is a 409 (checked by the database, whatever races). Answers the masked bindings.'
+  }),
+  deleteAccount: route({
+    method: 'POST', url: '/api/security/deleteAccount', auth: 'user', tag, body: DeleteAccountRequest, data: EndedSessions,
+    summary: 'Delete the account (PIPL): personal data is erased, orders and the books are kept anonymised',
+    description: 'Needs the password (422 no_password for an account without one). Refused (422, DeleteBlockedData) while cash is held (withdraw it first), a withdrawal is under way or a parcel is on its way; credit and prizes in the warehouse lapse only with `forfeit: true`. Erases name, phone, e-mail, nickname, avatar, password, logins, addresses, codes, the birth date and limits; ends every session. The phone, e-mail and user name can be used again.'
   }),
   sessionEnd: route({ method: 'POST', url: '/api/security/sessionEnd', auth: 'user', tag, body: SessionIdRequest, data: EndedSessions, summary: 'End one of the caller\'s sessions (another user\'s id is a 404)' }),
   sessionsEndOthers: route({ method: 'POST', url: '/api/security/sessionsEndOthers', auth: 'user', tag, body: EmptyBody, data: EndedSessions, summary: 'End every session but this one' }),

@@ -559,6 +559,12 @@ const en: Dict = {
   security: {
     password: 'Change password',
     passwordFirst: 'Set a password',
+    deleteTitle: 'Delete the account',
+    deleteRule: 'Your name, phone, e-mail, addresses, birth date and logins are erased. Orders and payments are kept without your name, as the law requires. Withdraw your cash first; credit and prizes still in the warehouse lapse.',
+    deleteSetPassword: 'Set a password above first: deleting the account asks for it.',
+    deleteButton: 'Delete my account',
+    deleteConfirm: 'Delete the account for good? This cannot be undone.',
+    deleted: 'The account is deleted',
     bind: 'Bind',
     change: 'Change',
     bindSave: 'Bind',

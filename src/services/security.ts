@@ -1,5 +1,5 @@
 /** Account security (types/security.ts): the page's overview, password, sessions, limits, the birth-date correction. */
-import type { BindCodeRequest, BindRequest, CorrectionRequest, CorrectionReviewRequest, LimitsRequest, OperatorCorrectionListRequest, PasswordChangeRequest, securityRoutes } from '~types/security'
+import type { BindCodeRequest, BindRequest, CorrectionRequest, DeleteAccountRequest, CorrectionReviewRequest, LimitsRequest, OperatorCorrectionListRequest, PasswordChangeRequest, securityRoutes } from '~types/security'
 import { postRoute } from './request'
 
 type S = typeof securityRoutes
@@ -9,6 +9,7 @@ export const securityApi = {
   changePassword: (body: PasswordChangeRequest) => postRoute<S['passwordChange']>('/api/security/password', body),
   bindCode: (body: BindCodeRequest) => postRoute<S['bindCode']>('/api/security/bindCode', body),
   bind: (body: BindRequest) => postRoute<S['bind']>('/api/security/bind', body),
+  deleteAccount: (body: DeleteAccountRequest) => postRoute<S['deleteAccount']>('/api/security/deleteAccount', body),
   endSession: (sessionId: number) => postRoute<S['sessionEnd']>('/api/security/sessionEnd', { sessionId }),
   endOthers: () => postRoute<S['sessionsEndOthers']>('/api/security/sessionsEndOthers', {}),
   logoutAll: () => postRoute<S['logoutAll']>('/api/security/logoutAll', {}),

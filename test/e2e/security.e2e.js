@@ -4,7 +4,8 @@
  * the local SMTP server received, sets a daily spending limit and is
  * refused above it on the purchase page with nothing charged, raises it and sees the raise pending,
  * sees both devices and logs out the other one, and sees its one birth-date correction request pending
- * until the operator approves it in the editor's review tab.
+ * until the operator approves it in the editor's review tab; deleting the account is refused while cash
+ * is held, and done for an empty one (the login is gone).
  */
 const assert = require('node:assert/strict')
 const { openPhonePage } = require('./browser')
@@ -154,6 +155,25 @@ async function run ({ base, smtp }) {
     await page.reload({ waitUntil: 'networkidle' })
     await page.locator('.correction--approved').waitFor()
     assert.equal((await page.locator('.birth-date').innerText()).trim(), '1991-07-01')
+
+    // deleting: refused while cash is held (it names the amount) ...
+    await input('delete-password').fill('second-pass')
+    await page.locator('.delete-account').click()
+    await page.locator('.taro-model__confirm').click()
+    await page.getByText(/still holds .* yuan of cash: withdraw it before deleting/).first().waitFor()
+
+    // ... and done for an account with nothing left: the phone lands on the login page, the login is gone
+    const gone = `gone_${Date.now().toString(36)}`
+    const { token: goneToken } = await api(base, '/login/register?table=user', { user_name: gone, password: 'gone-pass' })
+    await b.page.evaluate(t => localStorage.setItem('h5_token', JSON.stringify({ data: t })), goneToken)
+    await b.page.goto(`${base}/pagesA/security/index`, { waitUntil: 'networkidle' })
+    await b.input('delete-password').fill('gone-pass')
+    await b.page.locator('.delete-account').click()
+    await b.page.locator('.taro-model__confirm').click()
+    await b.page.waitForURL(/\/pages\/login\/index/)
+    await b.page.locator('.login-submit:visible').waitFor()
+    const relogin = await fetch(`${base}/dev-api/login/passwd`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user_name: gone, password: 'gone-pass' }) }).then(r => r.json())
+    assert.equal(relogin.code, 401)
     await shot('security-correction-en.png')
 
     assert.deepEqual(a.errors, [])
@@ -163,4 +183,4 @@ async function run ({ base, smtp }) {
   }
 }
 
-module.exports = { name: 'account security: a password change ends the other session, a daily limit refuses and a raise waits, devices, the birth-date correction', run }
+module.exports = { name: 'account security: a password change ends the other session, an e-mail bound by code, a daily limit refuses and a raise waits, devices, the birth-date correction, deleting the account', run }

@@ -714,9 +714,9 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
   const casesOf = (op: Op, doc: Doc, rng: Rng): Make[] => {
     const cases: Make[] = []
     const isLogout = op.url.endsWith('/logout')
-    // calls of the security page that end sessions (all of them, the others, one by id, or the others
-    // after a password change) would end the shared one: they act for another user, with a fresh session each time
-    const endsSessions = /\/api\/security\/(logoutAll|sessionsEndOthers|sessionEnd|password)$/.test(op.url)
+    // calls of the security page that end sessions (all of them, the others, one by id, the others
+    // after a password change, or the account itself) would end the shared one: they act for another user, with a fresh session each time
+    const endsSessions = /\/api\/security\/(logoutAll|sessionsEndOthers|sessionEnd|password|deleteAccount)$/.test(op.url)
     // logging out with the shared token would end the session the other requests use: a throwaway one
     const liveToken = async () => endsSessions
       ? sessions.create(spare.id, { ip: null, userAgent: null })

@@ -8,9 +8,10 @@
 import { testDialects } from './support/db'
 import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from './support/app'
 import { startSms, startSmtp, type FakeSms, type FakeSmtp } from './support/fakes'
-import { buy, currentCaseId, makeSeries, makeShopper, topUp } from './support/shop'
+import { buy, currentCaseId, makeSeries, makeShopper, newKey, topUp } from './support/shop'
 import { invariantViolations } from './support/invariants'
 import { maskIp, deviceOf, shopMonthStart } from '../../server/src/domain/security'
+import { postTransaction } from '../../server/src/domain/ledger'
 
 const HOUR = 60 * 60 * 1000
 
@@ -216,6 +217,63 @@ describe.each(testDialects())('account security on %s', (dialect) => {
     const view = (await post(t.app, '/api/caseCurrent', { seriesId }, { token })).body.data
     return view.slots.find((x: { sold: boolean }) => !x.sold).slot
   }
+
+  test('deleting the account: the password, no cash, no parcel; credit and prizes lapse only when agreed; personal data erased, orders kept', async () => {
+    const u = await makeUser(t.db, t.clock, { phone: `136${String(Date.now()).slice(-8)}`, email: `del${Date.now().toString(36)}@example.com` })
+    const token = await loginToken(t.app, u.user_name!, u.password)
+    const other = await loginToken(t.app, u.user_name!, u.password)
+    const s = { id: Number(u.id), token, userName: u.user_name! }
+    expect((await post(t.app, '/api/ageVerify', { birthDate: '1988-08-08' }, { token })).body.code).toBe(200)
+    await t.db.insertInto('addresses').values({ user_id: s.id, name: 'Li', phone: u.phone!, region: 'Beijing', detail: 'Road 1', is_default: 1, created_at: new Date(t.clock.now()).toISOString(), updated_at: new Date(t.clock.now()).toISOString() }).execute()
+    await topUp(t.app, s, 1500)
+    const del = (body: object, lang?: string) => post(t.app, '/api/security/deleteAccount', body, { token, lang })
+
+    expect((await del({ password: 'wrong-one' })).body).toMatchObject({ code: 422, data: { field: 'password' } })
+    const cash = await del({ password: u.password }, 'en')
+    expect([cash.body.code, cash.body.data, cash.body.message]).toEqual([422, { reason: 'cash', cashCents: 1500 }, 'The account still holds 15.00 yuan of cash: withdraw it before deleting'])
+    // one box (10 yuan) goes to the warehouse; the 5 yuan of cash left are turned into credit below
+    const caseId = await currentCaseId(t.app, seriesId, token)
+    expect((await buy(t.app, s, { caseId, slots: [await freeSlot(token)] })).body.code).toBe(200)
+    await t.db.updateTable('wallets').set({ cash_cents: 0, credit_cents: 500 }).where('user_id', '=', s.id).execute()
+    await t.db.transaction().execute(async trx => {
+      // the books follow the wallet: 5 yuan leave the user's cash and arrive as the user's credit
+      await postTransaction(trx, t.clock.now, { kind: 'reward', reference: 'test move', idempotencyKey: null, userId: s.id, lines: [{ account: 'user_cash', userId: s.id, amountCents: -500 }, { account: 'house_credit', amountCents: 500 }, { account: 'house_credit', amountCents: -500 }, { account: 'user_credit', userId: s.id, amountCents: 500 }] })
+    })
+    const lapse = await del({ password: u.password })
+    expect([lapse.body.code, lapse.body.data]).toEqual([422, { reason: 'forfeit', creditCents: 500, prizes: 1 }])
+    expect((await post(t.app, '/api/walletBalance', {}, { token })).body.code).toBe(200) // nothing happened yet
+
+    const done = await del({ password: u.password, forfeit: true })
+    expect(done.body).toMatchObject({ code: 200, data: { ended: 2 } })
+    for (const tk of [token, other]) expect((await post(t.app, '/api/walletBalance', {}, { token: tk })).body.code).toBe(401)
+    expect((await post(t.app, '/login/passwd', { user_name: u.user_name, password: u.password })).body.code).toBe(401)
+    const row = await t.db.selectFrom('users').selectAll().where('id', '=', s.id).executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ user_name: null, phone: null, email: null, avatar: null, password_hash: null, nickname: '—' })
+    expect(row.deleted_at).toBeTruthy()
+    for (const table of ['addresses', 'identities', 'age_checks', 'spending_limits'] as const) {
+      expect([table, (await t.db.selectFrom(table).select('user_id').where('user_id', '=', s.id).execute()).length]).toEqual([table, 0])
+    }
+    expect((await t.db.selectFrom('sessions').select(['ip', 'user_agent']).where('user_id', '=', s.id).execute()).every(x => x.ip === null && x.user_agent === null)).toBe(true)
+    // the orders and purchases stay, owned by the anonymous row
+    expect((await t.db.selectFrom('purchases').select('id').where('user_id', '=', s.id).execute()).length).toBe(1)
+    expect((await t.db.selectFrom('orders').select('id').where('user_id', '=', s.id).execute()).length).toBe(1)
+    const audit = await t.db.selectFrom('audit_log').select(['action', 'detail']).where('entity', '=', 'user').where('entity_id', '=', s.id).execute()
+    expect(audit.map(a => a.action)).toContain('account.delete')
+    // the phone, address and user name are free again
+    const again = await post(t.app, '/login/register?table=user', { user_name: u.user_name, password: 'new-person' })
+    expect(again.body.code).toBe(200)
+    expect(again.body.data.user.id).not.toBe(s.id)
+  })
+
+  test('deleting needs a password on the account, and is refused while a withdrawal is under way', async () => {
+    const s = await makeShopper(t.app, t.db, t.clock)
+    await t.db.updateTable('users').set({ password_hash: null }).where('id', '=', s.id).execute()
+    expect((await post(t.app, '/api/security/deleteAccount', { password: 'anything' }, { token: s.token })).body.data).toEqual({ reason: 'no_password' })
+    const w = await makeShopper(t.app, t.db, t.clock)
+    await topUp(t.app, w, 1000)
+    expect((await post(t.app, '/api/withdrawRequest', { amountCents: 1000, idempotencyKey: newKey('del') }, { token: w.token })).body.code).toBe(200)
+    expect((await post(t.app, '/api/security/deleteAccount', { password: 'secret-pw' }, { token: w.token })).body.data).toEqual({ reason: 'withdrawal' })
+  })
 
   test('two correction requests at once: one is stored', async () => {
     const s = await makeShopper(t.app, t.db, t.clock, '2001-02-03')

@@ -20,6 +20,8 @@ export interface UsersTable {
   password_hash: string | null
   created_at: Timestamp
   updated_at: Timestamp
+  /** When the owner deleted the account (migration 0010); its personal data is gone, orders stay. */
+  deleted_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>
 }
 
 /** A third-party identity (WeChat openid/unionid ...) keyed by (provider, subject). */

@@ -293,3 +293,55 @@ export async function securityOverview (db: Db, clock: Clock, userId: number, se
     correction: await correctionOf(db, userId)
   }
 }
+
+// ---- deleting the account -------------------------------------------------------------------------
+
+/** The nickname an erased account shows where its orders are listed. */
+export const DELETED_NICKNAME = '—'
+
+/**
+ * Deletes the account (PIPL): refuses while cash is held, a withdrawal is under way or a parcel is on
+ * its way; credit and prizes in the warehouse lapse only when the owner agreed (`forfeit`). In one
+ * transaction (the wallet row locked, so no purchase or top-up slips in): personal data is erased —
+ * identifiers, password, logins, addresses, codes sent to its phone or address, the birth date and its
+ * correction, the limits — every session ends, and the user row stays as an anonymous owner of the
+ * orders, purchases and ledger lines the law requires to be kept.
+ */
+export async function deleteAccount (db: Db, clock: Clock, dialect: 'sqlite' | 'postgres', userId: number, forfeit: boolean): Promise<number> {
+  const now = iso(clock())
+  return db.transaction().execute(async trx => {
+    const walletQuery = trx.selectFrom('wallets').select(['cash_cents', 'credit_cents']).where('user_id', '=', userId)
+    const wallet = await (dialect === 'postgres' ? walletQuery.forUpdate() : walletQuery).executeTakeFirst()
+    const cash = Number(wallet?.cash_cents ?? 0)
+    const credit = Number(wallet?.credit_cents ?? 0)
+    if (cash > 0) throw fail.unprocessable('security.deleteCash', { cash: yuan(cash) }, { reason: 'cash', cashCents: cash })
+    const withdrawing = await trx.selectFrom('withdrawals').select('id').where('user_id', '=', userId).where('status', 'in', ['requested', 'approved']).executeTakeFirst()
+    if (withdrawing) throw fail.unprocessable('security.deleteWithdrawal', {}, { reason: 'withdrawal' })
+    const parcel = await trx.selectFrom('shipments').select('id').where('user_id', '=', userId).where('status', 'in', ['requested', 'shipping']).executeTakeFirst()
+    if (parcel) throw fail.unprocessable('security.deleteParcel', {}, { reason: 'parcel' })
+    const held = await trx.selectFrom('prizes').select(eb => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('status', '=', 'warehouse').executeTakeFirst()
+    const prizes = Number(held?.n ?? 0)
+    if ((credit > 0 || prizes > 0) && !forfeit) {
+      throw fail.unprocessable('security.deleteForfeit', { credit: yuan(credit), prizes }, { reason: 'forfeit', creditCents: credit, prizes })
+    }
+    const user = await trx.selectFrom('users').select(['phone', 'email']).where('id', '=', userId).executeTakeFirstOrThrow()
+    const targets = [user.phone, user.email].filter((x): x is string => !!x)
+    if (targets.length) await trx.deleteFrom('one_time_codes').where('target', 'in', targets).execute()
+    await trx.deleteFrom('identities').where('user_id', '=', userId).execute()
+    await trx.deleteFrom('addresses').where('user_id', '=', userId).execute()
+    await trx.deleteFrom('spending_limits').where('user_id', '=', userId).execute()
+    await trx.deleteFrom('birth_date_corrections').where('user_id', '=', userId).execute()
+    await trx.deleteFrom('age_checks').where('user_id', '=', userId).execute()
+    await trx.updateTable('error_reports').set({ user_id: null, ip: null, user_agent: null }).where('user_id', '=', userId).execute()
+    await trx.updateTable('users').set({
+      user_name: null, user_name_key: null, phone: null, email: null, nickname: DELETED_NICKNAME, avatar: null,
+      password_hash: null, role: 'shopper', deleted_at: now, updated_at: now
+    }).where('id', '=', userId).execute()
+    const ended = await trx.updateTable('sessions').set({ revoked_at: now, ip: null, user_agent: null })
+      .where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst()
+    // sessions already ended lose their address and device too
+    await trx.updateTable('sessions').set({ ip: null, user_agent: null }).where('user_id', '=', userId).execute()
+    await writeAudit(trx, clock, { actorId: userId, action: 'account.delete', entity: 'user', entityId: userId, detail: { before: { deleted: false }, after: { deleted: true, creditLapsedCents: credit, prizesLapsed: prizes } } })
+    return Number(ended.numUpdatedRows)
+  })
+}

@@ -13,7 +13,7 @@ import { isUniqueViolation } from '../db/errors'
 import { maskPhone, normaliseIdentifier } from '../services/users'
 import { sendCode } from './login-codes'
 import {
-  endSessions, listCorrections, maskEmail, requestCorrection, reviewCorrection, securityOverview, setLimits
+  deleteAccount, endSessions, listCorrections, maskEmail, requestCorrection, reviewCorrection, securityOverview, setLimits
 } from '../domain/security'
 
 export function securityRoutes (app: Api, ctx: AppContext): void {
@@ -70,6 +70,15 @@ export function securityRoutes (app: Api, ctx: AppContext): void {
     }
     const u = await ctx.db.selectFrom('users').select(['phone', 'email']).where('id', '=', userId).executeTakeFirstOrThrow()
     return { phone: u.phone ? maskPhone(u.phone) : null, email: u.email ? maskEmail(u.email) : null }
+  })
+
+  defineRoute(app, ctx, r.deleteAccount, async ({ body, userId, session, request }) => {
+    const stored = session.user.password_hash
+    if (!stored) throw fail.unprocessable('security.deleteNoPassword', {}, { reason: 'no_password' })
+    const account = `user:${userId}`
+    await enforceLimits(ctx, [[RULES.passwordPerAccountAndIp, `${account}|${request.ip}`], [RULES.passwordPerAccount, account]])
+    if (!(await verifyPassword(stored, body.password))) throw fail.unprocessable('security.wrongPassword', {}, { field: 'password' })
+    return { ended: await deleteAccount(ctx.db, ctx.clock, ctx.dialect, userId, body.forfeit === true) }
   })
 
   defineRoute(app, ctx, r.sessionEnd, async ({ body, userId }) => {

@@ -9,6 +9,7 @@ import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
 import { securityApi } from '@/services/security'
 import { errorMessage } from '@/services/request'
+import { ApiError } from '@/services/errors'
 import { sessionStore } from '@/stores/session'
 import { localeStore, t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
@@ -41,6 +42,7 @@ function SecurityPage () {
   const [limits, setLimitsDraft] = useState<Record<LimitKind, string>>({ daily: '', monthly: '' })
   const [correction, setCorrection] = useState({ birthDate: '', reason: '' })
   // binding a phone or an address: which form is open, what was typed, each with its own resend wait
+  const [deletePw, setDeletePw] = useState('')
   const [binding, setBinding] = useState<'phone' | 'email' | null>(null)
   const [bindForm, setBindForm] = useState({ target: '', code: '' })
   const waits = { phone: useCountdown(), email: useCountdown() }
@@ -197,6 +199,29 @@ function SecurityPage () {
     </View>
   )
 
+  // ---- deleting the account ----
+  const deleteAccount = async () => {
+    if (!deletePw) { toast({ message: t('security.currentRequired') }); return }
+    if (!(await dialog({ message: t('security.deleteConfirm') }))) return
+    const attempt = async (forfeit: boolean): Promise<boolean> => {
+      try {
+        await loading.wrap(securityApi.deleteAccount({ password: deletePw, ...(forfeit ? { forfeit: true } : {}) }))
+        return true
+      } catch (e) {
+        // credit or prizes would lapse: say so, and go on only if the owner agrees
+        if (!forfeit && e instanceof ApiError && (e.data as { reason?: string } | null)?.reason === 'forfeit') {
+          return (await dialog({ message: e.message })) && attempt(true)
+        }
+        toast({ message: errorMessage(e) })
+        return false
+      }
+    }
+    if (!(await attempt(false))) return
+    sessionStore.clear()
+    toast({ message: t('security.deleted'), level: 'success' })
+    await Taro.reLaunch({ url: ENTRY_PAGE })
+  }
+
   // ---- correction ----
   const sendCorrection = async () => {
     if (!correction.birthDate) { toast({ message: t('security.pickDate') }); return }
@@ -290,6 +315,18 @@ function SecurityPage () {
               <View className='btn btn--ghost correction-send' onClick={sendCorrection}>{t('security.correctionSend')}</View>
             </View>
             )}
+      </Section>
+
+      <Section title={t('security.deleteTitle')} className='security-delete'>
+        <Text className='security-hint'>{t('security.deleteRule')}</Text>
+        {data.hasPassword
+          ? (
+            <View className='security-form'>
+              <Input className='security-input delete-password' password value={deletePw} placeholder={t('security.currentPassword')} onInput={e => setDeletePw(e.detail.value)} />
+              <View className='btn btn--ghost delete-account' onClick={() => { void deleteAccount() }}>{t('security.deleteButton')}</View>
+            </View>
+            )
+          : <Text className='security-hint'>{t('security.deleteSetPassword')}</Text>}
       </Section>
     </PageShell>
   )

@@ -8,6 +8,7 @@ import { columnTypes, type Dialect } from '../dialect'
  *    `pending_at`, and is read as in force from then on. A lowering replaces `cents` at once.
  *  - birth_date_corrections: the one reviewed correction of a mistyped birth date a user may ask for.
  *  - sessions.app_type: which app a session came from (the APP_TYPE header), for the sessions list.
+ *  - users.deleted_at: when the owner deleted the account (its personal data is gone; orders stay).
  */
 export function accountSecurity (dialect: Dialect): Migration {
   const t = columnTypes(dialect)
@@ -45,8 +46,10 @@ export function accountSecurity (dialect: Dialect): Migration {
       await db.schema.createIndex('birth_date_corrections_status_idx').on('birth_date_corrections').columns(['status', 'id']).execute()
 
       await db.schema.alterTable('sessions').addColumn('app_type', 'varchar(32)').execute()
+      await db.schema.alterTable('users').addColumn('deleted_at', t.timestamp).execute()
     },
     async down (db: Kysely<any>) {
+      await db.schema.alterTable('users').dropColumn('deleted_at').execute()
       await db.schema.alterTable('sessions').dropColumn('app_type').execute()
       await db.schema.dropTable('birth_date_corrections').execute()
       await db.schema.dropTable('spending_limits').execute()
