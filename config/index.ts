@@ -3,6 +3,8 @@ import path from 'node:path'
 import { defineConfig, type UserConfigExport } from '@tarojs/cli'
 import TsconfigPathsPlugin from 'tsconfig-paths-webpack-plugin'
 import devConfig from './dev'
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { PrecompressPlugin } = require('../scripts/precompress.js') as { PrecompressPlugin: new () => unknown }
 import prodConfig from './prod'
 
 /**
@@ -102,6 +104,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
         chain.resolve.alias.set('jsonp-retry$', path.resolve(__dirname, '..', 'src', 'shims', 'jsonp.js'))
         // ANALYZE=1 writes dist/h5-stats.json (module sizes per chunk) for bench/h5-modules.js
         if (process.env.ANALYZE === '1') chain.plugin('stats-json').use(StatsJsonPlugin)
+        // brotli and gzip copies of every text file, served by Accept-Encoding (scripts/precompress.js)
+        chain.plugin('precompress').use(PrecompressPlugin)
       },
       devServer: {
         host: '127.0.0.1',
