@@ -55,7 +55,13 @@ export default defineConfig<'webpack5'>(async (merge) => {
       '@': path.resolve(__dirname, '..', 'src'),
       '~types': path.resolve(__dirname, '..', 'types')
     },
-    copy: { patterns: [], options: {} },
+    // the H5 app's icons at the site root (drawn by scripts/make-favicon.js)
+    copy: {
+      patterns: process.env.TARO_ENV === 'h5'
+        ? ['favicon.ico', 'favicon.svg'].map(name => ({ from: `src/static/${name}`, to: `dist/h5/${name}` }))
+        : [],
+      options: {}
+    },
     framework: 'react',
     compiler: { type: 'webpack5', prebundle: { enable: false } },
     cache: { enable: false },
@@ -106,6 +112,10 @@ export default defineConfig<'webpack5'>(async (merge) => {
         if (process.env.ANALYZE === '1') chain.plugin('stats-json').use(StatsJsonPlugin)
         // brotli and gzip copies of every text file, served by Accept-Encoding (scripts/precompress.js)
         chain.plugin('precompress').use(PrecompressPlugin)
+        // Taro's button spinner is an image on a third-party host: use our own, inlined (see the loader)
+        chain.module.rule('local-spinner').test(/\.s?css$/).enforce('pre')
+          .include.add(path.resolve(__dirname, '..', 'node_modules', '@tarojs', 'components-react')).end()
+          .use('local-spinner').loader(path.resolve(__dirname, '..', 'scripts', 'webpack', 'local-spinner-loader.js'))
       },
       devServer: {
         host: '127.0.0.1',
