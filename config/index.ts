@@ -3,6 +3,8 @@ import path from 'node:path'
 import { defineConfig, type UserConfigExport } from '@tarojs/cli'
 import TsconfigPathsPlugin from 'tsconfig-paths-webpack-plugin'
 import devConfig from './dev'
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { PrecompressPlugin } = require('../scripts/precompress.js') as { PrecompressPlugin: new () => unknown }
 import prodConfig from './prod'
 
 /**
@@ -56,7 +58,13 @@ export default defineConfig<'webpack5'>(async (merge) => {
       '@': path.resolve(__dirname, '..', 'src'),
       '~types': path.resolve(__dirname, '..', 'types')
     },
-    copy: { patterns: [], options: {} },
+    // the H5 app's icons at the site root (drawn by scripts/make-favicon.js)
+    copy: {
+      patterns: process.env.TARO_ENV === 'h5'
+        ? ['favicon.ico', 'favicon.svg'].map(name => ({ from: `src/static/${name}`, to: `dist/h5/${name}` }))
+        : [],
+      options: {}
+    },
     framework: 'react',
     compiler: { type: 'webpack5', prebundle: { enable: false } },
     cache: { enable: false },
@@ -105,6 +113,12 @@ export default defineConfig<'webpack5'>(async (merge) => {
         chain.resolve.alias.set('jsonp-retry$', path.resolve(__dirname, '..', 'src', 'shims', 'jsonp.js'))
         // ANALYZE=1 writes dist/h5-stats.json (module sizes per chunk) for bench/h5-modules.js
         if (process.env.ANALYZE === '1') chain.plugin('stats-json').use(StatsJsonPlugin)
+        // brotli and gzip copies of every text file, served by Accept-Encoding (scripts/precompress.js)
+        chain.plugin('precompress').use(PrecompressPlugin)
+        // Taro's button spinner is an image on a third-party host: use our own, inlined (see the loader)
+        chain.module.rule('local-spinner').test(/\.s?css$/).enforce('pre')
+          .include.add(path.resolve(__dirname, '..', 'node_modules', '@tarojs', 'components-react')).end()
+          .use('local-spinner').loader(path.resolve(__dirname, '..', 'scripts', 'webpack', 'local-spinner-loader.js'))
       },
       devServer: {
         host: '127.0.0.1',

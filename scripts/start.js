@@ -16,6 +16,8 @@ if (!fs.existsSync(h5Index)) {
   })
   if (r.status !== 0) process.exit(r.status || 1)
 }
+// a build made before the build compressed its files gets its brotli and gzip copies now (quick when present)
+require('./precompress').precompressDir(path.join(root, 'dist', 'h5'))
 
 const serverMain = path.join(root, 'server', 'src', 'main.ts')
 if (fs.existsSync(serverMain)) {

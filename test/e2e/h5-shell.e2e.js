@@ -10,6 +10,10 @@ const { openPhonePage, SHOTS } = require('./browser')
 
 async function run ({ base }) {
   const { page, errors, close } = await openPhonePage({ locale: 'zh-CN' })
+  // the app asks nothing of other origins (Taro's button spinner came from a JD image host)
+  const foreign = []
+  const origin = new URL(base).origin
+  page.on('request', r => { const u = new URL(r.url()); if (/^https?:$/.test(u.protocol) && u.origin !== origin) foreign.push(r.url()) })
   try {
     const title = () => page.locator('#taro-navigation-bar .taro-navigation-bar-title').innerText()
     const noOverflow = async (what) => {
@@ -24,6 +28,17 @@ async function run ({ base }) {
     assert.match(await page.locator('.login-tabs').innerText(), /密码登录/)
     await noOverflow('login (zh)')
     await page.screenshot({ path: path.join(SHOTS, 'h5-login-zh.png') })
+
+    // the icons are served, compressed where it helps
+    for (const [file, type] of [['favicon.ico', /image\/(x-icon|vnd\.microsoft\.icon)/], ['favicon.svg', /image\/svg\+xml/]]) {
+      const icon = await page.request.get(`${base}/${file}`)
+      assert.equal(icon.status(), 200, file)
+      assert.match(icon.headers()['content-type'], type)
+    }
+    const script = await page.evaluate(() => [...document.scripts].map(s => s.src).find(src => /\/js\/app\./.test(src)))
+    const gz = await page.request.get(script, { headers: { 'accept-encoding': 'gzip' } })
+    assert.equal(gz.headers()['content-encoding'], 'gzip')
+    assert.match(gz.headers().vary || '', /accept-encoding/i)
 
     // the form validates before anything is sent
     await page.locator('.login-submit').click()
@@ -91,6 +106,10 @@ async function run ({ base }) {
     await page.locator('.login-submit').waitFor()
 
     assert.deepEqual(errors, [])
+    assert.deepEqual(foreign, [], 'requests to other origins')
+    // nor could it: no style the app injected points at another origin (a loading button would fetch it)
+    const remote = await page.evaluate(() => [...document.querySelectorAll('style')].map(s => s.textContent).join('\n').match(/url\(\s*['"]?https?:[^)]*\)/g))
+    assert.equal(remote, null, `remote images in styles: ${remote}`)
   } finally {
     await close()
   }

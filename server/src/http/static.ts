@@ -1,6 +1,11 @@
 /**
  * The H5 build (STATIC_DIR) at "/", with the history-mode fallback done by the not-found handler
  * (errors.ts): a GET for an unknown non-API path that accepts HTML gets index.html.
+ *
+ * Text files are sent precompressed: the build writes a brotli (.br) and a gzip (.gz) copy of each
+ * (scripts/precompress.js; `npm start` makes them for an older build), and the file a client gets
+ * follows its Accept-Encoding (br, then gzip, then the plain file). Every answer that could have been
+ * compressed says `Vary: Accept-Encoding`, so a cache never hands brotli to a client without it.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -12,6 +17,10 @@ const NO_CACHE = 'no-cache'
 /** Files whose name carries a content hash (e.g. js/app.89803c51.js) never change. */
 const HASHED = /\.[0-9a-f]{8,}\.(js|css|png|jpe?g|gif|svg|webp|woff2?|ttf)$/
 const IMMUTABLE = 'public, max-age=31536000, immutable'
+/** The kinds scripts/precompress.js compresses (its COMPRESSIBLE). */
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|map|ico)$/
+/** A precompressed copy's name, and the file it stands for. */
+const COPY = /\.(br|gz)$/
 
 /** Registers static serving when STATIC_DIR holds an index.html; answers how to send index.html. */
 export async function registerStatic (app: FastifyInstance, staticDir: string): Promise<((reply: FastifyReply) => FastifyReply) | null> {
@@ -24,8 +33,11 @@ export async function registerStatic (app: FastifyInstance, staticDir: string): 
     prefix: '/',
     index: ['index.html'],
     cacheControl: false,
-    setHeaders (res, filePath) {
+    preCompressed: true,
+    setHeaders (res, sentPath) {
+      const filePath = sentPath.replace(COPY, '')
       res.setHeader('cache-control', HASHED.test(filePath) ? IMMUTABLE : NO_CACHE)
+      if (COMPRESSIBLE.test(filePath)) res.setHeader('vary', 'Accept-Encoding')
     }
   })
   return (reply) => reply.sendFile('index.html')

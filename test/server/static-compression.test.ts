@@ -1,0 +1,123 @@
+/**
+ * Precompressed H5 delivery: the build's brotli and gzip copies (scripts/precompress.js) are sent by
+ * Accept-Encoding with `Vary: Accept-Encoding` and the caching of the file they stand for; what is
+ * decoded is byte for byte the file; clients without compression get the plain file.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import zlib from 'node:zlib'
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { precompressDir } = require('../../scripts/precompress.js') as {
+  precompressDir: (dir: string) => { files: number; bytes: number; br: number; gz: number }
+}
+
+/** Text that compresses the way a bundle does (repetitive identifiers), about 40 KB. */
+function bundleLike (): string {
+  const lines: string[] = []
+  for (let i = 0; i < 800; i++) lines.push(`function component${i % 97}(props){return createElement("view",{className:"item-${i}"},props.children)}`)
+  return lines.join('\n')
+}
+
+describe('precompressed static files', () => {
+  let dir: string
+  let app: Awaited<ReturnType<typeof import('../../server/src/app')['buildApp']>>
+  const js = bundleLike()
+  const html = `<!doctype html><html><head><title>shop</title></head><body>${'<div class="skeleton"></div>'.repeat(80)}</body></html>`
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4000, 7)])
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h5-br-'))
+    fs.mkdirSync(path.join(dir, 'js'))
+    fs.mkdirSync(path.join(dir, 'static'))
+    fs.writeFileSync(path.join(dir, 'index.html'), html)
+    fs.writeFileSync(path.join(dir, 'js', 'app.0123abcd.js'), js)
+    fs.writeFileSync(path.join(dir, 'js', 'tiny.0123abcd.js'), 'console.log(1)')
+    fs.writeFileSync(path.join(dir, 'static', 'logo.png'), png)
+    const { buildApp } = await import('../../server/src/app')
+    const { loadConfig } = await import('../../server/src/config')
+    const { openDatabase } = await import('../../server/src/db')
+    const summary = precompressDir(dir)
+    expect(summary.files).toBe(2) // app.js and index.html; tiny.js is under 1 KiB, the PNG is no text
+    app = await buildApp({ config: loadConfig({ NODE_ENV: 'test', STATIC_DIR: dir }), database: openDatabase({}), maintenance: false })
+  })
+  afterAll(async () => {
+    await app.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  test('the build step writes smaller brotli and gzip copies, and none for small or binary files', () => {
+    const br = fs.statSync(path.join(dir, 'js', 'app.0123abcd.js.br')).size
+    const gz = fs.statSync(path.join(dir, 'js', 'app.0123abcd.js.gz')).size
+    expect(br).toBeLessThan(gz)
+    expect(gz).toBeLessThan(js.length / 4)
+    expect(fs.existsSync(path.join(dir, 'js', 'tiny.0123abcd.js.br'))).toBe(false)
+    expect(fs.existsSync(path.join(dir, 'static', 'logo.png.gz'))).toBe(false)
+  })
+
+  test('brotli first, by the client\'s Accept-Encoding; the decoded bytes are the file', async () => {
+    const res = await app.inject({ method: 'GET', url: '/js/app.0123abcd.js', headers: { 'accept-encoding': 'gzip, deflate, br' } })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-encoding']).toBe('br')
+    expect(res.headers['content-type']).toMatch(/javascript/)
+    expect(res.headers.vary).toMatch(/accept-encoding/i)
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(Number(res.headers['content-length'])).toBeLessThan(js.length / 4)
+    expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(js)
+  })
+
+  test('gzip when brotli is refused or unknown', async () => {
+    for (const enc of ['gzip', 'br;q=0, gzip', 'gzip, deflate']) {
+      const res = await app.inject({ method: 'GET', url: '/js/app.0123abcd.js', headers: { 'accept-encoding': enc } })
+      expect(res.headers['content-encoding']).toBe('gzip')
+      expect(res.headers.vary).toMatch(/accept-encoding/i)
+      expect(zlib.gunzipSync(res.rawPayload).toString()).toBe(js)
+    }
+  })
+
+  test('the plain file without Accept-Encoding (or with identity only), still saying Vary', async () => {
+    for (const headers of [{}, { 'accept-encoding': 'identity' }]) {
+      const res = await app.inject({ method: 'GET', url: '/js/app.0123abcd.js', headers })
+      expect(res.headers['content-encoding']).toBeUndefined()
+      expect(res.headers.vary).toMatch(/accept-encoding/i)
+      expect(res.body).toBe(js)
+    }
+  })
+
+  test('index.html, at / and as the history fallback, is compressed and revalidated', async () => {
+    for (const url of ['/', '/pagesA/home/index?x=1']) {
+      const res = await app.inject({ method: 'GET', url, headers: { accept: 'text/html', 'accept-encoding': 'br' } })
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['content-encoding']).toBe('br')
+      expect(res.headers['content-type']).toMatch(/text\/html/)
+      expect(res.headers['cache-control']).toBe('no-cache')
+      expect(res.headers.vary).toMatch(/accept-encoding/i)
+      expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(html)
+    }
+  })
+
+  test('files without copies are sent as they are: small scripts and images', async () => {
+    const tiny = await app.inject({ method: 'GET', url: '/js/tiny.0123abcd.js', headers: { 'accept-encoding': 'br, gzip' } })
+    expect(tiny.statusCode).toBe(200)
+    expect(tiny.headers['content-encoding']).toBeUndefined()
+    expect(tiny.body).toBe('console.log(1)')
+    const img = await app.inject({ method: 'GET', url: '/static/logo.png', headers: { 'accept-encoding': 'br, gzip' } })
+    expect(img.statusCode).toBe(200)
+    expect(img.headers['content-encoding']).toBeUndefined()
+    expect(img.headers.vary).toBeUndefined()
+    expect(img.rawPayload.equals(png)).toBe(true)
+  })
+
+  test('a copy is remade when its file changes, and kept when it does not', () => {
+    const file = path.join(dir, 'js', 'app.0123abcd.js')
+    const before = fs.statSync(`${file}.br`).mtimeMs
+    precompressDir(dir)
+    expect(fs.statSync(`${file}.br`).mtimeMs).toBe(before)
+    const later = new Date(Date.now() + 5000)
+    fs.writeFileSync(file, js + '\n// changed')
+    fs.utimesSync(file, later, later)
+    precompressDir(dir)
+    expect(zlib.brotliDecompressSync(fs.readFileSync(`${file}.br`)).toString()).toBe(js + '\n// changed')
+  })
+})
