@@ -32,9 +32,20 @@ export type SessionIdRequest = Static<typeof SessionIdRequest>
 export const EndedSessions = Type.Object({ ended: Type.Integer({ minimum: 0 }) })
 export type EndedSessions = Static<typeof EndedSessions>
 
+/** Where a re-authentication code goes: the account's own phone (SMS) or e-mail address (mail). */
+export const ReauthVia = StringEnum(['phone', 'email'] as const)
+export type ReauthVia = Static<typeof ReauthVia>
+export const ReauthCodeRequest = Obj({ via: ReauthVia })
+export type ReauthCodeRequest = Static<typeof ReauthCodeRequest>
+/** Proof of ownership for an account without a password: the code sent by reauthCode. */
+export const Reauth = Obj({ via: ReauthVia, code: Code })
+export type Reauth = Static<typeof Reauth>
+
 export const PasswordChangeRequest = Obj({
   /** Required when the account has a password. */
   currentPassword: Type.Optional(Text({ minLength: 1, maxLength: 100 })),
+  /** Required when it has none: a code sent to the account's phone or address. */
+  reauth: Type.Optional(Reauth),
   newPassword: Password
 })
 export type PasswordChangeRequest = Static<typeof PasswordChangeRequest>
@@ -45,7 +56,10 @@ export type LimitKind = Static<typeof LimitKind>
 export const LimitView = Type.Object({
   /** The limit in force, in cents; null: none. */
   cents: Nullable(Cents),
-  /** Spent on blind boxes this China day (daily) or calendar month (monthly). */
+  /**
+   * Spent this China day (daily) or China calendar month (monthly): boxes, prop cards and shipping
+   * fees, paid with cash or credit (from the ledger).
+   */
   spentCents: Cents,
   /** A raise or removal waiting to apply: its value (null: none) and when it applies. */
   pending: Nullable(Type.Object({ cents: Nullable(Cents), appliesAt: Timestamp }))
@@ -109,18 +123,22 @@ export const BindResult = Type.Object({ phone: Nullable(Type.String()), email: N
 export type BindResult = Static<typeof BindResult>
 
 export const DeleteAccountRequest = Obj({
-  /** The account's password (an account without one sets one first). */
-  password: Text({ minLength: 1, maxLength: 100 }),
+  /** The account's password (required when it has one). */
+  password: Type.Optional(Text({ minLength: 1, maxLength: 100 })),
+  /** For an account without a password: a code sent to its phone or address. */
+  reauth: Type.Optional(Reauth),
   /** Agrees that credit and prizes still held lapse with the account. */
   forfeit: Type.Optional(Type.Boolean())
 })
 export type DeleteAccountRequest = Static<typeof DeleteAccountRequest>
 /** 422 on deleteAccount: what stands in the way, or what would lapse without `forfeit`. */
 export const DeleteBlockedData = Type.Object({
-  reason: StringEnum(['cash', 'withdrawal', 'parcel', 'forfeit', 'no_password'] as const),
+  reason: StringEnum(['cash', 'withdrawal', 'parcel', 'payment', 'forfeit', 'no_reauth'] as const),
   cashCents: Type.Optional(Cents),
   creditCents: Type.Optional(Cents),
-  prizes: Type.Optional(Type.Integer({ minimum: 0 }))
+  prizes: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Prop cards held (hint and X-ray). */
+  cards: Type.Optional(Type.Integer({ minimum: 0 }))
 })
 export type DeleteBlockedData = Static<typeof DeleteBlockedData>
 
@@ -159,7 +177,12 @@ export const securityRoutes = {
   passwordChange: route({
     method: 'POST', url: '/api/security/password', auth: 'user', tag, body: PasswordChangeRequest, data: EndedSessions,
     summary: 'Change (or set a first) password; every other session ends',
-    description: 'An account with a password must give the current one (401 when wrong, rate limited). The session that asks stays; `ended` counts the others.'
+    description: 'An account with a password must give the current one (422 naming `currentPassword` when wrong; the login guess budget applies). One without a password proves it is the owner by `reauth`, a code from reauthCode (422 naming `code` when wrong or used; 422 no_reauth when no phone or e-mail is bound). The session that asks stays; `ended` counts the others.'
+  }),
+  reauthCode: route({
+    method: 'POST', url: '/api/security/reauthCode', auth: 'user', tag, body: ReauthCodeRequest, data: Type.Null(),
+    summary: 'Send a code to the account\'s own phone or e-mail, for an account without a password',
+    description: 'For setting a first password or deleting the account. 422 when the account has a password (it is asked for instead) or has no phone (e-mail) bound. The code rules of the code logins apply.'
   }),
   bindCode: route({
     method: 'POST', url: '/api/security/bindCode', auth: 'user', tag, body: BindCodeRequest, data: Type.Null(),
@@ -169,12 +192,12 @@ export const securityRoutes = {
   bind: route({
     method: 'POST', url: '/api/security/bind', auth: 'user', tag, body: BindRequest, data: BindResult,
     summary: 'Bind or replace the account\'s phone or e-mail with the code sent there',
-    description: 'A wrong or used code is a 401 naming `code`; a phone or address another account holds is a 409 (checked by the database, whatever races). Answers the masked bindings.'
+    description: 'The code must be one bindCode sent for this account (a login code, or one asked for by another account, does not bind). A wrong or used code is a 422 naming `code` (not a 401: the session stays); a phone or address another account holds is a 409 (checked by the database, whatever races). Answers the masked bindings.'
   }),
   deleteAccount: route({
     method: 'POST', url: '/api/security/deleteAccount', auth: 'user', tag, body: DeleteAccountRequest, data: EndedSessions,
     summary: 'Delete the account (PIPL): personal data is erased, orders and the books are kept anonymised',
-    description: 'Needs the password (422 no_password for an account without one). Refused (422, DeleteBlockedData) while cash is held (withdraw it first), a withdrawal is under way or a parcel is on its way; credit and prizes in the warehouse lapse only with `forfeit: true`. Erases name, phone, e-mail, nickname, avatar, password, logins, addresses, codes, the birth date and limits; ends every session. The phone, e-mail and user name can be used again.'
+    description: 'Needs the password, or for an account without one a `reauth` code (422 no_reauth when it has neither a password nor a phone or e-mail). Refused (422, DeleteBlockedData) while cash is held (withdraw it first), a withdrawal is under way, a parcel is on its way or a WeChat Pay top-up could still be paid; credit and prizes in the warehouse lapse only with `forfeit: true`. Erases name, phone, e-mail, nickname, avatar, password, logins, addresses, codes, the birth date, limits and cards, and the names and addresses on past parcels; ends every session. Orders, purchases and the books stay, owned by the anonymous row. The phone, e-mail and user name can be used again.'
   }),
   sessionEnd: route({ method: 'POST', url: '/api/security/sessionEnd', auth: 'user', tag, body: SessionIdRequest, data: EndedSessions, summary: 'End one of the caller\'s sessions (another user\'s id is a 404)' }),
   sessionsEndOthers: route({ method: 'POST', url: '/api/security/sessionsEndOthers', auth: 'user', tag, body: EmptyBody, data: EndedSessions, summary: 'End every session but this one' }),
@@ -182,7 +205,7 @@ export const securityRoutes = {
   limits: route({
     method: 'POST', url: '/api/security/limits', auth: 'user', tag, body: LimitsRequest, data: LimitsView,
     summary: 'Set the daily and monthly spending limits',
-    description: 'Lowering applies at once (and cancels a waiting raise); raising or removing applies 24 hours later and shows as pending. Purchases over a limit are refused with 422 and SpendingLimitData.'
+    description: 'Lowering applies at once (and cancels a waiting raise); raising or removing applies 24 hours later and shows as pending. Spending counts boxes, prop cards and shipping fees (cash and credit); a purchase check, box purchase, card purchase or shipment over a limit is refused with 422 and SpendingLimitData before anything is charged. A minor\'s default daily cap applies as well: the stricter refuses.'
   }),
   correctionRequest: route({
     method: 'POST', url: '/api/security/birthDateCorrection', auth: 'user', tag, body: CorrectionRequest, data: CorrectionView,

@@ -31,6 +31,7 @@ import { postTransaction } from './ledger'
 import { yuan } from './purchase'
 import { settingsOf } from './settings'
 import { addToWallet, balanceOf, lockBalance, takeFromWallet } from './wallet'
+import { checkSpending } from './security'
 
 type Db = Kysely<Database>
 export interface AfterDrawDeps { db: Db; dialect: Dialect; clock: Clock }
@@ -186,6 +187,8 @@ export async function createShipment (deps: AfterDrawDeps, userId: number, reque
     let txId: number | null = null
     if (fee > 0) {
       const balance = await lockBalance(trx, deps.dialect, userId)
+      // a fee is spending: a minor's daily cap and the shopper's own limits apply (the wallet is locked)
+      await checkSpending(trx, clock, userId, fee)
       const creditCents = Math.min(balance.creditCents, fee)
       const cashCents = fee - creditCents
       const insufficient = (shortfall: number) => fail.unprocessable('wallet.insufficient', { shortfall: yuan(shortfall) },

@@ -28,6 +28,7 @@ import { postTransaction } from './ledger'
 import { yuan } from './purchase'
 import { settingsOf } from './settings'
 import { balanceOf, lockBalance, takeFromWallet } from './wallet'
+import { checkSpending } from './security'
 
 type Db = Kysely<Database>
 export interface PropDeps { db: Db; dialect: Dialect; clock: Clock }
@@ -62,6 +63,8 @@ export async function buyProps (deps: PropDeps, userId: number, request: PropBuy
   const { result } = await idempotent(db, clock, { userId, key: idempotencyKey, scope: 'propBuy', body }, async trx => {
     if (total > 0) {
       const balance = await lockBalance(trx, deps.dialect, userId)
+      // cards are spending: a minor's daily cap and the shopper's own limits apply (the wallet is locked)
+      await checkSpending(trx, clock, userId, total)
       const have = request.pay === 'credit' ? balance.creditCents : balance.cashCents
       const take = request.pay === 'credit' ? { creditCents: total, cashCents: 0 } : { creditCents: 0, cashCents: total }
       if (have < total || !await takeFromWallet(trx, clock, userId, take)) {

@@ -6,7 +6,8 @@
  *   3. the case and its series on sale (404 / 409), the slots inside the case (400)
  *   4. the slots still free (409 naming the first one sold; a whole case with none left: 409)
  *   5. the price the buyer was shown, when given (409)
- *   6. a minor's daily cap (422)
+ *   6. a minor's daily cap and the shopper's own daily and monthly limits (422; the stricter names
+ *      itself; spending counts boxes, prop cards and shipping fees, see security.ts)
  *   7. credit first, then cash: what the wallet lacks is the shortfall
  * (The acknowledgement is part of the body's schema: acknowledged must be true, else 400.)
  * A check answers the plan, shortfall included. A purchase runs the same assessment inside one database
@@ -19,7 +20,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { PrizeResult, PurchaseCheckRequest, PurchaseCheckResult, PurchaseRequest, PurchaseResult, WalletBalance } from '../../../types/shop'
-import type { DailyCapData, InsufficientBalanceData, PriceChangedData, SlotFailureData } from '../../../types/shop'
+import type { InsufficientBalanceData, PriceChangedData, SlotFailureData } from '../../../types/shop'
 import type { Database } from '../db/schema'
 import type { Dialect } from '../db/dialect'
 import { forUpdate } from '../db/lock'
@@ -28,12 +29,11 @@ import { ApiFailure, fail } from '../http/envelope'
 import { ageRecord, purchaseGate } from './age'
 import { createCase } from './cases'
 import { designInfo, seriesCacheOf } from './catalogue'
-import { shopDayStart } from './days'
 import { idempotent } from './idempotency'
 import { grantCards, heldByOthers, XRAY_CARDS_PER_WHOLE_CASE } from './propCards'
 import { postTransaction } from './ledger'
 import { balanceOf, lockBalance, takeFromWallet } from './wallet'
-import { checkSpendingLimits } from './security'
+import { checkSpendingCaps } from './security'
 
 type Db = Kysely<Database>
 
@@ -68,7 +68,6 @@ export async function assessPurchase (deps: PurchaseDeps, db: Db, userId: number
   const { clock, dialect } = deps
   checkSlotList(request)
   const dailyCap = purchaseGate(await ageRecord(db, clock, userId))
-  const now = clock()
   const caseId = request.caseId
 
   // the case and its series, on sale
@@ -106,20 +105,11 @@ export async function assessPurchase (deps: PurchaseDeps, db: Db, userId: number
   }
   const total = priceCents * slots.length
 
-  // the wallet (locked before the day's spending is summed, so two purchases of one minor take turns)
+  // the wallet (locked before the spending is summed, so two purchases of one shopper take turns), then
+  // a minor's daily cap and the shopper's own daily and monthly limits: the stricter refuses
   const balance: WalletBalance = lock ? await lockBalance(db, dialect, userId) : await balanceOf(db, userId)
-  let dailyLeftCents: number | null = null
-  if (dailyCap !== null) {
-    const spent = await db.selectFrom('purchases').select(eb => eb.fn.sum<number>('total_cents').as('s'))
-      .where('user_id', '=', userId).where('created_at', '>=', iso(shopDayStart(now))).executeTakeFirst()
-    const left = Math.max(0, dailyCap - Number(spent?.s ?? 0))
-    if (total > left) {
-      throw fail.unprocessable('age.dailyCap', { cap: yuan(dailyCap), left: yuan(left) }, { reason: 'daily_cap', capCents: dailyCap, leftCents: left } satisfies DailyCapData)
-    }
-    dailyLeftCents = left - total
-  }
-  // the shopper's own daily and monthly limits (the wallet row is locked: purchases of one shopper take turns)
-  await checkSpendingLimits(db, clock, userId, total)
+  const { minorLeftCents } = await checkSpendingCaps(db, clock, userId, total, dailyCap)
+  const dailyLeftCents = minorLeftCents === null ? null : minorLeftCents - total
 
   // credit first, then cash
   const creditCents = Math.min(balance.creditCents, total)

@@ -11,11 +11,15 @@ import { ageOn, parseDate, ageRecord, MINOR_DAILY_CAP_CENTS, ADULT_AGE, OLDEST_A
 import { shopDay } from './days'
 import { writeAudit } from './audit'
 import { maskPhone } from '../services/users'
+import { SESSION_IDLE_MS } from '../services/sessions'
+import type { LedgerKind } from '../db/schema'
+import type { DailyCapData } from '../../../types/shop'
+import { PREPAY_TTL_MS } from '../providers/wechatpay'
 import {
   LIMIT_RAISE_DELAY_MS,
   type CorrectionRequest, type CorrectionReviewRequest, type CorrectionView, type LimitKind, type LimitsRequest,
   type LimitsView, type LimitView, type OperatorCorrectionListRequest, type OperatorCorrectionListResponse,
-  type OperatorCorrectionView, type SecurityOverview, type SessionView, type SpendingLimitData
+  type OperatorCorrectionView, type SecurityOverview, type SessionView, type SpendingLimitData, type DeleteBlockedData
 } from '../../../types/security'
 
 const OFFSET_MS = 8 * 60 * 60 * 1000
@@ -56,6 +60,8 @@ export async function listSessions (db: Db, clock: Clock, userId: number, curren
   const rows = await db.selectFrom('sessions')
     .select(['id', 'app_type', 'user_agent', 'ip', 'created_at', 'last_seen_at'])
     .where('user_id', '=', userId).where('revoked_at', 'is', null).where('expires_at', '>', now)
+    // a session idle for SESSION_IDLE_MS has ended too (sessions.ts), though no row says so yet
+    .where('last_seen_at', '>', iso(clock() - SESSION_IDLE_MS))
     .orderBy('last_seen_at', 'desc').orderBy('id', 'desc')
     .limit(50)
     .execute()
@@ -100,11 +106,26 @@ async function limitRows (db: Db, userId: number): Promise<Map<string, LimitRow>
   return new Map(rows.map(r => [r.kind, r as LimitRow]))
 }
 
-/** Spent on blind boxes since `since` (epoch ms). */
-async function spentSince (db: Db, userId: number, since: number): Promise<number> {
-  const row = await db.selectFrom('purchases').select(eb => eb.fn.sum<number>('total_cents').as('s'))
-    .where('user_id', '=', userId).where('created_at', '>=', iso(since)).executeTakeFirst()
-  return Number(row?.s ?? 0)
+/**
+ * What counts as spending (decided): every ledger transaction in which the shopper pays the shop for
+ * something: blind boxes, prop cards and shipping fees, whether paid with cash or credit (credit came
+ * from prizes bought with money, and a limit that credit could walk around would not protect anyone).
+ * Top-ups, withdrawals and recycling move money but buy nothing: they do not count.
+ */
+export const SPENDING_KINDS = ['purchase', 'prop_purchase', 'shipping_fee'] as const satisfies readonly LedgerKind[]
+
+/** Spent since `since` (epoch ms), from the ledger: what left the user's cash and credit to pay the shop. */
+export async function spentSince (db: Db, userId: number, since: number): Promise<number> {
+  const row = await db.selectFrom('ledger_lines')
+    .innerJoin('ledger_transactions', 'ledger_transactions.id', 'ledger_lines.tx_id')
+    .select(eb => eb.fn.sum<number>('ledger_lines.amount_cents').as('s'))
+    .where('ledger_lines.user_id', '=', userId)
+    .where('ledger_lines.account', 'in', ['user_cash', 'user_credit'])
+    .where('ledger_transactions.kind', 'in', SPENDING_KINDS)
+    .where('ledger_transactions.created_at', '>=', iso(since))
+    .executeTakeFirst()
+  // spending lines take money out of the user's accounts: negative amounts
+  return -Number(row?.s ?? 0)
 }
 
 export async function limitsView (db: Db, clock: Clock, userId: number): Promise<LimitsView> {
@@ -142,21 +163,44 @@ export async function setLimits (db: Db, clock: Clock, userId: number, request: 
 }
 
 /**
- * Refuses a purchase of `totalCents` over the daily or monthly limit (422, SpendingLimitData). Call it
- * where the purchase holds the wallet lock.
+ * The caps on spending `totalCents` now: a minor's default daily cap (`minorCapCents`, from the age
+ * rules; null for an adult) and the shopper's own daily and monthly limits. When one or more would be
+ * passed, the one with the least room left refuses (the stricter applies): 422 with DailyCapData for
+ * the minor's cap, SpendingLimitData for an own limit, each naming the limit and what is left. Answers
+ * what the minor's cap leaves before this spending (null: no cap). Call it with the wallet row locked,
+ * so that two purchases of one shopper take turns on the sums.
  */
-export async function checkSpendingLimits (db: Db, clock: Clock, userId: number, totalCents: number): Promise<void> {
+export async function checkSpendingCaps (db: Db, clock: Clock, userId: number, totalCents: number, minorCapCents: number | null): Promise<{ minorLeftCents: number | null }> {
   const now = clock()
   const rows = await limitRows(db, userId)
-  for (const [kind, since] of [['daily', shopDayStart(now)], ['monthly', shopMonthStart(now)]] as const) {
-    const { cents: limit } = readLimit(rows.get(kind), now)
-    if (limit === null) continue
-    const left = Math.max(0, limit - await spentSince(db, userId, since))
-    if (totalCents > left) {
-      throw new ApiFailure(422, `limit.${kind}`, { limit: yuan(limit), left: yuan(left) },
-        { reason: 'spending_limit', kind, limitCents: limit, leftCents: left } satisfies SpendingLimitData)
-    }
+  const own = { daily: readLimit(rows.get('daily'), now).cents, monthly: readLimit(rows.get('monthly'), now).cents }
+  const daySpent = minorCapCents !== null || own.daily !== null ? await spentSince(db, userId, shopDayStart(now)) : 0
+  const monthSpent = own.monthly !== null ? await spentSince(db, userId, shopMonthStart(now)) : 0
+  const caps: Array<{ kind: 'minor' | LimitKind; limit: number; left: number }> = []
+  if (minorCapCents !== null) caps.push({ kind: 'minor', limit: minorCapCents, left: Math.max(0, minorCapCents - daySpent) })
+  if (own.daily !== null) caps.push({ kind: 'daily', limit: own.daily, left: Math.max(0, own.daily - daySpent) })
+  if (own.monthly !== null) caps.push({ kind: 'monthly', limit: own.monthly, left: Math.max(0, own.monthly - monthSpent) })
+  const passed = caps.filter(c => totalCents > c.left).sort((a, b) => a.left - b.left)[0]
+  if (passed?.kind === 'minor') {
+    throw fail.unprocessable('age.dailyCap', { cap: yuan(passed.limit), left: yuan(passed.left) },
+      { reason: 'daily_cap', capCents: passed.limit, leftCents: passed.left } satisfies DailyCapData)
   }
+  if (passed) {
+    throw new ApiFailure(422, `limit.${passed.kind}`, { limit: yuan(passed.limit), left: yuan(passed.left) },
+      { reason: 'spending_limit', kind: passed.kind, limitCents: passed.limit, leftCents: passed.left } satisfies SpendingLimitData)
+  }
+  return { minorLeftCents: caps.find(c => c.kind === 'minor')?.left ?? null }
+}
+
+/**
+ * The caps on spending outside a box purchase (prop cards, shipping fees), where no age gate runs: a
+ * minor's daily cap when the recorded birth date says minor, and the own limits. Call it with the
+ * wallet row locked.
+ */
+export async function checkSpending (db: Db, clock: Clock, userId: number, totalCents: number): Promise<void> {
+  if (totalCents <= 0) return
+  const record = await ageRecord(db, clock, userId)
+  await checkSpendingCaps(db, clock, userId, totalCents, record && record.age < ADULT_AGE ? MINOR_DAILY_CAP_CENTS : null)
 }
 
 // ---- birth-date correction ------------------------------------------------------------------------
@@ -299,40 +343,77 @@ export async function securityOverview (db: Db, clock: Clock, userId: number, se
 /** The nickname an erased account shows where its orders are listed. */
 export const DELETED_NICKNAME = '—'
 
+interface DeletionCheck { cash: number; credit: number; prizes: number; cards: number }
+
 /**
- * Deletes the account (PIPL): refuses while cash is held, a withdrawal is under way or a parcel is on
- * its way; credit and prizes in the warehouse lapse only when the owner agreed (`forfeit`). In one
- * transaction (the wallet row locked, so no purchase or top-up slips in): personal data is erased —
- * identifiers, password, logins, addresses, codes sent to its phone or address, the birth date and its
- * correction, the limits — every session ends, and the user row stays as an anonymous owner of the
- * orders, purchases and ledger lines the law requires to be kept.
+ * What stands in the way of deleting the account (throws the 422 with DeleteBlockedData), in order:
+ * cash held (withdraw it first), a withdrawal under way, a parcel on its way, a WeChat Pay top-up that
+ * could still be paid (its prepay is alive: the money would land in an account nobody can use), and,
+ * without `forfeit`, credit, prizes in the warehouse or prop cards that would lapse. Decided: prizes
+ * in the warehouse do not block (the owner may not want them shipped); they lapse with the account
+ * once the owner agrees, like credit and cards, since none of them can become cash.
+ */
+async function deletionCheck (db: Db, clock: Clock, userId: number, forfeit: boolean): Promise<DeletionCheck> {
+  const now = clock()
+  const wallet = await db.selectFrom('wallets').select(['cash_cents', 'credit_cents']).where('user_id', '=', userId).executeTakeFirst()
+  const cash = Number(wallet?.cash_cents ?? 0)
+  const credit = Number(wallet?.credit_cents ?? 0)
+  if (cash > 0) throw fail.unprocessable('security.deleteCash', { cash: yuan(cash) }, { reason: 'cash', cashCents: cash } satisfies DeleteBlockedData)
+  const withdrawing = await db.selectFrom('withdrawals').select('id').where('user_id', '=', userId).where('status', 'in', ['requested', 'approved']).executeTakeFirst()
+  if (withdrawing) throw fail.unprocessable('security.deleteWithdrawal', {}, { reason: 'withdrawal' } satisfies DeleteBlockedData)
+  const parcel = await db.selectFrom('shipments').select('id').where('user_id', '=', userId).where('status', 'in', ['requested', 'shipping']).executeTakeFirst()
+  if (parcel) throw fail.unprocessable('security.deleteParcel', {}, { reason: 'parcel' } satisfies DeleteBlockedData)
+  // a WeChat notification pays an order even after it was canceled (orders.ts), as long as its prepay lives
+  const payable = await db.selectFrom('orders').select(eb => eb.fn.max('prepay_at').as('at'))
+    .where('user_id', '=', userId).where('channel', 'in', ['wechat_jsapi', 'wechat_h5']).where('status', 'in', ['created', 'canceled'])
+    .where('prepay_at', '>', iso(now - PREPAY_TTL_MS)).executeTakeFirst()
+  if (payable?.at) {
+    const minutes = Math.max(1, Math.ceil((Date.parse(String(payable.at)) + PREPAY_TTL_MS - now) / 60000))
+    throw fail.unprocessable('security.deletePayment', { minutes }, { reason: 'payment' } satisfies DeleteBlockedData)
+  }
+  const held = await db.selectFrom('prizes').select(eb => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('status', '=', 'warehouse').executeTakeFirst()
+  const prizes = Number(held?.n ?? 0)
+  const inventory = await db.selectFrom('prop_inventory').select(eb => eb.fn.sum<number>('count').as('n')).where('user_id', '=', userId).executeTakeFirst()
+  const cards = Number(inventory?.n ?? 0)
+  if ((credit > 0 || prizes > 0 || cards > 0) && !forfeit) {
+    throw fail.unprocessable('security.deleteForfeit', { credit: yuan(credit), prizes, cards },
+      { reason: 'forfeit', creditCents: credit, prizes, cards } satisfies DeleteBlockedData)
+  }
+  return { cash, credit, prizes, cards }
+}
+
+/** The refusals of deleteAccount, checked before the owner re-authenticates (so a code is not spent on a refusal). */
+export async function checkDeletion (db: Db, clock: Clock, userId: number, forfeit: boolean): Promise<void> {
+  await deletionCheck(db, clock, userId, forfeit)
+}
+
+/**
+ * Deletes the account (PIPL), after deletionCheck passes again inside one transaction with the wallet
+ * row locked first (so no purchase, top-up or withdrawal slips in between). Erased: user name, phone,
+ * e-mail, nickname, avatar, password, role; logins (identities), addresses, codes sent to its phone or
+ * address, the birth date and its correction, the limits, prop cards and X-ray holds, the stored
+ * answers of its idempotency keys (a parcel's carries its address), the device and address of every session (all
+ * end), of its error reports, and the name, phone and street of its past parcels (the region stays for
+ * the books of shipping). Kept, owned by the anonymous user row as the law requires: orders, purchases,
+ * prizes, parcels, withdrawals and every ledger line. The phone, e-mail and user name are free again.
  */
 export async function deleteAccount (db: Db, clock: Clock, dialect: 'sqlite' | 'postgres', userId: number, forfeit: boolean): Promise<number> {
   const now = iso(clock())
   return db.transaction().execute(async trx => {
-    const walletQuery = trx.selectFrom('wallets').select(['cash_cents', 'credit_cents']).where('user_id', '=', userId)
-    const wallet = await (dialect === 'postgres' ? walletQuery.forUpdate() : walletQuery).executeTakeFirst()
-    const cash = Number(wallet?.cash_cents ?? 0)
-    const credit = Number(wallet?.credit_cents ?? 0)
-    if (cash > 0) throw fail.unprocessable('security.deleteCash', { cash: yuan(cash) }, { reason: 'cash', cashCents: cash })
-    const withdrawing = await trx.selectFrom('withdrawals').select('id').where('user_id', '=', userId).where('status', 'in', ['requested', 'approved']).executeTakeFirst()
-    if (withdrawing) throw fail.unprocessable('security.deleteWithdrawal', {}, { reason: 'withdrawal' })
-    const parcel = await trx.selectFrom('shipments').select('id').where('user_id', '=', userId).where('status', 'in', ['requested', 'shipping']).executeTakeFirst()
-    if (parcel) throw fail.unprocessable('security.deleteParcel', {}, { reason: 'parcel' })
-    const held = await trx.selectFrom('prizes').select(eb => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('status', '=', 'warehouse').executeTakeFirst()
-    const prizes = Number(held?.n ?? 0)
-    if ((credit > 0 || prizes > 0) && !forfeit) {
-      throw fail.unprocessable('security.deleteForfeit', { credit: yuan(credit), prizes }, { reason: 'forfeit', creditCents: credit, prizes })
-    }
+    const walletQuery = trx.selectFrom('wallets').select('user_id').where('user_id', '=', userId)
+    await (dialect === 'postgres' ? walletQuery.forUpdate() : walletQuery).execute()
+    const { credit, prizes, cards } = await deletionCheck(trx, clock, userId, forfeit)
     const user = await trx.selectFrom('users').select(['phone', 'email']).where('id', '=', userId).executeTakeFirstOrThrow()
     const targets = [user.phone, user.email].filter((x): x is string => !!x)
     if (targets.length) await trx.deleteFrom('one_time_codes').where('target', 'in', targets).execute()
-    await trx.deleteFrom('identities').where('user_id', '=', userId).execute()
-    await trx.deleteFrom('addresses').where('user_id', '=', userId).execute()
-    await trx.deleteFrom('spending_limits').where('user_id', '=', userId).execute()
-    await trx.deleteFrom('birth_date_corrections').where('user_id', '=', userId).execute()
-    await trx.deleteFrom('age_checks').where('user_id', '=', userId).execute()
+    for (const table of ['identities', 'addresses', 'spending_limits', 'birth_date_corrections', 'age_checks', 'prop_inventory', 'slot_reservations'] as const) {
+      await trx.deleteFrom(table).where('user_id', '=', userId).execute()
+    }
+    // the keys stay (each records that its request was applied once); their stored answers, which a
+    // replay would send and which can carry an address, go: no session is left to replay them
+    await trx.updateTable('idempotency_keys').set({ response: JSON.stringify({ erased: true }) }).where('user_id', '=', userId).execute()
     await trx.updateTable('error_reports').set({ user_id: null, ip: null, user_agent: null }).where('user_id', '=', userId).execute()
+    await trx.updateTable('shipments').set({ name: DELETED_NICKNAME, phone: '', detail: '', updated_at: now }).where('user_id', '=', userId).execute()
     await trx.updateTable('users').set({
       user_name: null, user_name_key: null, phone: null, email: null, nickname: DELETED_NICKNAME, avatar: null,
       password_hash: null, role: 'shopper', deleted_at: now, updated_at: now
@@ -341,7 +422,7 @@ export async function deleteAccount (db: Db, clock: Clock, dialect: 'sqlite' | '
       .where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst()
     // sessions already ended lose their address and device too
     await trx.updateTable('sessions').set({ ip: null, user_agent: null }).where('user_id', '=', userId).execute()
-    await writeAudit(trx, clock, { actorId: userId, action: 'account.delete', entity: 'user', entityId: userId, detail: { before: { deleted: false }, after: { deleted: true, creditLapsedCents: credit, prizesLapsed: prizes } } })
+    await writeAudit(trx, clock, { actorId: userId, action: 'account.delete', entity: 'user', entityId: userId, detail: { before: { deleted: false }, after: { deleted: true, creditLapsedCents: credit, prizesLapsed: prizes, cardsLapsed: cards } } })
     return Number(ended.numUpdatedRows)
   })
 }

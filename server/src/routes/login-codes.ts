@@ -13,18 +13,22 @@ import { translate } from '../i18n/messages'
 import { RULES } from '../security/rules'
 import { CODE_TTL_MS } from '../security/codes'
 import { ProviderUnavailableError } from '../providers/errors'
-import type { CodePurpose } from '../services/codes'
+import { channelOf, type CodePurpose } from '../services/codes'
 import { userForContact } from '../services/identities'
 import { normaliseIdentifier, toUserInfo } from '../services/users'
 
 const CODE_MINUTES = Math.round(CODE_TTL_MS / 60000)
 
-/** Rate-limits, issues, delivers (and in development logs) a code for a phone or address. */
+/**
+ * Rate-limits, issues, delivers (and in development logs) a code for a phone or address. The limits
+ * per target count every code sent there, whatever its purpose (login, binding, re-authentication).
+ */
 export async function sendCode (
   request: FastifyRequest, ctx: AppContext, purpose: CodePurpose, target: string,
   deliver: (code: string) => Promise<void>
 ): Promise<void> {
-  const targetKey = `${purpose}:${target}`
+  const channel = channelOf(purpose)
+  const targetKey = `${channel}:${target}`
   await enforceLimits(ctx, [
     [RULES.codeSendPerTarget, targetKey],
     [RULES.codeSendPerTargetDaily, targetKey],
@@ -38,7 +42,7 @@ export async function sendCode (
     // the person did not get a code: let them ask again at once
     await ctx.limiter.refund(RULES.codeSendPerTarget, targetKey)
     await ctx.limiter.refund(RULES.codeSendPerTargetDaily, targetKey)
-    if (err instanceof ProviderUnavailableError) throw fail.providerUnavailable(purpose === 'sms' ? 'sms' : 'mail')
+    if (err instanceof ProviderUnavailableError) throw fail.providerUnavailable(channel)
     throw err
   }
   if (!ctx.config.isProduction) request.log.info({ purpose, target, code }, 'one-time code (development only)')

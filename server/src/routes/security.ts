@@ -1,5 +1,10 @@
-/** Account security (types/security.ts securityRoutes): sessions, password, spending limits, birth-date correction. */
-import { securityRoutes as r } from '../../../types/security'
+/**
+ * Account security (types/security.ts securityRoutes): sessions, password, bindings, re-authentication
+ * by code, deleting the account, spending limits, the birth-date correction.
+ */
+import type { FastifyRequest } from 'fastify'
+import { securityRoutes as r, type Reauth } from '../../../types/security'
+import type { UserRow } from '../db/schema'
 import type { Api, AppContext } from '../context'
 import { iso } from '../clock'
 import { ApiFailure, fail } from '../http/envelope'
@@ -12,25 +17,74 @@ import { translate } from '../i18n/messages'
 import { isUniqueViolation } from '../db/errors'
 import { maskPhone, normaliseIdentifier } from '../services/users'
 import { sendCode } from './login-codes'
+import { bindPurpose, reauthPurpose, type CodeChannel, type CodePurpose } from '../services/codes'
 import {
-  deleteAccount, endSessions, listCorrections, maskEmail, requestCorrection, reviewCorrection, securityOverview, setLimits
+  checkDeletion, deleteAccount, endSessions, listCorrections, maskEmail, requestCorrection, reviewCorrection, securityOverview, setLimits
 } from '../domain/security'
 
 export function securityRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.overview, async ({ userId, session }) => securityOverview(ctx.db, ctx.clock, userId, session.sessionId))
 
-  defineRoute(app, ctx, r.passwordChange, async ({ body, userId, session, request }) => {
-    const stored = session.user.password_hash
-    if (stored) {
-      // the same budget as logging in: guessing the current password here is no easier
+  const minutes = Math.round(CODE_TTL_MS / 60000)
+
+  /** Sends a code of `purpose` to a phone (SMS) or address (mail), with the text saying what it is for. */
+  const deliver = async (request: FastifyRequest, kind: 'phone' | 'email', target: string, purpose: CodePurpose, what: 'bind' | 'reauth') => {
+    if (kind === 'phone') {
+      const sms = ctx.sms
+      if (!sms) throw fail.providerNotConfigured('sms')
+      await sendCode(request, ctx, purpose, target, code => sms.send(target, translate(request.locale, `security.${what}SmsText`, { code, minutes })))
+    } else {
+      const mailer = ctx.mailer
+      if (!mailer) throw fail.providerNotConfigured('mail')
+      await sendCode(request, ctx, purpose, target, code => mailer.send({
+        to: target,
+        subject: translate(request.locale, 'code.mailSubject', { code }),
+        text: translate(request.locale, `security.${what}MailText`, { code, minutes })
+      }))
+    }
+  }
+  const channel = (kind: 'phone' | 'email'): CodeChannel => (kind === 'phone' ? 'sms' : 'mail')
+  /**
+   * A wrong or used code: 422 naming `code` (a 401 would tell the app the session ended, and it would
+   * log the owner out for a typo).
+   */
+  const badCode = () => fail.unprocessable('code.invalid', {}, { field: 'code' })
+
+  /**
+   * The owner proves it is them: the password when the account has one (the login guess budget
+   * applies), otherwise a code sent by reauthCode to its own phone or address.
+   */
+  const reauthenticate = async (request: FastifyRequest, user: UserRow, given: { password?: string; reauth?: Reauth }, passwordField: string) => {
+    const userId = Number(user.id)
+    if (user.password_hash) {
       const account = `user:${userId}`
       await enforceLimits(ctx, [[RULES.passwordPerAccountAndIp, `${account}|${request.ip}`], [RULES.passwordPerAccount, account]])
-      if (!body.currentPassword) throw fail.field('currentPassword', 'validation.required', { field: 'currentPassword' })
-      if (!(await verifyPassword(stored, body.currentPassword))) throw fail.unprocessable('security.wrongPassword', {}, { field: 'currentPassword' })
+      if (!given.password) throw fail.field(passwordField, 'validation.required', { field: passwordField })
+      if (!(await verifyPassword(user.password_hash, given.password))) throw fail.unprocessable('security.wrongPassword', {}, { field: passwordField })
+      return
     }
+    if (!user.phone && !user.email) throw fail.unprocessable('security.reauthNone', {}, { reason: 'no_reauth' })
+    if (!given.reauth) throw fail.field('reauth', 'security.reauthRequired')
+    const target = given.reauth.via === 'phone' ? user.phone : user.email
+    if (!target) throw fail.field('reauth', given.reauth.via === 'phone' ? 'security.reauthNoPhone' : 'security.reauthNoEmail')
+    await enforceLimits(ctx, [[RULES.loginPerIp, request.ip]])
+    if (!await ctx.codes.verify(reauthPurpose(channel(given.reauth.via), userId), target, given.reauth.code)) throw badCode()
+  }
+
+  defineRoute(app, ctx, r.passwordChange, async ({ body, userId, session, request }) => {
+    await reauthenticate(request, session.user, { password: body.currentPassword, reauth: body.reauth }, 'currentPassword')
     const hash = await hashPassword(body.newPassword)
     await ctx.db.updateTable('users').set({ password_hash: hash, updated_at: iso(ctx.clock()) }).where('id', '=', userId).execute()
     return { ended: await endSessions(ctx.db, ctx.clock, userId, { except: session.sessionId }) }
+  })
+
+  defineRoute(app, ctx, r.reauthCode, async ({ body, session, userId, request }) => {
+    const user = session.user
+    if (user.password_hash) throw fail.unprocessable('security.reauthUsePassword')
+    const target = body.via === 'phone' ? user.phone : user.email
+    if (!target) throw fail.field('via', body.via === 'phone' ? 'security.reauthNoPhone' : 'security.reauthNoEmail')
+    await deliver(request, body.via, target, reauthPurpose(channel(body.via), userId), 'reauth')
+    return null
   })
 
   /** Exactly one of phone and email, normalised as the logins do. */
@@ -38,31 +92,21 @@ export function securityRoutes (app: Api, ctx: AppContext): void {
     if (!!body.phone === !!body.email) throw fail.field(body.phone ? 'email' : 'phone', 'security.bindOne')
     return body.phone ? { kind: 'phone', target: normaliseIdentifier('phone', body.phone) } : { kind: 'email', target: normaliseIdentifier('email', body.email!) }
   }
-  const minutes = Math.round(CODE_TTL_MS / 60000)
 
-  defineRoute(app, ctx, r.bindCode, async ({ body, request }) => {
+  // the code goes to the new phone or address, for this account only; the answer is the same whether
+  // or not another account holds it (the 409 comes only to whoever proves they have it)
+  defineRoute(app, ctx, r.bindCode, async ({ body, userId, request }) => {
     const { kind, target } = targetOf(body)
-    if (kind === 'phone') {
-      const sms = ctx.sms
-      if (!sms) throw fail.providerNotConfigured('sms')
-      await sendCode(request, ctx, 'sms', target, code => sms.send(target, translate(request.locale, 'code.smsText', { code, minutes })))
-    } else {
-      const mailer = ctx.mailer
-      if (!mailer) throw fail.providerNotConfigured('mail')
-      await sendCode(request, ctx, 'mail', target, code => mailer.send({
-        to: target,
-        subject: translate(request.locale, 'code.mailSubject', { code }),
-        text: translate(request.locale, 'code.mailText', { code, minutes })
-      }))
-    }
+    await deliver(request, kind, target, bindPurpose(channel(kind), userId), 'bind')
     return null
   })
 
   defineRoute(app, ctx, r.bind, async ({ body, userId, request }) => {
     const { kind, target } = targetOf(body)
     await enforceLimits(ctx, [[RULES.loginPerIp, request.ip]])
-    if (!await ctx.codes.verify(kind === 'phone' ? 'sms' : 'mail', target, body.code)) throw fail.unauthorized('code.invalid', {}, { field: 'code' })
+    if (!await ctx.codes.verify(bindPurpose(channel(kind), userId), target, body.code)) throw badCode()
     try {
+      // the unique keys on users.phone and users.email decide between accounts binding one target at once
       await ctx.db.updateTable('users').set({ [kind]: target, updated_at: iso(ctx.clock()) }).where('id', '=', userId).execute()
     } catch (e) {
       if (isUniqueViolation(e)) throw new ApiFailure(409, kind === 'phone' ? 'security.phoneTaken' : 'security.emailTaken', {}, { field: kind })
@@ -73,12 +117,11 @@ export function securityRoutes (app: Api, ctx: AppContext): void {
   })
 
   defineRoute(app, ctx, r.deleteAccount, async ({ body, userId, session, request }) => {
-    const stored = session.user.password_hash
-    if (!stored) throw fail.unprocessable('security.deleteNoPassword', {}, { reason: 'no_password' })
-    const account = `user:${userId}`
-    await enforceLimits(ctx, [[RULES.passwordPerAccountAndIp, `${account}|${request.ip}`], [RULES.passwordPerAccount, account]])
-    if (!(await verifyPassword(stored, body.password))) throw fail.unprocessable('security.wrongPassword', {}, { field: 'password' })
-    return { ended: await deleteAccount(ctx.db, ctx.clock, ctx.dialect, userId, body.forfeit === true) }
+    const forfeit = body.forfeit === true
+    // what stands in the way is said first, so that a code is not used up by a refusal
+    await checkDeletion(ctx.db, ctx.clock, userId, forfeit)
+    await reauthenticate(request, session.user, { password: body.password, reauth: body.reauth }, 'password')
+    return { ended: await deleteAccount(ctx.db, ctx.clock, ctx.dialect, userId, forfeit) }
   })
 
   defineRoute(app, ctx, r.sessionEnd, async ({ body, userId }) => {

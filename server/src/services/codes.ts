@@ -7,7 +7,24 @@ import { iso, type Clock } from '../clock'
 import { CODE_MAX_ATTEMPTS, CODE_TTL_MS, hashCode, newCode, sameHash } from '../security/codes'
 
 /** The channel a code travelled through; a code proves control of that phone or address. */
-export type CodePurpose = 'sms' | 'mail'
+export type CodeChannel = 'sms' | 'mail'
+
+/**
+ * What a code may be used for (it is hashed with its purpose, so it works for nothing else):
+ *   sms, mail                  log in or sign up with the phone or address (the code logins)
+ *   bind_sms:<userId>, ...     bind that phone or address to that account (the security page)
+ *   reauth_sms:<userId>, ...   prove it is the owner, for an account without a password (setting a
+ *                              first password, deleting the account), sent to the account's own phone
+ *                              or address
+ * A new code replaces the previous one of the same purpose and target only: a bind code asked for by
+ * one account does not void a login code, nor another account's bind code, to the same address.
+ */
+export type CodePurpose = CodeChannel | `${'bind' | 'reauth'}_${CodeChannel}:${number}`
+
+export const bindPurpose = (channel: CodeChannel, userId: number): CodePurpose => `bind_${channel}:${userId}`
+export const reauthPurpose = (channel: CodeChannel, userId: number): CodePurpose => `reauth_${channel}:${userId}`
+/** The channel of a purpose: the rate limits per target count codes by channel and target, whatever the purpose. */
+export const channelOf = (purpose: CodePurpose): CodeChannel => (/^(?:\w+_)?sms(?::|$)/.test(purpose) ? 'sms' : 'mail')
 
 export class OneTimeCodes {
   constructor (private readonly db: Db, private readonly clock: Clock) {}
