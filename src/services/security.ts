@@ -1,5 +1,5 @@
-/** Account security (types/security.ts): the page's overview, password, sessions, limits, the birth-date correction. */
-import type { BindCodeRequest, BindRequest, CorrectionRequest, DeleteAccountRequest, CorrectionReviewRequest, LimitsRequest, OperatorCorrectionListRequest, PasswordChangeRequest, securityRoutes } from '~types/security'
+/** Account security (types/security.ts): the page's overview, password, re-authentication by code, bindings, sessions, limits, the birth-date correction, deleting the account. */
+import type { BindCodeRequest, BindRequest, ReauthCodeRequest, CorrectionRequest, DeleteAccountRequest, CorrectionReviewRequest, LimitsRequest, OperatorCorrectionListRequest, PasswordChangeRequest, securityRoutes } from '~types/security'
 import { postRoute } from './request'
 
 type S = typeof securityRoutes
@@ -7,6 +7,7 @@ type S = typeof securityRoutes
 export const securityApi = {
   overview: () => postRoute<S['overview']>('/api/security/overview', {}),
   changePassword: (body: PasswordChangeRequest) => postRoute<S['passwordChange']>('/api/security/password', body),
+  reauthCode: (body: ReauthCodeRequest) => postRoute<S['reauthCode']>('/api/security/reauthCode', body),
   bindCode: (body: BindCodeRequest) => postRoute<S['bindCode']>('/api/security/bindCode', body),
   bind: (body: BindRequest) => postRoute<S['bind']>('/api/security/bind', body),
   deleteAccount: (body: DeleteAccountRequest) => postRoute<S['deleteAccount']>('/api/security/deleteAccount', body),

@@ -5,7 +5,7 @@
  * a tap opens a series), blind_box_detail (odds; picking boxes leads to purchase), purchase (pay from
  * the balance), open_chest_animation and prize_show (the boxes just bought), recharge (a sandbox
  * top-up lands in the balance; no H5-only channel), profile (no operator entry for a shopper; the
- * language switch), security (this device listed, a daily limit saved); and a refused export is read without TextDecoder, which
+ * language switch), security (this device listed, a daily limit saved, another device logged out); and a refused export is read without TextDecoder, which
  * WeChat does not have (the harness takes it away while the app runs).
  */
 const fs = require('node:fs')
@@ -157,17 +157,30 @@ test('profile: who is logged in, no operator entry for a shopper, the language s
   await waitFor(() => expect(textOf(page)).toContain('语言'))
 }, 20000)
 
-test('security: this device among the sessions, and a daily spending limit saved to the server', async () => {
+test('security: this device among the sessions, a daily spending limit saved to the server, another device logged out after a confirmation', async () => {
   const page = h.loadPage('pagesA/security/index')
   await waitFor(() => expect(page.querySelector('.session--current')).toBeTruthy(), 10000)
   expect(textOf(page)).toContain('本机')
   expect(textOf(page)).toContain('消费限额')
+  expect(page.querySelectorAll('.session__end').length).toBe(0)
+  // another phone logs in meanwhile: the page lists it when it reloads after the save
+  const other = (await api('/login/passwd', { user_name: 'shopper', password: 'shopper123' }, null)).token
   page.querySelector('.limit-input-daily').dispatchEvent('input', { detail: { value: '50' } })
   // the tap must reach the page after it re-rendered with the typed value
   await new Promise(r => setTimeout(r, 100))
   page.querySelector('.limits-save').dispatchEvent('tap')
   await eventually(async () => expect((await api('/api/security/overview', {})).limits.daily.cents).toBe(5000))
   await waitFor(() => expect(page.querySelector('.limit-daily .limit__now').dom.textContent).toBe('¥50.00'), 10000)
+
+  await waitFor(() => expect(page.querySelectorAll('.session__end').length).toBe(1), 10000)
+  const shown = h.state.modals.length
+  page.querySelectorAll('.session__end')[0].dispatchEvent('tap')
+  await waitFor(() => expect(h.state.modals.length).toBe(shown + 1))
+  expect(h.state.modals[shown]).toMatch(/退出登录/)
+  await eventually(async () => expect(await api('/api/walletBalance', {}, other).then(() => 'alive', e => String(e))).toMatch(/"code":401/))
+  await waitFor(() => expect(page.querySelectorAll('.session__end').length).toBe(0), 10000)
+  expect(h.state.toasts).toContain('该设备已退出登录')
+  expect((await api('/api/walletBalance', {})).cashCents).toBeGreaterThanOrEqual(0) // this one lives on
 }, 20000)
 
 test('a refused export is read without TextDecoder (WeChat has none), and says why', async () => {

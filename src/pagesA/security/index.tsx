@@ -3,7 +3,7 @@ import Taro, { useDidShow } from '@tarojs/taro'
 import { View, Text, Input, Picker } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { LimitKind, LimitView, SecurityOverview } from '~types/security'
-import { LOGIN_LIMITS } from '~types/limits'
+import { CORRECTION_REASON_MAX, LOGIN_LIMITS } from '~types/limits'
 import PageShell from '@/components/PageShell'
 import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
@@ -18,6 +18,7 @@ import { loginToContinue } from '@/utils/loginReturn'
 import { useCountdown } from '@/utils/useCountdown'
 import { checkEmail, checkPhone } from '@/utils/validation'
 import { CODE_MAX, CODE_RESEND_SECONDS, ENTRY_PAGE } from '@/constants'
+import ReauthCode, { defaultVia, type ReauthDraft } from './ReauthCode'
 import './index.scss'
 
 /** A limit typed in yuan: '' is no limit; anything else must be a plain amount. */
@@ -29,10 +30,22 @@ export function parseLimit (text: string): { ok: true; cents: number | null } | 
 
 const limitText = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2).replace(/\.00$/, ''))
 
+/** The app a session came from, in words (the APP_TYPE header as sent when it is not one of ours). */
+function appLabel (appType: string | null): string | null {
+  if (appType === 'h5') return t('security.appH5')
+  if (appType === 'weapp') return t('security.appWeapp')
+  return appType
+}
+
+/** Today in China (UTC+8), YYYY-MM-DD: the last day a birth date may be. */
+const chinaToday = () => new Date(Date.now() + 8 * 3600 * 1000).toISOString().slice(0, 10)
+
 /**
- * Account security: the password (changing it ends the other sessions), the devices logged in (end
- * one, all others, or everywhere), the shopper's own spending limits (lowering at once, raising after
- * 24 hours), the recorded birth date with the guardian's consent, and the one reviewed correction.
+ * Account security: the bindings (phone and e-mail by code), the password (changing it ends the other
+ * sessions; an account without one proves it is the owner by a code), the devices logged in (end one,
+ * all others, or everywhere), the shopper's own spending limits (lowering at once, raising after 24
+ * hours), the recorded birth date with the guardian's consent and the one reviewed correction, and
+ * deleting the account.
  */
 function SecurityPage () {
   const [data, setData] = useState<SecurityOverview | null>(null)
@@ -43,6 +56,9 @@ function SecurityPage () {
   const [correction, setCorrection] = useState({ birthDate: '', reason: '' })
   // binding a phone or an address: which form is open, what was typed, each with its own resend wait
   const [deletePw, setDeletePw] = useState('')
+  // an account without a password proves it is the owner by a code (setting a password, deleting)
+  const [pwProof, setPwProof] = useState<ReauthDraft>({ via: 'phone', code: '' })
+  const [deleteProof, setDeleteProof] = useState<ReauthDraft>({ via: 'phone', code: '' })
   const [binding, setBinding] = useState<'phone' | 'email' | null>(null)
   const [bindForm, setBindForm] = useState({ target: '', code: '' })
   const waits = { phone: useCountdown(), email: useCountdown() }
@@ -53,6 +69,13 @@ function SecurityPage () {
       setData(o)
       setFailed(false)
       setLimitsDraft({ daily: limitText(o.limits.daily.cents), monthly: limitText(o.limits.monthly.cents) })
+      // a code goes to a bound phone (else the address) unless the owner picked the other
+      const via = defaultVia(o.phone, o.email)
+      if (via) {
+        const keep = (p: ReauthDraft) => ((p.via === 'phone' ? o.phone : o.email) ? p : { ...p, via })
+        setPwProof(keep)
+        setDeleteProof(keep)
+      }
     } catch (e) {
       setFailed(true)
       toast({ message: errorMessage(e) })
@@ -78,8 +101,10 @@ function SecurityPage () {
   }
 
   // ---- password ----
+  const canProve = data.hasPassword || !!defaultVia(data.phone, data.email)
   const pwProblem = (): string | null => {
     if (data.hasPassword && !pw.current) return t('security.currentRequired')
+    if (!data.hasPassword && !pwProof.code.trim()) return t('security.codeRequired')
     if (pw.next.length < LOGIN_LIMITS.passwordMin || pw.next.length > LOGIN_LIMITS.passwordMax) return t('login.passwordLength')
     if (pw.next !== pw.again) return t('security.passwordMismatch')
     return null
@@ -88,9 +113,11 @@ function SecurityPage () {
     const problem = pwProblem()
     if (problem) { toast({ message: problem }); return }
     try {
-      const { ended } = await loading.wrap(securityApi.changePassword({ ...(data.hasPassword ? { currentPassword: pw.current } : {}), newPassword: pw.next }))
+      const proof = data.hasPassword ? { currentPassword: pw.current } : { reauth: { via: pwProof.via, code: pwProof.code.trim() } }
+      const { ended } = await loading.wrap(securityApi.changePassword({ ...proof, newPassword: pw.next }))
       toast({ message: t('security.passwordChanged', { n: ended }), level: 'success' })
       setPw({ current: '', next: '', again: '' })
+      setPwProof(p => ({ ...p, code: '' }))
       setPwOpen(false)
       await load()
     } catch (e) { toast({ message: errorMessage(e) }) }
@@ -153,17 +180,26 @@ function SecurityPage () {
   )
 
   // ---- sessions ----
-  const endOne = async (id: number) => {
-    try { await securityApi.endSession(id); toast({ message: t('security.sessionEnded'), level: 'success' }); await load() } catch (e) { toast({ message: errorMessage(e) }) }
+  const endOne = async (id: number, device: string) => {
+    if (!(await dialog({ message: t('security.endOneConfirm', { device }) }))) return
+    try {
+      await loading.wrap(securityApi.endSession(id))
+      toast({ message: t('security.sessionEnded'), level: 'success' })
+      await load()
+    } catch (e) { toast({ message: errorMessage(e) }) }
   }
   const endOthers = async () => {
     if (!(await dialog({ message: t('security.endOthersConfirm') }))) return
-    try { const { ended } = await securityApi.endOthers(); toast({ message: t('security.othersEnded', { n: ended }), level: 'success' }); await load() } catch (e) { toast({ message: errorMessage(e) }) }
+    try {
+      const { ended } = await loading.wrap(securityApi.endOthers())
+      toast({ message: t('security.othersEnded', { n: ended }), level: 'success' })
+      await load()
+    } catch (e) { toast({ message: errorMessage(e) }) }
   }
   const logoutAll = async () => {
     if (!(await dialog({ message: t('security.logoutAllConfirm') }))) return
     try {
-      await securityApi.logoutAll()
+      await loading.wrap(securityApi.logoutAll())
       sessionStore.clear()
       await Taro.reLaunch({ url: ENTRY_PAGE })
     } catch (e) { toast({ message: errorMessage(e) }) }
@@ -201,16 +237,18 @@ function SecurityPage () {
 
   // ---- deleting the account ----
   const deleteAccount = async () => {
-    if (!deletePw) { toast({ message: t('security.currentRequired') }); return }
+    if (data.hasPassword && !deletePw) { toast({ message: t('security.currentRequired') }); return }
+    if (!data.hasPassword && !deleteProof.code.trim()) { toast({ message: t('security.codeRequired') }); return }
     if (!(await dialog({ message: t('security.deleteConfirm') }))) return
+    const proof = data.hasPassword ? { password: deletePw } : { reauth: { via: deleteProof.via, code: deleteProof.code.trim() } }
     const attempt = async (forfeit: boolean): Promise<boolean> => {
       try {
-        await loading.wrap(securityApi.deleteAccount({ password: deletePw, ...(forfeit ? { forfeit: true } : {}) }))
+        await loading.wrap(securityApi.deleteAccount({ ...proof, ...(forfeit ? { forfeit: true } : {}) }))
         return true
       } catch (e) {
         // credit or prizes would lapse: say so, and go on only if the owner agrees
         if (!forfeit && e instanceof ApiError && (e.data as { reason?: string } | null)?.reason === 'forfeit') {
-          return (await dialog({ message: e.message })) && attempt(true)
+          return (await dialog({ message: e.message, confirmText: t('security.deleteForfeitConfirm') })) && attempt(true)
         }
         toast({ message: errorMessage(e) })
         return false
@@ -234,7 +272,7 @@ function SecurityPage () {
   }
 
   const { age } = data
-  const today = new Date().toISOString().slice(0, 10)
+  const today = chinaToday()
   return (
     <PageShell className='security-page'>
       <Section title={t('security.account')} className='security-account'>
@@ -248,12 +286,14 @@ function SecurityPage () {
         {pwOpen && (
           <View className='security-form password-form'>
             {data.hasPassword && <Input className='security-input pw-current' password value={pw.current} placeholder={t('security.currentPassword')} onInput={e => { const v = e.detail.value; setPw(p => ({ ...p, current: v })) }} />}
+            {!data.hasPassword && canProve && <ReauthCode className='password-reauth' phone={data.phone} email={data.email} value={pwProof} onChange={setPwProof} />}
+            {!canProve && <Text className='security-hint security-bind-first'>{t('security.reauthBindFirst')}</Text>}
             <Input className='security-input pw-next' password value={pw.next} maxlength={LOGIN_LIMITS.passwordMax} placeholder={t('security.newPassword')} onInput={e => { const v = e.detail.value; setPw(p => ({ ...p, next: v })) }} />
             <Input className='security-input pw-again' password value={pw.again} maxlength={LOGIN_LIMITS.passwordMax} placeholder={t('security.newPasswordAgain')} onInput={e => { const v = e.detail.value; setPw(p => ({ ...p, again: v })) }} />
             <Text className='security-hint'>{t('security.passwordHint')}</Text>
             <View className='security-actions'>
               <View className='btn btn--ghost' onClick={() => { setPwOpen(false); setPw({ current: '', next: '', again: '' }) }}>{t('feedback.cancel')}</View>
-              <View className='btn btn--primary password-save' onClick={changePassword}>{t('security.passwordSave')}</View>
+              <View className={`btn btn--primary password-save ${canProve ? '' : 'btn--disabled'}`} onClick={() => { if (canProve) void changePassword() }}>{t('security.passwordSave')}</View>
             </View>
           </View>
         )}
@@ -263,12 +303,13 @@ function SecurityPage () {
         {data.sessions.map(s => (
           <View key={s.id} className={`session session-${s.id} ${s.current ? 'session--current' : ''}`}>
             <View className='session__body'>
-              <Text className='session__device'>{s.device}{s.appType ? ` · ${s.appType}` : ''}</Text>
-              <Text className='session__meta'>{t('security.sessionMeta', { ip: s.maskedIp, at: formatTime(s.lastSeenAt) })}</Text>
+              <Text className='session__device'>{[s.device, appLabel(s.appType)].filter(Boolean).join(' · ')}</Text>
+              <Text className='session__meta session__ip'>{t('security.sessionMeta', { ip: s.maskedIp, at: formatTime(s.lastSeenAt) })}</Text>
+              <Text className='session__meta session__created'>{t('security.sessionCreated', { created: formatTime(s.createdAt) })}</Text>
             </View>
             {s.current
               ? <Text className='session__tag'>{t('security.thisDevice')}</Text>
-              : <View className='session__end' onClick={() => endOne(s.id)}>{t('security.endSession')}</View>}
+              : <View className='session__end' onClick={() => { void endOne(s.id, [s.device, appLabel(s.appType)].filter(Boolean).join(' · ')) }}>{t('security.endSession')}</View>}
           </View>
         ))}
         <View className='security-actions'>
@@ -310,7 +351,7 @@ function SecurityPage () {
                 onChange={e => { const v = String(e.detail.value); setCorrection(c => ({ ...c, birthDate: v })) }}>
                 <View className='security-input correction-date'>{correction.birthDate || t('security.pickDate')}</View>
               </Picker>
-              <Input className='security-input correction-reason' value={correction.reason} maxlength={200} placeholder={t('security.reasonPlaceholder')}
+              <Input className='security-input correction-reason' value={correction.reason} maxlength={CORRECTION_REASON_MAX} placeholder={t('security.reasonPlaceholder')}
                 onInput={e => { const v = e.detail.value; setCorrection(c => ({ ...c, reason: v })) }} />
               <View className='btn btn--ghost correction-send' onClick={sendCorrection}>{t('security.correctionSend')}</View>
             </View>
@@ -319,14 +360,16 @@ function SecurityPage () {
 
       <Section title={t('security.deleteTitle')} className='security-delete'>
         <Text className='security-hint'>{t('security.deleteRule')}</Text>
-        {data.hasPassword
+        {canProve
           ? (
             <View className='security-form'>
-              <Input className='security-input delete-password' password value={deletePw} placeholder={t('security.currentPassword')} onInput={e => setDeletePw(e.detail.value)} />
+              {data.hasPassword
+                ? <Input className='security-input delete-password' password value={deletePw} placeholder={t('security.currentPassword')} onInput={e => setDeletePw(e.detail.value)} />
+                : <ReauthCode className='delete-reauth' phone={data.phone} email={data.email} value={deleteProof} onChange={setDeleteProof} />}
               <View className='btn btn--ghost delete-account' onClick={() => { void deleteAccount() }}>{t('security.deleteButton')}</View>
             </View>
             )
-          : <Text className='security-hint'>{t('security.deleteSetPassword')}</Text>}
+          : <Text className='security-hint security-bind-first'>{t('security.reauthBindFirst')}</Text>}
       </Section>
     </PageShell>
   )
