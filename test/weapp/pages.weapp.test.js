@@ -141,10 +141,17 @@ test('recharge: the balance from the server, only channels the mini-program can 
   expect(page.querySelector('.pay-wechat_h5')).toBeFalsy()
   page.querySelector('.preset-10').dispatchEvent('tap')
   await waitFor(() => expect(page.querySelector('.recharge-pay').dom.textContent).toContain('¥10.00'))
+  const seen = { requests: h.state.requests.length, toasts: h.state.toasts.length }
   page.querySelector('.recharge-pay').dispatchEvent('tap')
-  await eventually(async () => expect((await api('/api/walletBalance', {})).cashCents).toBe(before.cashCents + 1000))
+  try {
+    await eventually(async () => expect((await api('/api/walletBalance', {})).cashCents).toBe(before.cashCents + 1000), 20000)
+  } catch (e) {
+    // what the page asked and said after the tap, so that a failure in CI can be read
+    const asked = h.state.requests.slice(seen.requests).map(r => `${r.method} ${r.url} ${JSON.stringify(r.data ?? '')}`)
+    throw new Error(`${e.message}\nrequests after the tap:\n${asked.join('\n')}\ntoasts: ${JSON.stringify(h.state.toasts.slice(seen.toasts))}`)
+  }
   await waitFor(() => expect(textOf(page)).toContain(`¥${((before.cashCents + 1000) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`), 10000)
-}, 30000)
+}, 45000)
 
 test('profile: who is logged in, no operator entry for a shopper, the language switch', async () => {
   const page = h.loadPage('pagesA/profile/index')
