@@ -225,8 +225,21 @@ export async function createRecipe (db: Db, clock: Clock, r: RecipeInput): Promi
   return Number(id)
 }
 
-/** The operator's change of a recipe: the pool must be designs of the series; every change is audited. */
-export async function saveRecipe (db: Db, clock: Clock, actorId: number, r: RecipeSaveRequest): Promise<Recipe & { status: 'on' | 'off' }> {
+/** What the audit log keeps of a recipe (the request's shape, without the id). */
+function recipeState (r: Pick<Selectable<CombineRecipesTable>, 'series_id' | 'name' | 'name_en' | 'input_kind' | 'input_rarity' | 'input_count' | 'pool' | 'status'>) {
+  return {
+    seriesId: Number(r.series_id),
+    name: { zh: r.name, en: r.name_en },
+    inputKind: r.input_kind,
+    inputRarity: r.input_rarity,
+    inputCount: Number(r.input_count),
+    pool: poolOf(r),
+    status: r.status
+  }
+}
+
+/** The operator's change of a recipe: the pool must be designs of the series; every change is audited (before and after). */
+export async function saveRecipe (db: Db, dialect: Dialect, clock: Clock, actorId: number, r: RecipeSaveRequest): Promise<Recipe & { status: 'on' | 'off' }> {
   const designs = await db.selectFrom('designs').select('id').where('series_id', '=', r.seriesId).execute()
   if (!designs.length) throw new ApiFailure(404, 'series.notFound', {}, { field: 'seriesId' })
   const ids = new Set(designs.map(d => Number(d.id)))
@@ -234,6 +247,9 @@ export async function saveRecipe (db: Db, clock: Clock, actorId: number, r: Reci
   if (stranger) throw new ApiFailure(400, 'combine.poolDesign', { designId: stranger.designId }, { field: 'pool', designId: stranger.designId })
   if (new Set(r.pool.map(p => p.designId)).size !== r.pool.length) throw new ApiFailure(400, 'combine.poolDuplicate', {}, { field: 'pool' })
   if (r.inputKind === 'rarity' && !r.inputRarity) throw new ApiFailure(400, 'combine.rarityRequired', {}, { field: 'inputRarity' })
+  for (const lang of ['zh', 'en'] as const) {
+    if (!r.name[lang].trim()) throw fail.field(`name.${lang}`, 'combine.nameBlank')
+  }
   const now = iso(clock())
   const values = {
     series_id: r.seriesId, name: r.name.zh.trim(), name_en: r.name.en.trim(), input_kind: r.inputKind,
@@ -241,14 +257,18 @@ export async function saveRecipe (db: Db, clock: Clock, actorId: number, r: Reci
   }
   const id = await db.transaction().execute(async trx => {
     let recipeId: number
+    let before: ReturnType<typeof recipeState> | null = null
     if (r.id === undefined) {
       recipeId = Number((await trx.insertInto('combine_recipes').values({ ...values, created_at: now }).returning('id').executeTakeFirstOrThrow()).id)
     } else {
-      const updated = await trx.updateTable('combine_recipes').set(values).where('id', '=', r.id).returning('id').executeTakeFirst()
-      if (!updated) throw new ApiFailure(404, 'combine.recipeNotFound', {}, { field: 'id' })
+      const old = await forUpdate(dialect, trx.selectFrom('combine_recipes').selectAll().where('id', '=', r.id)).executeTakeFirst()
+      if (!old) throw new ApiFailure(404, 'combine.recipeNotFound', {}, { field: 'id' })
+      before = recipeState(old)
+      await trx.updateTable('combine_recipes').set(values).where('id', '=', r.id).execute()
       recipeId = r.id
     }
-    await writeAudit(trx, clock, { actorId, action: r.id === undefined ? 'recipe.create' : 'recipe.update', entity: 'recipe', entityId: recipeId, detail: { ...r } })
+    const after = recipeState({ ...values, pool: values.pool })
+    await writeAudit(trx, clock, { actorId, action: r.id === undefined ? 'recipe.create' : 'recipe.update', entity: 'recipe', entityId: recipeId, detail: { before, after } })
     return recipeId
   })
   const [saved] = (await listRecipes(db, r.seriesId, true)).filter(x => x.id === id)
