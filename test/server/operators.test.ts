@@ -153,10 +153,11 @@ describe.each(testDialects())('roles and the audit log on %s', (dialect) => {
     expect(recipeRows.map(r => [r.action, r.actor_id])).toEqual([['recipe.create', boss.id], ['recipe.update', other.id]])
     const created = JSON.parse(recipeRows[0].detail)
     expect(created.before).toBeNull()
-    expect(created.after).toEqual({ seriesId, name: { zh: '升级', en: 'Level up' }, inputKind: 'rarity', inputRarity: 'regular', inputCount: 3, pool: rare.map(id => ({ designId: id, weight: 2 })), status: 'on' })
+    const names = new Map((await t.db.selectFrom('designs').select(['id', 'name', 'name_en']).where('series_id', '=', seriesId).execute()).map(d => [Number(d.id), { zh: d.name, en: d.name_en }]))
+    expect(created.after).toEqual({ seriesId, name: { zh: '升级', en: 'Level up' }, inputKind: 'rarity', inputRarity: 'regular', inputCount: 3, pool: rare.map(id => ({ designId: id, name: names.get(id), weight: 2 })), status: 'on' })
     const changed = JSON.parse(recipeRows[1].detail)
     expect(changed.before).toEqual(created.after)
-    expect(changed.after).toMatchObject({ inputCount: 4, pool: [{ designId: rare[0], weight: 5 }] })
+    expect(changed.after).toMatchObject({ inputCount: 4, pool: [{ designId: rare[0], name: names.get(rare[0]), weight: 5 }] })
     // a blank name is refused, naming the field, in both languages
     expect((await as(boss, '/api/operator/recipeSave', { ...body, name: { zh: '  ', en: 'x' } }, 'zh')).body).toEqual({ code: 400, message: 'name.zh 不能只有空白', data: { field: 'name.zh' } })
     expect((await as(boss, '/api/operator/recipeSave', { ...body, name: { zh: 'x', en: ' ' } })).body).toEqual({ code: 400, message: 'name.en must not be blank', data: { field: 'name.en' } })

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import Taro, { useLoad } from '@tarojs/taro'
 import { View, Text, Input, Button } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
@@ -15,6 +15,9 @@ import { toast } from '@/utils/feedback'
 import { agreementLink, navigate } from '@/utils/navigation'
 import { takeReturn } from '@/utils/loginReturn'
 import { useCountdown } from '@/utils/useCountdown'
+import {
+  dropOAuthQuery, finishWechatOAuth, forgetSilentLogin, inWeChatBrowser, mayLogInSilently, readOAuthReturn, startWechatOAuth
+} from '@/utils/wechatOAuth'
 import {
   accountKind, checkEmail, checkPhone, validateLogin,
   type AccountKind, type FieldErrors, type FieldName, type LoginForm, type LoginMode
@@ -47,9 +50,22 @@ function LoginPage () {
   const [busy, setBusy] = useState(false)
   // GET /system/setting/login: which ways in this shop has (a method without its provider is off)
   const [settings, setSettings] = useState<LoginSettings | null>(null)
+  // H5: WeChat sent the browser back here with a code (handled once, on load)
+  const oauthReturn = useRef(false)
   useEffect(() => {
     let live = true
-    accountApi.loginSettings().then(s => { if (live) setSettings(s) }).catch(() => undefined)
+    accountApi.loginSettings().then(s => {
+      if (!live) return
+      setSettings(s)
+      // inside WeChat, someone who logged in with WeChat here before comes back in without a tap
+      if (process.env.TARO_ENV === 'h5' && s.wechat && !oauthReturn.current && !sessionStore.loggedIn && inWeChatBrowser() && mayLogInSilently()) {
+        toast({ message: t('wechatLogin.silent'), level: 'loading' })
+        startWechatOAuth('snsapi_base').catch(e => {
+          forgetSilentLogin()
+          toast({ message: `${t('login.loginFailed')}: ${errorMessage(e)}` })
+        })
+      }
+    }).catch(() => undefined)
     return () => { live = false }
   }, [])
   const tabs = visibleTabs(settings)
@@ -63,9 +79,34 @@ function LoginPage () {
   /** After a login: back to the page that asked for it (with its query), else home. */
   const proceed = () => Taro.reLaunch({ url: takeReturn() ?? HOME_PAGE })
 
-  useLoad(() => {
+  useLoad((query: Record<string, string | undefined>) => {
+    if (process.env.TARO_ENV === 'h5' && (query.code || query.state)) {
+      oauthReturn.current = true
+      void finishOAuth(query)
+      return
+    }
     if (sessionStore.loggedIn) proceed().catch(() => undefined)
   })
+
+  /** H5: WeChat came back with code and state (or without a code: refused). */
+  const finishOAuth = async (query: Record<string, string | undefined>) => {
+    const back = readOAuthReturn(query)
+    if (process.env.TARO_ENV === 'h5') dropOAuthQuery()
+    if (back.kind === 'mismatch') { toast({ message: t('wechatLogin.stateMismatch') }); return }
+    if (back.kind === 'denied') { toast({ message: t('login.authDenied') }); return }
+    if (back.kind !== 'code') return
+    setBusy(true)
+    try {
+      sessionStore.login(await finishWechatOAuth(back.code, back.scope))
+      toast({ message: t('login.success'), level: 'success' })
+      await proceed()
+    } catch (e) {
+      if (back.scope === 'snsapi_base') forgetSilentLogin()
+      toast({ message: `${t('login.loginFailed')}: ${errorMessage(e)}` })
+    } finally {
+      setBusy(false)
+    }
+  }
 
   const set = (field: keyof LoginForm, value: string | boolean) => {
     setForm(f => ({ ...f, [field]: value }))
@@ -148,6 +189,19 @@ function LoginPage () {
     if (!form.agreed) {
       setErrors({ agreed: 'login.agreeRequired' })
       toast({ message: t('login.agreeRequired') })
+      return
+    }
+    if (process.env.TARO_ENV === 'h5') {
+      // the browser goes to WeChat and comes back here with a code (finishOAuth)
+      if (busy) return
+      setBusy(true)
+      try {
+        toast({ message: t('wechatLogin.redirecting'), level: 'loading' })
+        await startWechatOAuth('snsapi_userinfo')
+      } catch (e) {
+        toast({ message: `${t('login.loginFailed')}: ${errorMessage(e)}` })
+        setBusy(false)
+      }
       return
     }
     try {
@@ -248,6 +302,9 @@ function LoginPage () {
 
         {process.env.TARO_ENV === 'weapp' && !registering && settings?.weapp !== false && (
           <Button className='login-wechat' onClick={loginByWechat}>{t('login.wechat')}</Button>
+        )}
+        {process.env.TARO_ENV === 'h5' && !registering && settings?.wechat === true && (
+          <Button className='login-wechat login-wechat--web' disabled={busy} onClick={loginByWechat}>{t('login.wechat')}</Button>
         )}
 
         {(registering || settings?.register !== false) && (
