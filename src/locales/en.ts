@@ -851,6 +851,7 @@ const en: Dict = {
     required: '{field} is required',
     tooLong: '{field} takes at most {max} characters',
     blank: '{field} must not be blank',
+    oneLine: '{field} must be one line of text',
     seriesRequired: 'Choose a series',
     rarityRequired: 'Choose the rarity it takes',
     countRange: 'Prizes per combine must be a whole number from {min} to {max}',

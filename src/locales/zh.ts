@@ -853,6 +853,7 @@ const zh = {
     required: '请填写{field}',
     tooLong: '{field}最多 {max} 个字符',
     blank: '{field}不能只有空白',
+    oneLine: '{field}只能是一行文字',
     seriesRequired: '请选择系列',
     rarityRequired: '请选择投入的稀有度',
     countRange: '投入数量应为 {min} 到 {max} 的整数',

@@ -5,7 +5,7 @@
  * in the pool, each once, whole weights from 1 to 1,000,000), and the odds the pool will publish,
  * computed by the server's own function (types/fair.ts poolOddsPpm).
  */
-import { RECIPE_LIMITS } from '~types/limits'
+import { RECIPE_LIMITS, SINGLE_LINE_PATTERN } from '~types/limits'
 import { poolOddsPpm } from '~types/fair'
 import type { OperatorRecipe, RecipeSaveRequest } from '~types/combine'
 import type { DesignInfo, Rarity } from '~types/shop'
@@ -56,6 +56,7 @@ export function validateRecipe (f: RecipeForm, designs: readonly Pick<DesignInfo
     if (!v) errors[field] = t('recipeForm.required', { field: t(label) })
     else if (!v.trim()) errors[field] = t('recipeForm.blank', { field: t(label) })
     else if ([...v].length > RECIPE_LIMITS.nameMax) errors[field] = t('recipeForm.tooLong', { field: t(label), max: RECIPE_LIMITS.nameMax })
+    else if (!new RegExp(SINGLE_LINE_PATTERN).test(v)) errors[field] = t('recipeForm.oneLine', { field: t(label) })
   }
   if (f.seriesId === null) errors.seriesId = t('recipeForm.seriesRequired')
   name('nameZh', 'recipeForm.nameZh')

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import Taro, { useLoad } from '@tarojs/taro'
+import Taro, { useLoad, useRouter } from '@tarojs/taro'
 import { View, Text, Input, Button } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { LoginResult, LoginSettings } from '~types/accounts'
@@ -50,8 +50,12 @@ function LoginPage () {
   const [busy, setBusy] = useState(false)
   // GET /system/setting/login: which ways in this shop has (a method without its provider is off)
   const [settings, setSettings] = useState<LoginSettings | null>(null)
-  // H5: WeChat sent the browser back here with a code (handled once, on load)
-  const oauthReturn = useRef(false)
+  // H5: WeChat sent the browser back here with a code and state (handled once, when the page opens)
+  const { params } = useRouter()
+  const oauthReturn = useRef(process.env.TARO_ENV === 'h5' && !!(params.code || params.state))
+  useEffect(() => {
+    if (oauthReturn.current) void finishOAuth(params)
+  }, [])
   useEffect(() => {
     let live = true
     accountApi.loginSettings().then(s => {
@@ -79,13 +83,8 @@ function LoginPage () {
   /** After a login: back to the page that asked for it (with its query), else home. */
   const proceed = () => Taro.reLaunch({ url: takeReturn() ?? HOME_PAGE })
 
-  useLoad((query: Record<string, string | undefined>) => {
-    if (process.env.TARO_ENV === 'h5' && (query.code || query.state)) {
-      oauthReturn.current = true
-      void finishOAuth(query)
-      return
-    }
-    if (sessionStore.loggedIn) proceed().catch(() => undefined)
+  useLoad(() => {
+    if (sessionStore.loggedIn && !oauthReturn.current) proceed().catch(() => undefined)
   })
 
   /** H5: WeChat came back with code and state (or without a code: refused). */
