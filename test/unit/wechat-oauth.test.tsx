@@ -13,7 +13,7 @@ import { localeStore } from '@/stores/locale'
 import { sessionStore } from '@/stores/session'
 import { tokenStorage } from '@/services/token'
 import { browser } from '@/utils/browser'
-import LoginPage from '@/pages/login/index'
+import LoginPage, { registerKinds } from '@/pages/login/index'
 import {
   WECHAT_OAUTH_KEY, WECHAT_OAUTH_TTL_MS, WECHAT_RETURNING_KEY, forgetSilentLogin, inWeChatBrowser, readOAuthReturn
 } from '@/utils/wechatOAuth'
@@ -201,6 +201,19 @@ describe('the login page', () => {
     expect(assign).not.toHaveBeenCalled()
     expect(calls.some(c => c.url.startsWith('/login/wechat'))).toBe(false)
     ua.mockRestore()
+  })
+
+  it('sign-up by phone needs SMS and by e-mail needs mail: without them only the user name is offered', async () => {
+    fakeServer({ ...SETTINGS, sms: false, email: false })
+    const { container } = render(<LoginPage />)
+    await settle()
+    await act(async () => { fireEvent.click(container.querySelector('.login-switch')!) })
+    expect(container.querySelector('.register-by-phone')).toBeNull()
+    expect(container.querySelector('.register-by-email')).toBeNull()
+    expect(container.querySelector('.input-account')).not.toBeNull()
+    expect(container.querySelector('.input-code')).toBeNull()
+    expect(registerKinds({ ...SETTINGS, sms: true, email: false })).toEqual(['user_name', 'phone'])
+    expect(registerKinds(null)).toEqual(['user_name', 'phone', 'email'])
   })
 
   it('outside WeChat nobody is logged in without a tap', async () => {

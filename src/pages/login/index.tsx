@@ -36,6 +36,11 @@ const REGISTER_BY: { kind: AccountKind; label: MessageKey }[] = [
   { kind: 'email', label: 'login.email' }
 ]
 
+/** How one may sign up under the server's login settings: by phone only with SMS, by e-mail only with mail. */
+export function registerKinds (settings: LoginSettings | null): AccountKind[] {
+  return REGISTER_BY.map(x => x.kind).filter(k => k === 'user_name' || !settings || settings[k === 'phone' ? 'sms' : 'email'])
+}
+
 /** The tabs the server's login settings allow (all of them until the settings have arrived). */
 export function visibleTabs (settings: LoginSettings | null): LoginMode[] {
   return TABS.map(x => x.mode).filter(m => !settings || settings[m === 'password' ? 'password' : m === 'sms' ? 'sms' : 'email'])
@@ -73,9 +78,11 @@ function LoginPage () {
     return () => { live = false }
   }, [])
   const tabs = visibleTabs(settings)
+  const kinds = registerKinds(settings)
   useEffect(() => {
     if (mode !== 'register' && tabs.length && !tabs.includes(mode)) switchMode(tabs[0])
     if (mode === 'register' && settings && !settings.register) switchMode(tabs[0] ?? 'password')
+    if (!kinds.includes(form.registerBy)) set('registerBy', 'user_name')
   })
   // each code target waits on its own: an SMS just sent does not hold back an e-mail code
   const countdowns = { phone: useCountdown(), email: useCountdown() }
@@ -258,9 +265,9 @@ function LoginPage () {
 
       <View className='login-card'>
         {registering
-          ? (
+          ? kinds.length > 1 && (
             <View className='login-tabs login-tabs--small'>
-              {REGISTER_BY.map(r => (
+              {REGISTER_BY.filter(r => kinds.includes(r.kind)).map(r => (
                 <View key={r.kind} className={`login-tab register-by-${r.kind} ${form.registerBy === r.kind ? 'login-tab--on' : ''}`}
                   onClick={() => { set('registerBy', r.kind); setErrors({}) }}>{t(r.label)}</View>
               ))}
