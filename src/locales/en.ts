@@ -772,7 +772,8 @@ const en: Dict = {
       series: { create: 'Series created', update: 'Series changed' },
       design: { add: 'Design added' },
       shipment: { deliver: 'Shipped' },
-      withdrawal: { approve: 'Withdrawal approved', reject: 'Withdrawal rejected' }
+      withdrawal: { approve: 'Withdrawal approved', reject: 'Withdrawal rejected' },
+      birth_date: { correct: 'Birth date corrected', reject: 'Birth date correction rejected' }
     },
     field: {
       role: 'Role',
@@ -801,7 +802,10 @@ const en: Dict = {
       user: 'Account',
       userId: 'User id',
       amountCents: 'Amount',
-      source: 'Source'
+      source: 'Source',
+      birthDate: 'Birth date',
+      note: 'Note',
+      correctionId: 'Correction request'
     },
     lang: { zh: 'Chinese', en: 'English' },
     value: {
@@ -819,7 +823,8 @@ const en: Dict = {
       shipping: 'Shipping',
       regular: 'Regular',
       rare: 'Rare',
-      hidden: 'Hidden'
+      hidden: 'Hidden',
+      pending: 'Pending'
     }
   },
   recipeForm: {

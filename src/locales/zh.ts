@@ -774,7 +774,8 @@ const zh = {
       series: { create: '新建系列', update: '修改系列' },
       design: { add: '添加款式' },
       shipment: { deliver: '发货' },
-      withdrawal: { approve: '批准提现', reject: '拒绝提现' }
+      withdrawal: { approve: '批准提现', reject: '拒绝提现' },
+      birth_date: { correct: '更正出生日期', reject: '驳回出生日期更正' }
     },
     field: {
       role: '角色',
@@ -803,7 +804,10 @@ const zh = {
       user: '账号',
       userId: '用户编号',
       amountCents: '金额',
-      source: '来源'
+      source: '来源',
+      birthDate: '出生日期',
+      note: '备注',
+      correctionId: '更正申请'
     },
     lang: { zh: '中文', en: '英文' },
     value: {
@@ -821,7 +825,8 @@ const zh = {
       shipping: '运输中',
       regular: '普通',
       rare: '稀有',
-      hidden: '隐藏'
+      hidden: '隐藏',
+      pending: '待审核'
     }
   },
   recipeForm: {
