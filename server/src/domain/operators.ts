@@ -19,18 +19,11 @@ import { forUpdate } from '../db/lock'
 import { iso, type Clock } from '../clock'
 import { fail } from '../http/envelope'
 import { userNameKey } from '../security/userNames'
-import { findUserBy, maskPhone } from '../services/users'
+import { findUserBy, maskEmail, maskPhone } from '../services/users'
 import { writeAudit } from './audit'
 
 type Db = Kysely<Database>
 type UserRow = Selectable<UsersTable>
-
-/** s***@example.com: the first character of the local part, and the domain. */
-export function maskEmail (email: string): string {
-  const at = email.lastIndexOf('@')
-  if (at < 1) return '***'
-  return `${Array.from(email.slice(0, at))[0]}***${email.slice(at)}`
-}
 
 /** How an account is named to operators (in the audit log and its filters): nickname (user name). */
 export function accountLabel (u: Pick<UserRow, 'id' | 'nickname' | 'user_name' | 'phone' | 'email'>): string {
@@ -57,7 +50,8 @@ const contains = (text: string) => `%${text.replace(/[\\%_]/g, c => `\\${c}`)}%`
 /** Accounts by user name, phone or e-mail (a part of one is enough), operators first. */
 export async function listUsers (db: Db, callerId: number, q: OperatorUserListRequest): Promise<PageResult<OperatorUserView>> {
   const text = q.query?.trim() ?? ''
-  let query = db.selectFrom('users')
+  // a deleted account is an anonymous row that only keeps its orders: nobody to find
+  let query = db.selectFrom('users').where('deleted_at', 'is', null)
   if (q.role) query = query.where('role', '=', q.role)
   if (text) {
     const pattern = contains(text.toLowerCase())
@@ -81,12 +75,21 @@ export async function listUsers (db: Db, callerId: number, q: OperatorUserListRe
  * Grants or revokes the operator role. Refused (422): an operator's own role, the last operator. The
  * same role again answers the account as it is, with no audit entry (a retried request).
  */
+/**
+ * The operators' ids, their rows locked until the transaction ends (PostgreSQL): whatever takes an
+ * operator away (a revocation, a deleted account) takes this first, so that two at once count in turn.
+ */
+export async function lockOperators (trx: Db, dialect: Dialect): Promise<number[]> {
+  const rows = await forUpdate(dialect, trx.selectFrom('users').select('id').where('role', '=', 'operator').orderBy('id')).execute()
+  return rows.map(r => Number(r.id))
+}
+
 export async function setRole (db: Db, dialect: Dialect, clock: Clock, actorId: number, userId: number, role: Role): Promise<OperatorUserView> {
   return db.transaction().execute(async trx => {
     // every operator's row, locked: a concurrent revocation waits here and then counts again
-    const operators = await forUpdate(dialect, trx.selectFrom('users').select('id').where('role', '=', 'operator').orderBy('id')).execute()
+    const operators = await lockOperators(trx, dialect)
     const target = await forUpdate(dialect, trx.selectFrom('users').selectAll().where('id', '=', userId)).executeTakeFirst()
-    if (!target) throw fail.notFound('operators.userNotFound')
+    if (!target || target.deleted_at !== null) throw fail.notFound('operators.userNotFound')
     if (target.role === role) return userView(target, actorId)
     if (role === 'shopper') {
       if (Number(target.id) === actorId) throw fail.unprocessable('operators.selfRevoke', {}, { field: 'userId' })

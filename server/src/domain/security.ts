@@ -10,7 +10,8 @@ import { shopDayStart } from './days'
 import { ageOn, parseDate, ageRecord, MINOR_DAILY_CAP_CENTS, ADULT_AGE, OLDEST_AGE } from './age'
 import { shopDay } from './days'
 import { writeAudit } from './audit'
-import { maskPhone } from '../services/users'
+import { lockOperators } from './operators'
+import { maskEmail, maskPhone } from '../services/users'
 import {
   LIMIT_RAISE_DELAY_MS,
   type CorrectionRequest, type CorrectionReviewRequest, type CorrectionView, type LimitKind, type LimitsRequest,
@@ -45,11 +46,7 @@ export function deviceOf (ua: string | null): string {
   return [app, system].filter(Boolean).join(' · ') || '?'
 }
 
-export function maskEmail (email: string): string {
-  const [name, domain] = email.split('@')
-  if (!domain) return email
-  return `${name.slice(0, 1)}***${name.length > 1 ? name.slice(-1) : ''}@${domain}`
-}
+export { maskEmail } from '../services/users'
 
 export async function listSessions (db: Db, clock: Clock, userId: number, currentId: number): Promise<SessionView[]> {
   const now = iso(clock())
@@ -324,6 +321,9 @@ export async function deleteAccount (db: Db, clock: Clock, dialect: 'sqlite' | '
     if ((credit > 0 || prizes > 0) && !forfeit) {
       throw fail.unprocessable('security.deleteForfeit', { credit: yuan(credit), prizes }, { reason: 'forfeit', creditCents: credit, prizes })
     }
+    // the shop keeps an operator: the last one makes another account an operator first
+    const operators = await lockOperators(trx, dialect)
+    if (operators.includes(userId) && operators.length <= 1) throw fail.unprocessable('operators.lastOperatorDelete', {}, { reason: 'last_operator' })
     const user = await trx.selectFrom('users').select(['phone', 'email']).where('id', '=', userId).executeTakeFirstOrThrow()
     const targets = [user.phone, user.email].filter((x): x is string => !!x)
     if (targets.length) await trx.deleteFrom('one_time_codes').where('target', 'in', targets).execute()

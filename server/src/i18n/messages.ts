@@ -181,6 +181,7 @@ const zh = {
   'operators.userNotFound': '用户不存在',
   'operators.selfRevoke': '不能撤销自己的运营权限',
   'operators.lastOperator': '这是最后一位运营人员，不能撤销',
+  'operators.lastOperatorDelete': '你是最后一位运营人员：请先让另一个账号成为运营人员，再注销这个账号',
   'combine.nameBlank': '{field} 不能只有空白'
 } as const
 
@@ -363,6 +364,7 @@ const en: Record<MessageKey, string> = {
   'operators.userNotFound': 'No such user',
   'operators.selfRevoke': 'You cannot revoke your own operator role',
   'operators.lastOperator': 'This is the last operator: the role cannot be revoked',
+  'operators.lastOperatorDelete': 'You are the last operator: make another account an operator before deleting this one',
   'combine.nameBlank': '{field} must not be blank'
 }
 
