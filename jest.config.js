@@ -1,7 +1,9 @@
 /** Unit and component tests: jsdom, @tarojs/taro -> the H5 implementation (see test/setup). */
 const esmPkgs = [
   '@tarojs', '@stencil', 'lodash-es', 'query-string', 'decode-uri-component', 'filter-obj',
-  'split-on-first', 'swiper', 'ssr-window', 'dom7', 'is-mobile', 'nanoid', '\\.pnpm', 'style-inject', 'tslib'
+  'split-on-first', 'swiper', 'ssr-window', 'dom7', 'is-mobile', 'nanoid', '\\.pnpm', 'style-inject', 'tslib',
+  // the contract's schemas (a test checks the recipe form against them)
+  'typebox'
 ].join('|')
 
 module.exports = {

@@ -5,8 +5,8 @@
  */
 import { Type, type Static } from 'typebox'
 import { route } from './api'
-import { IDEMPOTENCY_KEY_PATTERN } from './limits'
-import { EmptyBody, Id, Nullable, Obj, StringEnum, Timestamp } from './schema'
+import { IDEMPOTENCY_KEY_PATTERN, RECIPE_LIMITS } from './limits'
+import { EmptyBody, Id, Nullable, Obj, StringEnum, Text, Timestamp } from './schema'
 import { DesignInfo, I18nText, PrizeItem, Rarity } from './shop'
 
 export const CLIENT_SEED_PATTERN = '^[A-Za-z0-9_-]{1,64}$'
@@ -123,12 +123,12 @@ export const RecipeSaveRequest = Obj({
   /** Absent: a new recipe; present: that recipe is changed. */
   id: Type.Optional(Id),
   seriesId: Id,
-  name: Type.Object({ zh: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f]*$' }), en: Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000-\\u001f\\u007f]*$' }) }, { additionalProperties: false }),
+  name: Obj({ zh: Text({ minLength: 1, maxLength: RECIPE_LIMITS.nameMax }), en: Text({ minLength: 1, maxLength: RECIPE_LIMITS.nameMax }) }),
   inputKind: StringEnum(['rarity', 'same_design'] as const),
   inputRarity: Nullable(Rarity),
-  inputCount: Type.Integer({ minimum: 2, maximum: 20 }),
+  inputCount: Type.Integer({ minimum: RECIPE_LIMITS.inputCountMin, maximum: RECIPE_LIMITS.inputCountMax }),
   /** The pool in its published order: designs of the series, positive integer weights. */
-  pool: Type.Array(Obj({ designId: Id, weight: Type.Integer({ minimum: 1, maximum: 1_000_000 }) }), { minItems: 1, maxItems: 100 }),
+  pool: Type.Array(Obj({ designId: Id, weight: Type.Integer({ minimum: 1, maximum: RECIPE_LIMITS.weightMax }) }), { minItems: 1, maxItems: RECIPE_LIMITS.poolMax }),
   status: StringEnum(['on', 'off'] as const)
 })
 export type RecipeSaveRequest = Static<typeof RecipeSaveRequest>

@@ -67,3 +67,13 @@ export function fairDraw (serverSeed: string, clientSeed: string, nonce: number,
   for (let acc = weights[0]; r.value >= acc; acc += weights[++index]);
   return { ...r, index, total }
 }
+
+/**
+ * A weighted pool's published odds: each entry's weight / total in parts per million, rounded. The
+ * server publishes these with a recipe (domain/combine.ts) and the editor's recipe form previews them
+ * with this same function as the operator types the weights.
+ */
+export function poolOddsPpm (weights: readonly number[]): number[] {
+  const total = weights.reduce((s, w) => s + w, 0)
+  return weights.map(w => (total > 0 ? Math.round(1_000_000 * w / total) : 0))
+}

@@ -161,3 +161,23 @@ export const WITHDRAW_LIMITS = {
 export const LIMIT_RAISE_DELAY_MS = 24 * 60 * 60 * 1000
 /** The longest reason for (or note on) a birth-date correction. */
 export const CORRECTION_REASON_MAX = 200
+
+/**
+ * Roles, the audit log and combine recipes (issue 10): the operators' user search, the audit log's
+ * pages, and what a recipe may hold (the editor's form checks the same numbers as the server).
+ */
+export const OPERATOR_LIMITS = {
+  /** The longest search text (a user name, a phone or an e-mail address, or a part of one). */
+  userQueryMax: 100,
+  /** Rows per page of the user search and of the audit log. */
+  pageSizeMax: 50,
+  /** An audit entity name (series, recipe, setting, user, ...). */
+  auditEntityPattern: '^[a-z_]{1,32}$'
+} as const
+export const RECIPE_LIMITS = {
+  nameMax: 100,
+  inputCountMin: 2,
+  inputCountMax: 20,
+  poolMax: 100,
+  weightMax: 1_000_000
+} as const

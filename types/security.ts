@@ -133,7 +133,7 @@ export const DeleteAccountRequest = Obj({
 export type DeleteAccountRequest = Static<typeof DeleteAccountRequest>
 /** 422 on deleteAccount: what stands in the way, or what would lapse without `forfeit`. */
 export const DeleteBlockedData = Type.Object({
-  reason: StringEnum(['cash', 'withdrawal', 'parcel', 'payment', 'forfeit', 'no_reauth'] as const),
+  reason: StringEnum(['cash', 'withdrawal', 'parcel', 'payment', 'forfeit', 'no_reauth', 'last_operator'] as const),
   cashCents: Type.Optional(Cents),
   creditCents: Type.Optional(Cents),
   prizes: Type.Optional(Type.Integer({ minimum: 0 })),

@@ -45,6 +45,7 @@ import { geoRoutes } from './routes/geo'
 import { expressRoutes } from './routes/express'
 import { withdrawalRoutes } from './routes/withdrawals'
 import { securityRoutes } from './routes/security'
+import { operatorRoutes } from './routes/operators'
 import { registerMedia } from './http/media'
 import { registerOpenApi, serveOpenApi } from './http/openapi'
 
@@ -180,6 +181,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     expressRoutes(typed, ctx)
     withdrawalRoutes(typed, ctx)
     securityRoutes(typed, ctx)
+    operatorRoutes(typed, ctx)
   }, { prefix })
   await serveOpenApi(app, config)
 

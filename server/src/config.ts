@@ -21,6 +21,8 @@ export interface WeChatConfig {
   oauthSecret?: string
   /** Base of the WeChat HTTP API (a local fake in tests). */
   apiBase: string
+  /** WeChat's web OAuth authorize page (a local fake in the end-to-end tests). */
+  authorizeUrl: string
 }
 
 /** WeChat Pay API v3 merchant settings (all or nothing; the key files are read at start-up). */
@@ -84,7 +86,15 @@ export interface Config {
   wechatPay?: WeChatPayConfig
   maps: MapsConfig
   express: ExpressConfig
+  /**
+   * OPERATOR_ACCOUNTS: accounts (user names, phones or e-mail addresses) made operators at every
+   * start-up (domain/operators.ts); the first operator of a shop comes from here (or the demo seed).
+   */
+  operatorAccounts: OperatorAccount[]
 }
+
+/** An account named in OPERATOR_ACCOUNTS, by the kind of identifier it is. */
+export interface OperatorAccount { kind: 'user_name' | 'phone' | 'email'; value: string }
 
 export class ConfigError extends Error {
   readonly problems: string[]
@@ -102,6 +112,7 @@ export const DEFAULTS = {
   STATIC_DIR: 'dist/h5',
   API_PREFIX: '/dev-api',
   WECHAT_API_BASE: 'https://api.weixin.qq.com',
+  WECHAT_OAUTH_AUTHORIZE_URL: 'https://open.weixin.qq.com/connect/oauth2/authorize',
   WECHATPAY_API_BASE: 'https://api.mch.weixin.qq.com',
   MAIL_FROM: 'Blind Box Shop <no-reply@localhost>',
   TENCENT_MAP_API_BASE: 'https://apis.map.qq.com',
@@ -167,6 +178,9 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const oauthAppId = get('WECHAT_OAUTH_APPID')
   const oauthSecret = get('WECHAT_OAUTH_SECRET')
   if (!!oauthAppId !== !!oauthSecret) problems.push('WECHAT_OAUTH_APPID and WECHAT_OAUTH_SECRET must be set together')
+  const authorizeUrl = get('WECHAT_OAUTH_AUTHORIZE_URL') ?? DEFAULTS.WECHAT_OAUTH_AUTHORIZE_URL
+  if (!isUrl(authorizeUrl, ['http:', 'https:'])) problems.push('WECHAT_OAUTH_AUTHORIZE_URL must be an http:// or https:// URL')
+  const operatorAccounts = parseOperatorAccounts(get('OPERATOR_ACCOUNTS'), problems)
 
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'), problems)
   const wechatPay = parseWeChatPay(get, cwd, nodeEnv === 'production', problems)
@@ -189,11 +203,41 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     smtpUrl,
     mailFrom,
     sms: { providerUrl: smsUrl, apiKey: smsKey },
-    wechat: { appId, secret, oauthAppId, oauthSecret, apiBase: wechatBase },
+    wechat: { appId, secret, oauthAppId, oauthSecret, apiBase: wechatBase, authorizeUrl },
     wechatPay,
     maps,
-    express
+    express,
+    operatorAccounts
   }
+}
+
+const OPERATOR_PHONE = /^1[3-9]\d{9}$/
+const OPERATOR_EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{1,60}$/
+
+/**
+ * OPERATOR_ACCOUNTS: a comma-separated list of accounts, each an e-mail address (has an @), a mainland
+ * mobile number (11 digits, 1[3-9]..., +86 allowed) or else a user name. Blank entries are ignored;
+ * control characters, an entry over 254 characters or a malformed address are refused.
+ */
+function parseOperatorAccounts (raw: string | undefined, problems: string[]): OperatorAccount[] {
+  if (raw === undefined) return []
+  const out: OperatorAccount[] = []
+  for (const entry of raw.split(',').map(s => s.trim()).filter(Boolean)) {
+    // eslint-disable-next-line no-control-regex
+    if (entry.length > 254 || /[\u0000-\u001f\u007f]/.test(entry)) {
+      problems.push(`OPERATOR_ACCOUNTS: "${entry.slice(0, 40)}" is not a user name, phone or e-mail address`)
+      continue
+    }
+    if (entry.includes('@')) {
+      if (!OPERATOR_EMAIL.test(entry)) problems.push(`OPERATOR_ACCOUNTS: "${entry}" is not a valid e-mail address`)
+      else out.push({ kind: 'email', value: entry.toLowerCase() })
+    } else if (OPERATOR_PHONE.test(entry.replace(/^\+86/, ''))) {
+      out.push({ kind: 'phone', value: entry.replace(/^\+86/, '') })
+    } else {
+      out.push({ kind: 'user_name', value: entry })
+    }
+  }
+  return out
 }
 
 function apiBase (get: (name: string) => string | undefined, name: string, fallback: string, problems: string[]): string {

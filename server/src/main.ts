@@ -13,6 +13,7 @@ import { buildApp } from './app'
 import { loggerOptions } from './http/logging'
 import { systemClock } from './clock'
 import { findUserBy } from './services/users'
+import { promoteConfiguredOperators } from './domain/operators'
 
 /** Variables from ./.env, without overriding the real environment. */
 function loadDotEnv (): void {
@@ -60,6 +61,14 @@ async function main (): Promise<void> {
     const present = await Promise.all(DEMO_LOGINS.map(d => findUserBy(database.db, 'user_name', d.userName)))
     demo = DEMO_LOGINS.filter((_, i) => present[i])
   }
+  // the first operator of a shop (and any other) from OPERATOR_ACCOUNTS, at every start
+  if (config.operatorAccounts.length) {
+    const report = await promoteConfiguredOperators(database.db, systemClock, config.operatorAccounts)
+    if (report.promoted.length) app.log.info(`OPERATOR_ACCOUNTS: made operators of ${report.promoted.join(', ')}`)
+    if (report.missing.length) app.log.warn(`OPERATOR_ACCOUNTS: no account yet for ${report.missing.join(', ')} (promoted at the next start after signing up)`)
+  }
+  const operators = await database.db.selectFrom('users').select('id').where('role', '=', 'operator').limit(1).execute()
+  if (!operators.length) app.log.warn('no operator yet: name an account in OPERATOR_ACCOUNTS (user name, phone or e-mail) and restart')
 
   let closing = false
   const shutdown = (signal: string) => {

@@ -14,6 +14,9 @@ export const accountApi = {
   register: (body: RegisterRequest) => post<DataOf<A['register']>>('/login/register?table=user', body),
   loginByWeapp: (code: string) => postRoute<A['weappLogin']>('/login/weapp', { code }),
   loginByOpenId: (code: string) => getRoute<A['openidLogin']>('/login/openid', { code }),
+  /** WeChat web OAuth (H5): the authorize URL to open and the state WeChat hands back with the code. */
+  wechatAuthorize: (query: { redirect_uri: string; scope: 'snsapi_userinfo' | 'snsapi_base' }) => getRoute<A['wechatAuthorize']>('/login/wechat', query),
+  loginByWechat: (code: string) => postRoute<A['wechatLogin']>('/login/wechat', { code }),
   userInfo: () => getRoute<A['userInfo']>('/getUserInfo'),
   logout: () => getRoute<A['logout']>('/logout'),
   loginSettings: () => getRoute<A['loginSettings']>('/system/setting/login')

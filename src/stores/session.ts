@@ -2,6 +2,7 @@ import { makeAutoObservable, runInAction } from 'mobx'
 import type { LoginResult, UserInfo } from '~types/accounts'
 import { tokenStorage } from '@/services/token'
 import { accountApi } from '@/services/account'
+import { forgetSilentLogin } from '@/utils/wechatOAuth'
 
 /** Who is logged in. The token lives in storage under h5_token; the client clears it on 401/403. */
 export class SessionStore {
@@ -57,6 +58,8 @@ export class SessionStore {
       /* the token is dropped locally whatever the server says */
     } finally {
       this.clear()
+      // logged out on purpose: WeChat's browser does not log them back in by itself
+      forgetSilentLogin()
     }
   }
 

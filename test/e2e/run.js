@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * End-to-end tests in Chromium against the shop as `npm start` runs it: scripts/start.js (the API
- * server serving the H5 build) on a free port, a fresh SQLite database in a temp dir, and mail going
- * to a local SMTP server on 127.0.0.1. Everything started here is stopped here.
+ * server serving the H5 build) on a free port, a fresh SQLite database in a temp dir, mail going to a
+ * local SMTP server, and the map, parcel and WeChat OAuth providers as local fakes on 127.0.0.1.
+ * Everything started here is stopped here.
  */
 const { spawn } = require('node:child_process')
 const fs = require('node:fs')
@@ -12,10 +13,11 @@ const { startSmtp } = require('./smtp')
 const tencent = require('../support/providers/tencent')
 const amap = require('../support/providers/amap')
 const kuaidi100 = require('../support/providers/kuaidi100')
+const wechat = require('../support/providers/wechat')
 const { freePort, stop, waitForApi } = require('../support/processes')
 
 const root = path.resolve(__dirname, '../..')
-const ALL_SUITES = [require('./h5-shell.e2e'), require('./auth.e2e'), require('./shop.e2e'), require('./after-draw.e2e'), require('./combine.e2e'), require('./shipments.e2e'), require('./withdraw.e2e'), require('./security.e2e'), require('./routes.e2e')]
+const ALL_SUITES = [require('./h5-shell.e2e'), require('./auth.e2e'), require('./shop.e2e'), require('./after-draw.e2e'), require('./combine.e2e'), require('./shipments.e2e'), require('./withdraw.e2e'), require('./security.e2e'), require('./routes.e2e'), require('./operators.e2e')]
 // E2E_SUITES=after,shop runs the suites whose names contain one of the words (all by default)
 const only = (process.env.E2E_SUITES ?? '').split(',').map(s => s.trim()).filter(Boolean)
 const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includes(w))) : ALL_SUITES
@@ -24,8 +26,10 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
   if (!fs.existsSync(path.join(root, 'dist', 'h5', 'index.html'))) throw new Error('dist/h5 is missing: run npm run build:h5 first')
   const smtp = await startSmtp()
   // the map and parcel providers, as local servers that speak their APIs
-  const fakes = { tencent: await tencent.start({ sk: tencent.SK }), amap: await amap.start(), kuaidi100: await kuaidi100.start() }
+  const fakes = { tencent: await tencent.start({ sk: tencent.SK }), amap: await amap.start(), kuaidi100: await kuaidi100.start(), wechat: await wechat.start() }
   const providerEnv = {
+    // WeChat web OAuth (the H5 WeChat login): its authorize page and API
+    ...fakes.wechat.env,
     TENCENT_MAP_KEY: tencent.KEY, TENCENT_MAP_SK: tencent.SK, TENCENT_MAP_API_BASE: fakes.tencent.url,
     AMAP_KEY: amap.KEY, AMAP_API_BASE: fakes.amap.url,
     KUAIDI100_CUSTOMER: kuaidi100.CUSTOMER, KUAIDI100_KEY: kuaidi100.KEY, KUAIDI100_API_BASE: fakes.kuaidi100.url

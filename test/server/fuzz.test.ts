@@ -44,7 +44,7 @@ import { startSms, startSmtp, startWeChat, type FakeSms, type FakeSmtp, type Fak
 import { encryptResource, PAY, startWeChatPay, type FakeWeChatPay } from './support/wechatpay'
 import { invariantViolations } from './support/invariants'
 import { SessionService } from '../../server/src/services/sessions'
-import { EXPRESS_LIMITS, TOPUP_PRODUCT_ID } from '../../types/limits'
+import { EXPRESS_LIMITS, OPERATOR_LIMITS, TOPUP_PRODUCT_ID } from '../../types/limits'
 import * as tencentFake from '../support/providers/tencent'
 import * as amapFake from '../support/providers/amap'
 import * as kuaidi100Fake from '../support/providers/kuaidi100'
@@ -243,7 +243,9 @@ const FOR_PATTERN: Record<string, (rng: Rng, ctx: Ctx) => string> = {
   // a client seed of the fair draw
   '^[A-Za-z0-9_-]{1,64}$': (_rng, ctx) => `seed-${ctx.tag}-${++ctx.n}`,
   // the phone (or its last four digits) shunfeng's tracking needs
-  [EXPRESS_LIMITS.phonePattern]: rng => rng.pick(['8000', '13800138000'])
+  [EXPRESS_LIMITS.phonePattern]: rng => rng.pick(['8000', '13800138000']),
+  // an audit log entity (the operators' audit filter)
+  [OPERATOR_LIMITS.auditEntityPattern]: rng => rng.pick(['series', 'recipe', 'setting', 'user'])
 }
 
 /** A point near the places the map fakes know (Beijing), now and then somewhere they do not. */

@@ -225,7 +225,7 @@ describe.each(testDialects())('withdrawals on %s', (dialect) => {
       .select(['ledger_lines.account', 'ledger_lines.amount_cents', 'ledger_transactions.kind']).where('ledger_transactions.idempotency_key', '=', `withdraw-release:${w.id}`).orderBy('ledger_lines.id').execute()
     expect(release.map(l => [l.kind, l.account, Number(l.amount_cents)])).toEqual([['withdraw_release', 'withdraw_pending', -4000], ['withdraw_release', 'user_cash', 4000]])
     const audit = await t.db.selectFrom('audit_log').selectAll().where('entity', '=', 'withdrawal').where('entity_id', '=', w.id).execute()
-    expect(audit.map(a => [a.action, JSON.parse(a.detail).reason])).toEqual([['withdrawal.reject', 'Suspicious activity: please contact support']])
+    expect(audit.map(a => [a.action, JSON.parse(a.detail).after.reason])).toEqual([['withdrawal.reject', 'Suspicious activity: please contact support']])
     expect((await approve(w.id, ctx.operator.token)).body).toMatchObject({ code: 409, data: { status: 'rejected' } })
     const zh = await post(t.app, '/api/operator/withdrawApprove', { withdrawalId: w.id }, { token: ctx.operator.token, lang: 'zh' })
     expect(zh.body.message).toBe('该提现申请已处理（已拒绝）')

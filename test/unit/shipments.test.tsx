@@ -11,6 +11,7 @@ import type { UserInfo } from '~types/accounts'
 import { localeStore } from '@/stores/locale'
 import { sessionStore } from '@/stores/session'
 import { afterDrawApi, operatorApi } from '@/services/afterDraw'
+import { accountApi } from '@/services/account'
 import { ApiError } from '@/services/errors'
 import { tokenStorage } from '@/services/token'
 import EditorPage from '@/pagesA/editor/index'
@@ -45,6 +46,8 @@ const type = (el: Element, value: string) => fireEvent(el, new CustomEvent('inpu
 function loginAs (role: UserInfo['role']) {
   tokenStorage.set('token-of-test')
   sessionStore.setUser(user(role))
+  // the editor asks the server for the role when it opens
+  jest.spyOn(accountApi, 'userInfo').mockResolvedValue(user(role))
 }
 
 describe('editor access', () => {
@@ -52,6 +55,7 @@ describe('editor access', () => {
     loginAs('shopper')
     const request = jest.spyOn(Taro, 'request')
     const { container } = render(<EditorPage />)
+    await act(async () => { await Promise.resolve() })
     expect(text(container)).toContain('No access: the editor is for the shop\'s operators')
     expect(container.querySelector('.editor-tab-shipments')).toBeNull()
     expect(request).not.toHaveBeenCalled()
@@ -69,6 +73,7 @@ describe('shipments tab', () => {
     loginAs('operator')
     const list = jest.spyOn(operatorApi, 'shipments').mockResolvedValue({ list: [shipment(), shipment({ id: 16, status: 'shipping', carrier: 'jtexpress', trackingNo: 'JT0001', shippedAt: '2026-11-19T08:00:00.000Z', autoReceiveAt: '2026-11-29T08:00:00.000Z' })], total: 23 })
     const view = render(<EditorPage />)
+    await act(async () => { await Promise.resolve() })
     await act(async () => { fireEvent.click(view.container.querySelector('.editor-tab-shipments')!) })
     await waitFor(() => expect(view.container.querySelector('.shipment-17')).not.toBeNull())
     return { ...view, list }

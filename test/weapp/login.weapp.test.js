@@ -56,6 +56,9 @@ test('login page renders, validates, logs in and navigates into pagesA', async (
 
   // the page asked which ways in the shop has (GET /system/setting/login), and nothing else
   await waitFor(() => expect(h.state.requests.map(r => `${r.method} ${r.url}`)).toEqual(['GET /dev-api/system/setting/login']))
+  // a development server without WeChat: every tab, no WeChat button (login-settings.weapp.test.js has production's case)
+  await waitFor(() => expect(page.querySelector('.login-wechat')).toBeFalsy())
+  for (const tab of ['.tab-password', '.tab-sms', '.tab-email']) expect(page.querySelector(tab)).toBeTruthy()
   // empty submit: what is missing in the user's words, no request
   page.querySelector('.login-submit').dispatchEvent('tap')
   await waitFor(() => expect(textOf(page)).toContain('请输入用户名、手机号或邮箱'))

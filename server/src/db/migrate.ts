@@ -10,6 +10,7 @@ import { withdrawals } from './migrations/0007_withdrawals'
 import { combine } from './migrations/0008_combine'
 import { props } from './migrations/0009_props'
 import { accountSecurity } from './migrations/0010_account_security'
+import { operators } from './migrations/0013_operators'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -23,7 +24,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0007_withdrawals': withdrawals(dialect),
     '0008_combine': combine(dialect),
     '0009_props': props(dialect),
-    '0010_account_security': accountSecurity(dialect)
+    '0010_account_security': accountSecurity(dialect),
+    '0013_operators': operators()
   }
 }
 

@@ -291,7 +291,7 @@ export async function deliverShipment (db: Db, clock: Clock, actorId: number, sh
       .where('id', '=', shipmentId).where('status', '=', 'requested')
       .returningAll().executeTakeFirst()
     if (shipped) {
-      await writeAudit(trx, clock, { actorId, action: 'shipment.deliver', entity: 'shipment', entityId: shipmentId, detail: { carrier, trackingNo } })
+      await writeAudit(trx, clock, { actorId, action: 'shipment.deliver', entity: 'shipment', entityId: shipmentId, detail: { before: { status: 'requested', carrier: null, trackingNo: null }, after: { status: 'shipping', carrier, trackingNo }, userId: Number(shipped.user_id) } })
     }
     return shipped
   })

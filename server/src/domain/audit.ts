@@ -1,14 +1,28 @@
-/** The audit log: operator changes of price, odds and composition (PRODUCT.md), one row each. */
+/**
+ * The audit log: every operator change (price, odds, composition, recipes, settings, roles, shipments,
+ * withdrawals; PRODUCT.md), one row each: who, when, what, and the state before and after.
+ *
+ * `detail` always holds `before` and `after` (null for a thing created or removed) and may carry more
+ * context beside them (e.g. the shopper of a withdrawal). The editor's audit tab shows the fields that
+ * differ between the two (GET through /api/operator/audit, domain/operators.ts).
+ */
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema'
 import { iso, type Clock } from '../clock'
 
+export interface AuditDetail {
+  before: unknown
+  after: unknown
+  [context: string]: unknown
+}
+
 export interface AuditEntry {
+  /** null: the system (configuration at start-up, automatic steps). */
   actorId: number | null
   action: string
   entity: string
   entityId: number | null
-  detail: Record<string, unknown>
+  detail: AuditDetail
 }
 
 export async function writeAudit (db: Kysely<Database>, clock: Clock, entry: AuditEntry): Promise<void> {

@@ -231,7 +231,7 @@ export async function createSeries (db: Db, clock: Clock, input: SeriesInput, ac
       action: 'series.create',
       entity: 'series',
       entityId: seriesId,
-      detail: { priceCents: input.priceCents, hiddenCasePpm: input.hiddenCasePpm, caseSize, status: input.status, designs: input.designs.map(d => ({ name: d.name.zh, rarity: d.rarity, referenceValueCents: d.referenceValueCents, recycleValueCents: d.recycleValueCents })) }
+      detail: { before: null, after: { title: input.title, priceCents: input.priceCents, hiddenCasePpm: input.hiddenCasePpm, caseSize, status: input.status, designs: input.designs.map(d => ({ name: d.name.zh, rarity: d.rarity, referenceValueCents: d.referenceValueCents, recycleValueCents: d.recycleValueCents })) } }
     })
     if (input.status === 'on_sale') await createCase(trx, clock, seriesId)
     return seriesId
@@ -301,7 +301,10 @@ export async function addDesign (db: Db, clock: Clock, seriesId: number, design:
       action: 'design.add',
       entity: 'series',
       entityId: seriesId,
-      detail: { designId: Number(id), name: design.name.zh, rarity: design.rarity, caseSize: { before: row.case_size, after: caseSize } }
+      detail: {
+        before: { caseSize: row.case_size, designCount: existing.length },
+        after: { caseSize, designCount: existing.length + 1, design: { id: Number(id), name: design.name, rarity: design.rarity, referenceValueCents: design.referenceValueCents, recycleValueCents: design.recycleValueCents } }
+      }
     })
     await retireOnSaleCases(trx, clock, seriesId)
     if (row.status === 'on_sale') await createCase(trx, clock, seriesId)

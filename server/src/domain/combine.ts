@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
-import { fairDraw, serverSeedHash } from '../../../types/fair'
+import { fairDraw, poolOddsPpm, serverSeedHash } from '../../../types/fair'
 import type { CombineRequest, CombineResult, FairSeedView, Recipe, RecipeSaveRequest, RotateResult } from '../../../types/combine'
 import type { PrizeStateFailureData } from '../../../types/afterDraw'
 import type { Rarity } from '../../../types/shop'
@@ -100,10 +100,11 @@ export async function listRecipes (db: Db, seriesId?: number, includeOff = false
 function recipeView (r: Selectable<CombineRecipesTable>, s: SeriesData): Recipe {
   const pool = poolOf(r)
   const total = pool.reduce((sum, p) => sum + p.weight, 0)
-  const entries = pool.map(p => {
+  const odds = poolOddsPpm(pool.map(p => p.weight))
+  const entries = pool.map((p, i) => {
     const d = s.designs.find(x => Number(x.id) === p.designId)
     if (!d) throw new Error(`recipe ${r.id}: design ${p.designId} is not in series ${r.series_id}`)
-    return { design: designInfo(d, s.odds), weight: p.weight, oddsPpm: Math.round(1_000_000 * p.weight / total) }
+    return { design: designInfo(d, s.odds), weight: p.weight, oddsPpm: odds[i] }
   })
   const guaranteed = entries.reduce<Rarity>((min, e) => (RARITY_RANK[e.design.rarity] < RARITY_RANK[min] ? e.design.rarity : min), 'hidden')
   return {
@@ -225,8 +226,29 @@ export async function createRecipe (db: Db, clock: Clock, r: RecipeInput): Promi
   return Number(id)
 }
 
-/** The operator's change of a recipe: the pool must be designs of the series; every change is audited. */
-export async function saveRecipe (db: Db, clock: Clock, actorId: number, r: RecipeSaveRequest): Promise<Recipe & { status: 'on' | 'off' }> {
+type DesignNames = Map<number, { zh: string; en: string }>
+
+/** What the audit log keeps of a recipe: the request's shape without the id, each pool entry with its design's name. */
+function recipeState (r: Pick<Selectable<CombineRecipesTable>, 'series_id' | 'name' | 'name_en' | 'input_kind' | 'input_rarity' | 'input_count' | 'pool' | 'status'>, names: DesignNames) {
+  return {
+    seriesId: Number(r.series_id),
+    name: { zh: r.name, en: r.name_en },
+    inputKind: r.input_kind,
+    inputRarity: r.input_rarity,
+    inputCount: Number(r.input_count),
+    pool: poolOf(r).map(p => ({ designId: p.designId, name: names.get(p.designId) ?? null, weight: p.weight })),
+    status: r.status
+  }
+}
+
+async function designNames (db: Db, ids: number[]): Promise<DesignNames> {
+  if (!ids.length) return new Map()
+  const rows = await db.selectFrom('designs').select(['id', 'name', 'name_en']).where('id', 'in', [...new Set(ids)]).execute()
+  return new Map(rows.map(d => [Number(d.id), { zh: d.name, en: d.name_en }]))
+}
+
+/** The operator's change of a recipe: the pool must be designs of the series; every change is audited (before and after). */
+export async function saveRecipe (db: Db, dialect: Dialect, clock: Clock, actorId: number, r: RecipeSaveRequest): Promise<Recipe & { status: 'on' | 'off' }> {
   const designs = await db.selectFrom('designs').select('id').where('series_id', '=', r.seriesId).execute()
   if (!designs.length) throw new ApiFailure(404, 'series.notFound', {}, { field: 'seriesId' })
   const ids = new Set(designs.map(d => Number(d.id)))
@@ -234,6 +256,9 @@ export async function saveRecipe (db: Db, clock: Clock, actorId: number, r: Reci
   if (stranger) throw new ApiFailure(400, 'combine.poolDesign', { designId: stranger.designId }, { field: 'pool', designId: stranger.designId })
   if (new Set(r.pool.map(p => p.designId)).size !== r.pool.length) throw new ApiFailure(400, 'combine.poolDuplicate', {}, { field: 'pool' })
   if (r.inputKind === 'rarity' && !r.inputRarity) throw new ApiFailure(400, 'combine.rarityRequired', {}, { field: 'inputRarity' })
+  for (const lang of ['zh', 'en'] as const) {
+    if (!r.name[lang].trim()) throw fail.field(`name.${lang}`, 'combine.nameBlank')
+  }
   const now = iso(clock())
   const values = {
     series_id: r.seriesId, name: r.name.zh.trim(), name_en: r.name.en.trim(), input_kind: r.inputKind,
@@ -241,14 +266,18 @@ export async function saveRecipe (db: Db, clock: Clock, actorId: number, r: Reci
   }
   const id = await db.transaction().execute(async trx => {
     let recipeId: number
+    let before: ReturnType<typeof recipeState> | null = null
     if (r.id === undefined) {
       recipeId = Number((await trx.insertInto('combine_recipes').values({ ...values, created_at: now }).returning('id').executeTakeFirstOrThrow()).id)
     } else {
-      const updated = await trx.updateTable('combine_recipes').set(values).where('id', '=', r.id).returning('id').executeTakeFirst()
-      if (!updated) throw new ApiFailure(404, 'combine.recipeNotFound', {}, { field: 'id' })
+      const old = await forUpdate(dialect, trx.selectFrom('combine_recipes').selectAll().where('id', '=', r.id)).executeTakeFirst()
+      if (!old) throw new ApiFailure(404, 'combine.recipeNotFound', {}, { field: 'id' })
+      before = recipeState(old, await designNames(trx, [...poolOf(old), ...r.pool].map(p => p.designId)))
+      await trx.updateTable('combine_recipes').set(values).where('id', '=', r.id).execute()
       recipeId = r.id
     }
-    await writeAudit(trx, clock, { actorId, action: r.id === undefined ? 'recipe.create' : 'recipe.update', entity: 'recipe', entityId: recipeId, detail: { ...r } })
+    const after = recipeState(values, await designNames(trx, r.pool.map(p => p.designId)))
+    await writeAudit(trx, clock, { actorId, action: r.id === undefined ? 'recipe.create' : 'recipe.update', entity: 'recipe', entityId: recipeId, detail: { before, after } })
     return recipeId
   })
   const [saved] = (await listRecipes(db, r.seriesId, true)).filter(x => x.id === id)

@@ -10,11 +10,12 @@ import { shopDayStart } from './days'
 import { ageOn, parseDate, ageRecord, MINOR_DAILY_CAP_CENTS, ADULT_AGE, OLDEST_AGE } from './age'
 import { shopDay } from './days'
 import { writeAudit } from './audit'
-import { maskPhone } from '../services/users'
 import { SESSION_IDLE_MS } from '../services/sessions'
 import type { LedgerKind } from '../db/schema'
 import type { DailyCapData } from '../../../types/shop'
 import { PREPAY_TTL_MS } from '../providers/wechatpay'
+import { lockOperators } from './operators'
+import { maskEmail, maskPhone } from '../services/users'
 import {
   LIMIT_RAISE_DELAY_MS,
   type CorrectionRequest, type CorrectionReviewRequest, type CorrectionView, type LimitKind, type LimitsRequest,
@@ -49,11 +50,7 @@ export function deviceOf (ua: string | null): string {
   return [app, system].filter(Boolean).join(' · ') || '?'
 }
 
-export function maskEmail (email: string): string {
-  const [name, domain] = email.split('@')
-  if (!domain) return email
-  return `${name.slice(0, 1)}***${name.length > 1 ? name.slice(-1) : ''}@${domain}`
-}
+export { maskEmail } from '../services/users'
 
 export async function listSessions (db: Db, clock: Clock, userId: number, currentId: number): Promise<SessionView[]> {
   const now = iso(clock())
@@ -371,6 +368,10 @@ async function deletionCheck (db: Db, clock: Clock, userId: number, forfeit: boo
     const minutes = Math.max(1, Math.ceil((Date.parse(String(payable.at)) + PREPAY_TTL_MS - now) / 60000))
     throw fail.unprocessable('security.deletePayment', { minutes }, { reason: 'payment' } satisfies DeleteBlockedData)
   }
+  const operators = await db.selectFrom('users').select('id').where('role', '=', 'operator').execute()
+  if (operators.length <= 1 && operators.some(o => Number(o.id) === userId)) {
+    throw fail.unprocessable('operators.lastOperatorDelete', {}, { reason: 'last_operator' } satisfies DeleteBlockedData)
+  }
   const held = await db.selectFrom('prizes').select(eb => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('status', '=', 'warehouse').executeTakeFirst()
   const prizes = Number(held?.n ?? 0)
   const inventory = await db.selectFrom('prop_inventory').select(eb => eb.fn.sum<number>('count').as('n')).where('user_id', '=', userId).executeTakeFirst()
@@ -403,6 +404,9 @@ export async function deleteAccount (db: Db, clock: Clock, dialect: 'sqlite' | '
     const walletQuery = trx.selectFrom('wallets').select('user_id').where('user_id', '=', userId)
     await (dialect === 'postgres' ? walletQuery.forUpdate() : walletQuery).execute()
     const { credit, prizes, cards } = await deletionCheck(trx, clock, userId, forfeit)
+    // the shop keeps an operator: the last one makes another account an operator first
+    const operators = await lockOperators(trx, dialect)
+    if (operators.includes(userId) && operators.length <= 1) throw fail.unprocessable('operators.lastOperatorDelete', {}, { reason: 'last_operator' } satisfies DeleteBlockedData)
     const user = await trx.selectFrom('users').select(['phone', 'email']).where('id', '=', userId).executeTakeFirstOrThrow()
     const targets = [user.phone, user.email].filter((x): x is string => !!x)
     if (targets.length) await trx.deleteFrom('one_time_codes').where('target', 'in', targets).execute()

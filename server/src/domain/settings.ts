@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema'
 import { iso, type Clock } from '../clock'
+import { writeAudit } from './audit'
 import { DEFAULT_SHOP_SETTINGS, type ShopSettings } from '../../../types/limits'
 
 type Db = Kysely<Database>
@@ -33,19 +34,34 @@ export async function settingsOf (db: Db, now = Date.now()): Promise<ShopSetting
   return value
 }
 
-/** Stores some settings (validated by the caller's route schema); the cache of this process is dropped. */
+/** The stored settings over the defaults, read inside a transaction (no cache). */
+async function currentSettings (db: Db): Promise<ShopSettings> {
+  cache.delete(db)
+  return settingsOf(db)
+}
+
+/**
+ * Stores some settings (validated by the caller's route schema); the cache of this process is dropped.
+ * One audit row per save, with the changed settings before and after (nothing changed: no row).
+ */
 export async function saveSettings (db: Db, clock: Clock, actorId: number, changes: Partial<ShopSettings>): Promise<ShopSettings> {
   const now = iso(clock())
   await db.transaction().execute(async trx => {
+    const current = await currentSettings(trx)
+    const before: Record<string, unknown> = {}
+    const after: Record<string, unknown> = {}
     for (const [key, v] of Object.entries(changes)) {
       if (v === undefined || !(key in DEFAULT_SHOP_SETTINGS)) continue
       const value = JSON.stringify(v)
       await trx.insertInto('shop_settings').values({ key, value, updated_by: actorId, updated_at: now })
         .onConflict(oc => oc.column('key').doUpdateSet({ value, updated_by: actorId, updated_at: now })).execute()
-      await trx.insertInto('audit_log').values({
-        actor_id: actorId, action: 'settings.update', entity: 'setting', entity_id: null, detail: JSON.stringify({ key, value: v }), created_at: now
-      }).execute()
+      const old = current[key as keyof ShopSettings]
+      if (old !== v) {
+        before[key] = old
+        after[key] = v
+      }
     }
+    if (Object.keys(after).length) await writeAudit(trx, clock, { actorId, action: 'settings.update', entity: 'setting', entityId: null, detail: { before, after } })
   })
   cache.delete(db)
   return settingsOf(db)

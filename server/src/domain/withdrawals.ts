@@ -276,7 +276,7 @@ export async function rejectWithdrawal (deps: WithdrawDeps, operatorId: number, 
     await trx.updateTable('withdrawals').set({ decision_tx_id: txId, returned_cents: amount }).where('id', '=', id).execute()
     await writeAudit(trx, clock, {
       actorId: operatorId, action: 'withdrawal.reject', entity: 'withdrawal', entityId: id,
-      detail: { userId, amountCents: amount, reason, before: 'requested', after: 'rejected' }
+      detail: { before: { status: 'requested' }, after: { status: 'rejected', reason, returnedCents: amount }, userId, amountCents: amount }
     })
   })
   return operatorView(db, id)
@@ -327,7 +327,7 @@ export async function approveWithdrawal (deps: WithdrawDeps, operatorId: number,
         .where('withdrawal_id', '=', id).where('channel', '=', 'sandbox').where('status', '=', 'pending').execute()
       await writeAudit(trx, clock, {
         actorId: operatorId, action: 'withdrawal.approve', entity: 'withdrawal', entityId: id,
-        detail: { userId: Number(w.user_id), amountCents: amount, before: 'requested', after: 'approved' }
+        detail: { before: { status: 'requested' }, after: { status: 'approved' }, userId: Number(w.user_id), amountCents: amount }
       })
       await finishIfDone(trx, clock, id)
     })

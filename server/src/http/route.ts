@@ -3,8 +3,10 @@
  * definition, so the server validates requests, serialises answers (fields outside the schema never
  * leave the server) and documents them (OpenAPI) from the one source.
  *
- * Authorization runs in preValidation, before the body is validated: an anonymous caller of a `user`
- * route gets 401 and a shopper calling an `operator` route 403, never a 400 about a field.
+ * Authorization runs in the route's onRequest hook, before the body is even read (let alone parsed or
+ * validated): an anonymous caller of a `user` route gets 401 and a shopper calling an `operator` route
+ * 403, never a 400 about a field, a 415 about a content type or a 413 about a size, whatever the route
+ * takes (JSON, a file upload, raw bytes). test/server/operator-routes.test.ts holds every route to it.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Envelope, type Auth, type BodyOf, type DataOf, type QueryOf, type RouteDef } from '../../../types/api'
@@ -63,7 +65,7 @@ export function defineRoute<const R extends RouteDef> (app: Api, ctx: AppContext
     url: def.url,
     schema: fastifySchema(def),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
-    ...(def.auth === 'none' ? {} : { preValidation: async (request: FastifyRequest) => authorize(request, ctx, def.auth) }),
+    ...(def.auth === 'none' ? {} : { onRequest: async (request: FastifyRequest) => authorize(request, ctx, def.auth) }),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const session = (def.auth === 'none' ? null : request.session ?? null) as SessionFor<R['auth']>
       const result = await handler({

@@ -184,7 +184,14 @@ const zh = {
   'withdraw.status.approved': '退款中',
   'withdraw.status.paid': '已到账',
   'withdraw.status.rejected': '已拒绝',
-  'withdraw.status.failed': '退款失败，已退回余额'
+  'withdraw.status.failed': '退款失败，已退回余额',
+
+  // roles, the audit log and recipes (issue 10)
+  'operators.userNotFound': '用户不存在',
+  'operators.selfRevoke': '不能撤销自己的运营权限',
+  'operators.lastOperator': '这是最后一位运营人员，不能撤销',
+  'operators.lastOperatorDelete': '你是最后一位运营人员：请先让另一个账号成为运营人员，再注销这个账号',
+  'combine.nameBlank': '{field} 不能只有空白'
 } as const
 
 export type MessageKey = keyof typeof zh
@@ -369,7 +376,14 @@ const en: Record<MessageKey, string> = {
   'withdraw.status.approved': 'refunding',
   'withdraw.status.paid': 'paid',
   'withdraw.status.rejected': 'rejected',
-  'withdraw.status.failed': 'refund failed, returned to balance'
+  'withdraw.status.failed': 'refund failed, returned to balance',
+
+  // roles, the audit log and recipes (issue 10)
+  'operators.userNotFound': 'No such user',
+  'operators.selfRevoke': 'You cannot revoke your own operator role',
+  'operators.lastOperator': 'This is the last operator: the role cannot be revoked',
+  'operators.lastOperatorDelete': 'You are the last operator: make another account an operator before deleting this one',
+  'combine.nameBlank': '{field} must not be blank'
 }
 
 const catalogue: Record<Locale, Record<MessageKey, string>> = { zh, en }

@@ -10,8 +10,6 @@ import type { WeChatConfig } from '../config'
 import type { Clock } from '../clock'
 import { ProviderUnavailableError, PROVIDER_TIMEOUT_MS } from './errors'
 
-export const WECHAT_AUTHORIZE_URL = 'https://open.weixin.qq.com/connect/oauth2/authorize'
-
 export class WeChatError extends Error {
   constructor (readonly errcode: number, readonly errmsg: string) {
     super(`WeChat error ${errcode}: ${errmsg}`)
@@ -171,6 +169,6 @@ export class HttpWeChatClient implements WeChatClient {
       scope,
       state
     })
-    return `${WECHAT_AUTHORIZE_URL}?${q.toString()}#wechat_redirect`
+    return `${this.config.authorizeUrl}?${q.toString()}#wechat_redirect`
   }
 }

@@ -12,5 +12,5 @@ export function combineRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.combine, async ({ body, userId }) => combinePrizes(ctx, userId, body))
   defineRoute(app, ctx, r.detail, async ({ body, userId }) => combineDetail(ctx.db, userId, body.combineId))
   defineRoute(app, ctx, o.recipes, async ({ body }) => listRecipes(ctx.db, body.seriesId, true))
-  defineRoute(app, ctx, o.save, async ({ body, userId }) => saveRecipe(ctx.db, ctx.clock, userId, body))
+  defineRoute(app, ctx, o.save, async ({ body, userId }) => saveRecipe(ctx.db, ctx.dialect, ctx.clock, userId, body))
 }

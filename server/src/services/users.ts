@@ -59,6 +59,13 @@ export function maskPhone (phone: string): string {
   return phone.length >= 7 ? `${phone.slice(0, 3)}****${phone.slice(-4)}` : phone
 }
 
+/** s***r@example.com: the first and last character of the name, and the domain. */
+export function maskEmail (email: string): string {
+  const [name, domain] = email.split('@')
+  if (!domain) return email
+  return `${name.slice(0, 1)}***${name.length > 1 ? name.slice(-1) : ''}@${domain}`
+}
+
 export function toUserInfo (u: UserRow): UserInfo {
   return {
     id: Number(u.id),

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react'
-import Taro, { useLoad } from '@tarojs/taro'
+import { useEffect, useRef, useState } from 'react'
+import Taro, { useLoad, useRouter } from '@tarojs/taro'
 import { View, Text, Input, Button } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { LoginResult, LoginSettings } from '~types/accounts'
@@ -15,6 +15,9 @@ import { toast } from '@/utils/feedback'
 import { agreementLink, navigate } from '@/utils/navigation'
 import { takeReturn } from '@/utils/loginReturn'
 import { useCountdown } from '@/utils/useCountdown'
+import {
+  dropOAuthQuery, finishWechatOAuth, forgetSilentLogin, inWeChatBrowser, mayLogInSilently, readOAuthReturn, startWechatOAuth
+} from '@/utils/wechatOAuth'
 import {
   accountKind, checkEmail, checkPhone, validateLogin,
   type AccountKind, type FieldErrors, type FieldName, type LoginForm, type LoginMode
@@ -33,6 +36,11 @@ const REGISTER_BY: { kind: AccountKind; label: MessageKey }[] = [
   { kind: 'email', label: 'login.email' }
 ]
 
+/** How one may sign up under the server's login settings: by phone only with SMS, by e-mail only with mail. */
+export function registerKinds (settings: LoginSettings | null): AccountKind[] {
+  return REGISTER_BY.map(x => x.kind).filter(k => k === 'user_name' || !settings || settings[k === 'phone' ? 'sms' : 'email'])
+}
+
 /** The tabs the server's login settings allow (all of them until the settings have arrived). */
 export function visibleTabs (settings: LoginSettings | null): LoginMode[] {
   return TABS.map(x => x.mode).filter(m => !settings || settings[m === 'password' ? 'password' : m === 'sms' ? 'sms' : 'email'])
@@ -47,15 +55,34 @@ function LoginPage () {
   const [busy, setBusy] = useState(false)
   // GET /system/setting/login: which ways in this shop has (a method without its provider is off)
   const [settings, setSettings] = useState<LoginSettings | null>(null)
+  // H5: WeChat sent the browser back here with a code and state (handled once, when the page opens)
+  const { params } = useRouter()
+  const oauthReturn = useRef(process.env.TARO_ENV === 'h5' && !!(params.code || params.state))
+  useEffect(() => {
+    if (oauthReturn.current) void finishOAuth(params)
+  }, [])
   useEffect(() => {
     let live = true
-    accountApi.loginSettings().then(s => { if (live) setSettings(s) }).catch(() => undefined)
+    accountApi.loginSettings().then(s => {
+      if (!live) return
+      setSettings(s)
+      // inside WeChat, someone who logged in with WeChat here before comes back in without a tap
+      if (process.env.TARO_ENV === 'h5' && s.wechat && !oauthReturn.current && !sessionStore.loggedIn && inWeChatBrowser() && mayLogInSilently()) {
+        toast({ message: t('wechatLogin.silent'), level: 'loading' })
+        startWechatOAuth('snsapi_base').catch(e => {
+          forgetSilentLogin()
+          toast({ message: `${t('login.loginFailed')}: ${errorMessage(e)}` })
+        })
+      }
+    }).catch(() => undefined)
     return () => { live = false }
   }, [])
   const tabs = visibleTabs(settings)
+  const kinds = registerKinds(settings)
   useEffect(() => {
     if (mode !== 'register' && tabs.length && !tabs.includes(mode)) switchMode(tabs[0])
     if (mode === 'register' && settings && !settings.register) switchMode(tabs[0] ?? 'password')
+    if (!kinds.includes(form.registerBy)) set('registerBy', 'user_name')
   })
   // each code target waits on its own: an SMS just sent does not hold back an e-mail code
   const countdowns = { phone: useCountdown(), email: useCountdown() }
@@ -64,8 +91,28 @@ function LoginPage () {
   const proceed = () => Taro.reLaunch({ url: takeReturn() ?? HOME_PAGE })
 
   useLoad(() => {
-    if (sessionStore.loggedIn) proceed().catch(() => undefined)
+    if (sessionStore.loggedIn && !oauthReturn.current) proceed().catch(() => undefined)
   })
+
+  /** H5: WeChat came back with code and state (or without a code: refused). */
+  const finishOAuth = async (query: Record<string, string | undefined>) => {
+    const back = readOAuthReturn(query)
+    if (process.env.TARO_ENV === 'h5') dropOAuthQuery()
+    if (back.kind === 'mismatch') { toast({ message: t('wechatLogin.stateMismatch') }); return }
+    if (back.kind === 'denied') { toast({ message: t('login.authDenied') }); return }
+    if (back.kind !== 'code') return
+    setBusy(true)
+    try {
+      sessionStore.login(await finishWechatOAuth(back.code, back.scope))
+      toast({ message: t('login.success'), level: 'success' })
+      await proceed()
+    } catch (e) {
+      if (back.scope === 'snsapi_base') forgetSilentLogin()
+      toast({ message: `${t('login.loginFailed')}: ${errorMessage(e)}` })
+    } finally {
+      setBusy(false)
+    }
+  }
 
   const set = (field: keyof LoginForm, value: string | boolean) => {
     setForm(f => ({ ...f, [field]: value }))
@@ -150,6 +197,19 @@ function LoginPage () {
       toast({ message: t('login.agreeRequired') })
       return
     }
+    if (process.env.TARO_ENV === 'h5') {
+      // the browser goes to WeChat and comes back here with a code (finishOAuth)
+      if (busy) return
+      setBusy(true)
+      try {
+        toast({ message: t('wechatLogin.redirecting'), level: 'loading' })
+        await startWechatOAuth('snsapi_userinfo')
+      } catch (e) {
+        toast({ message: `${t('login.loginFailed')}: ${errorMessage(e)}` })
+        setBusy(false)
+      }
+      return
+    }
     try {
       const { code } = await Taro.login()
       sessionStore.login(await accountApi.loginByWeapp(code))
@@ -205,9 +265,9 @@ function LoginPage () {
 
       <View className='login-card'>
         {registering
-          ? (
+          ? kinds.length > 1 && (
             <View className='login-tabs login-tabs--small'>
-              {REGISTER_BY.map(r => (
+              {REGISTER_BY.filter(r => kinds.includes(r.kind)).map(r => (
                 <View key={r.kind} className={`login-tab register-by-${r.kind} ${form.registerBy === r.kind ? 'login-tab--on' : ''}`}
                   onClick={() => { set('registerBy', r.kind); setErrors({}) }}>{t(r.label)}</View>
               ))}
@@ -248,6 +308,9 @@ function LoginPage () {
 
         {process.env.TARO_ENV === 'weapp' && !registering && settings?.weapp !== false && (
           <Button className='login-wechat' onClick={loginByWechat}>{t('login.wechat')}</Button>
+        )}
+        {process.env.TARO_ENV === 'h5' && !registering && settings?.wechat === true && (
+          <Button className='login-wechat login-wechat--web' disabled={busy} onClick={loginByWechat}>{t('login.wechat')}</Button>
         )}
 
         {(registering || settings?.register !== false) && (

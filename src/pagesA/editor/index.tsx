@@ -1,4 +1,4 @@
-import { useState, type ComponentType } from 'react'
+import { useEffect, useRef, useState, type ComponentType } from 'react'
 import { useDidShow } from '@tarojs/taro'
 import { View, Text, Input, Textarea, ScrollView } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
@@ -10,11 +10,14 @@ import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
 import { redirect } from '@/utils/navigation'
+import { rememberReturn } from '@/utils/loginReturn'
 import SettingsTab from './SettingsTab'
 import RecipesTab from './RecipesTab'
 import ShipmentsTab from './ShipmentsTab'
 import WithdrawalsTab from './WithdrawalsTab'
 import ReviewsTab from './ReviewsTab'
+import OperatorsTab from './OperatorsTab'
+import AuditTab from './AuditTab'
 import './index.scss'
 
 /** A single box costs at most 200 yuan (PRODUCT.md, shopper protection). */
@@ -59,22 +62,42 @@ const TABS: Array<{ key: string; label: MessageKey; Tab: ComponentType }> = [
   { key: 'withdrawals', label: 'editor.tabWithdrawals', Tab: WithdrawalsTab },
   { key: 'reviews', label: 'editor.tabReviews', Tab: ReviewsTab },
   { key: 'recipes', label: 'editor.tabRecipes', Tab: RecipesTab },
-  { key: 'settings', label: 'editor.tabSettings', Tab: SettingsTab }
+  { key: 'settings', label: 'editor.tabSettings', Tab: SettingsTab },
+  { key: 'operators', label: 'opRoles.tab', Tab: OperatorsTab },
+  { key: 'audit', label: 'audit.tab', Tab: AuditTab }
 ]
 
-/** The operator's desk: series, shipments, withdrawals, settings. Shoppers see "no access" (the server answers 403 anyway). */
+/**
+ * The operator's desk: series, shipments, withdrawals, recipes, settings, operators, the audit log.
+ * The role is asked of the server each time the page is shown (a role granted or revoked meanwhile
+ * counts), and no tab (so no operator call) is rendered before the answer: a shopper who opens the
+ * editor by its URL sees "no access" and nothing else, an anonymous visitor is asked to log in (and
+ * comes back here after). The server refuses them anyway (401/403 on every operator route).
+ */
 function EditorPage () {
   const [tab, setTab] = useState(TABS[0].key)
-  useDidShow(() => { if (sessionStore.loggedIn && !sessionStore.user) void sessionStore.restore() })
+  // the role as the server says it now (not as a session restored earlier remembers it)
+  const [checked, setChecked] = useState<'no' | 'yes' | 'failed'>('no')
+  const check = () => {
+    if (!sessionStore.loggedIn) return
+    void sessionStore.restore().then(ok => setChecked(ok ? 'yes' : 'failed'))
+  }
+  // when the page opens, and again each time it is shown after that (back from another page)
+  useEffect(check, [])
+  const shows = useRef(0)
+  useDidShow(() => { if (shows.current++ > 0) check() })
   if (!sessionStore.loggedIn) {
     return (
       <PageShell className='editor-page'>
         <EmptyState icon='🔒' text={t('editor.loginFirst')}
-          action={{ label: t('profile.loginNow'), onClick: () => { void redirect('/pages/login/index') } }} />
+          action={{ label: t('profile.loginNow'), onClick: () => { rememberReturn('/pages/editor/index'); void redirect('/pages/login/index') } }} />
       </PageShell>
     )
   }
-  if (!sessionStore.user) return <PageShell className='editor-page'><Text className='editor-hint'>{t('feedback.loading')}</Text></PageShell>
+  if (checked === 'failed' && !sessionStore.user) {
+    return <PageShell className='editor-page'><EmptyState icon='⚠️' text={t('request.networkError')} action={{ label: t('feedback.retry'), onClick: () => { setChecked('no'); check() } }} /></PageShell>
+  }
+  if (checked === 'no' || !sessionStore.user) return <PageShell className='editor-page'><Text className='editor-hint'>{t('feedback.loading')}</Text></PageShell>
   if (sessionStore.user.role !== 'operator') {
     return <PageShell className='editor-page'><EmptyState icon='⛔' text={t('editor.noAccess')} /></PageShell>
   }

@@ -1,0 +1,112 @@
+import { useEffect, useState } from 'react'
+import { View, Text, ScrollView } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import type { AuditActor, AuditEntryView } from '~types/operators'
+import Section from '@/components/Section'
+import EmptyState from '@/components/EmptyState'
+import { operatorRoleApi } from '@/services/operators'
+import { errorMessage } from '@/services/request'
+import { t } from '@/stores/locale'
+import { toast } from '@/utils/feedback'
+import { formatTime } from '@/utils/format'
+import { actionLabel, auditDiff, entityLabel, fieldLabel, formatAuditValue } from '@/utils/auditDiff'
+import './AuditTab.scss'
+
+const PAGE = 20
+
+/** What an entry says besides before and after (the account a role change was about, a withdrawal's amount). */
+function contextLine (e: AuditEntryView): string {
+  return Object.entries(e.context)
+    .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
+    .map(([k, v]) => `${fieldLabel(k)}: ${formatAuditValue(k, v)}`)
+    .join(' · ')
+}
+
+const Entry = observer(function Entry ({ e, onActor }: { e: AuditEntryView; onActor: (a: AuditActor) => void }) {
+  const rows = auditDiff(e.before, e.after)
+  const created = e.before === null && e.after !== null
+  const removed = e.after === null && e.before !== null
+  const context = contextLine(e)
+  return (
+    <View className={`audit-entry audit-entry-${e.id}`}>
+      <View className='audit-entry__head'>
+        <Text className='audit-entry__action'>{actionLabel(e.action)}</Text>
+        <Text className='audit-entry__entity'>{e.entityId === null ? entityLabel(e.entity) : t('audit.entityRef', { entity: entityLabel(e.entity), id: e.entityId })}</Text>
+      </View>
+      <View className='audit-entry__meta'>
+        {e.actor
+          ? <Text className='audit-entry__actor' onClick={() => onActor(e.actor!)}>{e.actor.name}</Text>
+          : <Text className='audit-entry__actor audit-entry__actor--system'>{t('audit.system')}</Text>}
+        <Text> · {formatTime(e.at)}</Text>
+      </View>
+      {context && <Text className='audit-entry__context'>{context}</Text>}
+      {(created || removed) && <Text className={`audit-entry__tag audit-entry__tag--${created ? 'created' : 'removed'}`}>{t(created ? 'audit.created' : 'audit.removed')}</Text>}
+      {rows.length === 0
+        ? <Text className='audit-entry__context'>{t('audit.noChange')}</Text>
+        : (
+          <View className='audit-diff'>
+            {rows.map(r => (
+              <View key={r.path} className={`audit-diff__row audit-diff__row--${r.kind}`}>
+                <Text className='audit-diff__field'>{r.label ?? fieldLabel(r.path)}</Text>
+                <View className='audit-diff__values'>
+                  {r.kind !== 'added' && <Text className='audit-diff__before'>{formatAuditValue(r.path, r.before)}</Text>}
+                  {r.kind === 'changed' && <Text className='audit-diff__arrow'> → </Text>}
+                  {r.kind !== 'removed' && <Text className='audit-diff__after'>{formatAuditValue(r.path, r.after)}</Text>}
+                </View>
+              </View>
+            ))}
+          </View>
+          )}
+    </View>
+  )
+})
+
+/** The audit log: every operator change, newest first, who and when, and what changed (before → after). */
+function AuditTab () {
+  const [entity, setEntity] = useState<string | null>(null)
+  const [actor, setActor] = useState<AuditActor | null>(null)
+  const [list, setList] = useState<AuditEntryView[] | null>(null)
+  const [total, setTotal] = useState(0)
+  const [entities, setEntities] = useState<string[]>([])
+  const [actors, setActors] = useState<AuditActor[]>([])
+
+  const load = async (page = 1) => {
+    try {
+      const r = await operatorRoleApi.audit({ page, size: PAGE, ...(entity ? { entity } : {}), ...(actor ? { actorId: actor.id } : {}) })
+      setList(prev => (page === 1 || !prev ? r.list : [...prev, ...r.list]))
+      setTotal(r.total)
+      setEntities(r.entities)
+      setActors(r.actors)
+    } catch (e) {
+      toast({ message: errorMessage(e) })
+    }
+  }
+  useEffect(() => { void load() }, [entity, actor?.id])
+
+  const chip = (key: string, label: string, on: boolean, pick: () => void) => (
+    <Text key={key} className={`audit-chip audit-chip-${key} ${on ? 'audit-chip--on' : ''}`} onClick={pick}>{label}</Text>
+  )
+
+  return (
+    <Section title={t('audit.title')} className='audit-tab' extra={list ? <Text className='editor-hint audit-count'>{t('audit.count', { n: total })}</Text> : undefined}>
+      <Text className='editor-label'>{t('audit.entityFilter')}</Text>
+      <ScrollView scrollX className='audit-chips' enableFlex>
+        {chip('entity-all', t('audit.all'), entity === null, () => setEntity(null))}
+        {entities.map(x => chip(`entity-${x}`, entityLabel(x), entity === x, () => setEntity(x)))}
+      </ScrollView>
+      <Text className='editor-label'>{t('audit.actorFilter')}</Text>
+      <ScrollView scrollX className='audit-chips' enableFlex>
+        {chip('actor-all', t('audit.all'), actor === null, () => setActor(null))}
+        {actors.map(a => chip(`actor-${a.id}`, a.name, actor?.id === a.id, () => setActor(a)))}
+      </ScrollView>
+      {list === null
+        ? <Text className='editor-hint'>{t('feedback.loading')}</Text>
+        : list.length === 0
+          ? <EmptyState icon='📜' text={t('audit.empty')} />
+          : list.map(e => <Entry key={e.id} e={e} onActor={setActor} />)}
+      {list && list.length < total && <View className='audit-more' onClick={() => { void load(Math.floor(list.length / PAGE) + 1) }}>{t('audit.more')}</View>}
+    </Section>
+  )
+}
+
+export default observer(AuditTab)

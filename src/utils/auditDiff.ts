@@ -1,0 +1,121 @@
+/**
+ * The audit log's before and after, readable (the editor's audit tab): the fields that differ, each
+ * named in the user's language and its values shown as people read them (money in yuan, odds in %,
+ * roles, statuses and rarities translated, a bilingual name as its two texts).
+ *
+ * Nested objects are compared field by field (`name.zh`, `design.rarity`); a recipe's pool design by
+ * design (only the weights that changed, each named by its design); other lists are compared whole and
+ * shown as one value.
+ */
+import { localeStore, t } from '@/stores/locale'
+import type { MessageKey } from '@/locales/types'
+import { formatCents, formatPpm } from './format'
+
+export type DiffKind = 'changed' | 'added' | 'removed'
+export interface DiffRow {
+  path: string
+  kind: DiffKind
+  before: unknown
+  after: unknown
+  /** The field's name when its path does not say it (a pool entry: "Output pool · Star bunny"). */
+  label?: string
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+interface PoolEntry { designId: number; weight: number; name?: unknown }
+const isPool = (v: unknown): v is PoolEntry[] =>
+  Array.isArray(v) && v.length > 0 && v.every(x => isObject(x) && typeof x.designId === 'number' && typeof x.weight === 'number')
+
+/**
+ * Every leaf of a value by its dotted path (scalars and lists are leaves; the root scalar has path '');
+ * a pool is one leaf per design, `pool[<designId>]`, its weight (the design's name kept in `names`).
+ */
+function leaves (v: unknown, prefix: string, out: Map<string, unknown>, names: Map<string, unknown>): Map<string, unknown> {
+  if (isObject(v) && Object.keys(v).length) {
+    for (const [k, x] of Object.entries(v)) leaves(x, prefix ? `${prefix}.${k}` : k, out, names)
+  } else if (isPool(v)) {
+    for (const e of v) {
+      out.set(`${prefix}[${e.designId}]`, e.weight)
+      if (e.name) names.set(`${prefix}[${e.designId}]`, e.name)
+    }
+  } else {
+    out.set(prefix, v)
+  }
+  return out
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+
+/** The fields that differ between before and after, in the order they first appear. */
+export function auditDiff (before: unknown, after: unknown): DiffRow[] {
+  const names = new Map<string, unknown>()
+  const b = before === null || before === undefined ? new Map<string, unknown>() : leaves(before, '', new Map(), names)
+  const a = after === null || after === undefined ? new Map<string, unknown>() : leaves(after, '', new Map(), names)
+  const paths = [...new Set([...b.keys(), ...a.keys()])]
+  const rows: DiffRow[] = []
+  for (const path of paths) {
+    const hasB = b.has(path)
+    const hasA = a.has(path)
+    if (hasB && hasA && same(b.get(path), a.get(path))) continue
+    const row: DiffRow = { path, kind: hasB && hasA ? 'changed' : hasA ? 'added' : 'removed', before: b.get(path), after: a.get(path) }
+    const entry = /^(.*)\[(\d+)\]$/.exec(path)
+    if (entry) row.label = `${fieldLabel(entry[1])} · ${names.has(path) ? formatAuditValue('name', names.get(path)) : `#${entry[2]}`}`
+    rows.push(row)
+  }
+  return rows
+}
+
+const SETTINGS = ['shipFreeFromItems', 'shipFeeCents', 'withdrawMinCents', 'withdrawDailyMaxCents', 'hintCardPriceCents', 'xrayCardPriceCents']
+
+/** A field's name in the user's language: `name.zh` is "Name · Chinese", a setting its editor label. */
+export function fieldLabel (path: string): string {
+  if (!path) return t('audit.field.status')
+  const parts = path.split('.')
+  const last = parts[parts.length - 1]
+  if ((last === 'zh' || last === 'en') && parts.length > 1) return `${fieldLabel(parts.slice(0, -1).join('.'))} · ${t(`audit.lang.${last}`)}`
+  if (/^\d+$/.test(last) && parts.length > 1) return `${fieldLabel(parts.slice(0, -1).join('.'))} ${Number(last) + 1}`
+  if (SETTINGS.includes(last)) return t(`opSettings.${last}` as MessageKey).replace(/[（(][^）)]*[）)]$/, '').trim()
+  const key = `audit.field.${last}`
+  return localeStore.has(key) ? t(key) : last
+}
+
+/** A value as people read it; `path` says what it is (money, odds, a role ...). */
+export function formatAuditValue (path: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—'
+  const last = path.split('.').pop() ?? ''
+  if (typeof value === 'number') {
+    if (/Cents$/.test(last)) return formatCents(value)
+    if (/Ppm$/.test(last)) return formatPpm(value)
+    return String(value)
+  }
+  if (typeof value === 'boolean') return value ? '✓' : '✗'
+  if (typeof value === 'string') {
+    const key = `audit.value.${value}`
+    return localeStore.has(key) ? t(key) : value
+  }
+  if (Array.isArray(value)) {
+    if (!value.length) return '—'
+    // a recipe's pool: design and weight
+    if (value.every(x => isObject(x) && typeof x.designId === 'number' && typeof x.weight === 'number')) {
+      return value.map(x => `#${(x as { designId: number }).designId} × ${(x as { weight: number }).weight}`).join(', ')
+    }
+    return value.map(x => (isObject(x) && typeof x[localeStore.locale] === 'string' ? String(x[localeStore.locale]) : isObject(x) && typeof x.name === 'object' ? formatAuditValue('name', x.name) : typeof x === 'object' ? JSON.stringify(x) : formatAuditValue(path, x))).join(', ')
+  }
+  if (isObject(value)) {
+    if (typeof value.zh === 'string' && typeof value.en === 'string') return String(value[localeStore.locale])
+    return JSON.stringify(value)
+  }
+  return String(value)
+}
+
+/** An action's name ("role.grant": "Operator role granted"), or the action itself when it has none yet. */
+export function actionLabel (action: string): string {
+  const key = `audit.action.${action}`
+  return /^[a-z_]+\.[a-z_]+$/i.test(action) && localeStore.has(key) ? t(key) : action
+}
+
+export function entityLabel (entity: string): string {
+  const key = `audit.entity.${entity}`
+  return /^[a-z_]+$/.test(entity) && localeStore.has(key) ? t(key) : entity
+}

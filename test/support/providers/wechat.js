@@ -1,0 +1,105 @@
+// A local WeChat web OAuth (official account web authorisation) for the Chromium tests, speaking what
+// the shop's server and a browser use of it:
+//   GET /connect/oauth2/authorize?appid&redirect_uri&response_type=code&scope&state  (the page a
+//       browser is sent to; WeChat shows a consent page for snsapi_userinfo and goes straight back for
+//       snsapi_base; "allow" redirects to redirect_uri?code=CODE&state=STATE, "deny" to
+//       redirect_uri?state=STATE, as WeChat does)
+//   GET /sns/oauth2/access_token?appid&secret&code&grant_type=authorization_code  (a code works once:
+//       40163 afterwards, 40029 unknown; a wrong appid/secret 40013)
+//   GET /sns/userinfo?access_token&openid&lang  (48001 for a snsapi_base token)
+// WeChat answers errors as HTTP 200 with {errcode, errmsg}. `fake.user` is who "is" in WeChat.
+const crypto = require('node:crypto')
+const { listen, sendJson } = require('./http')
+
+const APPID = 'wxfakeoauth0001'
+const SECRET = 'fake-oauth-secret-0001'
+
+const html = (res, body) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+  res.end(`<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>微信授权</title></head><body style="font-family:sans-serif;padding:24px">${body}</body></html>`)
+}
+const escapeHtml = s => String(s).replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`)
+
+async function start () {
+  const fake = {
+    appid: APPID,
+    secret: SECRET,
+    /** Who is logged in to WeChat in the test's browser. */
+    user: { openid: 'o_fake_wechat_user_0001', nickname: '微信小明', headimgurl: '' },
+    calls: [],
+    codes: new Map(),
+    url: '',
+    close: null
+  }
+  const used = new Set()
+  const tokens = new Map()
+  const server = await listen((req, res) => {
+    const url = new URL(req.url || '/', 'http://x')
+    const q = url.searchParams
+    fake.calls.push({ path: url.pathname, query: Object.fromEntries(q) })
+    const err = (errcode, errmsg) => sendJson(res, { errcode, errmsg })
+    switch (url.pathname) {
+      case '/connect/oauth2/authorize': {
+        const redirect = q.get('redirect_uri') || ''
+        const scope = q.get('scope') || ''
+        if (q.get('appid') !== APPID) return html(res, '<p>appid 参数错误 (10003)</p>')
+        if (!/^https?:\/\//.test(redirect) || q.get('response_type') !== 'code') return html(res, '<p>redirect_uri 参数错误 (10003)</p>')
+        if (scope !== 'snsapi_base' && scope !== 'snsapi_userinfo') return html(res, '<p>scope 参数错误或没有 scope 权限 (10005)</p>')
+        const back = new URL(redirect)
+        const state = q.get('state') || ''
+        const grant = () => {
+          const code = `code_${crypto.randomBytes(12).toString('hex')}`
+          fake.codes.set(code, { ...fake.user, scope })
+          back.searchParams.set('code', code)
+          back.searchParams.set('state', state)
+          return back.toString()
+        }
+        // snsapi_base goes back at once; snsapi_userinfo asks first
+        if (scope === 'snsapi_base' || q.get('decision') === 'allow') {
+          res.writeHead(302, { location: grant() })
+          return res.end()
+        }
+        if (q.get('decision') === 'deny') {
+          back.searchParams.set('state', state)
+          res.writeHead(302, { location: back.toString() })
+          return res.end()
+        }
+        const self = new URL(req.url, 'http://x')
+        const choice = d => { self.searchParams.set('decision', d); return escapeHtml(self.pathname + self.search) }
+        return html(res, `<p class="wx-app">拾盒 申请获取你的昵称、头像</p><p><a class="wx-allow" href="${choice('allow')}">允许</a></p><p><a class="wx-deny" href="${choice('deny')}">拒绝</a></p>`)
+      }
+      case '/sns/oauth2/access_token': {
+        if (q.get('appid') !== APPID || q.get('secret') !== SECRET) return err(40013, 'invalid appid')
+        if (q.get('grant_type') !== 'authorization_code') return err(40002, 'invalid grant_type')
+        const code = q.get('code') || ''
+        if (used.has(code)) return err(40163, 'code been used')
+        const user = fake.codes.get(code)
+        if (!user) return err(40029, 'invalid code')
+        used.add(code)
+        const token = `at_${crypto.randomBytes(12).toString('hex')}`
+        tokens.set(token, user)
+        return sendJson(res, { access_token: token, expires_in: 7200, refresh_token: 'rt', openid: user.openid, scope: user.scope })
+      }
+      case '/sns/userinfo': {
+        const user = tokens.get(q.get('access_token') || '')
+        if (!user || user.openid !== q.get('openid')) return err(40001, 'invalid credential, access_token is invalid or not latest')
+        if (user.scope !== 'snsapi_userinfo') return err(48001, 'api unauthorized')
+        return sendJson(res, { openid: user.openid, nickname: user.nickname, sex: 0, province: '', city: '', country: '', headimgurl: user.headimgurl, privilege: [] })
+      }
+      default:
+        return sendJson(res, { errcode: -1, errmsg: 'no such api' }, 404)
+    }
+  })
+  fake.url = server.url
+  fake.close = server.close
+  /** The shop server's environment for this fake. */
+  fake.env = {
+    WECHAT_OAUTH_APPID: APPID,
+    WECHAT_OAUTH_SECRET: SECRET,
+    WECHAT_API_BASE: server.url,
+    WECHAT_OAUTH_AUTHORIZE_URL: `${server.url}/connect/oauth2/authorize`
+  }
+  return fake
+}
+
+module.exports = { start, APPID, SECRET }
