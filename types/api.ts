@@ -55,6 +55,8 @@ export interface RouteDef {
   raw?: { contentType: string; description: string }
   /** Only outside production. */
   devOnly?: boolean
+  /** The call takes one file as multipart/form-data (Taro.uploadFile, an H5 form) in this field. */
+  upload?: { field: string; maxBytes: number }
 }
 
 /** Declares a call; the literal types are kept so that request and answer types follow from it. */

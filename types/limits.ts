@@ -181,3 +181,27 @@ export const RECIPE_LIMITS = {
   poolMax: 100,
   weightMax: 1_000_000
 } as const
+
+/**
+ * The series editor (issue 10). A draft may be saved half done; publishing asks for every rule at once.
+ * Images: uploads of at most UPLOAD_MAX_MB megabytes (MiB), PNG, JPEG, WebP or GIF, recognised by their
+ * bytes (not by a name or a declared type).
+ */
+export const EDITOR_LIMITS = {
+  titleMax: 60,
+  descriptionMax: 1000,
+  rulesMax: 2000,
+  designNameMax: 40,
+  /** Designs a series needs to be published. */
+  designsToPublish: 3,
+  designsMax: CASE_SIZE_MAX + 1,
+  /** Largest reference or recycle value of a design (10,000 yuan). */
+  valueMaxCents: 1_000_000
+} as const
+export const UPLOAD_MAX_MB = 2
+export const UPLOAD_MAX_BYTES = UPLOAD_MAX_MB * 1024 * 1024
+export const UPLOAD_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const
+/** The form field of an upload (Taro.uploadFile's `name`, the H5 form's field). */
+export const UPLOAD_FIELD = 'file'
+/** Where uploaded images are served: /media/u/<sha-256>.<ext>. */
+export const UPLOAD_URL_PATTERN = '^/media/(u|art)/[0-9a-f-]+\\.(png|jpg|webp|gif)$'

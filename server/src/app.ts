@@ -46,6 +46,7 @@ import { expressRoutes } from './routes/express'
 import { withdrawalRoutes } from './routes/withdrawals'
 import { securityRoutes } from './routes/security'
 import { operatorRoutes } from './routes/operators'
+import { editorRoutesOf } from './routes/editor'
 import { registerMedia } from './http/media'
 import { registerOpenApi, serveOpenApi } from './http/openapi'
 
@@ -152,7 +153,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
   // before the routes: plugins inherit the error handler that exists when they are registered
   const sendIndexHtml = await registerStatic(app, config.staticDir)
   installErrorHandling(app, isApiPath, sendIndexHtml)
-  registerMedia(app)
+  registerMedia(app, ctx.db)
   await registerOpenApi(app)
 
   await app.register(async (api) => {
@@ -182,6 +183,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     withdrawalRoutes(typed, ctx)
     securityRoutes(typed, ctx)
     operatorRoutes(typed, ctx)
+    editorRoutesOf(typed, ctx)
   }, { prefix })
   await serveOpenApi(app, config)
 

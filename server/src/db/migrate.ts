@@ -11,6 +11,7 @@ import { combine } from './migrations/0008_combine'
 import { props } from './migrations/0009_props'
 import { accountSecurity } from './migrations/0010_account_security'
 import { operators } from './migrations/0013_operators'
+import { media } from './migrations/0015_media'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -25,7 +26,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0008_combine': combine(dialect),
     '0009_props': props(dialect),
     '0010_account_security': accountSecurity(dialect),
-    '0013_operators': operators()
+    '0013_operators': operators(),
+    '0015_media': media(dialect)
   }
 }
 
@@ -36,7 +38,8 @@ class InCodeProvider implements MigrationProvider {
 
 /** Brings the schema to the latest version; throws with the failing migration's error. */
 export async function migrateToLatest (db: Kysely<any>, dialect: Dialect): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new InCodeProvider(dialect) })
+  // unordered: a migration numbered below one already applied (branches merged in another order) still runs
+  const migrator = new Migrator({ db, provider: new InCodeProvider(dialect), allowUnorderedMigrations: true })
   const { error, results } = await migrator.migrateToLatest()
   const failed = results?.find(r => r.status === 'Error')
   if (error) {

@@ -486,6 +486,20 @@ export interface Database {
   withdrawal_refunds: WithdrawalRefundsTable
   spending_limits: SpendingLimitsTable
   birth_date_corrections: BirthDateCorrectionsTable
+  media: MediaTable
+}
+
+/** An uploaded image, by the SHA-256 of its bytes (served as /media/u/<sha256>.<ext>). */
+export interface MediaTable {
+  sha256: string
+  content_type: string
+  ext: string
+  data: Uint8Array
+  size: number
+  width: number
+  height: number
+  uploaded_by: number | null
+  created_at: Timestamp
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -1,10 +1,13 @@
 /**
  * GET /media/art/<file>.webp: the demo art (@lobehub/fluent-emoji-3d, MIT), served from node_modules.
  * Only names like 1f436.webp or 2604-fe0f.webp; the files never change, so they are cached for a year.
+ * GET /media/u/<sha-256>.<ext>: the images operators uploaded (kept in the database, named by their
+ * bytes' hash, so they never change either).
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import type { Db } from '../db'
 
 export const ART_PREFIX = '/media/art/'
 export const ART_NAME = /^[0-9a-f]+(-[0-9a-f]+)*\.webp$/
@@ -17,7 +20,10 @@ export function artDir (): string {
 /** The URL path of an art file (e.g. artUrl('1f381') -> /media/art/1f381.webp). */
 export const artUrl = (code: string) => `${ART_PREFIX}${code}.webp`
 
-export function registerMedia (app: FastifyInstance): void {
+export const UPLOAD_PREFIX = '/media/u/'
+const UPLOAD_NAME = /^([0-9a-f]{64})\.(png|jpg|webp|gif)$/
+
+export function registerMedia (app: FastifyInstance, db: Db): void {
   const dir = artDir()
   app.get<{ Params: { file: string } }>(`${ART_PREFIX}:file`, async (request, reply) => {
     const { file } = request.params
@@ -29,5 +35,13 @@ export function registerMedia (app: FastifyInstance): void {
       return reply.callNotFound()
     }
     return reply.header('content-type', 'image/webp').header('cache-control', IMMUTABLE).send(data)
+  })
+  app.get<{ Params: { file: string } }>(`${UPLOAD_PREFIX}:file`, async (request, reply) => {
+    const name = UPLOAD_NAME.exec(request.params.file)
+    if (!name) return reply.callNotFound()
+    const row = await db.selectFrom('media').select(['content_type', 'ext', 'data']).where('sha256', '=', name[1]).executeTakeFirst()
+    if (!row || row.ext !== name[2]) return reply.callNotFound()
+    return reply.header('content-type', row.content_type).header('cache-control', IMMUTABLE)
+      .header('content-security-policy', "default-src 'none'").send(Buffer.from(row.data))
   })
 }

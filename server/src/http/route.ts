@@ -46,6 +46,22 @@ export function fastifySchema (def: RouteDef): Record<string, unknown> {
   return schema
 }
 
+/** What OpenAPI shows of an upload's request: one binary part in the route's field. */
+function uploadDoc (upload: NonNullable<RouteDef['upload']>) {
+  return ({ schema, url }: { schema: unknown; url: string }) => ({
+    url,
+    schema: {
+      ...(schema as Record<string, unknown>),
+      consumes: ['multipart/form-data'],
+      body: {
+        type: 'object',
+        required: [upload.field],
+        properties: { [upload.field]: { type: 'string', format: 'binary', description: `At most ${upload.maxBytes} bytes` } }
+      }
+    }
+  })
+}
+
 async function authorize (request: FastifyRequest, ctx: AppContext, auth: Auth): Promise<void> {
   if (auth === 'user') {
     await requireSession(request, ctx)
@@ -66,6 +82,8 @@ export function defineRoute<const R extends RouteDef> (app: Api, ctx: AppContext
     schema: fastifySchema(def),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     ...(def.auth === 'none' ? {} : { onRequest: async (request: FastifyRequest) => authorize(request, ctx, def.auth) }),
+    // a file upload is read by its handler (request.file()); OpenAPI shows it as multipart/form-data
+    ...(def.upload ? { config: { swaggerTransform: uploadDoc(def.upload) } } : {}),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const session = (def.auth === 'none' ? null : request.session ?? null) as SessionFor<R['auth']>
       const result = await handler({

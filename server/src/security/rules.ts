@@ -56,6 +56,8 @@ export const RULES = {
   mapsPerUser: { name: 'maps-user', limit: 60, periodMs: MINUTE },
   /** Parcel tracking calls of one user, Kuaidi100 charges per query (tested in express.test.ts). */
   expressPerUser: { name: 'express-user', limit: 20, periodMs: MINUTE },
+  /** Image uploads of one operator (each up to UPLOAD_MAX_MB is kept in the database; tested in editor.test.ts). */
+  uploadPerUser: { name: 'upload-user', limit: 60, periodMs: MINUTE },
   /** Error reports from one IP. */
   errorReportPerIp: { name: 'error-report-ip', limit: 30, periodMs: MINUTE }
 } as const satisfies Record<string, RateRule>

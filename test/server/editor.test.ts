@@ -1,0 +1,237 @@
+/**
+ * The series editor (types/editor.ts) on both databases: uploads (real images recognised by their bytes,
+ * the size limit, anything else refused, served back under /media/u/ byte for byte), drafts saved half
+ * done, publishing with every problem named at once, a published series keeping its composition,
+ * price and odds, retiring (its open case revealed), versions against lost updates, and the audit log.
+ */
+import { testDialects } from './support/db'
+import { createTestApp, loginToken, makeUser, nextIp, post, PREFIX, type TestApp } from './support/app'
+import { buy, currentCaseId, makeShopper, topUp } from './support/shop'
+import { makePng, multipartBody } from '../support/png'
+import { UPLOAD_MAX_BYTES } from '../../types/limits'
+import { seriesOdds } from '../../types/odds'
+
+const COLOURS: Array<[number, number, number]> = [[230, 80, 80], [80, 180, 90], [70, 110, 220], [240, 190, 60], [150, 90, 200], [40, 190, 190], [250, 130, 40]]
+
+describe.each(testDialects())('the series editor on %s', (dialect) => {
+  let t: TestApp
+  let op: { id: number; token: string }
+  let shopperToken: string
+
+  const as = (token: string, url: string, body: unknown, lang = 'en') => post(t.app, url, body, { token, lang, ip: nextIp() })
+  const upload = async (bytes: Buffer, o: { field?: string; type?: string; token?: string; lang?: string } = {}) => {
+    const form = multipartBody(o.field ?? 'file', 'design.png', o.type ?? 'image/png', bytes)
+    const res = await t.app.inject({
+      method: 'POST', url: `${PREFIX}/api/operator/upload`, payload: form.body, remoteAddress: nextIp(),
+      headers: { 'content-type': form.contentType, authorization: `Bearer ${o.token ?? op.token}`, 'accept-language': o.lang ?? 'en' }
+    })
+    return { status: res.statusCode, body: res.json() }
+  }
+  const draft = (images: Array<string | null>, over: Record<string, unknown> = {}) => ({
+    title: { zh: '星际旅人', en: 'Star Travellers' },
+    description: { zh: '六位在星海间旅行的小伙伴。', en: 'Six friends travelling the stars.' },
+    rules: { zh: '每箱 5 盒。', en: '5 boxes per case.' },
+    cover: null,
+    priceCents: 3900,
+    hiddenCasePpm: 100000,
+    designs: images.map((image, i) => ({
+      name: { zh: `旅人${i + 1}`, en: `Traveller ${i + 1}` },
+      rarity: i === images.length - 1 ? 'hidden' : i === 0 ? 'rare' : 'regular',
+      image,
+      referenceValueCents: i === images.length - 1 ? 30000 : 4500,
+      recycleValueCents: i === images.length - 1 ? 9000 : 1000
+    })),
+    ...over
+  })
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect)
+    const u = await makeUser(t.db, t.clock, { role: 'operator' })
+    op = { id: Number(u.id), token: await loginToken(t.app, u.user_name!, u.password) }
+    const s = await makeUser(t.db, t.clock)
+    shopperToken = await loginToken(t.app, s.user_name!, s.password)
+  })
+  afterAll(async () => { await t?.close() })
+
+  test('uploads: an image is recognised by its bytes, stored once, and served back byte for byte', async () => {
+    const png = makePng(64, 48, COLOURS[0])
+    const r = await upload(png)
+    expect(r.body).toMatchObject({ code: 200, data: { contentType: 'image/png', bytes: png.length, width: 64, height: 48, url: expect.stringMatching(/^\/media\/u\/[0-9a-f]{64}\.png$/) } })
+    const again = await upload(png, { type: 'application/octet-stream' })
+    expect(again.body.data.url).toBe(r.body.data.url)
+    expect(Number((await t.db.selectFrom('media').select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)).toBe(1)
+    const served = await t.app.inject({ method: 'GET', url: r.body.data.url })
+    expect(served.statusCode).toBe(200)
+    expect(served.headers['content-type']).toBe('image/png')
+    expect(served.headers['cache-control']).toContain('immutable')
+    expect(Buffer.compare(served.rawPayload, png)).toBe(0)
+    // another extension for the same hash, or a hash never uploaded: not found
+    expect((await t.app.inject({ method: 'GET', url: r.body.data.url.replace('.png', '.gif') })).statusCode).toBe(404)
+    expect((await t.app.inject({ method: 'GET', url: `/media/u/${'0'.repeat(64)}.png` })).statusCode).toBe(404)
+    expect((await t.app.inject({ method: 'GET', url: '/media/u/..%2F..%2Fetc%2Fpasswd' })).statusCode).toBe(404)
+  })
+
+  test('uploads: too large, not an image, no file or another field are refused by name and store nothing', async () => {
+    const count = async () => Number((await t.db.selectFrom('media').select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
+    const before = await count()
+    const big = Buffer.concat([makePng(8, 8, COLOURS[1]), Buffer.alloc(UPLOAD_MAX_BYTES)])
+    expect((await upload(big, { lang: 'zh' })).body).toMatchObject({ code: 422, message: '图片不能超过 2 MB', data: { field: 'file' } })
+    // a script named .png, an SVG (which could carry script), a PNG header cut short
+    expect((await upload(Buffer.from('<script>alert(1)</script>'))).body).toMatchObject({ code: 400, data: { field: 'file' }, message: 'Only PNG, JPEG, WebP or GIF images can be uploaded' })
+    expect((await upload(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), { type: 'image/svg+xml' })).body).toMatchObject({ code: 400, data: { field: 'file' } })
+    expect((await upload(makePng(8, 8, COLOURS[1]).subarray(0, 20))).body).toMatchObject({ code: 400, data: { field: 'file' } })
+    expect((await upload(Buffer.alloc(0))).body).toMatchObject({ code: 400, data: { field: 'file' }, message: 'No file selected' })
+    expect((await upload(makePng(8, 8, COLOURS[1]), { field: 'picture', lang: 'zh' })).body).toMatchObject({ code: 400, message: '未选择文件' })
+    const json = await post(t.app, '/api/operator/upload', { file: 'x' }, { token: op.token, ip: nextIp() })
+    expect(json.body).toMatchObject({ code: 400, data: { field: 'file' } })
+    // a shopper never gets as far as the file
+    expect((await upload(makePng(8, 8, COLOURS[1]), { token: shopperToken })).body.code).toBe(403)
+    expect(await count()).toBe(before)
+  })
+
+  test('a draft is saved half done, published only when every rule holds, and then sells at the previewed odds', async () => {
+    const urls: string[] = []
+    for (const c of COLOURS.slice(0, 6)) urls.push((await upload(makePng(96, 96, c))).body.data.url)
+    // half done: no images yet, one language missing
+    const first = await as(op.token, '/api/operator/seriesSave', draft([null, null, null, null, null, null], { title: { zh: '星际旅人', en: '' } }))
+    expect(first.body).toMatchObject({ code: 200, data: { status: 'draft', caseSize: 5 } })
+    const id = first.body.data.id
+    const v0 = first.body.data.version
+    // a draft is nowhere in the shop
+    expect((await post(t.app, '/api/seriesDetail', { seriesId: id })).body.code).toBe(404)
+    expect((await post(t.app, '/api/seriesList', { page: 1, size: 50 })).body.data.list.map((s: { id: number }) => s.id)).not.toContain(id)
+
+    const blocked = await as(op.token, '/api/operator/seriesPublish', { seriesId: id }, 'zh')
+    expect(blocked.body.code).toBe(422)
+    const fields = blocked.body.data.problems.map((p: { field: string }) => p.field)
+    expect(fields).toEqual(['title.en', 'designs.0.image', 'designs.1.image', 'designs.2.image', 'designs.3.image', 'designs.4.image', 'designs.5.image'])
+    expect(blocked.body.data.problems[1].message).toBe('第 1 个款式缺少图片')
+    expect(blocked.body.message).toContain('7')
+
+    // the images and the title: saved over the version it was opened at
+    const ids = first.body.data.designs.map((d: { id: number }) => d.id)
+    const full = draft(urls, { id, version: v0, title: { zh: '星际旅人', en: 'Star Travellers' } })
+    full.designs = full.designs.map((d, i) => ({ ...d, id: ids[i] }))
+    const saved = await as(op.token, '/api/operator/seriesSave', full)
+    expect(saved.body).toMatchObject({ code: 200, data: { version: v0 + 1 } })
+    // a second editor still on the first version is told, and changes nothing
+    const stale = await as(op.token, '/api/operator/seriesSave', { ...full, version: v0, priceCents: 100 })
+    expect(stale.body.code).toBe(409)
+    expect((await as(op.token, '/api/operator/series', { seriesId: id })).body.data.priceCents).toBe(3900)
+
+    const published = await as(op.token, '/api/operator/seriesPublish', { seriesId: id })
+    expect(published.body).toMatchObject({ code: 200, data: { status: 'on_sale' } })
+    const detail = (await post(t.app, '/api/seriesDetail', { seriesId: id })).body.data
+    expect(detail.title).toEqual({ zh: '星际旅人', en: 'Star Travellers' })
+    const odds = seriesOdds(published.body.data.designs, 100000)
+    for (const d of detail.designs) expect(d.oddsPpm).toBe(odds.perDesignPpm.get(d.id))
+    expect(detail.oddsPpm).toEqual(odds.perRarityPpm)
+
+    const shopper = await makeShopper(t.app, t.db, t.clock)
+    await topUp(t.app, shopper, 10000)
+    const caseId = await currentCaseId(t.app, id, shopper.token)
+    const bought = await buy(t.app, shopper, { caseId, slots: [1], priceCents: 3900 })
+    expect(bought.body.code).toBe(200)
+
+    // published: texts, names and images may be corrected; price, odds and composition may not
+    const current = (await as(op.token, '/api/operator/series', { seriesId: id })).body.data
+    const base = { ...full, id, version: current.version, designs: current.designs.map((d: Record<string, unknown>) => ({ id: d.id, name: d.name, rarity: d.rarity, image: d.image, referenceValueCents: d.referenceValueCents, recycleValueCents: d.recycleValueCents })) }
+    for (const [change, field] of [
+      [{ priceCents: 4900 }, 'priceCents'],
+      [{ hiddenCasePpm: 200000 }, 'hiddenCasePpm'],
+      [{ designs: base.designs.slice(1) }, 'designs'],
+      [{ designs: base.designs.map((d: Record<string, unknown>, i: number) => i === 2 ? { ...d, recycleValueCents: 1200 } : d) }, 'designs.2.recycleValueCents'],
+      [{ designs: base.designs.map((d: Record<string, unknown>, i: number) => i === 1 ? { ...d, rarity: 'rare' } : d) }, 'designs.1.rarity']
+    ] as const) {
+      const r = await as(op.token, '/api/operator/seriesSave', { ...base, ...change })
+      expect([field, r.body.code, r.body.data]).toEqual([field, 422, { field }])
+    }
+    const renamed = await as(op.token, '/api/operator/seriesSave', { ...base, title: { zh: '星际旅人 第一弹', en: 'Star Travellers 1' }, designs: base.designs.map((d: Record<string, unknown>, i: number) => i === 0 ? { ...d, name: { zh: '领航员', en: 'Navigator' } } : d) })
+    expect(renamed.body).toMatchObject({ code: 200, data: { title: { en: 'Star Travellers 1' }, status: 'on_sale' } })
+    expect((await post(t.app, '/api/seriesDetail', { seriesId: id })).body.data.designs.map((d: { name: { en: string } }) => d.name.en)).toContain('Navigator')
+
+    // retiring reveals the open case
+    const retired = await as(op.token, '/api/operator/seriesRetire', { seriesId: id })
+    expect(retired.body).toMatchObject({ code: 200, data: { status: 'retired' } })
+    const c = await t.db.selectFrom('cases').selectAll().where('id', '=', caseId).executeTakeFirstOrThrow()
+    expect(c.status).toBe('retired')
+    expect(c.revealed_at).not.toBeNull()
+    expect((await post(t.app, '/api/caseProof', { caseId })).body.data.arrangement).toHaveLength(5)
+    expect((await as(op.token, '/api/operator/seriesRetire', { seriesId: id })).body.code).toBe(422)
+    expect((await as(op.token, '/api/operator/seriesPublish', { seriesId: id })).body.code).toBe(422)
+
+    // the audit log holds every step with the state before and after
+    const audit = await t.db.selectFrom('audit_log').selectAll().where('entity', '=', 'series').where('entity_id', '=', id).orderBy('id').execute()
+    expect(audit.map(a => a.action)).toEqual(['series.create', 'series.update', 'series.publish', 'series.update', 'series.retire'])
+    expect(audit.every(a => Number(a.actor_id) === op.id)).toBe(true)
+    const update = JSON.parse(audit[3].detail)
+    expect(update.before.title.en).toBe('Star Travellers')
+    expect(update.after.title.en).toBe('Star Travellers 1')
+    expect(update.after.designs[0].name.en).toBe('Navigator')
+
+    // the list by status
+    const list = (await as(op.token, '/api/operator/seriesList', { page: 1, size: 50, status: 'retired' })).body.data
+    expect(list.list.find((s: { id: number }) => s.id === id)).toMatchObject({ status: 'retired', designCount: 6, boxesSold: 1, casesOnSale: 0 })
+    expect(list.counts.retired).toBeGreaterThanOrEqual(1)
+  })
+
+  test('publishing names the rules of odds and money: the composition, and a box recycling for more than it costs', async () => {
+    const urls: string[] = []
+    for (const c of COLOURS.slice(0, 4)) urls.push((await upload(makePng(32, 32, c))).body.data.url)
+    const make = async (over: Record<string, unknown>) => {
+      const r = await as(op.token, '/api/operator/seriesSave', draft(urls, over))
+      expect(r.body.code).toBe(200)
+      return (await as(op.token, '/api/operator/seriesPublish', { seriesId: r.body.data.id })).body
+    }
+    // a hidden design without a hidden chance
+    expect((await make({ hiddenCasePpm: 0 })).data.problems).toEqual([{ field: 'hiddenCasePpm', message: 'With a hidden design, the hidden chance must be above 0' }])
+    // recycling pays more on average than the price: refused
+    const greedy = draft(urls)
+    greedy.designs = greedy.designs.map(d => ({ ...d, referenceValueCents: 5000, recycleValueCents: 4000 }))
+    expect((await make({ designs: greedy.designs })).data.problems.map((p: { field: string }) => p.field)).toEqual(['designs'])
+    // too few designs
+    expect((await make({ designs: draft(urls).designs.slice(0, 2).map(d => ({ ...d, rarity: 'regular' })), hiddenCasePpm: 0 })).data.problems.map((p: { field: string }) => p.field)).toEqual(['designs'])
+  })
+
+  test('bad input is refused by field and changes nothing', async () => {
+    const png = (await upload(makePng(20, 20, COLOURS[6]))).body.data.url
+    const before = await t.db.selectFrom('series').select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ priceCents: 20001 }, 'priceCents'],
+      [{ priceCents: 0 }, 'priceCents'],
+      [{ title: { zh: 'x'.repeat(61), en: 'x' } }, 'title.zh'],
+      [{ title: { zh: 'a\nb', en: 'x' } }, 'title.zh'],
+      [{ cover: 'https://evil.example/x.png' }, 'cover'],
+      [{ cover: `/media/u/${'a'.repeat(64)}.png` }, 'cover'],
+      [{ hiddenCasePpm: 1000001 }, 'hiddenCasePpm']
+    ]
+    for (const [over, field] of cases) {
+      const r = await as(op.token, '/api/operator/seriesSave', draft([png, png, png], over))
+      expect([field, r.body.code, r.body.data?.field]).toEqual([field, 400, field])
+    }
+    const recycle = draft([png, png, png])
+    recycle.designs[1].recycleValueCents = recycle.designs[1].referenceValueCents + 1
+    expect((await as(op.token, '/api/operator/seriesSave', recycle, 'zh')).body).toMatchObject({ code: 400, data: { field: 'designs.1.recycleValueCents' } })
+    // another series' design
+    const other = (await as(op.token, '/api/operator/seriesSave', draft([png, png, png]))).body.data
+    const mine = (await as(op.token, '/api/operator/seriesSave', draft([png, png, png]))).body.data
+    const steal = draft([png, png, png], { id: mine.id, version: mine.version })
+    steal.designs = steal.designs.map((d, i) => ({ ...d, id: i === 0 ? other.designs[0].id : mine.designs[i].id }))
+    expect((await as(op.token, '/api/operator/seriesSave', steal)).body).toMatchObject({ code: 400, data: { field: 'designs.0.id' } })
+    expect((await as(op.token, '/api/operator/series', { seriesId: 999999 })).body.code).toBe(404)
+    const after = await t.db.selectFrom('series').select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+    expect(Number(after.n)).toBe(Number(before.n) + 2)
+  })
+
+  test('two saves of one version at once: one wins, the other is told (409), nothing is half applied', async () => {
+    const png = (await upload(makePng(24, 24, COLOURS[5]))).body.data.url
+    const s = (await as(op.token, '/api/operator/seriesSave', draft([png, png, png, png]))).body.data
+    const body = (price: number) => ({ ...draft([png, png, png, png], { id: s.id, version: s.version, priceCents: price }), designs: s.designs.map((d: Record<string, unknown>) => ({ id: d.id, name: d.name, rarity: d.rarity, image: d.image, referenceValueCents: d.referenceValueCents, recycleValueCents: d.recycleValueCents })) })
+    const [a, b] = await Promise.all([as(op.token, '/api/operator/seriesSave', body(1500)), as(op.token, '/api/operator/seriesSave', body(2500))])
+    expect([a.body.code, b.body.code].sort()).toEqual([200, 409])
+    const winner = a.body.code === 200 ? 1500 : 2500
+    const now = (await as(op.token, '/api/operator/series', { seriesId: s.id })).body.data
+    expect(now).toMatchObject({ priceCents: winner, version: s.version + 1 })
+    expect(now.designs).toHaveLength(4)
+  })
+})

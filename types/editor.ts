@@ -1,0 +1,170 @@
+/**
+ * The series editor (issue 10, PRODUCT.md "The blind-box model", "Protecting shoppers"): operators list
+ * series by status, create and change them in both languages, upload design images, publish a draft
+ * (every rule checked at once) and retire a series on sale (its open cases are revealed).
+ *
+ * What may change when: a draft changes freely. Once published, the composition (designs, rarities,
+ * values), the price and the hidden chance are fixed, since shoppers bought at those odds: texts, names
+ * and images may still be corrected. Every change is audited with the state before and after.
+ */
+import { Type, type Static } from 'typebox'
+import { route } from './api'
+import { EDITOR_LIMITS, MAX_BOX_PRICE_CENTS, OPERATOR_LIMITS, PAGE_MAX, UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, UPLOAD_URL_PATTERN } from './limits'
+import { Id, MultilineText, Nullable, Obj, PageResult, StringEnum, Text, Timestamp } from './schema'
+import { Rarity } from './shop'
+
+export const EditorSeriesStatus = StringEnum(['draft', 'on_sale', 'retired'] as const)
+export type EditorSeriesStatus = Static<typeof EditorSeriesStatus>
+
+const Ppm = Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'parts per million' })
+const ImageUrl = Type.String({ pattern: UPLOAD_URL_PATTERN, maxLength: 200, description: 'An uploaded image (/media/u/...) or a demo one (/media/art/...)' })
+const Value = Type.Integer({ minimum: 0, maximum: EDITOR_LIMITS.valueMaxCents })
+const Bilingual = (maxLength: number, multiline = false) => {
+  const one = multiline ? MultilineText({ maxLength }) : Text({ maxLength })
+  return Obj({ zh: one, en: one })
+}
+
+// ---- list and read ------------------------------------------------------------------------------------
+
+export const EditorSeriesListRequest = Obj({
+  page: Type.Integer({ minimum: 1, maximum: PAGE_MAX }),
+  size: Type.Integer({ minimum: 1, maximum: OPERATOR_LIMITS.pageSizeMax }),
+  /** Absent: every status. */
+  status: Type.Optional(EditorSeriesStatus)
+})
+export type EditorSeriesListRequest = Static<typeof EditorSeriesListRequest>
+
+export const EditorSeriesRow = Type.Object({
+  id: Type.Integer(),
+  title: Type.Object({ zh: Type.String(), en: Type.String() }),
+  status: EditorSeriesStatus,
+  priceCents: Type.Integer(),
+  designCount: Type.Integer(),
+  cover: Nullable(Type.String()),
+  /** Cases open now and boxes sold over the series' life. */
+  casesOnSale: Type.Integer(),
+  boxesSold: Type.Integer(),
+  updatedAt: Timestamp
+})
+export type EditorSeriesRow = Static<typeof EditorSeriesRow>
+
+export const EditorSeriesListResponse = Type.Object({
+  ...PageResult(EditorSeriesRow).properties,
+  /** Series per status, for the filter's counts. */
+  counts: Type.Object({ draft: Type.Integer(), on_sale: Type.Integer(), retired: Type.Integer() })
+})
+export type EditorSeriesListResponse = Static<typeof EditorSeriesListResponse>
+
+export const EditorDesign = Type.Object({
+  id: Type.Integer(),
+  name: Type.Object({ zh: Type.String(), en: Type.String() }),
+  rarity: Rarity,
+  image: Nullable(Type.String()),
+  referenceValueCents: Type.Integer(),
+  recycleValueCents: Type.Integer()
+})
+export type EditorDesign = Static<typeof EditorDesign>
+
+export const EditorSeries = Type.Object({
+  id: Type.Integer(),
+  status: EditorSeriesStatus,
+  title: Type.Object({ zh: Type.String(), en: Type.String() }),
+  description: Type.Object({ zh: Type.String(), en: Type.String() }),
+  rules: Type.Object({ zh: Type.String(), en: Type.String() }),
+  cover: Nullable(Type.String()),
+  priceCents: Type.Integer(),
+  hiddenCasePpm: Ppm,
+  /** Boxes per case: the regular and rare designs (the case model). */
+  caseSize: Type.Integer(),
+  designs: Type.Array(EditorDesign),
+  /** Bumped by every change: a save names the version it started from (409 if another save came first). */
+  version: Type.Integer(),
+  updatedAt: Timestamp
+})
+export type EditorSeries = Static<typeof EditorSeries>
+
+// ---- save, publish, retire ----------------------------------------------------------------------------
+
+export const EditorDesignInput = Obj({
+  /** Absent: a new design; present: a design of this series. */
+  id: Type.Optional(Id),
+  name: Bilingual(EDITOR_LIMITS.designNameMax),
+  rarity: Rarity,
+  image: Nullable(ImageUrl),
+  referenceValueCents: Value,
+  recycleValueCents: Value
+})
+export type EditorDesignInput = Static<typeof EditorDesignInput>
+
+export const EditorSeriesSaveRequest = Obj({
+  /** Absent: a new draft; present: that series is changed. */
+  id: Type.Optional(Id),
+  /** The version the editor loaded (present with id): a save over a newer version is a 409. */
+  version: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+  title: Bilingual(EDITOR_LIMITS.titleMax),
+  description: Bilingual(EDITOR_LIMITS.descriptionMax, true),
+  rules: Bilingual(EDITOR_LIMITS.rulesMax, true),
+  cover: Nullable(ImageUrl),
+  priceCents: Type.Integer({ minimum: 1, maximum: MAX_BOX_PRICE_CENTS, description: 'At most 200 yuan (PRODUCT.md)' }),
+  hiddenCasePpm: Ppm,
+  /** The designs in their shown order. */
+  designs: Type.Array(EditorDesignInput, { maxItems: EDITOR_LIMITS.designsMax })
+})
+export type EditorSeriesSaveRequest = Static<typeof EditorSeriesSaveRequest>
+
+export const EditorSeriesIdRequest = Obj({ seriesId: Id })
+export type EditorSeriesIdRequest = Static<typeof EditorSeriesIdRequest>
+
+/** Why a draft cannot be published: every problem at once, each naming its field. */
+export const PublishProblem = Type.Object({
+  /** e.g. title.en, designs.2.image, hiddenCasePpm, designs */
+  field: Type.String(),
+  message: Type.String()
+})
+export type PublishProblem = Static<typeof PublishProblem>
+export const PublishBlockedData = Type.Object({ problems: Type.Array(PublishProblem) })
+export type PublishBlockedData = Static<typeof PublishBlockedData>
+
+// ---- uploads ------------------------------------------------------------------------------------------
+
+export const UploadResult = Type.Object({
+  /** Where the image is served (/media/u/<sha-256>.<ext>); the same bytes always get the same URL. */
+  url: Type.String(),
+  contentType: Type.String(),
+  bytes: Type.Integer(),
+  width: Type.Integer(),
+  height: Type.Integer()
+})
+export type UploadResult = Static<typeof UploadResult>
+
+const tag = 'operator'
+export const editorRoutes = {
+  seriesList: route({
+    method: 'POST', url: '/api/operator/seriesList', auth: 'operator', tag, body: EditorSeriesListRequest, data: EditorSeriesListResponse,
+    summary: 'Every series by status (drafts too), newest change first'
+  }),
+  series: route({
+    method: 'POST', url: '/api/operator/series', auth: 'operator', tag, body: EditorSeriesIdRequest, data: EditorSeries,
+    summary: 'One series as the editor changes it (drafts too)'
+  }),
+  seriesSave: route({
+    method: 'POST', url: '/api/operator/seriesSave', auth: 'operator', tag, body: EditorSeriesSaveRequest, data: EditorSeries,
+    summary: 'Create a draft or change a series (audited)',
+    description: 'A published series keeps its composition, price and hidden chance (422 naming the field); a save over a newer version is a 409.'
+  }),
+  seriesPublish: route({
+    method: 'POST', url: '/api/operator/seriesPublish', auth: 'operator', tag, body: EditorSeriesIdRequest, data: EditorSeries,
+    summary: 'Put a draft on sale (its first case is made and committed)',
+    description: '422 with data.problems listing every rule broken: texts in both languages, enough designs, every image, odds that add up, the price.'
+  }),
+  seriesRetire: route({
+    method: 'POST', url: '/api/operator/seriesRetire', auth: 'operator', tag, body: EditorSeriesIdRequest, data: EditorSeries,
+    summary: 'Take a series off sale: every open case is retired and revealed'
+  }),
+  upload: route({
+    method: 'POST', url: '/api/operator/upload', auth: 'operator', tag, data: UploadResult,
+    upload: { field: UPLOAD_FIELD, maxBytes: UPLOAD_MAX_BYTES },
+    summary: 'Upload an image (multipart/form-data, field `file`)',
+    description: `PNG, JPEG, WebP or GIF, recognised by its bytes, at most ${UPLOAD_MAX_MB} MB (422 naming file when larger, 400 when not such an image or no file). Stored by the server and served under /media/u/.`
+  })
+}
