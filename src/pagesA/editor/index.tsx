@@ -1,11 +1,9 @@
 import { useEffect, useRef, useState, type ComponentType } from 'react'
 import { useDidShow } from '@tarojs/taro'
-import { View, Text, Input, Textarea, ScrollView } from '@tarojs/components'
+import { View, Text, ScrollView } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
-import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
-import ActionBar from '@/components/ActionBar'
 import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
@@ -18,46 +16,12 @@ import WithdrawalsTab from './WithdrawalsTab'
 import ReviewsTab from './ReviewsTab'
 import OperatorsTab from './OperatorsTab'
 import AuditTab from './AuditTab'
+import SeriesTab from './SeriesTab'
 import './index.scss'
-
-/** A single box costs at most 200 yuan (PRODUCT.md, shopper protection). */
-export const MAX_BOX_PRICE_YUAN = 200
-
-/** The series form (issue 10 makes it real). */
-function SeriesTab () {
-  const [price, setPrice] = useState('')
-  const over = Number(price) > MAX_BOX_PRICE_YUAN
-  return (
-    <>
-      <Section>
-        <Text className='editor-label'>{t('editor.title')}</Text>
-        <Input className='editor-input' maxlength={60} />
-        <Text className='editor-label'>{t('editor.description')}</Text>
-        <Textarea className='editor-textarea' maxlength={500} />
-        <View className='editor-pair'>
-          <View className='editor-pair__cell'>
-            <Text className='editor-label'>{t('editor.price')}</Text>
-            <Input className={`editor-input ${over ? 'editor-input--error' : ''}`} type='digit' value={price}
-              onInput={e => setPrice(e.detail.value)} />
-          </View>
-          <View className='editor-pair__cell'>
-            <Text className='editor-label'>{t('editor.caseSize')}</Text>
-            <Input className='editor-input' type='number' />
-          </View>
-        </View>
-        <Text className={`editor-hint ${over ? 'editor-hint--error' : ''}`}>{t('editor.priceLimit')}</Text>
-      </Section>
-      <Section title={t('editor.designs')}><EmptyState icon='🎨' text={t('feedback.noMore')} /></Section>
-      <ActionBar>
-        <View className='btn btn--primary btn--disabled'>{t('editor.save')}</View>
-      </ActionBar>
-    </>
-  )
-}
 
 /** The operator's tabs; each is a component of its own file. */
 const TABS: Array<{ key: string; label: MessageKey; Tab: ComponentType }> = [
-  { key: 'series', label: 'editor.tabSeries', Tab: observer(SeriesTab) },
+  { key: 'series', label: 'editor.tabSeries', Tab: SeriesTab },
   { key: 'shipments', label: 'editor.tabShipments', Tab: ShipmentsTab },
   { key: 'withdrawals', label: 'editor.tabWithdrawals', Tab: WithdrawalsTab },
   { key: 'reviews', label: 'editor.tabReviews', Tab: ReviewsTab },

@@ -1,0 +1,13 @@
+/** The series editor (types/editor.ts): series by status, one series, save, publish, retire. */
+import type { EditorSeriesListRequest, EditorSeriesSaveRequest, editorRoutes } from '~types/editor'
+import { postRoute } from './request'
+
+type R = typeof editorRoutes
+
+export const editorApi = {
+  list: (q: EditorSeriesListRequest) => postRoute<R['seriesList']>('/api/operator/seriesList', q),
+  get: (seriesId: number) => postRoute<R['series']>('/api/operator/series', { seriesId }),
+  save: (body: EditorSeriesSaveRequest) => postRoute<R['seriesSave']>('/api/operator/seriesSave', body),
+  publish: (seriesId: number) => postRoute<R['seriesPublish']>('/api/operator/seriesPublish', { seriesId }),
+  retire: (seriesId: number) => postRoute<R['seriesRetire']>('/api/operator/seriesRetire', { seriesId })
+}
