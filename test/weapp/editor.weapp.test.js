@@ -69,8 +69,11 @@ afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
+/** The editor page, loaded once (miniprogram-simulate registers a page's component once per file). */
+let editor
+
 test('editor, as the operator: the desk\'s tabs, and a shop setting typed, saved and read back from the server', async () => {
-  const page = h.loadPage('pagesA/editor/index')
+  const page = editor = h.loadPage('pagesA/editor/index')
   await waitFor(() => expect(page.querySelector('.editor-tab-settings')).toBeTruthy(), 10000)
   for (const tab of ['series', 'shipments', 'withdrawals', 'recipes', 'settings']) expect(page.querySelector(`.editor-tab-${tab}`)).toBeTruthy()
   page.querySelector('.editor-tab-settings').dispatchEvent('tap')
@@ -81,3 +84,50 @@ test('editor, as the operator: the desk\'s tabs, and a shop setting typed, saved
   page.querySelector('.op-settings__save').dispatchEvent('tap')
   await eventually(async () => expect((await api('/api/shippingRule', {})).feeCents).toBe(950))
 }, 30000)
+
+test('editor, the series tab: a new draft with a design whose image is picked with chooseImage and sent with uploadFile, saved to the server', async () => {
+  const { makePng } = require('../support/png')
+  const file = path.join(dataDir, 'design.png')
+  const png = makePng(40, 40, [200, 60, 90])
+  fs.writeFileSync(file, png)
+  const page = editor
+  page.querySelector('.editor-tab-series').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.series-new')).toBeTruthy(), 10000)
+  page.querySelector('.series-new').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.series-title-zh')).toBeTruthy())
+  page.querySelector('.series-title-zh').dispatchEvent('input', { detail: { value: '小程序系列' } })
+  page.querySelector('.series-title-en').dispatchEvent('input', { detail: { value: 'Mini-program series' } })
+  page.querySelector('.series-price').dispatchEvent('input', { detail: { value: '29' } })
+  await new Promise(r => setTimeout(r, 100))
+  page.querySelector('.design-add').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.design-image-0')).toBeTruthy())
+  // a cancelled pick says no file was selected and sends nothing
+  h.state.chooseImage = { path: '', fail: 'chooseImage:fail cancel' }
+  page.querySelector('.design-image-0').dispatchEvent('tap')
+  await waitFor(() => expect(h.state.toasts[h.state.toasts.length - 1]).toBe('未选择文件'))
+  expect(h.state.uploads).toHaveLength(0)
+  h.state.chooseImage = { path: file, fail: '' }
+  page.querySelector('.design-image-0').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.design-image-0 .image-picker__img')).toBeTruthy(), 10000)
+  expect(h.state.uploads[0]).toMatchObject({ url: '/dev-api/api/operator/upload', name: 'file', bytes: png.length })
+  expect(h.state.uploads[0].header.Authorization).toBe(`Bearer ${token}`)
+  page.querySelector('.design-name-zh').dispatchEvent('input', { detail: { value: '款一' } })
+  page.querySelector('.design-name-en').dispatchEvent('input', { detail: { value: 'One' } })
+  page.querySelector('.design-reference').dispatchEvent('input', { detail: { value: '30' } })
+  page.querySelector('.design-recycle').dispatchEvent('input', { detail: { value: '8' } })
+  await new Promise(r => setTimeout(r, 100))
+  page.querySelector('.series-save').dispatchEvent('tap')
+  await eventually(async () => {
+    const drafts = (await api('/api/operator/seriesList', { page: 1, size: 50, status: 'draft' })).list
+    expect(drafts.map(d => d.title.en)).toContain('Mini-program series')
+  })
+  const id = (await api('/api/operator/seriesList', { page: 1, size: 50, status: 'draft' })).list.find(d => d.title.en === 'Mini-program series').id
+  const saved = await api('/api/operator/series', { seriesId: id })
+  expect(saved).toMatchObject({ priceCents: 2900, designs: [{ name: { zh: '款一', en: 'One' }, referenceValueCents: 3000, recycleValueCents: 800 }] })
+  const served = await new Promise((resolve, reject) => http.get(`${h.state.apiOrigin}${saved.designs[0].image}`, res => {
+    const chunks = []
+    res.on('data', c => chunks.push(c))
+    res.on('end', () => resolve(Buffer.concat(chunks)))
+  }).on('error', reject))
+  expect(Buffer.compare(served, png)).toBe(0)
+}, 40000)

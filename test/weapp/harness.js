@@ -3,6 +3,7 @@
  * Component, which is all simulate knows), wx.* storage and navigation are kept in memory, and
  * wx.request is carried over real HTTP to a server the test names.
  */
+const fs = require('node:fs')
 const http = require('node:http')
 const path = require('node:path')
 const simulate = require('miniprogram-simulate')
@@ -22,6 +23,9 @@ function createHarness () {
     modalConfirms: true,
     titles: [],
     requests: [],
+    /** What wx.chooseImage picks next: a file on disk, or an errMsg to fail with (e.g. a cancel). */
+    chooseImage: { path: '', fail: '' },
+    uploads: [],
     apiOrigin: ''
   }
 
@@ -92,6 +96,44 @@ function createHarness () {
     if (body !== undefined && (opts.method || 'GET') !== 'GET') req.write(body)
     req.end()
     return { abort () { req.destroy() } }
+  }
+
+  wx.chooseImage = (opts) => {
+    const { path: file, fail } = state.chooseImage
+    if (fail) {
+      setTimeout(() => { opts.fail && opts.fail({ errMsg: fail }); opts.complete && opts.complete({ errMsg: fail }) }, 0)
+      return
+    }
+    ok('chooseImage', opts, { tempFilePaths: [file], tempFiles: [{ path: file, size: fs.statSync(file).size }] })
+  }
+  // wx.uploadFile: the file read from its path and sent as multipart/form-data over real HTTP, the answer's
+  // body handed over as text (as WeChat does)
+  wx.uploadFile = (opts) => {
+    const url = new URL(opts.url, state.apiOrigin)
+    const boundary = `----wxupload${Date.now().toString(16)}`
+    const bytes = fs.readFileSync(opts.filePath)
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${opts.name}"; filename="${path.basename(opts.filePath)}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`)
+    ])
+    state.uploads.push({ url: url.pathname, name: opts.name, header: opts.header, bytes: bytes.length })
+    const req = http.request(url, { method: 'POST', headers: { ...opts.header, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length } }, (res) => {
+      const chunks = []
+      res.on('data', c => chunks.push(c))
+      res.on('end', () => {
+        const out = { statusCode: res.statusCode, data: Buffer.concat(chunks).toString('utf8'), errMsg: 'uploadFile:ok' }
+        opts.success && opts.success(out)
+        opts.complete && opts.complete(out)
+      })
+    })
+    req.on('error', (e) => {
+      const out = { errMsg: `uploadFile:fail ${e.message}` }
+      opts.fail && opts.fail(out)
+      opts.complete && opts.complete(out)
+    })
+    req.end(body)
+    return { abort () { req.destroy() }, onProgressUpdate () {} }
   }
 
   function boot () {
