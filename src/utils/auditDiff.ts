@@ -24,6 +24,8 @@ export interface DiffRow {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 interface PoolEntry { designId: number; weight: number; name?: unknown }
+const isDesignList = (v: unknown): v is Array<Record<string, unknown>> =>
+  Array.isArray(v) && v.length > 0 && v.every(x => isObject(x) && typeof x.id === 'number' && isObject(x.name))
 const isPool = (v: unknown): v is PoolEntry[] =>
   Array.isArray(v) && v.length > 0 && v.every(x => isObject(x) && typeof x.designId === 'number' && typeof x.weight === 'number')
 
@@ -34,6 +36,9 @@ const isPool = (v: unknown): v is PoolEntry[] =>
 function leaves (v: unknown, prefix: string, out: Map<string, unknown>, names: Map<string, unknown>): Map<string, unknown> {
   if (isObject(v) && Object.keys(v).length) {
     for (const [k, x] of Object.entries(v)) leaves(x, prefix ? `${prefix}.${k}` : k, out, names)
+  } else if (isDesignList(v)) {
+    // a series' designs, design by design (designs.3.name.en: "Designs 4 · Name · English")
+    v.forEach((x, i) => leaves(x, `${prefix}.${i}`, out, names))
   } else if (isPool(v)) {
     for (const e of v) {
       out.set(`${prefix}[${e.designId}]`, e.weight)
@@ -73,6 +78,9 @@ export function fieldLabel (path: string): string {
   if (!path) return t('audit.field.status')
   const parts = path.split('.')
   const last = parts[parts.length - 1]
+  // a field of a list's item: the item, then the field (designs.3.name.en: "Designs 4 · Name · English")
+  const item = parts.findIndex(p => /^\d+$/.test(p))
+  if (item > 0 && item < parts.length - 1) return `${fieldLabel(parts.slice(0, item + 1).join('.'))} · ${fieldLabel(parts.slice(item + 1).join('.'))}`
   if ((last === 'zh' || last === 'en') && parts.length > 1) return `${fieldLabel(parts.slice(0, -1).join('.'))} · ${t(`audit.lang.${last}`)}`
   if (/^\d+$/.test(last) && parts.length > 1) return `${fieldLabel(parts.slice(0, -1).join('.'))} ${Number(last) + 1}`
   if (SETTINGS.includes(last)) return t(`opSettings.${last}` as MessageKey).replace(/[（(][^）)]*[）)]$/, '').trim()
