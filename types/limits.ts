@@ -205,3 +205,16 @@ export const UPLOAD_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'ima
 export const UPLOAD_FIELD = 'file'
 /** Where uploaded images are served: /media/u/<sha-256>.<ext>. */
 export const UPLOAD_URL_PATTERN = '^/media/(u|art)/[0-9a-f-]+\\.(png|jpg|webp|gif)$'
+
+/** The complaint channel (issue 10): lengths, and how often a shopper may write. */
+export const COMPLAINT_LIMITS = {
+  textMin: 10,
+  textMax: 1000,
+  referenceMax: 64,
+  replyMax: 1000,
+  /** Complaints per account per hour. */
+  perHour: 3,
+  mailTitleMax: 200,
+  mailContentMax: 10000,
+  robotTextMax: 4000
+} as const

@@ -47,6 +47,9 @@ import { withdrawalRoutes } from './routes/withdrawals'
 import { securityRoutes } from './routes/security'
 import { operatorRoutes } from './routes/operators'
 import { editorRoutesOf } from './routes/editor'
+import { complaintRoutesOf } from './routes/complaints'
+import { Alerts, registerAlerts } from './services/alerts'
+import { FeishuRobot, WeComRobot } from './providers/robots'
 import { registerMedia } from './http/media'
 import { registerOpenApi, serveOpenApi } from './http/openapi'
 
@@ -128,9 +131,14 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     },
     kuaidi100: config.express.kuaidi100 ? new Kuaidi100Client(config.express.kuaidi100, config.express.apiBase) : null,
     limiter: new RateLimiter(database.db, clock),
+    alerts: new Alerts([
+      ...(config.robots.feishu ? [new FeishuRobot(config.robots.feishu.url, config.robots.feishu.secret ?? null, clock)] : []),
+      ...(config.robots.wecomUrl ? [new WeComRobot(config.robots.wecomUrl)] : [])
+    ], mailer, config.complaintMailboxes, app.log),
     sessions: new SessionService(database.db, clock),
     codes: new OneTimeCodes(database.db, clock)
   }
+  registerAlerts(app, ctx.alerts)
   await prepareDummyHash()
 
   const prefix = config.apiPrefix
@@ -184,12 +192,14 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     securityRoutes(typed, ctx)
     operatorRoutes(typed, ctx)
     editorRoutesOf(typed, ctx)
+    complaintRoutesOf(typed, ctx)
   }, { prefix })
   await serveOpenApi(app, config)
 
   const stopMaintenance = options.maintenance === false ? () => undefined : startMaintenance(ctx, app.log)
   app.addHook('onClose', async () => {
     stopMaintenance()
+    await ctx.alerts.flush()
     mailer?.close?.()
     if (ownsDatabase) await database.close()
   })

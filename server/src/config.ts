@@ -91,6 +91,13 @@ export interface Config {
    * start-up (domain/operators.ts); the first operator of a shop comes from here (or the demo seed).
    */
   operatorAccounts: OperatorAccount[]
+  /**
+   * The operators' alerts and the complaint channel: FEISHU_WEBHOOK_URL (+ FEISHU_WEBHOOK_SECRET when
+   * the bot verifies signatures), WECOM_WEBHOOK_URL, and COMPLAINT_MAILBOX (comma-separated addresses
+   * complaints are mailed to).
+   */
+  robots: { feishu?: { url: string; secret?: string }; wecomUrl?: string }
+  complaintMailboxes: string[]
 }
 
 /** An account named in OPERATOR_ACCOUNTS, by the kind of identifier it is. */
@@ -181,6 +188,14 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const authorizeUrl = get('WECHAT_OAUTH_AUTHORIZE_URL') ?? DEFAULTS.WECHAT_OAUTH_AUTHORIZE_URL
   if (!isUrl(authorizeUrl, ['http:', 'https:'])) problems.push('WECHAT_OAUTH_AUTHORIZE_URL must be an http:// or https:// URL')
   const operatorAccounts = parseOperatorAccounts(get('OPERATOR_ACCOUNTS'), problems)
+  const feishuUrl = get('FEISHU_WEBHOOK_URL')
+  if (feishuUrl && !isUrl(feishuUrl, ['http:', 'https:'])) problems.push('FEISHU_WEBHOOK_URL must be an http:// or https:// URL (the bot\'s webhook address)')
+  const feishuSecret = get('FEISHU_WEBHOOK_SECRET')
+  if (feishuSecret && !feishuUrl) problems.push('FEISHU_WEBHOOK_SECRET is set but FEISHU_WEBHOOK_URL is not')
+  const wecomUrl = get('WECOM_WEBHOOK_URL')
+  if (wecomUrl && !isUrl(wecomUrl, ['http:', 'https:'])) problems.push('WECOM_WEBHOOK_URL must be an http:// or https:// URL (the group robot\'s webhook address with its key)')
+  const complaintMailboxes = (get('COMPLAINT_MAILBOX') ?? '').split(',').map(s => s.trim().toLowerCase()).filter(Boolean)
+  for (const m of complaintMailboxes) if (!OPERATOR_EMAIL.test(m)) problems.push(`COMPLAINT_MAILBOX: "${m.slice(0, 60)}" is not an e-mail address`)
 
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'), problems)
   const wechatPay = parseWeChatPay(get, cwd, nodeEnv === 'production', problems)
@@ -207,7 +222,9 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     wechatPay,
     maps,
     express,
-    operatorAccounts
+    operatorAccounts,
+    robots: { ...(feishuUrl ? { feishu: { url: feishuUrl, ...(feishuSecret ? { secret: feishuSecret } : {}) } } : {}), ...(wecomUrl ? { wecomUrl } : {}) },
+    complaintMailboxes
   }
 }
 

@@ -1,4 +1,5 @@
 /** What route modules need, built once per app (see app.ts). */
+import type { Alerts } from './services/alerts'
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config'
@@ -34,6 +35,8 @@ export interface AppContext {
   /** null: Kuaidi100 is not configured. */
   kuaidi100: Kuaidi100Client | null
   limiter: RateLimiter
+  /** Operator alerts (robots, the complaint mailbox): services/alerts.ts. */
+  alerts: Alerts
   sessions: SessionService
   codes: OneTimeCodes
 }

@@ -468,6 +468,7 @@ const en: Dict = {
     wallet: 'Top up and withdraw',
     security: 'Account security',
     editor: 'Blind-box editor',
+    contact: 'Contact the shop',
     language: 'Language',
     logout: 'Log out',
     logoutConfirm: 'Log out now?'
@@ -764,7 +765,8 @@ const en: Dict = {
       setting: 'Settings',
       user: 'Account',
       shipment: 'Shipment',
-      withdrawal: 'Withdrawal'
+      withdrawal: 'Withdrawal',
+      complaint: 'Complaint'
     },
     action: {
       role: { grant: 'Operator role granted', revoke: 'Operator role revoked' },
@@ -774,6 +776,7 @@ const en: Dict = {
       design: { add: 'Design added' },
       shipment: { deliver: 'Shipped' },
       withdrawal: { approve: 'Withdrawal approved', reject: 'Withdrawal rejected' },
+      complaint: { reply: 'Complaint answered', close: 'Complaint closed' },
       birth_date: { correct: 'Birth date corrected', reject: 'Birth date correction rejected' }
     },
     field: {
@@ -803,6 +806,7 @@ const en: Dict = {
       carrier: 'Carrier',
       trackingNo: 'Tracking number',
       reason: 'Reason',
+      reply: 'Answer',
       returnedCents: 'Returned',
       user: 'Account',
       userId: 'User id',
@@ -829,7 +833,10 @@ const en: Dict = {
       regular: 'Regular',
       rare: 'Rare',
       hidden: 'Hidden',
-      pending: 'Pending'
+      pending: 'Pending',
+      open: 'Waiting',
+      answered: 'Answered',
+      closed: 'Closed'
     }
   },
   recipeForm: {
@@ -950,6 +957,40 @@ const en: Dict = {
     designNeedsHidden: 'With a hidden design, the hidden chance must be above 0',
     tooMany: 'A case holds at most 100 boxes',
     recycleExpected: 'A box would recycle, on average, for its price or more: lower the recycle values'
+  },
+  contact: {
+    title: 'Contact the shop',
+    hint: 'Tell us what went wrong: the shop\'s team is told at once and answers here (and by e-mail if you leave an address).',
+    topic: 'About',
+    topics: { order: 'An order', prize: 'A prize', shipping: 'Shipping', payment: 'Payment', account: 'My account', other: 'Something else' },
+    text: 'What happened',
+    textPlaceholder: 'At least 10 characters',
+    textShort: 'Please write at least {min} characters',
+    textLong: 'At most {max} characters',
+    reference: 'Order or parcel number (optional)',
+    referencePlaceholder: 'e.g. BB2026... or SF1234...',
+    contact: 'E-mail for the answer (optional)',
+    contactPlaceholder: 'you@example.com',
+    emailInvalid: 'Enter an e-mail address like you@example.com',
+    send: 'Send',
+    sent: 'Sent: the shop will answer here',
+    mine: 'Your messages',
+    none: 'No messages yet',
+    status: { open: 'Waiting', answered: 'Answered', closed: 'Closed' },
+    replyFrom: 'The shop answered'
+  },
+  opComplaints: {
+    tab: 'Complaints',
+    title: 'Complaints',
+    none: 'Nothing here',
+    answer: 'Answer',
+    replyPlaceholder: 'Your answer (the shopper reads it, and gets it by e-mail if they left an address)',
+    replyEmpty: 'Write an answer first',
+    send: 'Answer',
+    sendClose: 'Answer and close',
+    close: 'Close',
+    replied: 'Answered',
+    closedDone: 'Closed'
   },
   wechatLogin: {
     redirecting: 'Opening WeChat…',

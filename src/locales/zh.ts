@@ -470,6 +470,7 @@ const zh = {
     wallet: '充值提现',
     security: '账号安全',
     editor: '盲盒编辑器',
+    contact: '联系客服',
     language: '切换语言',
     logout: '退出登录',
     logoutConfirm: '确定退出登录吗？'
@@ -766,7 +767,8 @@ const zh = {
       setting: '店铺设置',
       user: '账号',
       shipment: '发货',
-      withdrawal: '提现'
+      withdrawal: '提现',
+      complaint: '投诉'
     },
     action: {
       role: { grant: '授予运营权限', revoke: '撤销运营权限' },
@@ -776,6 +778,7 @@ const zh = {
       design: { add: '添加款式' },
       shipment: { deliver: '发货' },
       withdrawal: { approve: '批准提现', reject: '拒绝提现' },
+      complaint: { reply: '答复投诉', close: '关闭投诉' },
       birth_date: { correct: '更正出生日期', reject: '驳回出生日期更正' }
     },
     field: {
@@ -805,6 +808,7 @@ const zh = {
       carrier: '快递公司',
       trackingNo: '运单号',
       reason: '原因',
+      reply: '答复',
       returnedCents: '退回金额',
       user: '账号',
       userId: '用户编号',
@@ -831,7 +835,10 @@ const zh = {
       regular: '普通',
       rare: '稀有',
       hidden: '隐藏',
-      pending: '待审核'
+      pending: '待审核',
+      open: '待处理',
+      answered: '已答复',
+      closed: '已关闭'
     }
   },
   recipeForm: {
@@ -952,6 +959,40 @@ const zh = {
     designNeedsHidden: '有隐藏款时，隐藏款概率须大于 0',
     tooMany: '一箱最多 100 盒',
     recycleExpected: '每盒的平均回收价不低于售价：请调低回收价'
+  },
+  contact: {
+    title: '联系客服',
+    hint: '告诉我们遇到的问题：商城团队会立即收到，并在这里答复（留下邮箱的话也会发邮件）。',
+    topic: '关于',
+    topics: { order: '订单', prize: '奖品', shipping: '发货', payment: '支付', account: '我的账号', other: '其他' },
+    text: '发生了什么',
+    textPlaceholder: '至少 10 个字',
+    textShort: '请至少写 {min} 个字',
+    textLong: '最多 {max} 个字',
+    reference: '订单号或快递单号（可选）',
+    referencePlaceholder: '如 BB2026… 或 SF1234…',
+    contact: '接收答复的邮箱（可选）',
+    contactPlaceholder: 'you@example.com',
+    emailInvalid: '请输入正确的邮箱，如 you@example.com',
+    send: '发送',
+    sent: '已发送：商城会在这里答复',
+    mine: '我的留言',
+    none: '还没有留言',
+    status: { open: '待处理', answered: '已答复', closed: '已关闭' },
+    replyFrom: '商城答复'
+  },
+  opComplaints: {
+    tab: '投诉',
+    title: '投诉',
+    none: '这里没有内容',
+    answer: '答复',
+    replyPlaceholder: '你的答复（用户会看到；留了邮箱的也会收到邮件）',
+    replyEmpty: '请先填写答复',
+    send: '答复',
+    sendClose: '答复并关闭',
+    close: '关闭',
+    replied: '已答复',
+    closedDone: '已关闭'
   },
   wechatLogin: {
     redirecting: '正在打开微信授权…',

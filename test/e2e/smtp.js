@@ -47,7 +47,7 @@ async function startSmtp () {
     }
   }
 
-  return { url: `smtp://127.0.0.1:${port}`, mails, codeFor, close: () => new Promise(r => server.close(r)) }
+  return { url: `smtp://127.0.0.1:${port}`, mails, codeFor, bodyText, close: () => new Promise(r => server.close(r)) }
 }
 
 module.exports = { startSmtp }

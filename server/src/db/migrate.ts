@@ -11,6 +11,7 @@ import { combine } from './migrations/0008_combine'
 import { props } from './migrations/0009_props'
 import { accountSecurity } from './migrations/0010_account_security'
 import { operators } from './migrations/0013_operators'
+import { complaints } from './migrations/0014_complaints'
 import { media } from './migrations/0015_media'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
@@ -27,6 +28,7 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0009_props': props(dialect),
     '0010_account_security': accountSecurity(dialect),
     '0013_operators': operators(),
+    '0014_complaints': complaints(dialect),
     '0015_media': media(dialect)
   }
 }

@@ -487,6 +487,7 @@ export interface Database {
   spending_limits: SpendingLimitsTable
   birth_date_corrections: BirthDateCorrectionsTable
   media: MediaTable
+  complaints: ComplaintsTable
 }
 
 /** An uploaded image, by the SHA-256 of its bytes (served as /media/u/<sha256>.<ext>). */
@@ -500,6 +501,21 @@ export interface MediaTable {
   height: number
   uploaded_by: number | null
   created_at: Timestamp
+}
+
+export interface ComplaintsTable {
+  id: Generated<number>
+  user_id: number
+  topic: 'order' | 'prize' | 'shipping' | 'payment' | 'account' | 'other'
+  text: string
+  contact: string | null
+  reference: string | null
+  status: 'open' | 'answered' | 'closed'
+  reply: string | null
+  replied_by: number | null
+  created_at: Timestamp
+  replied_at: Timestamp | null
+  updated_at: Timestamp
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -26,6 +26,7 @@ import { writeAudit } from './audit'
 import { proofOf } from './cases'
 import { designInfo, loadSeries, text, type SeriesData } from './catalogue'
 import { DAY_MS } from './days'
+import { shipmentAlert, type Alerts } from '../services/alerts'
 import { idempotent } from './idempotency'
 import { postTransaction } from './ledger'
 import { yuan } from './purchase'
@@ -34,7 +35,7 @@ import { addToWallet, balanceOf, lockBalance, takeFromWallet } from './wallet'
 import { checkSpending } from './security'
 
 type Db = Kysely<Database>
-export interface AfterDrawDeps { db: Db; dialect: Dialect; clock: Clock }
+export interface AfterDrawDeps { db: Db; dialect: Dialect; clock: Clock; alerts?: Alerts }
 
 const OWNED: PrizeStatus[] = ['warehouse', 'shipping', 'received']
 
@@ -176,7 +177,7 @@ export async function createShipment (deps: AfterDrawDeps, userId: number, reque
   const address = await ownAddress(db, userId, request.addressId)
   const rule = await shippingRule(db)
   const { idempotencyKey, ...body } = request
-  const { result } = await idempotent(db, clock, { userId, key: idempotencyKey, scope: 'shipmentCreate', body }, async trx => {
+  const { result, replayed } = await idempotent(db, clock, { userId, key: idempotencyKey, scope: 'shipmentCreate', body }, async trx => {
     const now = iso(clock())
     const taken = await trx.updateTable('prizes').set({ status: 'shipping', updated_at: now })
       .where('id', 'in', ids).where('user_id', '=', userId).where('status', '=', 'warehouse')
@@ -218,6 +219,8 @@ export async function createShipment (deps: AfterDrawDeps, userId: number, reque
     const [shipment] = await shipmentViews(trx, [row])
     return { shipment, balance: await balanceOf(trx, userId) }
   })
+  // the operators hear of a new parcel to pack (once: a replay is the same request); the region only
+  if (!replayed) deps.alerts?.notify(shipmentAlert(result.shipment.id, ids.length, address.region))
   return result
 }
 

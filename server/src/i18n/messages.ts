@@ -220,7 +220,22 @@ const zh = {
   'editor.upload.none': '未选择文件',
   'editor.upload.tooLarge': '图片不能超过 {mb} MB',
   'editor.upload.notImage': '只能上传 PNG、JPEG、WebP 或 GIF 图片',
-  'editor.upload.broken': '文件上传失败：文件没有完整送达，请重试'
+  'editor.upload.broken': '文件上传失败：文件没有完整送达，请重试',
+  // the complaint channel (issue 10)
+  'complaints.notFound': '投诉不存在',
+  'complaints.closed': '这条投诉已关闭',
+  'complaints.replyOrClose': 'reply：请填写回复，或选择关闭',
+  'complaints.replyBlank': 'reply 不能只有空白',
+  'complaints.replyMailSubject': '【拾盒】你的投诉 #{id} 有了回复',
+  'complaints.topic.order': '订单',
+  'complaints.topic.prize': '奖品',
+  'complaints.topic.shipping': '发货',
+  'complaints.topic.payment': '支付',
+  'complaints.topic.account': '账号',
+  'complaints.topic.other': '其他',
+  'mail.recipientNotAllowed': '只能发送到商城的投诉邮箱',
+  'provider.feishu': '飞书机器人',
+  'provider.wecom': '企业微信机器人'
 } as const
 
 export type MessageKey = keyof typeof zh
@@ -441,7 +456,22 @@ const en: Record<MessageKey, string> = {
   'editor.upload.none': 'No file selected',
   'editor.upload.tooLarge': 'The image must be at most {mb} MB',
   'editor.upload.notImage': 'Only PNG, JPEG, WebP or GIF images can be uploaded',
-  'editor.upload.broken': 'File upload failed: the file did not arrive whole, try again'
+  'editor.upload.broken': 'File upload failed: the file did not arrive whole, try again',
+  // the complaint channel (issue 10)
+  'complaints.notFound': 'No such complaint',
+  'complaints.closed': 'This complaint is closed',
+  'complaints.replyOrClose': 'reply: write an answer, or close it',
+  'complaints.replyBlank': 'reply must not be blank',
+  'complaints.replyMailSubject': '[Pickbox] Your complaint #{id} has an answer',
+  'complaints.topic.order': 'Order',
+  'complaints.topic.prize': 'Prize',
+  'complaints.topic.shipping': 'Shipping',
+  'complaints.topic.payment': 'Payment',
+  'complaints.topic.account': 'Account',
+  'complaints.topic.other': 'Other',
+  'mail.recipientNotAllowed': 'Mail can only go to the shop\'s complaint mailbox',
+  'provider.feishu': 'Feishu robot',
+  'provider.wecom': 'WeCom robot'
 }
 
 const catalogue: Record<Locale, Record<MessageKey, string>> = { zh, en }

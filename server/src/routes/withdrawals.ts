@@ -2,13 +2,18 @@
 import { withdrawRoutes as r } from '../../../types/withdraw'
 import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
+import { withdrawalAlert } from '../services/alerts'
 import {
   approveWithdrawal, listWithdrawals, operatorQueue, rejectWithdrawal, requestWithdrawal, withdrawInfo
 } from '../domain/withdrawals'
 
 export function withdrawalRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.withdrawInfo, async ({ userId }) => withdrawInfo(ctx, userId))
-  defineRoute(app, ctx, r.withdrawRequest, async ({ body, userId }) => (await requestWithdrawal(ctx, userId, body)).result)
+  defineRoute(app, ctx, r.withdrawRequest, async ({ body, userId }) => {
+    const { result, replayed } = await requestWithdrawal(ctx, userId, body)
+    if (!replayed) ctx.alerts.notify(withdrawalAlert(result.id, result.amountCents, userId))
+    return result
+  })
   defineRoute(app, ctx, r.withdrawList, async ({ body, userId }) => listWithdrawals(ctx.db, userId, body.page, body.size))
   defineRoute(app, ctx, r.operatorWithdrawList, async ({ body }) => operatorQueue(ctx.db, body))
   defineRoute(app, ctx, r.operatorWithdrawApprove, async ({ body, userId, request }) => approveWithdrawal(ctx, userId, body.withdrawalId, request.log))

@@ -3,7 +3,7 @@
  * Windows are short so that an attacker is slowed without locking the real owner out for long.
  */
 import type { RateRule } from './rateLimiter'
-import { SHOP_LIMITS } from '../../../types/limits'
+import { COMPLAINT_LIMITS, SHOP_LIMITS } from '../../../types/limits'
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
@@ -58,6 +58,13 @@ export const RULES = {
   expressPerUser: { name: 'express-user', limit: 20, periodMs: MINUTE },
   /** Image uploads of one operator (each up to UPLOAD_MAX_MB is kept in the database; tested in editor.test.ts). */
   uploadPerUser: { name: 'upload-user', limit: 60, periodMs: MINUTE },
+  /** Complaints of one account (types/limits.ts COMPLAINT_LIMITS.perHour; tested in complaints.test.ts). */
+  complaintPerUser: { name: 'complaint-user', limit: COMPLAINT_LIMITS.perHour, periodMs: HOUR },
+  /** /common/mail/send: a shopper (to the complaint mailbox only), an operator (anywhere). */
+  mailSendPerUser: { name: 'mail-send-user', limit: 5, periodMs: HOUR },
+  mailSendPerOperator: { name: 'mail-send-operator', limit: 60, periodMs: HOUR },
+  /** The robots' calls of one operator (WeCom takes 20 a minute per robot). */
+  robotPerOperator: { name: 'robot-operator', limit: 20, periodMs: MINUTE },
   /** Error reports from one IP. */
   errorReportPerIp: { name: 'error-report-ip', limit: 30, periodMs: MINUTE }
 } as const satisfies Record<string, RateRule>

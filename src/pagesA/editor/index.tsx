@@ -17,6 +17,7 @@ import ReviewsTab from './ReviewsTab'
 import OperatorsTab from './OperatorsTab'
 import AuditTab from './AuditTab'
 import SeriesTab from './SeriesTab'
+import ComplaintsTab from './ComplaintsTab'
 import './index.scss'
 
 /** The operator's tabs; each is a component of its own file. */
@@ -28,6 +29,7 @@ const TABS: Array<{ key: string; label: MessageKey; Tab: ComponentType }> = [
   { key: 'recipes', label: 'editor.tabRecipes', Tab: RecipesTab },
   { key: 'settings', label: 'editor.tabSettings', Tab: SettingsTab },
   { key: 'operators', label: 'opRoles.tab', Tab: OperatorsTab },
+  { key: 'complaints', label: 'opComplaints.tab', Tab: ComplaintsTab },
   { key: 'audit', label: 'audit.tab', Tab: AuditTab }
 ]
 

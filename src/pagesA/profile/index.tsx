@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import Taro from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
@@ -8,11 +9,13 @@ import { localeStore, t } from '@/stores/locale'
 import { ENTRY_PAGE } from '@/constants'
 import { dialog } from '@/utils/feedback'
 import { navigate } from '@/utils/navigation'
+import ContactPanel from './ContactPanel'
 import './index.scss'
 
 /** Personal centre: who is logged in, the way to every personal page, language, log out. */
 function ProfilePage () {
   const user = sessionStore.user
+  const [contactOpen, setContactOpen] = useState(false)
   const logout = async () => {
     if (!(await dialog({ message: t('profile.logoutConfirm') }))) return
     await sessionStore.logout()
@@ -27,6 +30,10 @@ function ProfilePage () {
   if (user?.role === 'operator') {
     items.push({ key: 'editor', icon: '🛠️', label: t('profile.editor'), onClick: () => navigate('/pages/editor/index') })
   }
+  items.push({
+    key: 'contact', icon: '💬', label: t('profile.contact'), value: contactOpen ? '▲' : undefined,
+    onClick: () => { if (sessionStore.loggedIn) setContactOpen(o => !o); else void Taro.reLaunch({ url: ENTRY_PAGE }) }
+  })
   items.push({ key: 'language', icon: '🌐', label: t('profile.language'), value: t('app.languageName'), onClick: localeStore.toggle })
 
   return (
@@ -42,6 +49,7 @@ function ProfilePage () {
         )}
       </View>
       <MenuList items={items} />
+      {contactOpen && sessionStore.loggedIn && <ContactPanel />}
       {sessionStore.loggedIn && <View className='btn btn--ghost profile-logout' onClick={logout}>{t('profile.logout')}</View>}
     </PageShell>
   )
