@@ -218,3 +218,8 @@ export const COMPLAINT_LIMITS = {
   mailContentMax: 10000,
   robotTextMax: 4000
 } as const
+
+/** Text to speech (issue 11): the longest text read aloud. */
+export const SPEECH_LIMITS = {
+  textMax: 500
+} as const

@@ -49,6 +49,8 @@ import { operatorRoutes } from './routes/operators'
 import { editorRoutesOf } from './routes/editor'
 import { complaintRoutesOf } from './routes/complaints'
 import { Alerts, registerAlerts } from './services/alerts'
+import { EspeakEngine, type TtsEngine } from './providers/tts'
+import { speechRoutesOf } from './routes/speech'
 import { FeishuRobot, WeComRobot } from './providers/robots'
 import { registerMedia } from './http/media'
 import { registerOpenApi, serveOpenApi } from './http/openapi'
@@ -66,8 +68,19 @@ export interface BuildAppOptions {
   wechatPay?: WeChatPayClient | null
   clock?: Clock
   logger?: FastifyServerOptions['logger']
+  /** Default from TTS_ENGINE; null switches text to speech off. */
+  tts?: TtsEngine | null
   /** Periodic clean-up of sessions, codes and rate limits (default on). */
   maintenance?: boolean
+}
+
+/** The text-to-speech engine TTS_ENGINE names (espeak-ng when unset and installed; checked once per process). */
+let espeakInstalled: boolean | null = null
+function ttsEngineFor (setting: 'espeak-ng' | 'off' | 'auto'): TtsEngine | null {
+  if (setting === 'off') return null
+  if (setting === 'espeak-ng') return new EspeakEngine()
+  espeakInstalled ??= EspeakEngine.available()
+  return espeakInstalled ? new EspeakEngine() : null
 }
 
 /** One offline IP database per process (it holds ~40 MB once read), shared by every app built in it. */
@@ -135,6 +148,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
       ...(config.robots.feishu ? [new FeishuRobot(config.robots.feishu.url, config.robots.feishu.secret ?? null, clock)] : []),
       ...(config.robots.wecomUrl ? [new WeComRobot(config.robots.wecomUrl)] : [])
     ], mailer, config.complaintMailboxes, app.log),
+    tts: options.tts !== undefined ? options.tts : ttsEngineFor(config.ttsEngine),
     sessions: new SessionService(database.db, clock),
     codes: new OneTimeCodes(database.db, clock)
   }
@@ -193,6 +207,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     operatorRoutes(typed, ctx)
     editorRoutesOf(typed, ctx)
     complaintRoutesOf(typed, ctx)
+    speechRoutesOf(typed, ctx)
   }, { prefix })
   await serveOpenApi(app, config)
 

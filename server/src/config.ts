@@ -98,6 +98,8 @@ export interface Config {
    */
   robots: { feishu?: { url: string; secret?: string }; wecomUrl?: string }
   complaintMailboxes: string[]
+  /** TTS_ENGINE: espeak-ng (required), off, or unset (espeak-ng when it is installed). */
+  ttsEngine: 'espeak-ng' | 'off' | 'auto'
 }
 
 /** An account named in OPERATOR_ACCOUNTS, by the kind of identifier it is. */
@@ -194,6 +196,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   if (feishuSecret && !feishuUrl) problems.push('FEISHU_WEBHOOK_SECRET is set but FEISHU_WEBHOOK_URL is not')
   const wecomUrl = get('WECOM_WEBHOOK_URL')
   if (wecomUrl && !isUrl(wecomUrl, ['http:', 'https:'])) problems.push('WECOM_WEBHOOK_URL must be an http:// or https:// URL (the group robot\'s webhook address with its key)')
+  const ttsRaw = get('TTS_ENGINE') ?? 'auto'
+  if (!['espeak-ng', 'off', 'auto'].includes(ttsRaw)) problems.push(`TTS_ENGINE must be espeak-ng or off (unset: espeak-ng when installed), got "${ttsRaw.slice(0, 40)}"`)
   const complaintMailboxes = (get('COMPLAINT_MAILBOX') ?? '').split(',').map(s => s.trim().toLowerCase()).filter(Boolean)
   for (const m of complaintMailboxes) if (!OPERATOR_EMAIL.test(m)) problems.push(`COMPLAINT_MAILBOX: "${m.slice(0, 60)}" is not an e-mail address`)
 
@@ -224,7 +228,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     express,
     operatorAccounts,
     robots: { ...(feishuUrl ? { feishu: { url: feishuUrl, ...(feishuSecret ? { secret: feishuSecret } : {}) } } : {}), ...(wecomUrl ? { wecomUrl } : {}) },
-    complaintMailboxes
+    complaintMailboxes,
+    ttsEngine: ttsRaw as Config['ttsEngine']
   }
 }
 

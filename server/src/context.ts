@@ -1,5 +1,6 @@
 /** What route modules need, built once per app (see app.ts). */
 import type { Alerts } from './services/alerts'
+import type { TtsEngine } from './providers/tts'
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config'
@@ -37,6 +38,8 @@ export interface AppContext {
   limiter: RateLimiter
   /** Operator alerts (robots, the complaint mailbox): services/alerts.ts. */
   alerts: Alerts
+  /** Text to speech (null: off or not installed). */
+  tts: TtsEngine | null
   sessions: SessionService
   codes: OneTimeCodes
 }

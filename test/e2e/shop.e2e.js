@@ -291,6 +291,16 @@ async function buyAndOpen ({ base }) {
     assert.equal(await page.locator('.result').count(), 2, 'two prizes shown')
     await shot('shop-prizes-zh.png')
 
+    // 5b. read aloud: the server speaks the result (local espeak-ng) and the page plays the WAV it names
+    const spoken = page.waitForResponse(r => r.url().endsWith('/dev-api/api/text/tts'))
+    const audio = page.waitForResponse(r => /\/media\/u\/[0-9a-f]{64}\.wav$/.test(r.url()), { timeout: 15000 })
+    await page.locator('.prize-read').click()
+    const said = await (await spoken).json()
+    assert.equal(said.code, 200, JSON.stringify(said))
+    assert.equal(said.data.lang, 'zh')
+    const wav = await audio
+    assert.equal(wav.headers()['content-type'], 'audio/wav')
+
     // 6. the proof of the first prize: the commitment; not revealed while the case is on sale
     await page.locator('.result').first().click()
     await page.waitForURL(/prize_detail/)

@@ -235,7 +235,8 @@ const zh = {
   'complaints.topic.other': '其他',
   'mail.recipientNotAllowed': '只能发送到商城的投诉邮箱',
   'provider.feishu': '飞书机器人',
-  'provider.wecom': '企业微信机器人'
+  'provider.wecom': '企业微信机器人',
+  'provider.tts': '语音合成'
 } as const
 
 export type MessageKey = keyof typeof zh
@@ -471,7 +472,8 @@ const en: Record<MessageKey, string> = {
   'complaints.topic.other': 'Other',
   'mail.recipientNotAllowed': 'Mail can only go to the shop\'s complaint mailbox',
   'provider.feishu': 'Feishu robot',
-  'provider.wecom': 'WeCom robot'
+  'provider.wecom': 'WeCom robot',
+  'provider.tts': 'Text to speech'
 }
 
 const catalogue: Record<Locale, Record<MessageKey, string>> = { zh, en }

@@ -65,6 +65,8 @@ export const RULES = {
   mailSendPerOperator: { name: 'mail-send-operator', limit: 60, periodMs: HOUR },
   /** The robots' calls of one operator (WeCom takes 20 a minute per robot). */
   robotPerOperator: { name: 'robot-operator', limit: 20, periodMs: MINUTE },
+  /** Text to speech of one account (each runs the local engine; tested in speech.test.ts). */
+  ttsPerUser: { name: 'tts-user', limit: 30, periodMs: MINUTE },
   /** Error reports from one IP. */
   errorReportPerIp: { name: 'error-report-ip', limit: 30, periodMs: MINUTE }
 } as const satisfies Record<string, RateRule>

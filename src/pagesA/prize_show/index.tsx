@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react'
 import Taro from '@tarojs/taro'
 import { View, Text, Image, Button } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
@@ -13,6 +14,11 @@ import { toast } from '@/utils/feedback'
 import { formatCents, tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate, redirect, shareMessage } from '@/utils/navigation'
+import { AudioPlayer } from '@/utils/audio'
+import { ApiError } from '@/services/errors'
+import { errorMessage } from '@/services/request'
+import { speechApi } from '@/services/speech'
+import { localeStore } from '@/stores/locale'
 import './index.scss'
 
 const RANK = { hidden: 0, rare: 1, regular: 2 } as const
@@ -20,12 +26,42 @@ const RANK = { hidden: 0, rare: 1, regular: 2 } as const
 /** The results of an opening, rare and hidden ones first and highlighted, with the next steps. */
 function PrizeShowPage () {
   const result = drawStore.last
+  const player = useRef<AudioPlayer | null>(null)
+  const [reading, setReading] = useState(false)
+  // null: not asked yet; false: the server has no text to speech (the button goes)
+  const [speechOn, setSpeechOn] = useState<boolean | null>(null)
+  useEffect(() => () => { player.current?.destroy() }, [])
   if (!result || result.prizes.length === 0) {
     return <PageShell className='prize-show-page'><EmptyState icon='🏆' text={t('prize.none')} action={{ label: t('titles.home'), onClick: () => { void redirect('/pages/home/index') } }} /></PageShell>
   }
   const prizes = [...result.prizes].sort((a, b) => RANK[a.design.rarity] - RANK[b.design.rarity] || a.slot - b.slot)
   const value = prizes.reduce((sum, p) => sum + p.design.referenceValueCents, 0)
   const share = { title: t('prize.shareTitle', { n: prizes.length }), path: '/pages/blind_box_detail/index', query: { seriesId: result.seriesId } }
+
+  /** The results read aloud in the app's language (spec 7 /api/text/tts, played through the AudioPlayer). */
+  const readAloud = async () => {
+    if (reading) return
+    setReading(true)
+    try {
+      const list = prizes.map(p => t('prize.speechItem', { rarity: t(`rarity.${p.design.rarity}`), name: tr(p.design.name) })).join(localeStore.locale === 'zh' ? '，' : ', ')
+      const audio = await speechApi.tts({ text: t('prize.speech', { n: prizes.length, list }), lang: localeStore.locale })
+      setSpeechOn(true)
+      player.current?.destroy()
+      const p = new AudioPlayer({ src: mediaUrl(audio.url) })
+      player.current = p
+      p.on('ended', () => setReading(false))
+      p.on('error', () => setReading(false))
+      await p.play()
+    } catch (e) {
+      setReading(false)
+      if (e instanceof ApiError && e.code === 422 && (e.data as { provider?: string } | null)?.provider === 'tts') {
+        setSpeechOn(false)
+        toast({ message: t('prize.speechOff') })
+      } else {
+        toast({ message: errorMessage(e) })
+      }
+    }
+  }
 
   /** @h5only copies a link to this page's series (the mini-program shares through its own button) */
   const shareH5 = async () => {
@@ -44,6 +80,9 @@ function PrizeShowPage () {
         <Text className='prize-summary__title'>{t('prize.results')}</Text>
         <Text className='prize-summary__text'>{t('prize.summary', { n: prizes.length, value: formatCents(value), paid: formatCents(result.totalCents) })}</Text>
       </View>
+      {speechOn !== false && (
+        <View className={`prize-read ${reading ? 'prize-read--on' : ''}`} onClick={() => { void readAloud() }}>{reading ? t('prize.reading') : t('prize.readAloud')}</View>
+      )}
       <Section>
         {prizes.map(p => (
           <View key={p.prizeId} className={`result result--${p.design.rarity} result-${p.prizeId}`}

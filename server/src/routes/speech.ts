@@ -1,0 +1,30 @@
+/**
+ * Text to speech (types/speech.ts): the text spoken by the local engine, kept like an upload (table
+ * media, by the SHA-256 of the audio) and served under /media/u/<sha>.wav.
+ */
+import { createHash } from 'node:crypto'
+import { speechRoutes as r } from '../../../types/speech'
+import type { Api, AppContext } from '../context'
+import { iso } from '../clock'
+import { enforceLimits } from '../http/request'
+import { configured, providerCall } from '../http/provider-call'
+import { defineRoute } from '../http/route'
+import { RULES } from '../security/rules'
+import { wavDurationMs } from '../providers/tts'
+
+/** zh when the text has a Han character, else en. */
+export const voiceOf = (text: string): 'zh' | 'en' => (/\p{Script=Han}/u.test(text) ? 'zh' : 'en')
+
+export function speechRoutesOf (app: Api, ctx: AppContext): void {
+  defineRoute(app, ctx, r.tts, async ({ body, userId }) => {
+    const engine = configured(ctx.tts, 'tts')
+    await enforceLimits(ctx, [[RULES.ttsPerUser, String(userId)]])
+    const lang = body.lang ?? voiceOf(body.text)
+    const wav = await providerCall('tts', () => engine.speak(body.text, lang))
+    const sha256 = createHash('sha256').update(wav).digest('hex')
+    await ctx.db.insertInto('media').values({
+      sha256, content_type: 'audio/wav', ext: 'wav', data: wav, size: wav.length, width: 0, height: 0, uploaded_by: userId, created_at: iso(ctx.clock())
+    }).onConflict(oc => oc.column('sha256').doNothing()).execute()
+    return { url: `/media/u/${sha256}.wav`, contentType: 'audio/wav', bytes: wav.length, durationMs: wavDurationMs(wav), lang, engine: engine.name }
+  })
+}
