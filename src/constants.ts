@@ -10,6 +10,7 @@ export const LOGIN_RETURN_TTL_MS = 30 * 60 * 1000
 export const REQUEST_TIMEOUT_MS = 50000
 /** The platform's timeout of an upload (spec 9: 60000 ms for request, socket, upload, download). */
 export const UPLOAD_TIMEOUT_MS = 60000
+export const DOWNLOAD_TIMEOUT_MS = 60000
 export const POLL_INTERVAL_MS = 2000
 export const TOAST_DEFAULT_DURATION_MS = 3000
 

@@ -997,6 +997,13 @@ const en: Dict = {
     replied: 'Answered',
     closedDone: 'Closed'
   },
+  storage: {
+    nameRequired: 'variableName must not be empty'
+  },
+  download: {
+    urlRequired: 'Please provide a download address',
+    failed: 'Download failed'
+  },
   wechatLogin: {
     redirecting: 'Opening WeChat…',
     stateMismatch: 'Login failed: the WeChat authorisation expired or did not start on this page. Tap "Log in with WeChat" again.',

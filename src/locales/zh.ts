@@ -999,6 +999,13 @@ const zh = {
     replied: '已答复',
     closedDone: '已关闭'
   },
+  storage: {
+    nameRequired: 'variableName不能为空'
+  },
+  download: {
+    urlRequired: '请提供下载地址',
+    failed: '下载失败'
+  },
   wechatLogin: {
     redirecting: '正在打开微信授权…',
     stateMismatch: '登录失败：微信授权已过期，或不是从这个页面发起的。请重新点“微信登录”。',
