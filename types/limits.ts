@@ -223,3 +223,11 @@ export const COMPLAINT_LIMITS = {
 export const SPEECH_LIMITS = {
   textMax: 500
 } as const
+
+/** The AI calls (issue 11): lengths and files. */
+export const AI_LIMITS = {
+  queryMax: 4000,
+  promptMax: 4000,
+  filesMax: 4,
+  urlMax: 2000
+} as const

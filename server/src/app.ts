@@ -51,6 +51,8 @@ import { complaintRoutesOf } from './routes/complaints'
 import { Alerts, registerAlerts } from './services/alerts'
 import { EspeakEngine, type TtsEngine } from './providers/tts'
 import { speechRoutesOf } from './routes/speech'
+import { aiRoutesOf } from './routes/ai'
+import { DifyClient } from './providers/dify'
 import { FeishuRobot, WeComRobot } from './providers/robots'
 import { registerMedia } from './http/media'
 import { registerOpenApi, serveOpenApi } from './http/openapi'
@@ -149,6 +151,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
       ...(config.robots.wecomUrl ? [new WeComRobot(config.robots.wecomUrl)] : [])
     ], mailer, config.complaintMailboxes, app.log),
     tts: options.tts !== undefined ? options.tts : ttsEngineFor(config.ttsEngine),
+    ai: config.ai ? new DifyClient(config.ai.base, config.ai.apiKey) : null,
     sessions: new SessionService(database.db, clock),
     codes: new OneTimeCodes(database.db, clock)
   }
@@ -208,6 +211,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     editorRoutesOf(typed, ctx)
     complaintRoutesOf(typed, ctx)
     speechRoutesOf(typed, ctx)
+    aiRoutesOf(typed, ctx)
   }, { prefix })
   await serveOpenApi(app, config)
 

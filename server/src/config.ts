@@ -100,6 +100,8 @@ export interface Config {
   complaintMailboxes: string[]
   /** TTS_ENGINE: espeak-ng (required), off, or unset (espeak-ng when it is installed). */
   ttsEngine: 'espeak-ng' | 'off' | 'auto'
+  /** AI_API_BASE (a Dify-compatible API, default Dify's cloud) and AI_API_KEY (unset: AI is off). */
+  ai?: { base: string; apiKey: string }
 }
 
 /** An account named in OPERATOR_ACCOUNTS, by the kind of identifier it is. */
@@ -198,6 +200,9 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   if (wecomUrl && !isUrl(wecomUrl, ['http:', 'https:'])) problems.push('WECOM_WEBHOOK_URL must be an http:// or https:// URL (the group robot\'s webhook address with its key)')
   const ttsRaw = get('TTS_ENGINE') ?? 'auto'
   if (!['espeak-ng', 'off', 'auto'].includes(ttsRaw)) problems.push(`TTS_ENGINE must be espeak-ng or off (unset: espeak-ng when installed), got "${ttsRaw.slice(0, 40)}"`)
+  const aiBase = (get('AI_API_BASE') ?? 'https://api.dify.ai/v1').replace(/\/+$/, '')
+  if (!isUrl(aiBase, ['http:', 'https:'])) problems.push('AI_API_BASE must be an http:// or https:// URL (a Dify-compatible API, e.g. https://api.dify.ai/v1)')
+  const aiKey = get('AI_API_KEY')
   const complaintMailboxes = (get('COMPLAINT_MAILBOX') ?? '').split(',').map(s => s.trim().toLowerCase()).filter(Boolean)
   for (const m of complaintMailboxes) if (!OPERATOR_EMAIL.test(m)) problems.push(`COMPLAINT_MAILBOX: "${m.slice(0, 60)}" is not an e-mail address`)
 
@@ -229,7 +234,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     operatorAccounts,
     robots: { ...(feishuUrl ? { feishu: { url: feishuUrl, ...(feishuSecret ? { secret: feishuSecret } : {}) } } : {}), ...(wecomUrl ? { wecomUrl } : {}) },
     complaintMailboxes,
-    ttsEngine: ttsRaw as Config['ttsEngine']
+    ttsEngine: ttsRaw as Config['ttsEngine'],
+    ...(aiKey ? { ai: { base: aiBase, apiKey: aiKey } } : {})
   }
 }
 

@@ -1,6 +1,7 @@
 /** What route modules need, built once per app (see app.ts). */
 import type { Alerts } from './services/alerts'
 import type { TtsEngine } from './providers/tts'
+import type { DifyClient } from './providers/dify'
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config'
@@ -40,6 +41,8 @@ export interface AppContext {
   alerts: Alerts
   /** Text to speech (null: off or not installed). */
   tts: TtsEngine | null
+  /** The Dify-compatible AI (null: AI_API_KEY unset). */
+  ai: DifyClient | null
   sessions: SessionService
   codes: OneTimeCodes
 }

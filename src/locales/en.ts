@@ -895,6 +895,12 @@ const en: Dict = {
   },
   seriesForm: {
     listTitle: 'Series',
+    aiDescribe: 'AI description (Chinese)',
+    aiTranslate: 'Translate Chinese to English',
+    aiTranslated: 'English texts filled in: check them before saving',
+    aiNeedsTitle: 'Type the Chinese title first',
+    aiOff: 'The shop\'s server has no AI service configured',
+    aiPrompt: '为这个盲盒系列写一段简短的中文商品描述（80 字以内）：说明系列主题和款式亮点，不要写价格、概率或承诺。',
     new: 'New series',
     none: 'No series here yet',
     untitled: '(untitled)',

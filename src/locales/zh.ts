@@ -897,6 +897,12 @@ const zh = {
   },
   seriesForm: {
     listTitle: '系列',
+    aiDescribe: 'AI 写描述（中文）',
+    aiTranslate: '中文翻译成英文',
+    aiTranslated: '已填入英文，保存前请检查',
+    aiNeedsTitle: '请先填写中文标题',
+    aiOff: '商城服务器没有配置 AI 服务',
+    aiPrompt: '为这个盲盒系列写一段简短的中文商品描述（80 字以内）：说明系列主题和款式亮点，不要写价格、概率或承诺。',
     new: '新建系列',
     none: '这里还没有系列',
     untitled: '（未命名）',

@@ -15,10 +15,11 @@ const amap = require('../support/providers/amap')
 const kuaidi100 = require('../support/providers/kuaidi100')
 const wechat = require('../support/providers/wechat')
 const robots = require('../support/providers/robots')
+const dify = require('../support/providers/dify')
 const { freePort, stop, waitForApi } = require('../support/processes')
 
 const root = path.resolve(__dirname, '../..')
-const ALL_SUITES = [require('./h5-shell.e2e'), require('./auth.e2e'), require('./shop.e2e'), require('./after-draw.e2e'), require('./combine.e2e'), require('./shipments.e2e'), require('./withdraw.e2e'), require('./security.e2e'), require('./routes.e2e'), require('./operators.e2e'), require('./editor-series.e2e'), require('./complaints.e2e')]
+const ALL_SUITES = [require('./h5-shell.e2e'), require('./auth.e2e'), require('./shop.e2e'), require('./after-draw.e2e'), require('./combine.e2e'), require('./shipments.e2e'), require('./withdraw.e2e'), require('./security.e2e'), require('./routes.e2e'), require('./operators.e2e'), require('./editor-series.e2e'), require('./complaints.e2e'), require('./ai-editor.e2e')]
 // E2E_SUITES=after,shop runs the suites whose names contain one of the words (all by default)
 const only = (process.env.E2E_SUITES ?? '').split(',').map(s => s.trim()).filter(Boolean)
 const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includes(w))) : ALL_SUITES
@@ -27,7 +28,7 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
   if (!fs.existsSync(path.join(root, 'dist', 'h5', 'index.html'))) throw new Error('dist/h5 is missing: run npm run build:h5 first')
   const smtp = await startSmtp()
   // the map and parcel providers, as local servers that speak their APIs
-  const fakes = { tencent: await tencent.start({ sk: tencent.SK }), amap: await amap.start(), kuaidi100: await kuaidi100.start(), wechat: await wechat.start(), feishu: await robots.startFeishu(), wecom: await robots.startWeCom() }
+  const fakes = { tencent: await tencent.start({ sk: tencent.SK }), amap: await amap.start(), kuaidi100: await kuaidi100.start(), wechat: await wechat.start(), feishu: await robots.startFeishu(), wecom: await robots.startWeCom(), dify: await dify.start() }
   const providerEnv = {
     // WeChat web OAuth (the H5 WeChat login): its authorize page and API
     ...fakes.wechat.env,
@@ -35,6 +36,8 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
     AMAP_KEY: amap.KEY, AMAP_API_BASE: fakes.amap.url,
     KUAIDI100_CUSTOMER: kuaidi100.CUSTOMER, KUAIDI100_KEY: kuaidi100.KEY, KUAIDI100_API_BASE: fakes.kuaidi100.url,
     // the operators' chat robots and the complaint mailbox
+    // a Dify-compatible AI
+    ...dify.envFor(fakes.dify),
     ...robots.envFor(fakes.feishu, fakes.wecom), COMPLAINT_MAILBOX: require('./complaints.e2e').MAILBOX
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-e2e-'))

@@ -48,6 +48,7 @@ import { EXPRESS_LIMITS, OPERATOR_LIMITS, TOPUP_PRODUCT_ID } from '../../types/l
 import * as tencentFake from '../support/providers/tencent'
 import * as amapFake from '../support/providers/amap'
 import * as kuaidi100Fake from '../support/providers/kuaidi100'
+import * as difyFake from '../support/providers/dify'
 
 /** Requests per operation, at least. */
 const PER_OPERATION = 240
@@ -288,6 +289,8 @@ function hint (name: string | undefined, s: Schema, rng: Rng, ctx: Ctx): unknown
     case 'latitude': return 39.99
     case 'longitude': return 116.48
     case 'from': case 'to': case 'origin': case 'destination':
+      // a language (textTransform) is an enum: the generic value of the schema
+      if (s.enum || s.anyOf) break
       return s.type === 'object' ? nearBeijing(rng) : rng.pick(['广东省深圳市', '北京市海淀区'])
   }
   if (s.pattern && FOR_PATTERN[s.pattern]) return FOR_PATTERN[s.pattern](rng, ctx)
@@ -603,6 +606,7 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
   let tencent: tencentFake.FakeTencent
   let amap: amapFake.FakeAmap
   let kuaidi100: kuaidi100Fake.FakeKuaidi100
+  let dify: Awaited<ReturnType<typeof difyFake.start>>
   const ctx = { tag: dialect.slice(0, 2), n: 0, series: [], cases: [], designs: [], prizes: [], addresses: [], opIds: [], freshOpIds: [], wechatOrders: [] } as unknown as Ctx
   const stats: Stats = { operations: 0, requests: 0, fiveHundreds: 0, outsideContract: 0, reached: 0, answersChecked: 0, categories: {}, perOperation: {}, seconds: 0 }
   const problems: Array<Record<string, unknown>> = []
@@ -638,14 +642,15 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
 
   beforeAll(async () => {
     ;[sms, smtp, wechat, pay] = await Promise.all([startSms(), startSmtp(), startWeChat(), startWeChatPay()])
-    ;[tencent, amap, kuaidi100] = await Promise.all([tencentFake.start({ sk: tencentFake.SK }), amapFake.start(), kuaidi100Fake.start()])
+    ;[tencent, amap, kuaidi100, dify] = await Promise.all([tencentFake.start({ sk: tencentFake.SK }), amapFake.start(), kuaidi100Fake.start(), difyFake.start()])
     t = await createTestApp(dialect, {
       fakes: { sms, smtp, wechat },
       env: {
         ...pay.env,
         TENCENT_MAP_KEY: tencentFake.KEY, TENCENT_MAP_SK: tencentFake.SK, TENCENT_MAP_API_BASE: tencent.url,
         AMAP_KEY: amapFake.KEY, AMAP_API_BASE: amap.url,
-        KUAIDI100_CUSTOMER: kuaidi100Fake.CUSTOMER, KUAIDI100_KEY: kuaidi100Fake.KEY, KUAIDI100_API_BASE: kuaidi100.url
+        KUAIDI100_CUSTOMER: kuaidi100Fake.CUSTOMER, KUAIDI100_KEY: kuaidi100Fake.KEY, KUAIDI100_API_BASE: kuaidi100.url,
+        ...difyFake.envFor(dify)
       }
     })
     pay.now = t.clock.now
@@ -675,7 +680,7 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
 
   afterAll(async () => {
     await t?.close()
-    await Promise.all([sms?.close(), smtp?.close(), wechat?.close(), pay?.close(), tencent?.close(), amap?.close(), kuaidi100?.close()])
+    await Promise.all([sms?.close(), smtp?.close(), wechat?.close(), pay?.close(), tencent?.close(), amap?.close(), kuaidi100?.close(), dify?.close()])
     const file = path.resolve(__dirname, '../../test-results/fuzz-summary.json')
     fs.mkdirSync(path.dirname(file), { recursive: true })
     const all = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {}

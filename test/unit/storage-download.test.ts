@@ -49,3 +49,18 @@ test('download: no url is refused with the spec\'s message and nothing is asked;
     await expect(download(url)).rejects.toEqual(new DownloadError('failed', '下载失败'))
   }
 })
+
+test('AI payload rules: images by URL made absolute, the app id as user, an empty conversation for a new one', async () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { imageFile, aiApi } = require('@/services/ai') as typeof import('@/services/ai')
+  expect(imageFile('/media/u/ab.png', 'https://shop.example')).toEqual({ type: 'image', transfer_method: 'remote_url', url: 'https://shop.example/media/u/ab.png' })
+  expect(imageFile('https://cdn.example/x.png', 'https://shop.example').url).toBe('https://cdn.example/x.png')
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const request = require('@/services/request') as typeof import('@/services/request')
+  const sent: unknown[] = []
+  jest.spyOn(request, 'postRoute').mockImplementation(((_url: string, body: unknown) => { sent.push(body); return Promise.resolve({ answer: '', conversationId: '', messageId: '' }) }) as never)
+  await aiApi.analysis('q', { prompt: 'p', images: ['/media/u/ab.png'] })
+  await aiApi.translate('星际旅人', 'zh', 'en')
+  expect(sent[0]).toMatchObject({ query: 'q', prompt: 'p', conversation_id: '', user: 'blindbox-shop', files: [{ type: 'image', transfer_method: 'remote_url', url: expect.stringMatching(/\/media\/u\/ab\.png$/) }] })
+  expect(sent[1]).toEqual({ query: '星际旅人', from: 'zh', to: 'en', conversation_id: '', user: 'blindbox-shop' })
+})

@@ -236,7 +236,8 @@ const zh = {
   'mail.recipientNotAllowed': '只能发送到商城的投诉邮箱',
   'provider.feishu': '飞书机器人',
   'provider.wecom': '企业微信机器人',
-  'provider.tts': '语音合成'
+  'provider.tts': '语音合成',
+  'provider.ai': 'AI 服务'
 } as const
 
 export type MessageKey = keyof typeof zh
@@ -473,7 +474,8 @@ const en: Record<MessageKey, string> = {
   'mail.recipientNotAllowed': 'Mail can only go to the shop\'s complaint mailbox',
   'provider.feishu': 'Feishu robot',
   'provider.wecom': 'WeCom robot',
-  'provider.tts': 'Text to speech'
+  'provider.tts': 'Text to speech',
+  'provider.ai': 'The AI service'
 }
 
 const catalogue: Record<Locale, Record<MessageKey, string>> = { zh, en }

@@ -67,6 +67,8 @@ export const RULES = {
   robotPerOperator: { name: 'robot-operator', limit: 20, periodMs: MINUTE },
   /** Text to speech of one account (each runs the local engine; tested in speech.test.ts). */
   ttsPerUser: { name: 'tts-user', limit: 30, periodMs: MINUTE },
+  /** AI calls of one account (each costs provider tokens; tested in ai.test.ts). */
+  aiPerUser: { name: 'ai-user', limit: 20, periodMs: MINUTE },
   /** Error reports from one IP. */
   errorReportPerIp: { name: 'error-report-ip', limit: 30, periodMs: MINUTE }
 } as const satisfies Record<string, RateRule>

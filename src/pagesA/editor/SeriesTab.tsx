@@ -8,6 +8,7 @@ import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
 import RarityBadge from '@/components/RarityBadge'
 import { editorApi } from '@/services/editor'
+import { aiApi } from '@/services/ai'
 import { ApiError } from '@/services/errors'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
@@ -33,6 +34,55 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
   const [busy, setBusy] = useState(false)
   const [changed, setChanged] = useState(false)
   const published = form.status !== 'draft'
+  // the AI helpers (spec 7 AiAnalysis, textTransform): hidden once the server says it has no AI
+  const [aiOn, setAiOn] = useState(true)
+  const [aiBusy, setAiBusy] = useState(false)
+  const aiFailed = (e: unknown) => {
+    if (e instanceof ApiError && e.code === 422 && (e.data as { provider?: string } | null)?.provider === 'ai') {
+      setAiOn(false)
+      toast({ message: t('seriesForm.aiOff') })
+    } else {
+      toast({ message: errorMessage(e) })
+    }
+  }
+  /** A Chinese description written by the AI from the title, the designs and their images. */
+  const aiDescribe = async () => {
+    if (aiBusy) return
+    if (!form.titleZh.trim()) { toast({ message: t('seriesForm.aiNeedsTitle') }); return }
+    setAiBusy(true)
+    try {
+      const designs = form.designs.map(d => `${d.nameZh || d.nameEn}（${t(`rarity.${d.rarity}`)}）`).join('、')
+      const images = form.designs.map(d => d.image).filter((x): x is string => !!x).slice(0, 4)
+      const r = await loading.wrap(aiApi.analysis(`系列：${form.titleZh}\n款式：${designs || '（未填）'}`, { prompt: t('seriesForm.aiPrompt'), images }))
+      setField('descriptionZh', r.answer.trim().slice(0, EDITOR_LIMITS.descriptionMax))
+    } catch (e) { aiFailed(e) } finally { setAiBusy(false) }
+  }
+  /** The Chinese texts (title, description, rules, design names) translated into the English fields. */
+  const aiTranslate = async () => {
+    if (aiBusy) return
+    setAiBusy(true)
+    try {
+      const en = async (zh: string, max: number, oneLine = false) => {
+        if (!zh.trim()) return null
+        const answer = (await aiApi.translate(zh, 'zh', 'en')).answer.trim()
+        return (oneLine ? answer.replace(/[\r\n]+/g, ' ') : answer).slice(0, max)
+      }
+      const done = await loading.wrap((async () => ({
+        title: await en(form.titleZh, EDITOR_LIMITS.titleMax, true),
+        description: await en(form.descriptionZh, EDITOR_LIMITS.descriptionMax),
+        rules: await en(form.rulesZh, EDITOR_LIMITS.rulesMax),
+        names: await Promise.all(form.designs.map(async d => [d.key, await en(d.nameZh, EDITOR_LIMITS.designNameMax, true)] as const))
+      }))())
+      update(f => ({
+        ...f,
+        titleEn: done.title ?? f.titleEn,
+        descriptionEn: done.description ?? f.descriptionEn,
+        rulesEn: done.rules ?? f.rulesEn,
+        designs: f.designs.map(d => { const n = done.names.find(([k]) => k === d.key)?.[1]; return n ? { ...d, nameEn: n } : d })
+      }))
+      toast({ message: t('seriesForm.aiTranslated'), level: 'success' })
+    } catch (e) { aiFailed(e) } finally { setAiBusy(false) }
+  }
 
   // every change goes through the previous state: two quick keystrokes never overwrite each other
   const update = (change: (f: SeriesForm) => SeriesForm) => {
@@ -143,6 +193,12 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
         <Text className='editor-label'>{t('seriesForm.titleEn')}</Text>
         {input('title.en', form.titleEn, v => setField('titleEn', v), { max: EDITOR_LIMITS.titleMax, cls: 'series-title-en' })}
         {error('title.en')}
+        {aiOn && (
+          <View className='series-ai'>
+            <Text className={`series-ai__btn series-ai-describe ${aiBusy ? 'series-ai__btn--busy' : ''}`} onClick={() => { void aiDescribe() }}>✨ {t('seriesForm.aiDescribe')}</Text>
+            <Text className={`series-ai__btn series-ai-translate ${aiBusy ? 'series-ai__btn--busy' : ''}`} onClick={() => { void aiTranslate() }}>🌐 {t('seriesForm.aiTranslate')}</Text>
+          </View>
+        )}
         <Text className='editor-label'>{t('seriesForm.descriptionZh')}</Text>
         <Textarea className={`editor-textarea series-description-zh ${errors['description.zh'] ? 'editor-input--error' : ''}`} value={form.descriptionZh}
           maxlength={EDITOR_LIMITS.descriptionMax} onInput={e => setField('descriptionZh', e.detail.value)} />

@@ -1,0 +1,50 @@
+/**
+ * The AI calls (types/ai.ts) through the Dify-compatible adapter. Each call is one chat message; the
+ * spec's fields map onto Dify's: a prompt goes in `inputs.prompt` (the app's prompt variable) and is
+ * also said before the query, so that an app without that variable still follows it; a translation is
+ * asked in words with the two languages named; the provider's `user` is the caller's account.
+ */
+import { aiRoutes as r } from '../../../types/ai'
+import type { Api, AppContext } from '../context'
+import { enforceLimits } from '../http/request'
+import { configured, providerCall } from '../http/provider-call'
+import { defineRoute } from '../http/route'
+import { RULES } from '../security/rules'
+import type { ChatRequest } from '../providers/dify'
+
+const LANGUAGE = { zh: 'Simplified Chinese', en: 'English' } as const
+
+/** The query a translation sends. */
+export function translationQuery (text: string, from: 'zh' | 'en' | 'auto', to: 'zh' | 'en'): string {
+  const source = from === 'auto' ? 'its language' : LANGUAGE[from]
+  return `Translate the following text from ${source} into ${LANGUAGE[to]}. Answer with the translation only, nothing else.\n\n${text}`
+}
+
+const withPrompt = (prompt: string | undefined, query: string) => (prompt?.trim() ? `${prompt.trim()}\n\n${query}` : query)
+
+export function aiRoutesOf (app: Api, ctx: AppContext): void {
+  const ask = async (userId: number, req: Omit<ChatRequest, 'user'>) => {
+    const ai = configured(ctx.ai, 'ai')
+    await enforceLimits(ctx, [[RULES.aiPerUser, String(userId)]])
+    return providerCall('ai', () => ai.chat({ ...req, user: `shop-user-${userId}` }))
+  }
+  defineRoute(app, ctx, r.analysis, async ({ body, userId }) => ask(userId, {
+    query: withPrompt(body.prompt, body.query),
+    inputs: body.prompt ? { prompt: body.prompt } : {},
+    conversationId: body.conversation_id,
+    files: body.files
+  }))
+  defineRoute(app, ctx, r.questionRecognize, async ({ body, userId }) => ask(userId, {
+    query: body.query, conversationId: body.conversation_id, files: body.files
+  }))
+  defineRoute(app, ctx, r.text2text, async ({ body, userId }) => ask(userId, {
+    query: withPrompt(body.prompt, body.text),
+    inputs: body.prompt ? { prompt: body.prompt } : {},
+    conversationId: body.conversationId
+  }))
+  defineRoute(app, ctx, r.textTransform, async ({ body, userId }) => ask(userId, {
+    query: translationQuery(body.query, body.from, body.to),
+    inputs: { from: body.from, to: body.to },
+    conversationId: body.conversation_id
+  }))
+}

@@ -1,0 +1,32 @@
+/**
+ * The AI calls of spec 7 (types/ai.ts), with the spec's payload rules: `user` is the app id,
+ * `conversation_id` empty for a new conversation, files are images by URL ({type: 'image',
+ * transfer_method: 'remote_url', url}; a path of our server is made absolute, since the provider
+ * fetches it). The server decides which account the provider sees.
+ */
+import type { AiFile, aiRoutes } from '~types/ai'
+import { getConfig } from '@/config'
+import { postRoute } from './request'
+
+type R = typeof aiRoutes
+
+/** An image the provider can fetch: an absolute URL (a path of ours gets this page's origin). */
+export function imageFile (url: string, origin = typeof location === 'undefined' ? '' : location.origin): AiFile {
+  const absolute = /^https?:\/\//i.test(url) ? url : `${origin}${url.startsWith('/') ? '' : '/'}${url}`
+  return { type: 'image', transfer_method: 'remote_url', url: absolute }
+}
+
+export const aiApi = {
+  analysis: (query: string, o: { prompt?: string; conversationId?: string; images?: string[] } = {}) =>
+    postRoute<R['analysis']>('/api/AiAnalysis', {
+      query, conversation_id: o.conversationId ?? '', user: getConfig().appId,
+      ...(o.prompt ? { prompt: o.prompt } : {}),
+      ...(o.images?.length ? { files: o.images.map(u => imageFile(u)) } : {})
+    }),
+  questionRecognize: (query: string, images: string[], conversationId = '') =>
+    postRoute<R['questionRecognize']>('/api/questionRecognize', { query, conversation_id: conversationId, user: getConfig().appId, files: images.map(u => imageFile(u)) }),
+  text2text: (text: string, prompt?: string, conversationId = '') =>
+    postRoute<R['text2text']>('/api/text/text2text', { text, conversationId, ...(prompt ? { prompt } : {}) }),
+  translate: (query: string, from: 'zh' | 'en' | 'auto', to: 'zh' | 'en') =>
+    postRoute<R['textTransform']>('/api/textTransform', { query, from, to, conversation_id: '', user: getConfig().appId })
+}
