@@ -5,6 +5,10 @@ import TsconfigPathsPlugin from 'tsconfig-paths-webpack-plugin'
 import devConfig from './dev'
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { PrecompressPlugin } = require('../scripts/precompress.js') as { PrecompressPlugin: new () => unknown }
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { PrerenderPlugin } = require('../scripts/prerender.js') as { PrerenderPlugin: new () => unknown }
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { StagedBootPlugin } = require('../scripts/webpack/staged-boot.js') as { StagedBootPlugin: new (o: { prewarm: string[] }) => unknown }
 import prodConfig from './prod'
 
 /**
@@ -31,7 +35,7 @@ class StatsJsonPlugin {
   apply (compiler: { hooks: { done: { tap: (name: string, fn: (stats: { toJson: (o: object) => unknown }) => void) => void } } }) {
     compiler.hooks.done.tap('stats-json', stats => {
       const out = path.resolve(__dirname, '..', 'dist', 'h5-stats.json')
-      fs.writeFileSync(out, JSON.stringify(stats.toJson({ all: false, modules: true, chunks: true, chunkModules: false, assets: true, ids: true, chunkRelations: true })))
+      fs.writeFileSync(out, JSON.stringify(stats.toJson({ all: false, modules: true, nestedModules: true, chunks: true, chunkModules: false, chunkOrigins: true, assets: true, ids: true, chunkRelations: true })))
     })
   }
 }
@@ -39,6 +43,29 @@ class StatsJsonPlugin {
 // H5 root font size is 3.5% of the window width (spec 9; see src/index.html). With a 750 px design
 // on a 375 px phone that root is 13.125 px, so pxtransform divides by 2 * 13.125.
 const H5_BASE_FONT_SIZE = 375 * 0.035
+/** Code used by at least this many of the 16 pages is loaded once, with the first page (see splitChunks). */
+const H5_PAGES_COMMON_MIN = 6
+/** The pages a visit usually starts on (prerendered too): their shared code comes in one chunk. */
+/**
+ * Plain libraries of the app's start, each evaluated in a step of its own before Taro's imports
+ * (scripts/webpack/staged-boot.js): without this they run inside the step of whichever import needs
+ * them first (most inside @tarojs/taro's), making that step a long task.
+ */
+const BOOT_PREWARM = ['react', 'scheduler', 'react-dom', 'mobx', 'history', 'universal-router']
+const FIRST_PAGES = [/[\\/]src[\\/]pages[\\/]login[\\/]index\.tsx$/, /[\\/]src[\\/]pagesA[\\/]home[\\/]index\.tsx$/]
+interface WebpackModule { resource?: string }
+interface WebpackChunkGraph {
+  getModuleChunksIterable: (m: WebpackModule) => Iterable<unknown>
+  getChunkModulesIterable: (c: unknown) => Iterable<WebpackModule>
+}
+const firstPageChunks = new WeakMap<object, boolean>()
+function isFirstPageChunk (chunk: unknown, chunkGraph: WebpackChunkGraph): boolean {
+  const key = chunk as object
+  if (!firstPageChunks.has(key)) {
+    firstPageChunks.set(key, [...chunkGraph.getChunkModulesIterable(chunk)].some(m => !!m.resource && FIRST_PAGES.some(re => re.test(m.resource!))))
+  }
+  return firstPageChunks.get(key)!
+}
 
 export default defineConfig<'webpack5'>(async (merge) => {
   // the mini-program has no browser: a window/document/TextDecoder… outside a platform guard fails the build
@@ -111,10 +138,39 @@ export default defineConfig<'webpack5'>(async (merge) => {
         chain.resolve.alias.set('whatwg-fetch$', path.resolve(__dirname, '..', 'src', 'shims', 'empty.js'))
         chain.resolve.alias.set('abortcontroller-polyfill/dist/abortcontroller-polyfill-only$', path.resolve(__dirname, '..', 'src', 'shims', 'empty.js'))
         chain.resolve.alias.set('jsonp-retry$', path.resolve(__dirname, '..', 'src', 'shims', 'jsonp.js'))
-        // ANALYZE=1 writes dist/h5-stats.json (module sizes per chunk) for bench/h5-modules.js
+        // Page chunks share code instead of repeating it (Taro splits only the entry's chunks): what most
+        // pages use, and what the first pages (login, home) share with any other page, goes into one chunk
+        // loaded with the first page; the rest of what two or more pages share into chunks by the set of
+        // pages that share it. Measured by bench/h5-chunks.js.
+        chain.optimization.merge({
+          splitChunks: {
+            cacheGroups: {
+              pagesCommon: {
+                chunks: 'async',
+                name: 'pages-common',
+                minChunks: 2,
+                priority: 20,
+                enforce: true,
+                test: (module: WebpackModule, { chunkGraph }: { chunkGraph: WebpackChunkGraph }) => {
+                  const chunks = [...chunkGraph.getModuleChunksIterable(module)]
+                  return chunks.length >= H5_PAGES_COMMON_MIN || chunks.some(c => isFirstPageChunk(c, chunkGraph))
+                }
+              },
+              pagesShared: { chunks: 'async', minChunks: 2, minSize: 0, priority: 10, reuseExistingChunk: true }
+            }
+          }
+        })
+        // ANALYZE=1 writes dist/h5-stats.json (module sizes per chunk) for bench/h5-chunks.js
         if (process.env.ANALYZE === '1') chain.plugin('stats-json').use(StatsJsonPlugin)
+        // the app's start as several short tasks instead of one long one (see the file)
+        if (process.env.STAGED_BOOT !== '0') chain.plugin('staged-boot').use(StagedBootPlugin, [{ prewarm: BOOT_PREWARM }])
         // brotli and gzip copies of every text file, served by Accept-Encoding (scripts/precompress.js)
         chain.plugin('precompress').use(PrecompressPlugin)
+        // the login page and home's skeleton rendered into index.html (scripts/prerender.js): production
+        // builds only, not watch rebuilds; PRERENDER=0 skips it
+        if (process.env.NODE_ENV === 'production' && !process.argv.includes('--watch') && process.env.PRERENDER !== '0') {
+          chain.plugin('prerender').use(PrerenderPlugin)
+        }
         // Taro's button spinner is an image on a third-party host: use our own, inlined (see the loader)
         chain.module.rule('local-spinner').test(/\.s?css$/).enforce('pre')
           .include.add(path.resolve(__dirname, '..', 'node_modules', '@tarojs', 'components-react')).end()

@@ -24,6 +24,10 @@ export default defineAppConfig({
       ]
     }
   ],
+  // spec 9: the platform's timeouts of request, socket, upload and download, 60000 ms (the mini-program
+  // reads these; H5 has no such setting, and each call passes its own: src/services/request.ts,
+  // upload.ts, download.ts; PLATFORM_TIMEOUT_MS in src/constants.ts, compared in test/unit/timeouts.test.ts)
+  networkTimeout: { request: 60000, connectSocket: 60000, uploadFile: 60000, downloadFile: 60000 },
   window: {
     backgroundTextStyle: 'dark',
     backgroundColor: '#F8F8F8',

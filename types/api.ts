@@ -49,6 +49,8 @@ export interface RouteDef {
   tag: string
   body?: TSchema
   querystring?: TSchema
+  /** Path parameters (a `:name` in the url). */
+  params?: TSchema
   /** The schema of `data` in a successful answer. */
   data: TSchema
   /** The answer is not the envelope (a file); `data` then describes nothing. */

@@ -20,6 +20,8 @@ import { AmapClient } from './providers/amap'
 import { OfflineIpLocator } from './providers/ipLocation'
 import { Kuaidi100Client } from './providers/kuaidi100'
 import { TencentMapClient } from './providers/tencentMap'
+import { FeishuRobot, WeComRobot } from './providers/robots'
+import { Alerts } from './domain/alerts'
 import { RateLimiter } from './security/rateLimiter'
 import { prepareDummyHash } from './security/passwords'
 import { SessionService } from './services/sessions'
@@ -47,13 +49,25 @@ import { withdrawalRoutes } from './routes/withdrawals'
 import { securityRoutes } from './routes/security'
 import { operatorRoutes } from './routes/operators'
 import { editorRoutesOf } from './routes/editor'
-import { complaintRoutesOf } from './routes/complaints'
-import { Alerts, registerAlerts } from './services/alerts'
 import { EspeakEngine, type TtsEngine } from './providers/tts'
 import { speechRoutesOf } from './routes/speech'
 import { aiRoutesOf } from './routes/ai'
 import { DifyClient } from './providers/dify'
-import { FeishuRobot, WeComRobot } from './providers/robots'
+import { TesseractEngine, type OcrEngine } from './providers/ocr'
+import { OpenAiImagesClient } from './providers/imageGen'
+import { visionRoutesOf } from './routes/vision'
+import { PdfjsEngine, type PdfEngine } from './engines/pdf'
+import { CogVideoClient } from './providers/cogvideo'
+import { SunoClient } from './providers/suno'
+import { PdfTaskRunner } from './domain/tasks'
+import { taskRoutesOf } from './routes/tasks'
+import { JdUnionClient } from './providers/jdUnion'
+import { JuheFlightClient, JuheTrainClient } from './providers/juhe'
+import { bijiaRoutesOf } from './routes/bijia'
+import { travelRoutesOf } from './routes/travel'
+import { methodRoutesOf } from './routes/methods'
+import { complaintRoutes } from './routes/complaints'
+import { notifyRoutes } from './routes/notify'
 import { registerMedia } from './http/media'
 import { registerOpenApi, serveOpenApi } from './http/openapi'
 
@@ -72,6 +86,10 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger']
   /** Default from TTS_ENGINE; null switches text to speech off. */
   tts?: TtsEngine | null
+  /** Default from OCR_ENGINE; null switches OCR off. */
+  ocr?: OcrEngine | null
+  /** Default from PDF_ENGINE; null switches PDF to images off. */
+  pdf?: PdfEngine | null
   /** Periodic clean-up of sessions, codes and rate limits (default on). */
   maintenance?: boolean
 }
@@ -83,6 +101,15 @@ function ttsEngineFor (setting: 'espeak-ng' | 'off' | 'auto'): TtsEngine | null 
   if (setting === 'espeak-ng') return new EspeakEngine()
   espeakInstalled ??= EspeakEngine.available()
   return espeakInstalled ? new EspeakEngine() : null
+}
+
+/** The OCR engine OCR_ENGINE names (tesseract when unset and installed with both languages; checked once per process). */
+let tesseractInstalled: boolean | null = null
+function ocrEngineFor (setting: 'tesseract' | 'off' | 'auto'): OcrEngine | null {
+  if (setting === 'off') return null
+  if (setting === 'tesseract') return new TesseractEngine()
+  tesseractInstalled ??= TesseractEngine.available()
+  return tesseractInstalled ? new TesseractEngine() : null
 }
 
 /** One offline IP database per process (it holds ~40 MB once read), shared by every app built in it. */
@@ -117,7 +144,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
   const database = options.database ?? openDatabase({
     databaseUrl: config.databaseUrl,
     sqlitePath: sqlitePathIn(config.dataDir),
-    onPoolError: err => app.log.error({ err }, 'idle PostgreSQL connection failed')
+    onPoolError: err => app.log.error({ err }, 'database: an idle PostgreSQL connection or the SQLite checkpoint worker failed')
   })
 
   const dev = !config.isProduction
@@ -128,6 +155,11 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     ? options.sms
     : config.sms.providerUrl ? new HttpSmsSender(config.sms.providerUrl, config.sms.apiKey) : dev ? new LogSmsSender(app.log) : null
 
+  const robots = {
+    feishu: config.robots.feishu ? new FeishuRobot(config.robots.feishu.webhookUrl, config.robots.feishu.secret, clock) : null,
+    wecom: config.robots.wecom ? new WeComRobot(config.robots.wecom.webhookUrl) : null
+  }
+  const pdf: PdfEngine | null = options.pdf !== undefined ? options.pdf : config.pdfEngine === 'pdfjs' ? new PdfjsEngine() : null
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -145,17 +177,25 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
       ipLocator: sharedIpLocator()
     },
     kuaidi100: config.express.kuaidi100 ? new Kuaidi100Client(config.express.kuaidi100, config.express.apiBase) : null,
+    robots,
+    alerts: new Alerts([robots.feishu, robots.wecom].filter(r => r !== null), mailer, config.complaintMailboxes, config.alertLocale, app.log),
     limiter: new RateLimiter(database.db, clock),
-    alerts: new Alerts([
-      ...(config.robots.feishu ? [new FeishuRobot(config.robots.feishu.url, config.robots.feishu.secret ?? null, clock)] : []),
-      ...(config.robots.wecomUrl ? [new WeComRobot(config.robots.wecomUrl)] : [])
-    ], mailer, config.complaintMailboxes, app.log),
     tts: options.tts !== undefined ? options.tts : ttsEngineFor(config.ttsEngine),
     ai: config.ai ? new DifyClient(config.ai.base, config.ai.apiKey) : null,
+    ocr: options.ocr !== undefined ? options.ocr : ocrEngineFor(config.ocrEngine),
+    imageGen: config.imageGen ? new OpenAiImagesClient(config.imageGen.base, config.imageGen.apiKey, config.imageGen.model) : null,
+    pdf,
+    pdfTasks: new PdfTaskRunner(database.db, clock, pdf, app.log),
+    video: config.video ? new CogVideoClient(config.video.base, config.video.apiKey, config.video.model) : null,
+    music: config.music ? new SunoClient(config.music.base, config.music.apiKey) : null,
+    jdUnion: config.jdUnion ? new JdUnionClient(config.jdUnion, config.jdUnion.apiBase, clock) : null,
+    juhe: {
+      train: config.juhe.trainKey ? new JuheTrainClient(config.juhe.trainKey, config.juhe.apiBase) : null,
+      flight: config.juhe.flightKey ? new JuheFlightClient(config.juhe.flightKey, config.juhe.apiBase) : null
+    },
     sessions: new SessionService(database.db, clock),
     codes: new OneTimeCodes(database.db, clock)
   }
-  registerAlerts(app, ctx.alerts)
   await prepareDummyHash()
 
   const prefix = config.apiPrefix
@@ -209,15 +249,25 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     securityRoutes(typed, ctx)
     operatorRoutes(typed, ctx)
     editorRoutesOf(typed, ctx)
-    complaintRoutesOf(typed, ctx)
+    complaintRoutes(typed, ctx)
+    notifyRoutes(typed, ctx)
     speechRoutesOf(typed, ctx)
+    visionRoutesOf(typed, ctx)
     aiRoutesOf(typed, ctx)
+    taskRoutesOf(typed, ctx)
+    bijiaRoutesOf(typed, ctx)
+    travelRoutesOf(typed, ctx)
+    // last: the generic POST /api/:method_name (static routes win over it whatever the order)
+    methodRoutesOf(typed, ctx)
   }, { prefix })
   await serveOpenApi(app, config)
 
   const stopMaintenance = options.maintenance === false ? () => undefined : startMaintenance(ctx, app.log)
   app.addHook('onClose', async () => {
     stopMaintenance()
+    // a PDF being drawn finishes (within its time limit) before the database closes
+    await ctx.pdfTasks.close()
+    // alerts under way finish (each within the providers' time limit) before the mailer closes
     await ctx.alerts.flush()
     mailer?.close?.()
     if (ownsDatabase) await database.close()

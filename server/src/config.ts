@@ -62,6 +62,15 @@ export interface ExpressConfig {
   apiBase: string
 }
 
+/**
+ * The operators' chat robots (operator alerts; /api/feishuRobotText, /api/wechatRobotText): a Feishu
+ * custom bot with its signature secret, and a WeCom group robot (its webhook URL carries the key).
+ */
+export interface RobotsConfig {
+  feishu?: { webhookUrl: string; secret: string }
+  wecom?: { webhookUrl: string }
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = typeof LOG_LEVELS[number]
 
@@ -91,17 +100,30 @@ export interface Config {
    * start-up (domain/operators.ts); the first operator of a shop comes from here (or the demo seed).
    */
   operatorAccounts: OperatorAccount[]
-  /**
-   * The operators' alerts and the complaint channel: FEISHU_WEBHOOK_URL (+ FEISHU_WEBHOOK_SECRET when
-   * the bot verifies signatures), WECOM_WEBHOOK_URL, and COMPLAINT_MAILBOX (comma-separated addresses
-   * complaints are mailed to).
-   */
-  robots: { feishu?: { url: string; secret?: string }; wecomUrl?: string }
+  /** FEISHU_WEBHOOK_URL + FEISHU_WEBHOOK_SECRET, WECOM_WEBHOOK_URL: each robot is off without its URL. */
+  robots: RobotsConfig
+  /** COMPLAINT_MAILBOX: where complaints are mailed, and the only addresses a shopper may mail through /common/mail/send. */
   complaintMailboxes: string[]
+  /** ALERT_LANG: the language of the operators' alerts (robots and the complaint mail). */
+  alertLocale: 'zh' | 'en'
   /** TTS_ENGINE: espeak-ng (required), off, or unset (espeak-ng when it is installed). */
   ttsEngine: 'espeak-ng' | 'off' | 'auto'
   /** AI_API_BASE (a Dify-compatible API, default Dify's cloud) and AI_API_KEY (unset: AI is off). */
   ai?: { base: string; apiKey: string }
+  /** OCR_ENGINE: tesseract (required), off, or unset (tesseract when it is installed with chi_sim and eng). */
+  ocrEngine: 'tesseract' | 'off' | 'auto'
+  /** IMAGE_API_BASE (an OpenAI-compatible Images API), IMAGE_API_KEY (unset: word2pic is off), IMAGE_MODEL. */
+  imageGen?: { base: string; apiKey: string; model: string }
+  /** PDF_ENGINE: pdfjs (default: pdfjs-dist with @napi-rs/canvas, from npm) or off. */
+  pdfEngine: 'pdfjs' | 'off'
+  /** VIDEO_API_BASE (Zhipu BigModel, default its cloud), VIDEO_API_KEY (unset: video is off), VIDEO_MODEL. */
+  video?: { base: string; apiKey: string; model: string }
+  /** MUSIC_API_BASE (a gcui-art/suno-api server; unset: music is off) and MUSIC_API_KEY (optional Bearer key). */
+  music?: { base: string; apiKey: string | null }
+  /** JD_UNION_APP_KEY + JD_UNION_APP_SECRET (price comparison; off without them), JD_UNION_API_BASE. */
+  jdUnion?: { appKey: string; appSecret: string; apiBase: string }
+  /** JUHE_TRAIN_KEY and JUHE_FLIGHT_KEY (each call off without its key), JUHE_API_BASE. */
+  juhe: { apiBase: string; trainKey?: string; flightKey?: string }
 }
 
 /** An account named in OPERATOR_ACCOUNTS, by the kind of identifier it is. */
@@ -128,7 +150,9 @@ export const DEFAULTS = {
   MAIL_FROM: 'Blind Box Shop <no-reply@localhost>',
   TENCENT_MAP_API_BASE: 'https://apis.map.qq.com',
   AMAP_API_BASE: 'https://restapi.amap.com',
-  KUAIDI100_API_BASE: 'https://poll.kuaidi100.com'
+  KUAIDI100_API_BASE: 'https://poll.kuaidi100.com',
+  JD_UNION_API_BASE: 'https://api.jd.com/routerjson',
+  JUHE_API_BASE: 'https://apis.juhe.cn'
 } as const
 
 type Env = Record<string, string | undefined>
@@ -192,24 +216,44 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const authorizeUrl = get('WECHAT_OAUTH_AUTHORIZE_URL') ?? DEFAULTS.WECHAT_OAUTH_AUTHORIZE_URL
   if (!isUrl(authorizeUrl, ['http:', 'https:'])) problems.push('WECHAT_OAUTH_AUTHORIZE_URL must be an http:// or https:// URL')
   const operatorAccounts = parseOperatorAccounts(get('OPERATOR_ACCOUNTS'), problems)
-  const feishuUrl = get('FEISHU_WEBHOOK_URL')
-  if (feishuUrl && !isUrl(feishuUrl, ['http:', 'https:'])) problems.push('FEISHU_WEBHOOK_URL must be an http:// or https:// URL (the bot\'s webhook address)')
-  const feishuSecret = get('FEISHU_WEBHOOK_SECRET')
-  if (feishuSecret && !feishuUrl) problems.push('FEISHU_WEBHOOK_SECRET is set but FEISHU_WEBHOOK_URL is not')
-  const wecomUrl = get('WECOM_WEBHOOK_URL')
-  if (wecomUrl && !isUrl(wecomUrl, ['http:', 'https:'])) problems.push('WECOM_WEBHOOK_URL must be an http:// or https:// URL (the group robot\'s webhook address with its key)')
   const ttsRaw = get('TTS_ENGINE') ?? 'auto'
   if (!['espeak-ng', 'off', 'auto'].includes(ttsRaw)) problems.push(`TTS_ENGINE must be espeak-ng or off (unset: espeak-ng when installed), got "${ttsRaw.slice(0, 40)}"`)
   const aiBase = (get('AI_API_BASE') ?? 'https://api.dify.ai/v1').replace(/\/+$/, '')
   if (!isUrl(aiBase, ['http:', 'https:'])) problems.push('AI_API_BASE must be an http:// or https:// URL (a Dify-compatible API, e.g. https://api.dify.ai/v1)')
   const aiKey = get('AI_API_KEY')
-  const complaintMailboxes = (get('COMPLAINT_MAILBOX') ?? '').split(',').map(s => s.trim().toLowerCase()).filter(Boolean)
-  for (const m of complaintMailboxes) if (!OPERATOR_EMAIL.test(m)) problems.push(`COMPLAINT_MAILBOX: "${m.slice(0, 60)}" is not an e-mail address`)
+  const ocrRaw = get('OCR_ENGINE') ?? 'auto'
+  if (!['tesseract', 'off', 'auto'].includes(ocrRaw)) problems.push(`OCR_ENGINE must be tesseract or off (unset: tesseract when installed), got "${ocrRaw.slice(0, 40)}"`)
+  const imageBase = (get('IMAGE_API_BASE') ?? 'https://api.openai.com/v1').replace(/\/+$/, '')
+  if (!isUrl(imageBase, ['http:', 'https:'])) problems.push('IMAGE_API_BASE must be an http:// or https:// URL (an OpenAI-compatible Images API, e.g. https://api.openai.com/v1)')
+  const imageKey = get('IMAGE_API_KEY')
+  const imageModel = get('IMAGE_MODEL') ?? 'dall-e-3'
+  if (!/^[\w.:/-]{1,100}$/.test(imageModel)) problems.push('IMAGE_MODEL must be a model name (letters, digits, . : / _ -), e.g. dall-e-3')
+  const pdfRaw = get('PDF_ENGINE') ?? 'pdfjs'
+  if (pdfRaw !== 'pdfjs' && pdfRaw !== 'off') problems.push(`PDF_ENGINE must be pdfjs or off, got "${pdfRaw.slice(0, 40)}"`)
+  const videoBase = (get('VIDEO_API_BASE') ?? 'https://open.bigmodel.cn/api/paas/v4').replace(/\/+$/, '')
+  if (!isUrl(videoBase, ['http:', 'https:'])) problems.push('VIDEO_API_BASE must be an http:// or https:// URL (Zhipu BigModel, e.g. https://open.bigmodel.cn/api/paas/v4)')
+  const videoKey = get('VIDEO_API_KEY')
+  const videoModel = get('VIDEO_MODEL') ?? 'cogvideox-flash'
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(videoModel)) problems.push('VIDEO_MODEL must be a model name such as cogvideox-flash or cogvideox-3')
+  const musicBase = get('MUSIC_API_BASE')?.replace(/\/+$/, '')
+  if (musicBase && !isUrl(musicBase, ['http:', 'https:'])) problems.push('MUSIC_API_BASE must be an http:// or https:// URL (a gcui-art/suno-api server, e.g. http://127.0.0.1:3001)')
+  if (!musicBase && get('MUSIC_API_KEY')) problems.push('MUSIC_API_KEY needs MUSIC_API_BASE (the suno-api server it unlocks)')
+  const jdKey = get('JD_UNION_APP_KEY')
+  const jdSecret = get('JD_UNION_APP_SECRET')
+  if (!!jdKey !== !!jdSecret) problems.push('JD_UNION_APP_KEY and JD_UNION_APP_SECRET must be set together (the app\'s key and secret on union.jd.com)')
+  const jdBase = get('JD_UNION_API_BASE') ?? DEFAULTS.JD_UNION_API_BASE
+  if (!isUrl(jdBase, ['http:', 'https:'])) problems.push('JD_UNION_API_BASE must be an http:// or https:// URL (JD\'s router, e.g. https://api.jd.com/routerjson)')
+  const juheBase = (get('JUHE_API_BASE') ?? DEFAULTS.JUHE_API_BASE).replace(/\/+$/, '')
+  if (!isUrl(juheBase, ['http:', 'https:'])) problems.push('JUHE_API_BASE must be an http:// or https:// URL (e.g. https://apis.juhe.cn)')
 
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'), problems)
   const wechatPay = parseWeChatPay(get, cwd, nodeEnv === 'production', problems)
   const maps = parseMaps(get, problems)
   const express = parseExpress(get, problems)
+  const robots = parseRobots(get, problems)
+  const complaintMailboxes = parseMailboxes(get('COMPLAINT_MAILBOX'), problems)
+  const alertLang = (get('ALERT_LANG') ?? 'zh').toLowerCase()
+  if (alertLang !== 'zh' && alertLang !== 'en') problems.push(`ALERT_LANG must be zh or en (got "${alertLang}")`)
 
   if (problems.length) throw new ConfigError(problems)
 
@@ -232,11 +276,53 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     maps,
     express,
     operatorAccounts,
-    robots: { ...(feishuUrl ? { feishu: { url: feishuUrl, ...(feishuSecret ? { secret: feishuSecret } : {}) } } : {}), ...(wecomUrl ? { wecomUrl } : {}) },
+    robots,
     complaintMailboxes,
+    alertLocale: alertLang === 'en' ? 'en' : 'zh',
     ttsEngine: ttsRaw as Config['ttsEngine'],
-    ...(aiKey ? { ai: { base: aiBase, apiKey: aiKey } } : {})
+    ...(aiKey ? { ai: { base: aiBase, apiKey: aiKey } } : {}),
+    ocrEngine: ocrRaw as Config['ocrEngine'],
+    ...(imageKey ? { imageGen: { base: imageBase, apiKey: imageKey, model: imageModel } } : {}),
+    pdfEngine: pdfRaw === 'off' ? 'off' : 'pdfjs',
+    ...(videoKey ? { video: { base: videoBase, apiKey: videoKey, model: videoModel } } : {}),
+    ...(musicBase ? { music: { base: musicBase, apiKey: get('MUSIC_API_KEY') ?? null } } : {}),
+    ...(jdKey && jdSecret ? { jdUnion: { appKey: jdKey, appSecret: jdSecret, apiBase: jdBase } } : {}),
+    juhe: { apiBase: juheBase, trainKey: get('JUHE_TRAIN_KEY'), flightKey: get('JUHE_FLIGHT_KEY') }
   }
+}
+
+/**
+ * FEISHU_WEBHOOK_URL with FEISHU_WEBHOOK_SECRET (the bot's signature check must be on: an unsigned
+ * webhook would take anyone's text), and WECOM_WEBHOOK_URL (.../cgi-bin/webhook/send?key=...).
+ */
+function parseRobots (get: (name: string) => string | undefined, problems: string[]): RobotsConfig {
+  const out: RobotsConfig = {}
+  const feishuUrl = get('FEISHU_WEBHOOK_URL')
+  const feishuSecret = get('FEISHU_WEBHOOK_SECRET')
+  if (feishuUrl && !isUrl(feishuUrl, ['http:', 'https:'])) problems.push('FEISHU_WEBHOOK_URL must be the bot\'s webhook URL (https://open.feishu.cn/open-apis/bot/v2/hook/...)')
+  if (feishuUrl && !feishuSecret) problems.push('FEISHU_WEBHOOK_SECRET must be set with FEISHU_WEBHOOK_URL: turn on the bot\'s signature check (签名校验) and copy its secret')
+  if (feishuSecret && !feishuUrl) problems.push('FEISHU_WEBHOOK_SECRET is set but FEISHU_WEBHOOK_URL is not')
+  if (feishuUrl && feishuSecret && isUrl(feishuUrl, ['http:', 'https:'])) out.feishu = { webhookUrl: feishuUrl, secret: feishuSecret }
+  const wecomUrl = get('WECOM_WEBHOOK_URL')
+  if (wecomUrl) {
+    if (!isUrl(wecomUrl, ['http:', 'https:']) || !new URL(wecomUrl).searchParams.get('key')) {
+      problems.push('WECOM_WEBHOOK_URL must be the group robot\'s webhook URL with its key (https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=...)')
+    } else {
+      out.wecom = { webhookUrl: wecomUrl }
+    }
+  }
+  return out
+}
+
+/** COMPLAINT_MAILBOX: comma-separated e-mail addresses (lower-cased). */
+function parseMailboxes (raw: string | undefined, problems: string[]): string[] {
+  if (raw === undefined) return []
+  const out: string[] = []
+  for (const entry of raw.split(',').map(s => s.trim()).filter(Boolean)) {
+    if (entry.length > 254 || !OPERATOR_EMAIL.test(entry)) problems.push(`COMPLAINT_MAILBOX: "${entry.slice(0, 60)}" is not an e-mail address`)
+    else if (!out.includes(entry.toLowerCase())) out.push(entry.toLowerCase())
+  }
+  return out
 }
 
 const OPERATOR_PHONE = /^1[3-9]\d{9}$/

@@ -1,7 +1,14 @@
 /** What route modules need, built once per app (see app.ts). */
-import type { Alerts } from './services/alerts'
 import type { TtsEngine } from './providers/tts'
 import type { DifyClient } from './providers/dify'
+import type { OcrEngine } from './providers/ocr'
+import type { OpenAiImagesClient } from './providers/imageGen'
+import type { PdfEngine } from './engines/pdf'
+import type { CogVideoClient } from './providers/cogvideo'
+import type { SunoClient } from './providers/suno'
+import type { PdfTaskRunner } from './domain/tasks'
+import type { JdUnionClient } from './providers/jdUnion'
+import type { JuheFlightClient, JuheTrainClient } from './providers/juhe'
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config'
@@ -19,6 +26,8 @@ import type { TencentMapClient } from './providers/tencentMap'
 import type { RateLimiter } from './security/rateLimiter'
 import type { SessionService } from './services/sessions'
 import type { OneTimeCodes } from './services/codes'
+import type { FeishuRobot, WeComRobot } from './providers/robots'
+import type { Alerts } from './domain/alerts'
 
 export interface AppContext {
   config: Config
@@ -36,13 +45,30 @@ export interface AppContext {
   maps: { tencent: TencentMapClient | null; amap: AmapClient | null; ipLocator: OfflineIpLocator }
   /** null: Kuaidi100 is not configured. */
   kuaidi100: Kuaidi100Client | null
-  limiter: RateLimiter
-  /** Operator alerts (robots, the complaint mailbox): services/alerts.ts. */
+  /** The operators' chat robots; null: not configured (FEISHU_WEBHOOK_URL, WECOM_WEBHOOK_URL). */
+  robots: { feishu: FeishuRobot | null; wecom: WeComRobot | null }
+  /** Operator alerts (new complaints, shipments, withdrawals), sent after the commit. */
   alerts: Alerts
+  limiter: RateLimiter
   /** Text to speech (null: off or not installed). */
   tts: TtsEngine | null
   /** The Dify-compatible AI (null: AI_API_KEY unset). */
   ai: DifyClient | null
+  /** OCR (null: off or not installed). */
+  ocr: OcrEngine | null
+  /** Pictures from words, an OpenAI-compatible Images API (null: IMAGE_API_KEY unset). */
+  imageGen: OpenAiImagesClient | null
+  /** PDF to images (null: PDF_ENGINE=off) and its queue of tasks. */
+  pdf: PdfEngine | null
+  pdfTasks: PdfTaskRunner
+  /** Zhipu CogVideoX (null: VIDEO_API_KEY unset). */
+  video: CogVideoClient | null
+  /** A Suno-style music API (null: MUSIC_API_BASE unset). */
+  music: SunoClient | null
+  /** Price comparison through JD Union (null: JD_UNION_APP_KEY unset). */
+  jdUnion: JdUnionClient | null
+  /** Juhe train tickets and flights (null: its key unset). */
+  juhe: { train: JuheTrainClient | null; flight: JuheFlightClient | null }
   sessions: SessionService
   codes: OneTimeCodes
 }

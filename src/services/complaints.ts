@@ -1,12 +1,28 @@
-/** The complaint channel (types/complaints.ts): the shopper's form and list, the operators' queue. */
-import type { ComplaintCreateRequest, ComplaintReplyRequest, OperatorComplaintListRequest, complaintRoutes } from '~types/complaints'
+/**
+ * The complaint channel and the spec's mail and chat-robot calls (types/complaints.ts): the shopper's
+ * form and list, the operators' queue, reply and close; POST /common/mail/send, /api/feishuRobotText,
+ * /api/wechatRobotText.
+ */
+import type {
+  ComplaintCreateRequest, ComplaintReplyRequest, MailSendRequest, OperatorComplaintListRequest, complaintRoutes, notifyRoutes
+} from '~types/complaints'
 import { postRoute } from './request'
 
-type R = typeof complaintRoutes
+type C = typeof complaintRoutes
+type N = typeof notifyRoutes
 
 export const complaintApi = {
-  create: (body: ComplaintCreateRequest) => postRoute<R['create']>('/api/complaintCreate', body),
-  list: (page: number, size: number) => postRoute<R['list']>('/api/complaintList', { page, size }),
-  operatorList: (q: OperatorComplaintListRequest) => postRoute<R['operatorList']>('/api/operator/complaints', q),
-  reply: (body: ComplaintReplyRequest) => postRoute<R['reply']>('/api/operator/complaintReply', body)
+  create: (body: ComplaintCreateRequest) => postRoute<C['create']>('/api/complaintCreate', body),
+  list: (page: number, size: number) => postRoute<C['list']>('/api/complaintList', { page, size }),
+  queue: (q: OperatorComplaintListRequest) => postRoute<C['operatorList']>('/api/operator/complaintList', q),
+  reply: (body: ComplaintReplyRequest) => postRoute<C['operatorReply']>('/api/operator/complaintReply', body),
+  close: (complaintId: number) => postRoute<C['operatorClose']>('/api/operator/complaintClose', { complaintId })
+}
+
+export const notifyApi = {
+  /** Operators: any address; shoppers: only the shop's complaint mailbox. */
+  mailSend: (body: MailSendRequest) => postRoute<N['mailSend']>('/common/mail/send', body),
+  /** Operators only; line breaks become spaces. */
+  feishuRobotText: (text: string) => postRoute<N['feishuRobotText']>('/api/feishuRobotText', { text }),
+  wechatRobotText: (text: string) => postRoute<N['wechatRobotText']>('/api/wechatRobotText', { text })
 }

@@ -10,7 +10,7 @@
 import Taro from '@tarojs/taro'
 import type { ApiEnvelope, BodyOf, DataOf, HttpMethod, QueryOf, RouteDef } from '~types/api'
 import { getConfig, isH5 } from '@/config'
-import { APP_BASE, ENTRY_PAGE, REQUEST_TIMEOUT_MS } from '@/constants'
+import { APP_BASE, ENTRY_PAGE, PLATFORM_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '@/constants'
 import { localeStore, t } from '@/stores/locale'
 import { toast } from '@/utils/feedback'
 import { browser } from '@/utils/browser'
@@ -110,6 +110,9 @@ function goToLogin (): void {
   leavingForLogin = Taro.reLaunch({ url: ENTRY_PAGE }).catch(() => undefined).finally(() => { leavingForLogin = null })
 }
 
+/** The timeout handed to the platform's request: 60000 ms (spec 9), or a little over a longer own timeout. */
+export const platformTimeout = (own: number | undefined): number => Math.max(PLATFORM_TIMEOUT_MS, (own ?? REQUEST_TIMEOUT_MS) + 1000)
+
 const inner: Taro.interceptor = (chain) => {
   const params = chain.requestParams as InternalParams
   const opts = params.__opts
@@ -120,8 +123,9 @@ const inner: Taro.interceptor = (chain) => {
     method: opts.method ?? 'GET',
     data: opts.data,
     header: buildHeaders(opts),
-    // The platform's own timer is a backstop; ours (outer) fires first and is the same on both.
-    timeout: (opts.timeout ?? REQUEST_TIMEOUT_MS) + 1000,
+    // The platform's own timer (spec 9: 60000 ms, longer for a call given more) is a backstop; ours
+    // (outer, 50 s by default) fires first and is the same on both builds.
+    timeout: platformTimeout(opts.timeout),
     dataType: opts.responseType ? 'other' : 'json',
     responseType: opts.responseType ?? 'text'
   })

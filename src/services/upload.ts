@@ -7,7 +7,7 @@
 import Taro from '@tarojs/taro'
 import type { ApiEnvelope } from '~types/api'
 import type { UploadResult } from '~types/editor'
-import { UPLOAD_FIELD, UPLOAD_IMAGE_TYPES, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB } from '~types/limits'
+import { UPLOAD_FIELD, UPLOAD_IMAGE_TYPES, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, UPLOAD_PDF_MAX_BYTES, UPLOAD_PDF_MAX_MB } from '~types/limits'
 import { UPLOAD_TIMEOUT_MS } from '@/constants'
 import { t } from '@/stores/locale'
 import { ApiError } from './errors'
@@ -26,10 +26,10 @@ export class UploadError extends Error {
 const tooLarge = () => new UploadError('size', t('upload.tooLarge', { mb: UPLOAD_MAX_MB }))
 
 /** Reads the envelope the server answered (a string from uploadFile, an object from fetch). */
-export function uploadAnswer (raw: unknown): UploadResult {
-  let body: ApiEnvelope<UploadResult> | null = null
+export function uploadAnswer<T = UploadResult> (raw: unknown): T {
+  let body: ApiEnvelope<T> | null = null
   try {
-    body = (typeof raw === 'string' ? JSON.parse(raw) : raw) as ApiEnvelope<UploadResult>
+    body = (typeof raw === 'string' ? JSON.parse(raw) : raw) as ApiEnvelope<T>
   } catch {
     body = null
   }
@@ -39,14 +39,17 @@ export function uploadAnswer (raw: unknown): UploadResult {
 }
 
 /** The headers of an API call, without the JSON content type (the form sets its own). */
-function uploadHeaders (): Record<string, string> {
-  const header = buildHeaders({ url: UPLOAD_URL })
+function uploadHeaders (url: string): Record<string, string> {
+  const header = buildHeaders({ url })
   delete header['Content-Type']
   return header
 }
 
-/** Mini-program: pick one image from the album or the camera and upload it. */
-export async function chooseAndUpload (): Promise<UploadResult> {
+/**
+ * Mini-program: pick one image from the album or the camera and upload it (to the editor's upload,
+ * or another route that takes a file: OCR, a shopper's screenshot).
+ */
+export async function chooseAndUpload<T = UploadResult> (url = UPLOAD_URL): Promise<T> {
   let picked: Taro.chooseImage.SuccessCallbackResult
   try {
     picked = await Taro.chooseImage({ count: 1, sizeType: ['compressed'], sourceType: ['album', 'camera'] })
@@ -60,12 +63,12 @@ export async function chooseAndUpload (): Promise<UploadResult> {
   if (typeof size === 'number' && size > UPLOAD_MAX_BYTES) throw tooLarge()
   let res: Taro.uploadFile.SuccessCallbackResult
   try {
-    res = await Taro.uploadFile({ url: buildUrl(UPLOAD_URL), filePath: path, name: UPLOAD_FIELD, header: uploadHeaders(), timeout: UPLOAD_TIMEOUT_MS })
+    res = await Taro.uploadFile({ url: buildUrl(url), filePath: path, name: UPLOAD_FIELD, header: uploadHeaders(url), timeout: UPLOAD_TIMEOUT_MS })
   } catch {
     throw new UploadError('send', t('upload.sendFailed'))
   }
   if (res.statusCode < 200 || res.statusCode >= 300) throw new UploadError('failed', t('upload.failed'))
-  return uploadAnswer(res.data)
+  return uploadAnswer<T>(res.data)
 }
 
 /** What a picked file is, checked before it is sent (the server checks the bytes again). */
@@ -75,8 +78,8 @@ export function checkPickedFile (file: { size: number; type: string } | null | u
   if (file.type && !(UPLOAD_IMAGE_TYPES as readonly string[]).includes(file.type)) throw new UploadError('type', t('upload.notImage'))
 }
 
-/** H5: upload the File a file input picked. */
-export async function uploadFileObject (file: File | null | undefined): Promise<UploadResult> {
+/** H5: upload the File a file input picked (to the editor's upload, or another route that takes a file). */
+export async function uploadFileObject<T = UploadResult> (file: File | null | undefined, url = UPLOAD_URL): Promise<T> {
   checkPickedFile(file)
   const form = new FormData()
   form.append(UPLOAD_FIELD, file as File)
@@ -84,7 +87,42 @@ export async function uploadFileObject (file: File | null | undefined): Promise<
   const timer = setTimeout(() => controller.abort(), UPLOAD_TIMEOUT_MS)
   let res: Response
   try {
-    res = await fetch(buildUrl(UPLOAD_URL), { method: 'POST', headers: uploadHeaders(), body: form, signal: controller.signal })
+    res = await fetch(buildUrl(url), { method: 'POST', headers: uploadHeaders(url), body: form, signal: controller.signal })
+  } catch {
+    throw new UploadError('send', t('upload.sendFailed'))
+  } finally {
+    clearTimeout(timer)
+  }
+  if (!res.ok) throw new UploadError('failed', t('upload.failed'))
+  let json: unknown
+  try { json = await res.json() } catch { throw new UploadError('failed', t('upload.failed')) }
+  return uploadAnswer<T>(json)
+}
+
+// ---- PDFs (the editor's "PDF pages": a catalogue, an invoice) -------------------------------------------
+
+const PDF_UPLOAD_URL = '/api/operator/uploadPdf'
+const pdfTooLarge = () => new UploadError('size', t('pdfPages.tooLarge', { mb: UPLOAD_PDF_MAX_MB }))
+
+/** What a picked PDF is, checked before it is sent (the server checks its bytes again). */
+export function checkPickedPdf (file: { size: number; type?: string; name?: string } | null | undefined): void {
+  if (!file) throw new UploadError('none', t('upload.noFile'))
+  if (file.size > UPLOAD_PDF_MAX_BYTES) throw pdfTooLarge()
+  const typeOk = !file.type || file.type === 'application/pdf'
+  const nameOk = !file.name || /\.pdf$/i.test(file.name)
+  if (!typeOk || !nameOk) throw new UploadError('type', t('pdfPages.notPdf'))
+}
+
+/** H5: upload the PDF a file input picked. */
+export async function uploadPdfObject (file: File | null | undefined): Promise<UploadResult> {
+  checkPickedPdf(file)
+  const form = new FormData()
+  form.append(UPLOAD_FIELD, file as File)
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(), UPLOAD_TIMEOUT_MS)
+  let res: Response
+  try {
+    res = await fetch(buildUrl(PDF_UPLOAD_URL), { method: 'POST', headers: uploadHeaders(PDF_UPLOAD_URL), body: form, signal: controller.signal })
   } catch {
     throw new UploadError('send', t('upload.sendFailed'))
   } finally {
@@ -94,4 +132,26 @@ export async function uploadFileObject (file: File | null | undefined): Promise<
   let json: unknown
   try { json = await res.json() } catch { throw new UploadError('failed', t('upload.failed')) }
   return uploadAnswer(json)
+}
+
+/** Mini-program: pick a PDF from a chat (the only file picker WeChat offers) and upload it. */
+export async function chooseAndUploadPdf (): Promise<UploadResult> {
+  let picked: Taro.chooseMessageFile.SuccessCallbackResult
+  try {
+    picked = await Taro.chooseMessageFile({ count: 1, type: 'file', extension: ['pdf'] })
+  } catch (e) {
+    const msg = String((e as { errMsg?: string })?.errMsg ?? e)
+    throw /cancel/i.test(msg) ? new UploadError('none', t('upload.noFile')) : new UploadError('open', t('upload.openFailed'))
+  }
+  const file = picked.tempFiles?.[0]
+  if (!file?.path) throw new UploadError('path', t('upload.noPath'))
+  checkPickedPdf({ size: file.size, name: file.name })
+  let res: Taro.uploadFile.SuccessCallbackResult
+  try {
+    res = await Taro.uploadFile({ url: buildUrl(PDF_UPLOAD_URL), filePath: file.path, name: UPLOAD_FIELD, header: uploadHeaders(PDF_UPLOAD_URL), timeout: UPLOAD_TIMEOUT_MS })
+  } catch {
+    throw new UploadError('send', t('upload.sendFailed'))
+  }
+  if (res.statusCode < 200 || res.statusCode >= 300) throw new UploadError('failed', t('upload.failed'))
+  return uploadAnswer(res.data)
 }

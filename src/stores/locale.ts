@@ -104,6 +104,12 @@ export class LocaleStore {
   constructor (initial: Locale = resolveInitialLocale()) {
     this.locale = initial
     makeAutoObservable(this, { t: false, has: false }, { autoBind: true })
+    this.tagDocument()
+  }
+
+  /** H5: the page's lang follows the locale (screen readers, and the build's prerender reads it). */
+  private tagDocument (): void {
+    if (process.env.TARO_ENV === 'h5' && typeof document !== 'undefined') document.documentElement.lang = this.languageTag
   }
 
   get dict (): Dict { return DICTS[this.locale] }
@@ -113,6 +119,7 @@ export class LocaleStore {
 
   setLocale (locale: Locale): void {
     this.locale = locale
+    this.tagDocument()
     try { Taro.setStorageSync(LOCALE_KEY, locale) } catch { /* not persisted, still switched */ }
   }
 

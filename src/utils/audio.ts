@@ -3,8 +3,14 @@
  * optional loop; events play, pause, ended, timeupdate, durationchange, seek, error; once destroyed,
  * play is rejected. Volume is clamped to 0..1 and seeking to 0..duration; the duration is read again
  * up to 10 times, 300 ms apart, until the platform knows it.
+ *
+ * In the mini-program, play() waits until the audio really plays (spec 9: the play wait polls every
+ * 100 ms): InnerAudioContext.play() returns at once and starts later, after the file has loaded, or
+ * never. The wait ends when the platform says it plays (onPlay, or `paused` false), and fails on an
+ * error, when the player is destroyed meanwhile, or after PLAY_WAIT_MAX_POLLS polls (10 s).
  */
 import Taro from '@tarojs/taro'
+import { isH5 } from '@/config'
 import { t } from '@/stores/locale'
 
 export type AudioState = 'idle' | 'playing' | 'paused' | 'ended'
@@ -12,6 +18,8 @@ export type AudioEvent = 'play' | 'pause' | 'ended' | 'timeupdate' | 'durationch
 
 export const DURATION_RETRIES = 10
 export const DURATION_RETRY_MS = 300
+export const PLAY_WAIT_POLL_MS = 100
+export const PLAY_WAIT_MAX_POLLS = 100
 
 /** What the player needs of Taro.InnerAudioContext. */
 export interface AudioBackend {
@@ -20,6 +28,8 @@ export interface AudioBackend {
   volume: number
   readonly duration: number
   readonly currentTime: number
+  /** The mini-program's InnerAudioContext says whether it is paused (or stopped, or not started). */
+  readonly paused?: boolean
   play?: () => void
   pause: () => void
   stop: () => void
@@ -33,7 +43,7 @@ export interface AudioBackend {
 }
 
 export class AudioError extends Error {
-  constructor (readonly code: 'destroyed' | 'noSource' | 'noPlay' | 'unavailable', message: string) {
+  constructor (readonly code: 'destroyed' | 'noSource' | 'noPlay' | 'unavailable' | 'failed', message: string) {
     super(message)
     this.name = 'AudioError'
   }
@@ -48,11 +58,14 @@ export class AudioPlayer {
   private destroyed = false
   private listeners = new Map<AudioEvent, Set<(payload?: unknown) => void>>()
   private durationTimer: ReturnType<typeof setTimeout> | null = null
+  private readonly waitForPlay: boolean
 
   constructor (
-    options: { src?: string; loop?: boolean; volume?: number } = {},
+    options: { src?: string; loop?: boolean; volume?: number; waitForPlay?: boolean } = {},
     create: () => AudioBackend | null = () => (Taro.createInnerAudioContext?.() as unknown as AudioBackend) ?? null
   ) {
+    // the mini-program's play starts later (see above); H5 audio reports its own events
+    this.waitForPlay = options.waitForPlay ?? !isH5()
     let backend: AudioBackend | null = null
     try { backend = create() } catch { backend = null }
     this.backend = backend
@@ -102,8 +115,29 @@ export class AudioPlayer {
     if (!b) throw new AudioError('unavailable', t('audio.unavailable'))
     if (!b.src) throw new AudioError('noSource', t('audio.noSource'))
     if (typeof b.play !== 'function') throw new AudioError('noPlay', t('audio.noPlay'))
+    let started = false
+    const offPlay = this.waitForPlay ? this.on('play', () => { started = true }) : () => false
     b.play()
     this.state = 'playing'
+    if (this.waitForPlay) await this.untilPlaying(b, () => started).finally(offPlay)
+  }
+
+  /** Polls every PLAY_WAIT_POLL_MS until the platform plays; rejects on an error, destroy or too long a wait. */
+  private untilPlaying (b: AudioBackend, started: () => boolean): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let failed = false
+      const offError = this.on('error', () => { failed = true })
+      let polls = 0
+      const poll = () => {
+        polls++
+        if (this.destroyed) { offError(); reject(new AudioError('destroyed', t('audio.destroyed'))); return }
+        if (failed) { offError(); reject(new AudioError('failed', t('audio.playFailed'))); return }
+        if (started() || b.paused === false) { offError(); resolve(); return }
+        if (polls >= PLAY_WAIT_MAX_POLLS) { offError(); reject(new AudioError('failed', t('audio.playFailed'))); return }
+        setTimeout(poll, PLAY_WAIT_POLL_MS)
+      }
+      setTimeout(poll, PLAY_WAIT_POLL_MS)
+    })
   }
 
   pause (): void { this.usable().pause(); this.state = 'paused' }

@@ -13,7 +13,8 @@ export type ErrorKind = 'error' | 'unhandledrejection'
 function messageOf (reason: unknown): string {
   if (reason instanceof Error) return reason.stack || `${reason.name}: ${reason.message}`
   if (typeof reason === 'string') return reason
-  try { return JSON.stringify(reason) } catch { return String(reason) }
+  // JSON.stringify(undefined) is undefined (a promise rejected with nothing): say so instead
+  try { return JSON.stringify(reason) ?? String(reason) } catch { return String(reason) }
 }
 
 function pathNow (): string {

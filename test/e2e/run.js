@@ -2,7 +2,8 @@
 /**
  * End-to-end tests in Chromium against the shop as `npm start` runs it: scripts/start.js (the API
  * server serving the H5 build) on a free port, a fresh SQLite database in a temp dir, mail going to a
- * local SMTP server, and the map, parcel and WeChat OAuth providers as local fakes on 127.0.0.1.
+ * local SMTP server, and the map, parcel, WeChat OAuth and chat-robot (Feishu, WeCom) providers as local
+ * fakes on 127.0.0.1.
  * Everything started here is stopped here.
  */
 const { spawn } = require('node:child_process')
@@ -14,12 +15,17 @@ const tencent = require('../support/providers/tencent')
 const amap = require('../support/providers/amap')
 const kuaidi100 = require('../support/providers/kuaidi100')
 const wechat = require('../support/providers/wechat')
-const robots = require('../support/providers/robots')
 const dify = require('../support/providers/dify')
+const images = require('../support/providers/images')
+const cogvideo = require('../support/providers/cogvideo')
+const suno = require('../support/providers/suno')
+const jdunion = require('../support/providers/jdunion')
+const feishu = require('../support/providers/feishu')
+const wecom = require('../support/providers/wecom')
 const { freePort, stop, waitForApi } = require('../support/processes')
 
 const root = path.resolve(__dirname, '../..')
-const ALL_SUITES = [require('./h5-shell.e2e'), require('./auth.e2e'), require('./shop.e2e'), require('./after-draw.e2e'), require('./combine.e2e'), require('./shipments.e2e'), require('./withdraw.e2e'), require('./security.e2e'), require('./routes.e2e'), require('./operators.e2e'), require('./editor-series.e2e'), require('./complaints.e2e'), require('./ai-editor.e2e')]
+const ALL_SUITES = [require('./h5-shell.e2e'), require('./prerender.e2e'), require('./auth.e2e'), require('./shop.e2e'), require('./after-draw.e2e'), require('./combine.e2e'), require('./shipments.e2e'), require('./withdraw.e2e'), require('./security.e2e'), require('./routes.e2e'), require('./operators.e2e'), require('./editor-series.e2e'), require('./complaints.e2e'), require('./ai-editor.e2e'), require('./vision.e2e'), require('./tasks.e2e'), require('./prize-market.e2e')]
 // E2E_SUITES=after,shop runs the suites whose names contain one of the words (all by default)
 const only = (process.env.E2E_SUITES ?? '').split(',').map(s => s.trim()).filter(Boolean)
 const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includes(w))) : ALL_SUITES
@@ -28,17 +34,25 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
   if (!fs.existsSync(path.join(root, 'dist', 'h5', 'index.html'))) throw new Error('dist/h5 is missing: run npm run build:h5 first')
   const smtp = await startSmtp()
   // the map and parcel providers, as local servers that speak their APIs
-  const fakes = { tencent: await tencent.start({ sk: tencent.SK }), amap: await amap.start(), kuaidi100: await kuaidi100.start(), wechat: await wechat.start(), feishu: await robots.startFeishu(), wecom: await robots.startWeCom(), dify: await dify.start() }
+  const fakes = { tencent: await tencent.start({ sk: tencent.SK }), amap: await amap.start(), kuaidi100: await kuaidi100.start(), wechat: await wechat.start(), feishu: await feishu.start(), wecom: await wecom.start(), dify: await dify.start(), images: await images.start(), video: await cogvideo.start(), music: await suno.start(), jd: await jdunion.start() }
+  // the suites together make more operator alerts a minute than WeCom's 20 (robots.test.ts tests that limit)
+  fakes.wecom.perMinute = fakes.feishu.perMinute = 10000
   const providerEnv = {
     // WeChat web OAuth (the H5 WeChat login): its authorize page and API
     ...fakes.wechat.env,
     TENCENT_MAP_KEY: tencent.KEY, TENCENT_MAP_SK: tencent.SK, TENCENT_MAP_API_BASE: fakes.tencent.url,
     AMAP_KEY: amap.KEY, AMAP_API_BASE: fakes.amap.url,
     KUAIDI100_CUSTOMER: kuaidi100.CUSTOMER, KUAIDI100_KEY: kuaidi100.KEY, KUAIDI100_API_BASE: fakes.kuaidi100.url,
-    // the operators' chat robots and the complaint mailbox
     // a Dify-compatible AI
     ...dify.envFor(fakes.dify),
-    ...robots.envFor(fakes.feishu, fakes.wecom), COMPLAINT_MAILBOX: require('./complaints.e2e').MAILBOX
+    // an OpenAI-compatible Images API (the editor's cover from words)
+    ...images.envFor(fakes.images),
+    // video (Zhipu CogVideoX) and music (a Suno-style API)
+    ...cogvideo.envFor(fakes.video), ...suno.envFor(fakes.music),
+    // JD Union's open API (the price comparison on a prize's page)
+    ...jdunion.envFor(fakes.jd),
+    // the operators' chat robots and complaint mailbox (operator alerts; the complaints suite reads them)
+    ...fakes.feishu.env, ...fakes.wecom.env, COMPLAINT_MAILBOX: require('./complaints.e2e').MAILBOX
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-e2e-'))
   const port = await freePort()

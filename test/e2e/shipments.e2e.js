@@ -180,4 +180,4 @@ async function run ({ base }) {
   }
 }
 
-module.exports = { name: 'shipments: a shopper ships, the operator enters carrier and number, the packing slip QR checks', run }
+module.exports = { name: 'shipments: a shopper ships, the operator enters carrier and number, the packing slip QR checks', run, shopperShips, api }

@@ -50,4 +50,4 @@ async function startSmtp () {
   return { url: `smtp://127.0.0.1:${port}`, mails, codeFor, bodyText, close: () => new Promise(r => server.close(r)) }
 }
 
-module.exports = { startSmtp }
+module.exports = { startSmtp, bodyText }

@@ -76,6 +76,72 @@ describe('config', () => {
     expect(error!.problems).toHaveLength(5)
   })
 
+  test('price comparison (JD Union) and travel (Juhe): off without keys; key and secret together; API bases checked', () => {
+    const off = loadConfig({})
+    expect(off.jdUnion).toBeUndefined()
+    expect(off.juhe).toEqual({ apiBase: 'https://apis.juhe.cn', trainKey: undefined, flightKey: undefined })
+    const on = loadConfig({ JD_UNION_APP_KEY: 'k1', JD_UNION_APP_SECRET: 's1', JUHE_TRAIN_KEY: 'tk', JUHE_API_BASE: 'http://127.0.0.1:9/' })
+    expect(on.jdUnion).toEqual({ appKey: 'k1', appSecret: 's1', apiBase: 'https://api.jd.com/routerjson' })
+    expect(on.juhe).toEqual({ apiBase: 'http://127.0.0.1:9', trainKey: 'tk', flightKey: undefined })
+    let error: ConfigError | undefined
+    try {
+      loadConfig({ JD_UNION_APP_KEY: 'k1', JD_UNION_API_BASE: 'api.jd.com', JUHE_API_BASE: 'ftp://x' })
+    } catch (e) {
+      error = e as ConfigError
+    }
+    expect(error!.problems).toEqual([
+      expect.stringContaining('JD_UNION_APP_KEY and JD_UNION_APP_SECRET must be set together'),
+      expect.stringContaining('JD_UNION_API_BASE'),
+      expect.stringContaining('JUHE_API_BASE')
+    ])
+  })
+
+  test('robots, the complaint mailbox and the alert language: off by default; a Feishu bot needs its secret; each checked', () => {
+    const off = loadConfig({})
+    expect(off).toMatchObject({ robots: {}, complaintMailboxes: [], alertLocale: 'zh' })
+    const on = loadConfig({
+      FEISHU_WEBHOOK_URL: 'https://open.feishu.cn/open-apis/bot/v2/hook/abc', FEISHU_WEBHOOK_SECRET: 's3cret',
+      WECOM_WEBHOOK_URL: 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=k-1',
+      COMPLAINT_MAILBOX: ' Support@Shop.example.com, boss@shop.example.com,support@shop.example.com ', ALERT_LANG: 'EN'
+    })
+    expect(on.robots).toEqual({
+      feishu: { webhookUrl: 'https://open.feishu.cn/open-apis/bot/v2/hook/abc', secret: 's3cret' },
+      wecom: { webhookUrl: 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=k-1' }
+    })
+    expect(on.complaintMailboxes).toEqual(['support@shop.example.com', 'boss@shop.example.com'])
+    expect(on.alertLocale).toBe('en')
+    let error: ConfigError | undefined
+    try {
+      loadConfig({ FEISHU_WEBHOOK_URL: 'https://open.feishu.cn/open-apis/bot/v2/hook/abc', WECOM_WEBHOOK_URL: 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send', COMPLAINT_MAILBOX: 'support', ALERT_LANG: 'fr' })
+    } catch (e) {
+      error = e as ConfigError
+    }
+    const text = error!.problems.join('\n')
+    for (const name of ['FEISHU_WEBHOOK_SECRET must be set with FEISHU_WEBHOOK_URL', 'WECOM_WEBHOOK_URL must be', 'COMPLAINT_MAILBOX: "support"', 'ALERT_LANG must be zh or en']) {
+      expect(text).toContain(name)
+    }
+    expect(error!.problems).toHaveLength(4)
+    expect(() => loadConfig({ FEISHU_WEBHOOK_SECRET: 'x' })).toThrow('FEISHU_WEBHOOK_SECRET is set but FEISHU_WEBHOOK_URL is not')
+    expect(() => loadConfig({ FEISHU_WEBHOOK_URL: 'open.feishu.cn/hook', FEISHU_WEBHOOK_SECRET: 'x' })).toThrow('FEISHU_WEBHOOK_URL must be')
+  })
+
+  test('the task helpers: PDF engine on by default, video and music off without their keys; each checked', () => {
+    const c = loadConfig({})
+    expect([c.pdfEngine, c.video, c.music]).toEqual(['pdfjs', undefined, undefined])
+    expect(loadConfig({ PDF_ENGINE: 'off' }).pdfEngine).toBe('off')
+    expect(loadConfig({ VIDEO_API_KEY: 'k.s' }).video).toEqual({ base: 'https://open.bigmodel.cn/api/paas/v4', apiKey: 'k.s', model: 'cogvideox-flash' })
+    expect(loadConfig({ VIDEO_API_KEY: 'k', VIDEO_API_BASE: 'http://127.0.0.1:9/v4/', VIDEO_MODEL: 'cogvideox-3' }).video).toEqual({ base: 'http://127.0.0.1:9/v4', apiKey: 'k', model: 'cogvideox-3' })
+    expect(loadConfig({ MUSIC_API_BASE: 'http://127.0.0.1:3001/' }).music).toEqual({ base: 'http://127.0.0.1:3001', apiKey: null })
+    expect(loadConfig({ MUSIC_API_BASE: 'https://suno.example.com', MUSIC_API_KEY: 'g' }).music).toEqual({ base: 'https://suno.example.com', apiKey: 'g' })
+    let error: ConfigError | undefined
+    try {
+      loadConfig({ PDF_ENGINE: 'ghostscript', VIDEO_API_BASE: 'bigmodel', VIDEO_MODEL: 'a b', MUSIC_API_BASE: 'ftp://suno', MUSIC_API_KEY: 'k' })
+    } catch (e) { error = e as ConfigError }
+    const text = error!.problems.join('\n')
+    for (const name of ['PDF_ENGINE must be pdfjs or off', 'VIDEO_API_BASE must be', 'VIDEO_MODEL must be', 'MUSIC_API_BASE must be']) expect(text).toContain(name)
+    expect(() => loadConfig({ MUSIC_API_KEY: 'k' })).toThrow('MUSIC_API_KEY needs MUSIC_API_BASE')
+  })
+
   test('empty variables count as unset', () => {
     expect(loadConfig({ PORT: '', SMTP_URL: '  ' })).toMatchObject({ port: 3000, smtpUrl: undefined })
   })

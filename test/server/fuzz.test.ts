@@ -21,8 +21,8 @@
  *
  * Requests go anonymously and with a logged-in shopper's token (a user route answers 401 before
  * validation without one), each from its own client IP. The third parties are local fakes (SMS,
- * SMTP, WeChat, WeChat Pay, Tencent maps, AMap, Kuaidi100), so the login, payment, map and parcel
- * handlers run to the end.
+ * SMTP, WeChat, WeChat Pay, Tencent maps, AMap, Kuaidi100, the Feishu and WeCom robots), so the login,
+ * payment, map, parcel and mail handlers run to the end and the operator alerts go out.
  *
  * Asserted: no HTTP 5xx; every answer on an API path is HTTP 200 JSON with the envelope {code, message,
  * data} (code one of the documented ones; a code 200 answer matches the operation's documented answer)
@@ -34,6 +34,8 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { createHash } from 'node:crypto'
+import { PDFDocument } from 'pdf-lib'
 import Ajv, { type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { LightMyRequestResponse } from 'fastify'
@@ -44,14 +46,29 @@ import { startSms, startSmtp, startWeChat, type FakeSms, type FakeSmtp, type Fak
 import { encryptResource, PAY, startWeChatPay, type FakeWeChatPay } from './support/wechatpay'
 import { invariantViolations } from './support/invariants'
 import { SessionService } from '../../server/src/services/sessions'
-import { EXPRESS_LIMITS, OPERATOR_LIMITS, TOPUP_PRODUCT_ID } from '../../types/limits'
+import { EXPRESS_LIMITS, OPERATOR_LIMITS, PDF_URL_PATTERN, PRICE_LIMITS, TOPUP_PRODUCT_ID, TRAVEL_LIMITS } from '../../types/limits'
 import * as tencentFake from '../support/providers/tencent'
 import * as amapFake from '../support/providers/amap'
 import * as kuaidi100Fake from '../support/providers/kuaidi100'
 import * as difyFake from '../support/providers/dify'
+import * as imagesFake from '../support/providers/images'
+import { makePng, multipartBody } from '../support/png'
+import { renderText } from '../support/textImage'
+import * as cogvideoFake from '../support/providers/cogvideo'
+import * as sunoFake from '../support/providers/suno'
+import * as jdFake from '../support/providers/jdunion'
+import * as juheFake from '../support/providers/juhe'
+import { METHOD_NAMES } from '../../types/methods'
+import * as feishuFake from '../support/providers/feishu'
+import * as wecomFake from '../support/providers/wecom'
+
+/** The shop's complaint mailbox: the one address a shopper's /common/mail/send may name. */
+const MAILBOX = 'fuzz-mailbox@example.test'
 
 /** Requests per operation, at least. */
 const PER_OPERATION = 240
+/** A picture with Chinese and English text (OCR has something to read). */
+const textPicture = renderText(['运单号 SF1402339827156', 'Fuzz label'], { px: 28 })
 /** Random requests (valid, mutated, whole-body) per operation on top of the systematic ones. */
 const RANDOM_MIN = 80
 const SEED = 20261122
@@ -86,6 +103,8 @@ interface Op {
   kind: 'plain' | 'table' | 'notify'
   /** The document says a success is an xlsx file (the table export, the collection export). */
   xlsx: boolean
+  /** The call takes a file (multipart/form-data; the document names its field). */
+  file?: string
   /** Checks a code-200 answer against the documented one. */
   answer?: ValidateFunction
 }
@@ -223,6 +242,8 @@ interface Ctx {
   /** created orders of the shopper; issued numbers not yet created; WeChat Pay orders */
   opIds: string[]; freshOpIds: string[]; wechatOrders: Array<{ opId: string; amountCents: number }>
   wechat: FakeWeChat
+  /** An uploaded PDF (pdf2image) and the shopper's tasks (PDF, video, music clips) */
+  pdfUrl: string; taskIds: string[]
 }
 
 const PHONE_PATTERN = '^1[3-9]\\d{9}$'
@@ -230,6 +251,9 @@ const PHONE_PATTERN = '^1[3-9]\\d{9}$'
 /** Strings that satisfy the contract's patterns (a valid request must reach the handler). */
 const FOR_PATTERN: Record<string, (rng: Rng, ctx: Ctx) => string> = {
   [PHONE_PATTERN]: rng => `1${3 + rng.int(7)}${String(rng.int(1e9)).padStart(9, '0')}`,
+  // the helper tasks: the uploaded PDF, the shopper's tasks (now and then unknown ones)
+  [PDF_URL_PATTERN]: (rng, ctx) => rng.next() < 0.8 ? ctx.pdfUrl : `/media/u/${'f'.repeat(64)}.pdf`,
+  '^[A-Za-z0-9_-]{16,64}$': (rng, ctx) => ctx.taskIds.length && rng.next() < 0.85 ? rng.pick(ctx.taskIds) : `fuzz-task-${ctx.tag}-${++ctx.n}-xxxx`,
   '^[A-Za-z0-9_-]{8,64}$': (_rng, ctx) => `fuzz-${ctx.tag}-${++ctx.n}`,
   '^[A-Za-z0-9]{8,32}$': (rng, ctx) => ctx.opIds.length ? rng.pick(ctx.opIds) : 'BB20260301000000ABCDEF012345',
   '^\\d{4}-\\d{2}-\\d{2}$': rng => `${1950 + rng.int(50)}-0${1 + rng.int(9)}-1${rng.int(9)}`,
@@ -245,6 +269,13 @@ const FOR_PATTERN: Record<string, (rng: Rng, ctx: Ctx) => string> = {
   '^[A-Za-z0-9_-]{1,64}$': (_rng, ctx) => `seed-${ctx.tag}-${++ctx.n}`,
   // the phone (or its last four digits) shunfeng's tracking needs
   [EXPRESS_LIMITS.phonePattern]: rng => rng.pick(['8000', '13800138000']),
+  // train tickets and flights: stations and airports the fake Juhe knows (and one it does not), days
+  // ahead of the fuzz's clock (2026-03-01, moving about a day in a run) and one in the past
+  [TRAVEL_LIMITS.stationPattern]: rng => rng.pick(['北京', '上海', '北京南', '上海虹桥', '拉萨']),
+  [TRAVEL_LIMITS.airportPattern]: rng => rng.pick(['BJS', 'SHA', 'PEK', 'CAN', 'XXX']),
+  [TRAVEL_LIMITS.datePattern]: rng => rng.pick(['2026-03-03', '2026-03-06', '2026-03-10', '2026-06-01', '2025-01-01']),
+  // a product of the price comparison (the fake knows those it handed out; others have no offers)
+  [PRICE_LIMITS.spuIdPattern]: rng => String(100000000 + rng.int(90000000)),
   // an audit log entity (the operators' audit filter)
   [OPERATOR_LIMITS.auditEntityPattern]: rng => rng.pick(['series', 'recipe', 'setting', 'user'])
 }
@@ -278,6 +309,12 @@ function hint (name: string | undefined, s: Schema, rng: Rng, ctx: Ctx): unknown
     case 'productId': return TOPUP_PRODUCT_ID
     case 'amountCents': return rng.pick([100, 500, 1000])
     case 'redirect_uri': return 'https://shop.example.com/pagesA/home/index'
+    // pic2word: a picture by its absolute URL
+    case 'file': if (s.pattern?.startsWith('^https?:')) return `https://shop.example.com/media/u/${'ab'.repeat(32)}.png`
+      break
+    // /common/mail/send: a shopper may write to the shop's mailbox only
+    case 'mail': if (rng.next() < 0.7) return MAILBOX
+      break
     case 'code': if ((s.maxLength ?? 99) <= 6) return '123456'
       break
     // the map and parcel calls: points, places and addresses the fakes know
@@ -289,8 +326,9 @@ function hint (name: string | undefined, s: Schema, rng: Rng, ctx: Ctx): unknown
     case 'latitude': return 39.99
     case 'longitude': return 116.48
     case 'from': case 'to': case 'origin': case 'destination':
-      // a language (textTransform) is an enum: the generic value of the schema
-      if (s.enum || s.anyOf) break
+      // a language (textTransform) is an enum: the generic value of the schema; a station or an airport
+      // (queryTickets, queryFlight) comes from its pattern
+      if (s.enum || s.anyOf || (s.pattern && FOR_PATTERN[s.pattern])) break
       return s.type === 'object' ? nearBeijing(rng) : rng.pick(['广东省深圳市', '北京市海淀区'])
   }
   if (s.pattern && FOR_PATTERN[s.pattern]) return FOR_PATTERN[s.pattern](rng, ctx)
@@ -607,6 +645,13 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
   let amap: amapFake.FakeAmap
   let kuaidi100: kuaidi100Fake.FakeKuaidi100
   let dify: Awaited<ReturnType<typeof difyFake.start>>
+  let images: Awaited<ReturnType<typeof imagesFake.start>>
+  let video: Awaited<ReturnType<typeof cogvideoFake.start>>
+  let music: Awaited<ReturnType<typeof sunoFake.start>>
+  let jd: Awaited<ReturnType<typeof jdFake.start>>
+  let juhe: Awaited<ReturnType<typeof juheFake.start>>
+  let feishu: feishuFake.FakeFeishu
+  let wecom: wecomFake.FakeWeCom
   const ctx = { tag: dialect.slice(0, 2), n: 0, series: [], cases: [], designs: [], prizes: [], addresses: [], opIds: [], freshOpIds: [], wechatOrders: [] } as unknown as Ctx
   const stats: Stats = { operations: 0, requests: 0, fiveHundreds: 0, outsideContract: 0, reached: 0, answersChecked: 0, categories: {}, perOperation: {}, seconds: 0 }
   const problems: Array<Record<string, unknown>> = []
@@ -642,7 +687,11 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
 
   beforeAll(async () => {
     ;[sms, smtp, wechat, pay] = await Promise.all([startSms(), startSmtp(), startWeChat(), startWeChatPay()])
-    ;[tencent, amap, kuaidi100, dify] = await Promise.all([tencentFake.start({ sk: tencentFake.SK }), amapFake.start(), kuaidi100Fake.start(), difyFake.start()])
+    ;[tencent, amap, kuaidi100, dify, images, jd, juhe] = await Promise.all([tencentFake.start({ sk: tencentFake.SK }), amapFake.start(), kuaidi100Fake.start(), difyFake.start(), imagesFake.start(), jdFake.start(), juheFake.start()])
+    ;[video, music] = await Promise.all([cogvideoFake.start(), sunoFake.start()])
+    // the operators' robots hear of complaints, shipments and withdrawals the fuzz makes
+    ;[feishu, wecom] = await Promise.all([feishuFake.start(), wecomFake.start()])
+    feishu.perMinute = wecom.perMinute = 1_000_000
     t = await createTestApp(dialect, {
       fakes: { sms, smtp, wechat },
       env: {
@@ -650,10 +699,17 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
         TENCENT_MAP_KEY: tencentFake.KEY, TENCENT_MAP_SK: tencentFake.SK, TENCENT_MAP_API_BASE: tencent.url,
         AMAP_KEY: amapFake.KEY, AMAP_API_BASE: amap.url,
         KUAIDI100_CUSTOMER: kuaidi100Fake.CUSTOMER, KUAIDI100_KEY: kuaidi100Fake.KEY, KUAIDI100_API_BASE: kuaidi100.url,
-        ...difyFake.envFor(dify)
+        ...difyFake.envFor(dify),
+        ...imagesFake.envFor(images),
+        ...cogvideoFake.envFor(video), ...sunoFake.envFor(music),
+        ...jdFake.envFor(jd),
+        ...juheFake.envFor(juhe),
+        ...feishu.env, ...wecom.env, COMPLAINT_MAILBOX: MAILBOX
       }
     })
     pay.now = t.clock.now
+    feishu.now = t.clock.now
+    jd.now = t.clock.now
     ctx.wechat = wechat
     sessions = new SessionService(t.db, t.clock.now)
     // a large case and a small one (4 slots), so that purchases also sell out and open new cases
@@ -675,12 +731,24 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
       const added = await post(t.app, '/api/data/invoke?table=addresses&method=add', { name, phone: '13800138000', region: 'Shanghai', detail: '1 Fuzz Road' }, { token: shopper.token })
       if (added.body.code !== 200) throw new Error(`address: ${JSON.stringify(added.body)}`)
     }
+    // a PDF in the shop's uploads, and one task of each kind of the shopper's, for the task calls to name
+    const pdf = await PDFDocument.create()
+    pdf.addPage([200, 100]).drawText('Fuzz catalogue', { x: 10, y: 40, size: 12 })
+    const pdfBytes = Buffer.from(await pdf.save())
+    const pdfSha = createHash('sha256').update(pdfBytes).digest('hex')
+    await t.db.insertInto('media').values({ sha256: pdfSha, content_type: 'application/pdf', ext: 'pdf', data: pdfBytes, size: pdfBytes.length, width: 0, height: 0, uploaded_by: null, created_at: new Date(t.clock.now()).toISOString() }).execute()
+    ctx.pdfUrl = `/media/u/${pdfSha}.pdf`
+    ctx.taskIds = [
+      (await post(t.app, '/api/pdf2image', { url: ctx.pdfUrl }, { token: shopper.token })).body.data.taskId,
+      (await post(t.app, '/api/text2video', { text: 'fuzz promo' }, { token: shopper.token })).body.data.id,
+      ...(await post(t.app, '/api/text2music', { prompt: 'fuzz jingle' }, { token: shopper.token })).body.data.item_ids
+    ]
     for (const lang of ['en', 'zh-CN']) authRequired.push((await post(t.app, '/api/walletBalance', {}, { lang })).body.message)
   }, 60000)
 
   afterAll(async () => {
     await t?.close()
-    await Promise.all([sms?.close(), smtp?.close(), wechat?.close(), pay?.close(), tencent?.close(), amap?.close(), kuaidi100?.close(), dify?.close()])
+    await Promise.all([sms?.close(), smtp?.close(), wechat?.close(), pay?.close(), tencent?.close(), amap?.close(), kuaidi100?.close(), dify?.close(), images?.close(), video?.close(), music?.close(), jd?.close(), juhe?.close(), feishu?.close(), wecom?.close()])
     const file = path.resolve(__dirname, '../../test-results/fuzz-summary.json')
     fs.mkdirSync(path.dirname(file), { recursive: true })
     const all = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {}
@@ -696,7 +764,10 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
     addFormats(ajv)
     ajv.addFormat('binary', true)
     const ops: Op[] = []
-    for (const [url, methods] of Object.entries(doc.paths)) {
+    // the generic call's path parameter: one operation per allow-listed method (hostile names: methods.test.ts)
+    const paths = Object.entries(doc.paths).flatMap(([url, methods]) =>
+      url.includes('{method_name}') ? METHOD_NAMES.map(name => [url.replace('{method_name}', name), methods] as const) : [[url, methods] as const])
+    for (const [url, methods] of paths) {
       for (const [method, d] of Object.entries(methods)) {
         const key = `${method.toUpperCase()} ${url}`
         const security = d.security ?? []
@@ -710,6 +781,7 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
           query: (d.parameters ?? []).filter(p => p.in === 'query'),
           kind: url === NOTIFY_PATH ? 'notify' : url.startsWith(`${PREFIX}/api/data/`) ? 'table' : 'plain',
           xlsx: Object.keys(d.responses?.['200']?.content ?? {}).some(type => type.includes('spreadsheetml')),
+          file: Object.keys(d.requestBody?.content['multipart/form-data']?.schema?.properties ?? {})[0],
           answer: answerSchema ? ajv.compile(answerSchema) : undefined
         })
       }
@@ -818,6 +890,27 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
     } else {
       // a GET with a body (ignored, or refused; never a failure)
       for (const payload of ['{"a":1}', '['.repeat(20000) + ']'.repeat(20000), 'not json']) push(() => request('raw', base(), { token: tokenFor(0.5), payload }))
+    }
+    // file: a call that takes one (uploads, OCR) gets real images, broken ones and forms that lie
+    if (op.file) {
+      const field = op.file
+      const png = makePng(40 + rng.int(40), 30 + rng.int(30), [rng.int(256), rng.int(256), rng.int(256)])
+      const files: Array<[string, string, Buffer]> = [
+        [field, 'image/png', png], [field, 'image/png', textPicture], [field, 'image/jpeg', textPicture],
+        [field, 'image/png', png.subarray(0, 40)], [field, 'image/png', png.subarray(0, 8)], [field, 'image/png', Buffer.alloc(0)],
+        [field, 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')],
+        [field, 'image/png', Buffer.concat([png, Buffer.alloc(3 * 1024 * 1024)])], ['other', 'image/png', png], [field, 'text/plain', Buffer.from('hello')]
+      ]
+      for (const [name, type, bytes] of files) {
+        push(() => { const form = multipartBody(name, 'f.png', type, bytes); return request('file', base(), { token: tokenFor(0.9), payload: form.body, contentType: form.contentType }) })
+      }
+      // two files, a form cut short
+      push(() => {
+        const a = multipartBody(field, 'a.png', 'image/png', png, 'FzB')
+        const b = multipartBody(field, 'b.png', 'image/png', png, 'FzB')
+        return request('file', base(), { token: tokenFor(0.9), payload: Buffer.concat([a.body.subarray(0, a.body.length - 8), b.body]), contentType: a.contentType })
+      })
+      push(() => { const f = multipartBody(field, 'a.png', 'image/png', png); return request('file', base(), { token: tokenFor(0.9), payload: f.body.subarray(0, f.body.length - 30), contentType: f.contentType }) })
     }
     // header
     push(async () => {

@@ -89,7 +89,7 @@ interface Schema {
 }
 
 /** Strings tried for a string field, the first that fits its pattern and length is taken. */
-const STRING_CANDIDATES = ['abcdEFGH1234wxyz', 'abcdefgh', '13800000001', '2000-01-01', '1234', 'x', '/pages/home/index', 'a=1', '/media/art/1f381.webp', 'https://shop.example/a.png']
+const STRING_CANDIDATES = ['abcdEFGH1234wxyz', '北京南', 'SHA', 'abcdefgh', '13800000001', '2000-01-01', '1234', 'x', '/pages/home/index', 'a=1', '/media/art/1f381.webp', 'https://shop.example/a.png', `/media/u/${'0'.repeat(64)}.pdf`]
 
 /** A valid value of a schema (every property, optional ones included), or undefined when none is found. */
 export function sample (s: Schema): unknown {

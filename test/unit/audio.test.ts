@@ -1,4 +1,4 @@
-import { AudioPlayer, DURATION_RETRIES, DURATION_RETRY_MS, type AudioBackend } from '@/utils/audio'
+import { AudioPlayer, AudioError, DURATION_RETRIES, DURATION_RETRY_MS, PLAY_WAIT_MAX_POLLS, PLAY_WAIT_POLL_MS, type AudioBackend } from '@/utils/audio'
 import { localeStore } from '@/stores/locale'
 
 /** A stand-in for the platform's InnerAudioContext that records calls and lets the test fire events. */
@@ -73,4 +73,64 @@ it('refuses to play once destroyed, without a source, without play, or without a
   delete noPlay.play
   await expect(new AudioPlayer({ src: 'x' }, () => noPlay).play()).rejects.toMatchObject({ code: 'noPlay' })
   await expect(new AudioPlayer({ src: 'x' }, () => null).play()).rejects.toMatchObject({ code: 'unavailable' })
+})
+
+describe('the mini-program play wait (spec 9: polls every 100 ms)', () => {
+  const settled = (p: Promise<unknown>) => {
+    const out = { done: false, error: null as unknown }
+    p.then(() => { out.done = true }, e => { out.done = true; out.error = e })
+    return out
+  }
+  const flush = async (ms: number) => { jest.advanceTimersByTime(ms); for (let i = 0; i < 5; i++) await Promise.resolve() }
+
+  it('play resolves at the first poll after the platform plays (onPlay or paused false), not before', async () => {
+    jest.useFakeTimers()
+    expect(PLAY_WAIT_POLL_MS).toBe(100)
+    const b = Object.assign(backend(1), { paused: true })
+    const p = new AudioPlayer({ src: 'a.wav', waitForPlay: true }, () => b)
+    const s = settled(p.play())
+    await flush(PLAY_WAIT_POLL_MS * 3)
+    expect(s.done).toBe(false)
+    b.paused = false // the file loaded: InnerAudioContext plays
+    await flush(PLAY_WAIT_POLL_MS - 1)
+    expect(s.done).toBe(false)
+    await flush(1)
+    expect(s).toEqual({ done: true, error: null })
+
+    const b2 = Object.assign(backend(1), { paused: true })
+    const p2 = new AudioPlayer({ src: 'b.wav', waitForPlay: true }, () => b2)
+    const s2 = settled(p2.play())
+    await flush(250)
+    b2.fire('play')
+    await flush(PLAY_WAIT_POLL_MS)
+    expect(s2).toEqual({ done: true, error: null })
+    expect(p2.state).toBe('playing')
+  })
+
+  it('fails on an error, when destroyed meanwhile, and after 100 polls (10 s); H5 does not wait', async () => {
+    jest.useFakeTimers()
+    const b = Object.assign(backend(1), { paused: true })
+    const p = new AudioPlayer({ src: 'a.wav', waitForPlay: true }, () => b)
+    const s = settled(p.play())
+    b.fire('error')
+    await flush(PLAY_WAIT_POLL_MS)
+    expect(s.error).toEqual(new AudioError('failed', 'The audio could not be played'))
+
+    const d = new AudioPlayer({ src: 'd.wav', waitForPlay: true }, () => Object.assign(backend(1), { paused: true }))
+    const sd = settled(d.play())
+    d.destroy()
+    await flush(PLAY_WAIT_POLL_MS)
+    expect((sd.error as AudioError).code).toBe('destroyed')
+
+    const never = new AudioPlayer({ src: 'n.wav', waitForPlay: true }, () => Object.assign(backend(1), { paused: true }))
+    const sn = settled(never.play())
+    await flush(PLAY_WAIT_POLL_MS * (PLAY_WAIT_MAX_POLLS - 1))
+    expect(sn.done).toBe(false)
+    await flush(PLAY_WAIT_POLL_MS)
+    expect((sn.error as AudioError).code).toBe('failed')
+
+    // H5 (the unit tests' platform) plays without the wait
+    const h5 = new AudioPlayer({ src: 'h.wav' }, () => Object.assign(backend(1), { paused: true }))
+    await expect(h5.play()).resolves.toBeUndefined()
+  })
 })

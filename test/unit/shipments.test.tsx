@@ -11,6 +11,7 @@ import type { UserInfo } from '~types/accounts'
 import { localeStore } from '@/stores/locale'
 import { sessionStore } from '@/stores/session'
 import { afterDrawApi, operatorApi } from '@/services/afterDraw'
+import { visionApi } from '@/services/vision'
 import { accountApi } from '@/services/account'
 import { ApiError } from '@/services/errors'
 import { tokenStorage } from '@/services/token'
@@ -153,8 +154,10 @@ describe('shipments tab', () => {
     const el = container.querySelector('.packing-slip') as HTMLElement
     expect(text(el)).toContain('#17')
     expect(text(el)).toContain('上海市 浦东新区 世纪大道 100 号')
-    const imgs = Array.from(el.querySelectorAll('.slip-item__qr img, img.slip-item__qr')) as HTMLImageElement[]
-    expect(imgs).toHaveLength(2)
+    // Taro's Image draws its <img> in a later frame (a Stencil component): wait for both
+    const qrImages = () => Array.from(el.querySelectorAll('.slip-item__qr img, img.slip-item__qr')) as HTMLImageElement[]
+    await waitFor(() => expect(qrImages()).toHaveLength(2), { timeout: 5000 })
+    const imgs = qrImages()
     // each image is an SVG of the link: rasterise its path and decode it
     imgs.forEach((img, i) => expect(decodeSvgDataUrl(img.getAttribute('src')!)).toBe(slip.codes[i].verifyUrl))
     await act(async () => { fireEvent.click(container.querySelector('.slip-close')!) })
@@ -221,5 +224,47 @@ describe('PrizeCheck', () => {
     await waitFor(() => expect(container.querySelector('.prize-check--failed')).not.toBeNull())
     expect(text(container)).toContain('验证失败')
     expect(text(container)).toContain('验真码无效')
+  })
+})
+
+describe('shipments tab: the tracking number read from a label photo', () => {
+  const NONE = { ai: false, tts: false, ocr: false, word2pic: false, pdf: false, video: false, music: false, priceCompare: false, tickets: false, flights: false }
+  async function openWith (helpers: typeof NONE) {
+    loginAs('operator')
+    jest.spyOn(visionApi, 'helpers').mockResolvedValue(helpers)
+    jest.spyOn(operatorApi, 'shipments').mockResolvedValue({ list: [shipment()], total: 1 })
+    const view = render(<EditorPage />)
+    await act(async () => { await Promise.resolve() })
+    await act(async () => { fireEvent.click(view.container.querySelector('.editor-tab-shipments')!) })
+    await waitFor(() => expect(view.container.querySelector('.shipment-17')).not.toBeNull())
+    await act(async () => { await Promise.resolve() })
+    return view
+  }
+
+  it('no button when the server has no OCR engine', async () => {
+    const { container } = await openWith(NONE)
+    expect(container.querySelector('.deliver-ocr')).toBeNull()
+  })
+
+  it('a photo read by OCR fills the number and the carrier to check, other numbers offered; "not configured" hides the button', async () => {
+    const { container } = await openWith({ ...NONE, ocr: true })
+    const card = () => container.querySelector('.shipment-17') as HTMLElement
+    expect(text(card().querySelector('.deliver-ocr') as HTMLElement)).toBe('📷 Read from a photo of the label')
+    const read = jest.spyOn(visionApi, 'ocrFile').mockResolvedValue({ text: '圆通速递\n收件人 13912345678\n运单号 YT7512345678901\n订单 4300123456789', lines: [], width: 1, height: 1, engine: 'tesseract', languages: ['zh', 'en'] })
+    const photo = new File([new Uint8Array([255, 216, 255])], 'label.jpg', { type: 'image/jpeg' })
+    await act(async () => { fireEvent.change(card().querySelector('.deliver-ocr input[type=file]')!, { target: { files: [photo] } }) })
+    expect(read).toHaveBeenCalledWith(photo)
+    await waitFor(() => expect(card().querySelector('.deliver-ocr-check')).not.toBeNull())
+    expect((card().querySelector('.deliver-tracking') as HTMLInputElement).value).toBe('YT7512345678901')
+    expect(card().querySelector('.deliver-carrier-yuantong.chip--on')).not.toBeNull()
+    const offered = Array.from(card().querySelectorAll('.deliver-ocr-pick')).map(e => e.textContent)
+    expect(offered).toEqual(['YT7512345678901', '4300123456789'])
+    // the operator picks the other one
+    await act(async () => { fireEvent.click(card().querySelectorAll('.deliver-ocr-pick')[1]) })
+    expect((card().querySelector('.deliver-tracking') as HTMLInputElement).value).toBe('4300123456789')
+
+    read.mockRejectedValueOnce(new ApiError(422, 'Text recognition is not configured', { provider: 'ocr' }))
+    await act(async () => { fireEvent.change(card().querySelector('.deliver-ocr input[type=file]')!, { target: { files: [photo] } }) })
+    await waitFor(() => expect(card().querySelector('.deliver-ocr')).toBeNull())
   })
 })

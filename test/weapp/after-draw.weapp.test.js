@@ -12,6 +12,7 @@ const { spawn } = require('node:child_process')
 const path = require('node:path')
 const { createHarness, waitFor } = require('./harness')
 const { freePort, stop, waitForApi } = require('../support/processes')
+const jdunion = require('../support/providers/jdunion')
 
 const h = createHarness()
 const root = path.resolve(__dirname, '../..')
@@ -19,6 +20,7 @@ let server
 let dataDir
 let token
 let prizes
+let jd
 
 /** A call of the API from the test (jsdom has no fetch: node's http). */
 function api (route, body) {
@@ -45,9 +47,11 @@ beforeAll(async () => {
   if (!fs.existsSync(path.join(h.DIST, 'app.js'))) throw new Error('dist/weapp is missing: run npm run build:weapp first')
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-weapp-'))
   const port = await freePort()
+  // the price comparison on the prize page: a local JD Union router
+  jd = await jdunion.start()
   server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SMTP_URL: '' },
+    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SMTP_URL: '', ...jdunion.envFor(jd) },
     stdio: 'ignore'
   })
   h.state.apiOrigin = `http://127.0.0.1:${port}`
@@ -73,6 +77,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stop(server)
+  await jd?.close()
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
@@ -105,6 +110,15 @@ test('prize_detail: the design, its values and proof; recycle and ship; the addr
   const page = h.loadPage('pagesA/prize_detail/index', { prizeId: String(p.prizeId) })
   await waitFor(() => expect(textOf(page)).toContain(p.design.name.zh), 10000)
   expect(textOf(page)).toContain('公平性证明')
+  // the market price next to the reference value, as the market (the JD fake) answered it
+  await waitFor(() => expect(page.querySelector('.market-lowest')).toBeTruthy(), 10000)
+  const spu = (await api('/api/bijia_spu_search', { keyword: p.design.name.zh })).list[0]
+  const goods = await api('/api/bijia_spu_goods_search', { spuId: spu.spuId })
+  const yuan = cents => `¥${(cents / 100).toFixed(2)}`
+  expect(page.querySelector('.market-lowest').dom.textContent).toBe(yuan(goods.lowestCents))
+  expect(page.querySelector('.market-median').dom.textContent).toBe(yuan(goods.medianCents))
+  expect(textOf(page)).toContain('市场比价')
+  expect(textOf(page)).toContain('京东联盟')
   expect(page.querySelector('.prize-recycle')).toBeTruthy()
   page.querySelector('.prize-ship').dispatchEvent('tap')
   await waitFor(() => expect(page.querySelector('.ship-sheet')).toBeTruthy())

@@ -1,6 +1,7 @@
 /**
  * The compiled editor of dist/weapp as the demo operator, against the shop's real API server: the
- * operator's tabs render, and a setting typed into its field is saved and read back from the server.
+ * operator's tabs render, and a setting typed into its field is saved and read back from the server;
+ * a shopper's complaint is answered in the Complaints tab.
  */
 const fs = require('node:fs')
 const http = require('node:http')
@@ -131,3 +132,22 @@ test('editor, the series tab: a new draft with a design whose image is picked wi
   }).on('error', reject))
   expect(Buffer.compare(served, png)).toBe(0)
 }, 40000)
+
+test('editor, the complaints tab: a shopper\'s message listed as awaiting a reply, opened and answered; the shopper reads the reply', async () => {
+  const shopper = (await api('/login/passwd', { user_name: 'shopper', password: 'shopper123' }, null)).token
+  const filed = await api('/api/complaintCreate', { topic: 'prize', text: '收到的奖品有划痕，可以换一个吗？', idempotencyKey: 'weapp-complaint-0001' }, shopper)
+  const page = editor
+  page.querySelector('.editor-tab-complaints').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.cq-row--open')).toBeTruthy(), 10000)
+  expect(page.querySelector('.cq-filter-open').dom.textContent).toBe('待回复 1')
+  expect(page.querySelector('.cq-row--open').dom.textContent).toContain(`#${filed.id}`)
+  page.querySelector('.cq-row--open').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.cq-reply-input')).toBeTruthy())
+  expect(page.querySelector('.complaint-detail').dom.textContent).toContain('收到的奖品有划痕')
+  page.querySelector('.cq-reply-input').dispatchEvent('input', { detail: { value: '可以的，我们会寄一个新的给你。' } })
+  await new Promise(r => setTimeout(r, 100))
+  page.querySelector('.cq-send').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.complaint-detail .cq-status--answered')).toBeTruthy(), 10000)
+  const mine = await api('/api/complaintList', { page: 1, size: 10 }, shopper)
+  expect(mine.list[0]).toMatchObject({ id: filed.id, status: 'answered', reply: '可以的，我们会寄一个新的给你。' })
+}, 30000)

@@ -5,7 +5,7 @@
  * a tap opens a series), blind_box_detail (odds; picking boxes leads to purchase), purchase (pay from
  * the balance), open_chest_animation and prize_show (the boxes just bought), recharge (a sandbox
  * top-up lands in the balance; no H5-only channel), profile (no operator entry for a shopper; the
- * language switch), security (this device listed, a daily limit saved, another device logged out); and a refused export is read without TextDecoder, which
+ * language switch; "Contact us" files a message and lists it), security (this device listed, a daily limit saved, another device logged out); and a refused export is read without TextDecoder, which
  * WeChat does not have (the harness takes it away while the app runs).
  */
 const fs = require('node:fs')
@@ -153,7 +153,7 @@ test('recharge: the balance from the server, only channels the mini-program can 
   await waitFor(() => expect(textOf(page)).toContain(`¥${((before.cashCents + 1000) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`), 10000)
 }, 45000)
 
-test('profile: who is logged in, no operator entry for a shopper, the language switch', async () => {
+test('profile: who is logged in, no operator entry for a shopper, the language switch; "Contact us" files a message and lists it', async () => {
   const page = h.loadPage('pagesA/profile/index')
   await waitFor(() => expect(textOf(page)).toContain('Demo shopper'), 10000)
   expect(page.querySelector('.menu-editor')).toBeFalsy()
@@ -162,7 +162,27 @@ test('profile: who is logged in, no operator entry for a shopper, the language s
   await waitFor(() => expect(textOf(page)).toContain('Language'))
   page.querySelector('.menu-language').dispatchEvent('tap')
   await waitFor(() => expect(textOf(page)).toContain('语言'))
-}, 20000)
+
+  // "Contact us" opens the form: nothing chosen or written, it says so and sends nothing; then a message is filed and listed
+  expect(page.querySelector('.contact-panel')).toBeFalsy()
+  page.querySelector('.menu-contact').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.contact-submit')).toBeTruthy(), 10000)
+  page.querySelector('.contact-submit').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.contact-error-topic')).toBeTruthy())
+  expect(textOf(page)).toContain('请选择问题类型')
+  page.querySelector('.contact-topic-order').dispatchEvent('tap')
+  page.querySelector('.contact-text').dispatchEvent('input', { detail: { value: '小程序里买的盒子没有出现在我的盲盒里。' } })
+  page.querySelector('.contact-order').dispatchEvent('input', { detail: { value: 'BB-20260301' } })
+  await waitFor(() => expect(page.querySelector('.contact-error')).toBeFalsy())
+  // the tap must reach the page after it re-rendered with the typed values
+  await new Promise(r => setTimeout(r, 100))
+  page.querySelector('.contact-submit').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.contact-item--open')).toBeTruthy(), 10000)
+  expect(textOf(page)).toContain('小程序里买的盒子没有出现在我的盲盒里。')
+  expect(textOf(page)).toContain('待回复')
+  const mine = await api('/api/complaintList', { page: 1, size: 10 })
+  expect(mine.list[0]).toMatchObject({ topic: 'order', orderNo: 'BB-20260301', status: 'open', text: '小程序里买的盒子没有出现在我的盲盒里。' })
+}, 30000)
 
 test('security: this device among the sessions, a daily spending limit saved to the server, another device logged out after a confirmation', async () => {
   const page = h.loadPage('pagesA/security/index')

@@ -9,6 +9,7 @@ import pg from 'pg'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import type { Database } from './schema'
 import type { Dialect } from './dialect'
+import { SQLITE_WAL_FALLBACK_PAGES, startCheckpointer, type Checkpointer } from './checkpointer'
 
 export type Db = Kysely<Database>
 
@@ -25,7 +26,7 @@ export interface OpenDatabaseOptions {
   sqlitePath?: string
   /** PostgreSQL pool size. */
   poolSize?: number
-  /** Told when an idle pooled PostgreSQL connection fails (the pool replaces it). */
+  /** Told when an idle pooled PostgreSQL connection fails (the pool replaces it), or SQLite's checkpoint worker. */
   onPoolError?: (err: Error) => void
 }
 
@@ -37,7 +38,7 @@ export function sqlitePathIn (dataDir: string): string {
 
 export function openDatabase (options: OpenDatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onPoolError)
-  return openSqlite(options.sqlitePath ?? ':memory:')
+  return openSqlite(options.sqlitePath ?? ':memory:', options.onPoolError)
 }
 
 export const SQLITE_WAL_AUTOCHECKPOINT = 2000
@@ -67,19 +68,29 @@ function cachingDatabase (sqlite: SqliteDatabase.Database) {
   }
 }
 
-function openSqlite (file: string): DatabaseHandle {
+function openSqlite (file: string, onCheckpointError?: (err: Error) => void): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true })
   const sqlite = new SqliteDatabase(file)
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
-  // checkpoint every 2,000 pages (8 MB of log) instead of 1,000: hot pages are copied half as often.
-  // Measured (bench/server-purchase.js): 1,000 -> ~1,290 purchases/s p99 17 ms; 2,000 -> ~1,335/s p99
-  // 18 ms; 4,000 -> ~1,390/s but p99 20 ms (bigger checkpoints stall the queue longer)
-  sqlite.pragma(`wal_autocheckpoint = ${SQLITE_WAL_AUTOCHECKPOINT}`)
+  // A file database checkpoints in a worker thread (db/checkpointer.ts): requests no longer copy the log
+  // back and flush it themselves; their own automatic checkpoint stays as a distant safety net. Without
+  // the worker (':memory:'), every 2,000 pages as before.
+  let checkpointer: Checkpointer | null = null
+  if (file !== ':memory:') {
+    checkpointer = startCheckpointer(file, err => {
+      onCheckpointError?.(err)
+      // the worker failed: the requests' own checkpoints take over
+      sqlite.pragma(`wal_autocheckpoint = ${SQLITE_WAL_AUTOCHECKPOINT}`)
+    })
+    sqlite.pragma(`wal_autocheckpoint = ${SQLITE_WAL_FALLBACK_PAGES}`)
+  } else {
+    sqlite.pragma(`wal_autocheckpoint = ${SQLITE_WAL_AUTOCHECKPOINT}`)
+  }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }) })
-  return { db, dialect: 'sqlite', close: () => db.destroy() }
+  return { db, dialect: 'sqlite', close: async () => { await checkpointer?.stop(); await db.destroy() } }
 }
 
 const INT8_OID = 20

@@ -8,6 +8,8 @@ import type { Dialect } from './dialect'
  * referencing its series, and two such transactions deadlock.) SQLite has no row locks and needs none:
  * it runs one write transaction at a time.
  */
-export function forUpdate<DB, TB extends keyof DB, O> (dialect: Dialect, q: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
-  return dialect === 'postgres' ? q.forNoKeyUpdate() : q
+export function forUpdate<DB, TB extends keyof DB, O> (dialect: Dialect, q: SelectQueryBuilder<DB, TB, O>, of?: TB & string): SelectQueryBuilder<DB, TB, O> {
+  if (dialect !== 'postgres') return q
+  // `of` names the one table of a join whose rows are locked (the others are only read)
+  return of ? q.forNoKeyUpdate(of as never) : q.forNoKeyUpdate()
 }

@@ -13,6 +13,9 @@ import { accountSecurity } from './migrations/0010_account_security'
 import { operators } from './migrations/0013_operators'
 import { complaints } from './migrations/0014_complaints'
 import { media } from './migrations/0015_media'
+import { caseLeases } from './migrations/0016_case_leases'
+import { complaintClosing } from './migrations/0017_complaint_closing'
+import { helperTasks } from './migrations/0019_helper_tasks'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -29,7 +32,10 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0010_account_security': accountSecurity(dialect),
     '0013_operators': operators(),
     '0014_complaints': complaints(dialect),
-    '0015_media': media(dialect)
+    '0015_media': media(dialect),
+    '0016_case_leases': caseLeases(dialect),
+    '0017_complaint_closing': complaintClosing(dialect),
+    '0019_helper_tasks': helperTasks(dialect)
   }
 }
 

@@ -157,6 +157,13 @@ export interface CaseChoicesTable {
   updated_at: Timestamp
 }
 
+/** Who is being shown a case, until when (domain/cases.ts spreads shoppers across cases by it). */
+export interface CaseLeasesTable {
+  case_id: number
+  user_id: number
+  until: Timestamp
+}
+
 /** Per-user daily allowances (case switches ...); day is the China calendar day YYYY-MM-DD. */
 export interface DailyCountersTable {
   user_id: number
@@ -464,6 +471,7 @@ export interface Database {
   prizes: PrizesTable
   case_slots: CaseSlotsTable
   case_choices: CaseChoicesTable
+  case_leases: CaseLeasesTable
   daily_counters: DailyCountersTable
   audit_log: AuditLogTable
   wallets: WalletsTable
@@ -487,6 +495,7 @@ export interface Database {
   spending_limits: SpendingLimitsTable
   birth_date_corrections: BirthDateCorrectionsTable
   media: MediaTable
+  helper_tasks: HelperTasksTable
   complaints: ComplaintsTable
 }
 
@@ -503,18 +512,18 @@ export interface MediaTable {
   created_at: Timestamp
 }
 
-export interface ComplaintsTable {
-  id: Generated<number>
+/** A long-running helper task (PDF to images, video, music), owned by its creator. */
+export interface HelperTasksTable {
+  id: string
+  kind: 'pdf' | 'video' | 'music'
   user_id: number
-  topic: 'order' | 'prize' | 'shipping' | 'payment' | 'account' | 'other'
-  text: string
-  contact: string | null
-  reference: string | null
-  status: 'open' | 'answered' | 'closed'
-  reply: string | null
-  replied_by: number | null
+  status: 'pending' | 'running' | 'succeeded' | 'failed'
+  provider_id: string | null
+  source: string | null
+  page_count: number | null
+  result: string | null
+  error: string | null
   created_at: Timestamp
-  replied_at: Timestamp | null
   updated_at: Timestamp
 }
 
@@ -525,3 +534,24 @@ export type SeriesRowDb = Selectable<SeriesTable>
 export type DesignRowDb = Selectable<DesignsTable>
 export type CaseRowDb = Selectable<CasesTable>
 export type OrderRow = Selectable<OrdersTable>
+
+export type ComplaintStatusRow = 'open' | 'answered' | 'closed'
+/** What a shopper wrote to the shop, and the operator's reply (migrations 0014 and 0017). */
+export interface ComplaintsTable {
+  id: Generated<number>
+  user_id: number
+  topic: 'order' | 'prize' | 'shipping' | 'payment' | 'account' | 'other'
+  text: string
+  contact: string | null
+  /** The related order, parcel or tracking number (the contract's orderNo). */
+  reference: string | null
+  status: ComplaintStatusRow
+  reply: string | null
+  replied_by: number | null
+  /** Who closed it, and when (migration 0017). */
+  closed_by: ColumnType<number | null, number | null | undefined, number | null>
+  created_at: Timestamp
+  replied_at: Timestamp | null
+  closed_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>
+  updated_at: Timestamp
+}

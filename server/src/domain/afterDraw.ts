@@ -26,7 +26,6 @@ import { writeAudit } from './audit'
 import { proofOf } from './cases'
 import { designInfo, loadSeries, text, type SeriesData } from './catalogue'
 import { DAY_MS } from './days'
-import { shipmentAlert, type Alerts } from '../services/alerts'
 import { idempotent } from './idempotency'
 import { postTransaction } from './ledger'
 import { yuan } from './purchase'
@@ -35,7 +34,7 @@ import { addToWallet, balanceOf, lockBalance, takeFromWallet } from './wallet'
 import { checkSpending } from './security'
 
 type Db = Kysely<Database>
-export interface AfterDrawDeps { db: Db; dialect: Dialect; clock: Clock; alerts?: Alerts }
+export interface AfterDrawDeps { db: Db; dialect: Dialect; clock: Clock }
 
 const OWNED: PrizeStatus[] = ['warehouse', 'shipping', 'received']
 
@@ -171,13 +170,14 @@ async function shipmentViews (db: Db, rows: Array<Selectable<ShipmentsTable>>): 
   }))
 }
 
-export async function createShipment (deps: AfterDrawDeps, userId: number, request: ShipmentCreateRequest): Promise<ShipmentCreateResult> {
+/** Answers the result and whether it is a replay of the key (the route alerts the operators only once). */
+export async function createShipment (deps: AfterDrawDeps, userId: number, request: ShipmentCreateRequest): Promise<{ result: ShipmentCreateResult; replayed: boolean }> {
   const { db, clock } = deps
   const ids = uniqueIds(request.prizeIds)
   const address = await ownAddress(db, userId, request.addressId)
   const rule = await shippingRule(db)
   const { idempotencyKey, ...body } = request
-  const { result, replayed } = await idempotent(db, clock, { userId, key: idempotencyKey, scope: 'shipmentCreate', body }, async trx => {
+  return idempotent(db, clock, { userId, key: idempotencyKey, scope: 'shipmentCreate', body }, async trx => {
     const now = iso(clock())
     const taken = await trx.updateTable('prizes').set({ status: 'shipping', updated_at: now })
       .where('id', 'in', ids).where('user_id', '=', userId).where('status', '=', 'warehouse')
@@ -219,9 +219,6 @@ export async function createShipment (deps: AfterDrawDeps, userId: number, reque
     const [shipment] = await shipmentViews(trx, [row])
     return { shipment, balance: await balanceOf(trx, userId) }
   })
-  // the operators hear of a new parcel to pack (once: a replay is the same request); the region only
-  if (!replayed) deps.alerts?.notify(shipmentAlert(result.shipment.id, ids.length, address.region))
-  return result
 }
 
 /** Shipped parcels nobody confirmed count as received 10 days after shipping (optionally: one user's). */

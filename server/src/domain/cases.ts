@@ -1,8 +1,15 @@
 /**
  * Cases: made and committed at once (arrangement.ts), shown slot by slot (sold or not), revealed when
  * sold out or retired. Every on-sale series keeps at least one case on sale. A shopper sees one case of
- * a series (the one they last switched to while it is on sale, else the oldest on sale) and may switch
- * to another CASE_SWITCHES_PER_DAY times a (China) day.
+ * a series (the one they were given or last switched to while it is on sale) and may switch to another
+ * CASE_SWITCHES_PER_DAY times a (China) day.
+ *
+ * Spreading shoppers (issue 12, launch day): a shopper who has no case of the series on sale is given
+ * one that nobody else is being shown: the most sold such case (cases fill up one after another), or a
+ * new case when every open case is held, up to MAX_OPEN_CASES; beyond that, the open case with the
+ * most free slots. Being shown a case holds it (a lease, CASE_LEASE_MS, renewed while the shopper keeps
+ * looking); leases are taken by a conditional upsert, so two shoppers never both hold one case. A new
+ * case is made and committed like any other; being given a case is not a switch.
  */
 import { sql, type Kysely } from 'kysely'
 import type { CaseProof, CaseView } from '../../../types/shop'
@@ -18,6 +25,10 @@ type Db = Kysely<Database>
 
 export const CASE_SWITCHES_PER_DAY = SHOP_LIMITS.caseSwitchesPerDay
 const SWITCH_COUNTER = 'case_switch'
+/** How long being shown a case holds it from other shoppers; renewed once half of it has passed. */
+export const CASE_LEASE_MS = 60_000
+/** The most cases of one series on sale at once: beyond it, shoppers share cases. */
+export const MAX_OPEN_CASES = 1000
 
 /** Makes, shuffles and commits a new case of a series; answers its id. Run inside a transaction. */
 export async function createCase (trx: Db, clock: Clock, seriesId: number, random: RandomInt = secureRandomInt): Promise<number> {
@@ -49,6 +60,8 @@ export async function createCase (trx: Db, clock: Clock, seriesId: number, rando
 
 /** Retires (and so reveals) every case of a series still on sale. */
 export async function retireOnSaleCases (trx: Db, clock: Clock, seriesId: number): Promise<void> {
+  await trx.deleteFrom('case_leases')
+    .where('case_id', 'in', trx.selectFrom('cases').select('id').where('series_id', '=', seriesId).where('status', '=', 'on_sale')).execute()
   await trx.updateTable('cases').set({ status: 'retired', revealed_at: iso(clock()) })
     .where('series_id', '=', seriesId).where('status', '=', 'on_sale').execute()
 }
@@ -98,11 +111,101 @@ async function caseView (db: Db, c: CaseRowDb, switchesLeft: number): Promise<Ca
   }
 }
 
-/** The user's current case of a series (logged out: the oldest on sale). */
+/** Open cases of the series nobody else holds now, fullest first (cases sell out one after another), then oldest. */
+async function unheldCases (db: Db, seriesId: number, userId: number | null, now: number, limit: number): Promise<number[]> {
+  const rows = await db.selectFrom('cases').leftJoin('case_leases', 'case_leases.case_id', 'cases.id')
+    .select('cases.id')
+    .where('cases.series_id', '=', seriesId).where('cases.status', '=', 'on_sale')
+    .where(eb => eb.or([
+      eb('case_leases.case_id', 'is', null),
+      eb('case_leases.until', '<=', iso(now)),
+      ...(userId === null ? [] : [eb('case_leases.user_id', '=', userId)])
+    ]))
+    .orderBy('cases.sold_count', 'desc').orderBy('cases.id')
+    .limit(limit)
+    .execute()
+  return rows.map(r => Number(r.id))
+}
+
+/** Every open case is held: how many there are, and the one with the most free slots. */
+async function roomiestCase (db: Db, seriesId: number): Promise<{ open: number; id: number | null }> {
+  const open = db.selectFrom('cases').where('series_id', '=', seriesId).where('status', '=', 'on_sale')
+  const [count, roomiest] = await Promise.all([
+    open.select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    open.select('id').orderBy(sql`size - sold_count`, 'desc').orderBy('id').limit(1).executeTakeFirst()
+  ])
+  return { open: Number(count.n), id: roomiest ? Number(roomiest.id) : null }
+}
+
+/** Takes or renews the lease of a case for a user when it is free, expired or theirs; answers whether they hold it. */
+async function takeLease (db: Db, caseId: number, userId: number, now: number): Promise<boolean> {
+  const until = iso(now + CASE_LEASE_MS)
+  const row = await db.insertInto('case_leases').values({ case_id: caseId, user_id: userId, until })
+    .onConflict(oc => oc.column('case_id').doUpdateSet({ user_id: userId, until })
+      .where(eb => eb.or([eb('case_leases.until', '<=', iso(now)), eb('case_leases.user_id', '=', userId)])))
+    .returning('case_id')
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/**
+ * Gives a logged-in shopper a case of the series (see the header): one nobody else holds, else a new
+ * one, else the roomiest; records it as their case (not a switch). Answers the case's id.
+ */
+async function assignCase (db: Db, clock: Clock, seriesId: number, userId: number): Promise<number> {
+  const now = clock()
+  // one transaction (one commit): the lease or the new case, and the shopper's choice
+  return db.transaction().execute(async trx => {
+    let caseId: number | null = null
+    // a few candidates: under concurrency (PostgreSQL) another shopper may take one first
+    for (const id of await unheldCases(trx, seriesId, userId, now, 5)) {
+      if (await takeLease(trx, id, userId, now)) { caseId = id; break }
+    }
+    if (caseId === null) {
+      const { open, id } = await roomiestCase(trx, seriesId)
+      if (open < MAX_OPEN_CASES || id === null) {
+        caseId = await createCase(trx, clock, seriesId)
+        await trx.insertInto('case_leases').values({ case_id: caseId, user_id: userId, until: iso(now + CASE_LEASE_MS) }).execute()
+      } else {
+        caseId = id
+      }
+    }
+    await trx.insertInto('case_choices')
+      .values({ user_id: userId, series_id: seriesId, case_id: caseId, updated_at: iso(now) })
+      .onConflict(oc => oc.columns(['user_id', 'series_id']).doUpdateSet({ case_id: caseId, updated_at: iso(now) }))
+      .execute()
+    return caseId
+  })
+}
+
+/** The shopper keeps looking at their case: the lease is renewed once half of it has passed. */
+async function renewLease (db: Db, caseId: number, userId: number, now: number): Promise<void> {
+  const lease = await db.selectFrom('case_leases').select(['user_id', 'until']).where('case_id', '=', caseId).executeTakeFirst()
+  if (lease && Number(lease.user_id) === userId && Date.parse(lease.until) - now > CASE_LEASE_MS / 2) return
+  // held by another shopper (they share it: the shop was at MAX_OPEN_CASES): nothing to renew
+  if (lease && Number(lease.user_id) !== userId && Date.parse(lease.until) > now) return
+  await takeLease(db, caseId, userId, now)
+}
+
+/** The case a logged-out visitor sees: the one a shopper arriving now would be given, without holding it. */
+async function caseForVisitor (db: Db, clock: Clock, seriesId: number): Promise<CaseRowDb> {
+  const [free] = await unheldCases(db, seriesId, null, clock(), 1)
+  const id = free ?? (await roomiestCase(db, seriesId)).id
+  if (id === null) return oldestOnSaleCase(db, clock, seriesId)
+  return db.selectFrom('cases').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+}
+
+/** The user's current case of a series (given one if they have none on sale); logged out: see caseForVisitor. */
 export async function currentCase (db: Db, clock: Clock, seriesId: number, userId: number | null): Promise<CaseView> {
   await requireOnSaleSeries(db, seriesId)
-  if (userId === null) return caseView(db, await oldestOnSaleCase(db, clock, seriesId), CASE_SWITCHES_PER_DAY)
-  const c = (await chosenCase(db, seriesId, userId)) ?? await oldestOnSaleCase(db, clock, seriesId)
+  if (userId === null) return caseView(db, await caseForVisitor(db, clock, seriesId), CASE_SWITCHES_PER_DAY)
+  let c = await chosenCase(db, seriesId, userId)
+  if (c) {
+    await renewLease(db, Number(c.id), userId, clock())
+  } else {
+    const id = await assignCase(db, clock, seriesId, userId)
+    c = await db.selectFrom('cases').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+  }
   const used = await switchesUsed(db, userId, shopDay(clock()))
   return caseView(db, c, Math.max(0, CASE_SWITCHES_PER_DAY - used))
 }
@@ -134,6 +237,10 @@ export async function switchCase (db: Db, clock: Clock, seriesId: number, userId
       .values({ user_id: userId, series_id: seriesId, case_id: target, updated_at: iso(now) })
       .onConflict(oc => oc.columns(['user_id', 'series_id']).doUpdateSet({ case_id: target, updated_at: iso(now) }))
       .execute()
+    // the case switched to is held for them if nobody else holds it (the one left is let go)
+    await trx.deleteFrom('case_leases').where('user_id', '=', userId).where('case_id', '!=', target)
+      .where('case_id', 'in', trx.selectFrom('cases').select('id').where('series_id', '=', seriesId)).execute()
+    await takeLease(trx, target, userId, now)
     return { caseId: target, used: counted.count }
   })
   const c = await db.selectFrom('cases').selectAll().where('id', '=', caseId).executeTakeFirstOrThrow()

@@ -1,90 +1,152 @@
 /**
- * The complaint channel (types/complaints.ts): complaints stored per shopper, listed for operators by
- * status, answered and closed (audited with before and after); the notices that go out (mail to the
- * shop's complaint mailbox, the operators' robots) are sent by services/alerts.ts after the row is
- * committed, so a provider outage never loses a complaint.
+ * The complaint channel (issue 10; types/complaints.ts).
+ *
+ *   file     one INSERT under the request's idempotency key (a retry after a lost answer is the same
+ *            complaint, never a second one); the route alerts the operators after the commit
+ *   reply    open | answered -> answered, with the reply (a new one replaces the old); the row is
+ *            locked first (PostgreSQL), so two operators answering at once are applied one after the
+ *            other and each audit row holds the state it really replaced
+ *   close    open | answered -> closed
+ *   closed is final: reply and close answer 409 with the status; every change is audited with the
+ *   state before and after
  */
-import type { ComplaintCreateRequest, ComplaintReplyRequest, ComplaintStatus, ComplaintView, OperatorComplaintListRequest, OperatorComplaintListResponse, OperatorComplaintView } from '../../../types/complaints'
+import type { Kysely, Selectable } from 'kysely'
+import type {
+  ComplaintCounts, ComplaintCreateRequest, ComplaintStatus, ComplaintStatusData, ComplaintView, OperatorComplaintListRequest,
+  OperatorComplaintListResponse, OperatorComplaintView
+} from '../../../types/complaints'
 import type { PageResult } from '../../../types/schema'
-import type { Db } from '../db'
+import type { ComplaintsTable, Database } from '../db/schema'
 import type { Dialect } from '../db/dialect'
-import type { ComplaintsTable } from '../db/schema'
-import type { Selectable } from 'kysely'
 import { forUpdate } from '../db/lock'
 import { iso, type Clock } from '../clock'
-import { fail } from '../http/envelope'
+import { ApiFailure, fail } from '../http/envelope'
 import { writeAudit } from './audit'
+import { idempotent } from './idempotency'
 
-type Row = Selectable<ComplaintsTable>
+type Db = Kysely<Database>
+type ComplaintRow = Selectable<ComplaintsTable>
 
-const when = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString())
+export interface ComplaintDeps { db: Db; dialect: Dialect; clock: Clock }
 
-function view (r: Row): ComplaintView {
+export function complaintView (c: ComplaintRow): ComplaintView {
   return {
-    id: Number(r.id),
-    topic: r.topic,
-    text: r.text,
-    contact: r.contact,
-    reference: r.reference,
-    status: r.status,
-    reply: r.reply,
-    createdAt: when(r.created_at)!,
-    repliedAt: when(r.replied_at)
+    id: Number(c.id),
+    topic: c.topic,
+    text: c.text,
+    contact: c.contact,
+    orderNo: c.reference,
+    status: c.status,
+    reply: c.reply,
+    createdAt: c.created_at,
+    repliedAt: c.replied_at,
+    closedAt: c.closed_at
   }
 }
 
-export async function createComplaint (db: Db, clock: Clock, userId: number, req: ComplaintCreateRequest): Promise<ComplaintView> {
-  const now = iso(clock())
-  const row = await db.insertInto('complaints').values({
-    user_id: userId, topic: req.topic, text: req.text.trim(), contact: req.contact ?? null, reference: req.reference?.trim() || null,
-    status: 'open', reply: null, replied_by: null, created_at: now, replied_at: null, updated_at: now
-  }).returningAll().executeTakeFirstOrThrow()
-  return view(row)
+interface UserBits { nickname: string; user_name: string | null; phone: string | null; email: string | null }
+const userLabel = (id: number, u: UserBits) => `${u.nickname} (${u.user_name ?? u.phone ?? u.email ?? `#${id}`})`
+
+function operatorViewOf (c: ComplaintRow, u: UserBits): OperatorComplaintView {
+  return { ...complaintView(c), userId: Number(c.user_id), userLabel: userLabel(Number(c.user_id), u) }
 }
 
-export async function listOwnComplaints (db: Db, userId: number, page: number, size: number): Promise<PageResult<ComplaintView>> {
-  const { n } = await db.selectFrom('complaints').select(eb => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()
-  const rows = await db.selectFrom('complaints').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').limit(size).offset((page - 1) * size).execute()
-  return { list: rows.map(view), total: Number(n) }
+async function operatorView (db: Db, id: number): Promise<OperatorComplaintView> {
+  const row = await db.selectFrom('complaints').innerJoin('users', 'users.id', 'complaints.user_id')
+    .selectAll('complaints').select(['users.nickname', 'users.user_name', 'users.phone', 'users.email'])
+    .where('complaints.id', '=', id).executeTakeFirstOrThrow()
+  return operatorViewOf(row, row)
 }
 
-async function operatorView (db: Db, r: Row): Promise<OperatorComplaintView> {
-  const u = await db.selectFrom('users').select(['id', 'user_name', 'nickname']).where('id', '=', r.user_id).executeTakeFirst()
-  return { ...view(r), user: { id: Number(r.user_id), name: u?.user_name ? `@${u.user_name}` : u?.nickname ?? `#${r.user_id}` } }
-}
+// ---- the shopper's side ----------------------------------------------------------------------------
 
-export async function listComplaints (db: Db, req: OperatorComplaintListRequest): Promise<OperatorComplaintListResponse> {
-  const counts = { open: 0, answered: 0, closed: 0 }
-  for (const c of await db.selectFrom('complaints').select(['status', eb => eb.fn.countAll<number>().as('n')]).groupBy('status').execute()) counts[c.status] = Number(c.n)
-  let q = db.selectFrom('complaints').selectAll()
-  if (req.status) q = q.where('status', '=', req.status)
-  // open ones oldest first (the longest waiting on top); the others newest first
-  const rows = await (req.status === 'open' ? q.orderBy('id', 'asc') : q.orderBy('id', 'desc')).limit(req.size).offset((req.page - 1) * req.size).execute()
-  const list: OperatorComplaintView[] = []
-  for (const r of rows) list.push(await operatorView(db, r))
-  return { list, total: req.status ? counts[req.status] : counts.open + counts.answered + counts.closed, counts }
-}
-
-/** Answers and/or closes a complaint; answers the complaint as it is now and whether an answer was added. */
-export async function replyComplaint (db: Db, dialect: Dialect, clock: Clock, operatorId: number, req: ComplaintReplyRequest): Promise<{ complaint: OperatorComplaintView; answered: boolean }> {
-  if (req.reply === undefined && !req.close) throw fail.field('reply', 'complaints.replyOrClose')
-  if (req.reply !== undefined && !req.reply.trim()) throw fail.field('reply', 'complaints.replyBlank')
-  return db.transaction().execute(async trx => {
-    const before = await forUpdate(dialect, trx.selectFrom('complaints').selectAll().where('id', '=', req.id)).executeTakeFirst()
-    if (!before) throw fail.notFound('complaints.notFound')
-    if (before.status === 'closed') throw fail.unprocessable('complaints.closed')
-    const now = iso(clock())
-    const status: ComplaintStatus = req.close ? 'closed' : 'answered'
-    const reply = req.reply !== undefined ? req.reply.trim() : before.reply
-    await trx.updateTable('complaints').set({
-      status, reply, updated_at: now,
-      ...(req.reply !== undefined ? { replied_by: operatorId, replied_at: now } : {})
-    }).where('id', '=', req.id).execute()
-    const after = await trx.selectFrom('complaints').selectAll().where('id', '=', req.id).executeTakeFirstOrThrow()
-    await writeAudit(trx, clock, {
-      actorId: operatorId, action: req.close ? 'complaint.close' : 'complaint.reply', entity: 'complaint', entityId: req.id,
-      detail: { before: { status: before.status, reply: before.reply }, after: { status: after.status, reply: after.reply }, userId: Number(before.user_id) }
-    })
-    return { complaint: await operatorView(trx, after), answered: req.reply !== undefined }
+export async function fileComplaint (deps: ComplaintDeps, userId: number, request: ComplaintCreateRequest): Promise<{ result: ComplaintView; replayed: boolean }> {
+  const { db, clock } = deps
+  const { idempotencyKey, ...body } = request
+  return idempotent(db, clock, { userId, key: idempotencyKey, scope: 'complaintCreate', body }, async trx => {
+    const at = iso(clock())
+    const row = await trx.insertInto('complaints').values({
+      user_id: userId,
+      topic: body.topic,
+      text: body.text.trim(),
+      contact: body.contact?.trim().toLowerCase() ?? null,
+      reference: body.orderNo ?? null,
+      status: 'open',
+      reply: null,
+      replied_by: null,
+      closed_by: null,
+      created_at: at,
+      replied_at: null,
+      closed_at: null,
+      updated_at: at
+    }).returningAll().executeTakeFirstOrThrow()
+    return complaintView(row)
   })
+}
+
+export async function ownComplaints (db: Db, userId: number, page: number, size: number): Promise<PageResult<ComplaintView>> {
+  const { total } = await db.selectFrom('complaints').select(eb => eb.fn.countAll<number>().as('total'))
+    .where('user_id', '=', userId).executeTakeFirstOrThrow()
+  const rows = await db.selectFrom('complaints').selectAll().where('user_id', '=', userId)
+    .orderBy('id', 'desc').limit(size).offset((page - 1) * size).execute()
+  return { list: rows.map(complaintView), total: Number(total) }
+}
+
+// ---- the operators' side ---------------------------------------------------------------------------
+
+export async function complaintQueue (db: Db, q: OperatorComplaintListRequest): Promise<OperatorComplaintListResponse> {
+  const byStatus = await db.selectFrom('complaints').select(['status', eb => eb.fn.countAll<number>().as('n')]).groupBy('status').execute()
+  const counts: ComplaintCounts = { open: 0, answered: 0, closed: 0 }
+  for (const r of byStatus) counts[r.status] = Number(r.n)
+  const total = q.status ? counts[q.status] : counts.open + counts.answered + counts.closed
+  let rows = db.selectFrom('complaints').innerJoin('users', 'users.id', 'complaints.user_id')
+    .selectAll('complaints').select(['users.nickname', 'users.user_name', 'users.phone', 'users.email'])
+  if (q.status) rows = rows.where('complaints.status', '=', q.status)
+  const list = await rows.orderBy('complaints.id', 'desc').limit(q.size).offset((q.page - 1) * q.size).execute()
+  return { list: list.map(r => operatorViewOf(r, r)), total, counts }
+}
+
+const closedFailure = (status: ComplaintStatus) =>
+  new ApiFailure(409, 'complaint.closed', {}, { status } satisfies ComplaintStatusData)
+
+/** The complaint, locked for the rest of the transaction; 404 when there is none, 409 when it is closed. */
+async function lockOpen (trx: Db, dialect: Dialect, id: number): Promise<ComplaintRow> {
+  const row = await forUpdate(dialect, trx.selectFrom('complaints').selectAll().where('id', '=', id)).executeTakeFirst()
+  if (!row) throw fail.notFound('complaint.notFound')
+  if (row.status === 'closed') throw closedFailure(row.status)
+  return row
+}
+
+export async function replyToComplaint (deps: ComplaintDeps, operatorId: number, id: number, reply: string, needsContact: boolean): Promise<OperatorComplaintView> {
+  const { db, dialect, clock } = deps
+  await db.transaction().execute(async trx => {
+    const before = await lockOpen(trx, dialect, id)
+    if (needsContact && !before.contact) throw fail.unprocessable('complaint.noContact', {}, { field: 'mailContact', reason: 'no_contact' })
+    const at = iso(clock())
+    const text = reply.trim()
+    await trx.updateTable('complaints')
+      .set({ status: 'answered', reply: text, replied_by: operatorId, replied_at: at, updated_at: at })
+      .where('id', '=', id).where('status', '!=', 'closed').execute()
+    await writeAudit(trx, clock, {
+      actorId: operatorId, action: 'complaint.reply', entity: 'complaint', entityId: id,
+      detail: { before: { status: before.status, reply: before.reply }, after: { status: 'answered', reply: text }, userId: Number(before.user_id) }
+    })
+  })
+  return operatorView(db, id)
+}
+
+export async function closeComplaint (deps: ComplaintDeps, operatorId: number, id: number): Promise<OperatorComplaintView> {
+  const { db, dialect, clock } = deps
+  await db.transaction().execute(async trx => {
+    const before = await lockOpen(trx, dialect, id)
+    const at = iso(clock())
+    await trx.updateTable('complaints')
+      .set({ status: 'closed', closed_by: operatorId, closed_at: at, updated_at: at })
+      .where('id', '=', id).where('status', '!=', 'closed').execute()
+    await writeAudit(trx, clock, {
+      actorId: operatorId, action: 'complaint.close', entity: 'complaint', entityId: id,
+      detail: { before: { status: before.status }, after: { status: 'closed' }, userId: Number(before.user_id) }
+    })
+  })
+  return operatorView(db, id)
 }

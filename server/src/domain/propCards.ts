@@ -8,14 +8,6 @@ import { iso, type Clock } from '../clock'
 
 type Db = Kysely<Database>
 
-/** The slots of a case held for someone other than `userId` now (all held slots, or those of `slots`). */
-export async function heldByOthers (db: Db, clock: Clock, caseId: number, userId: number, slots: number[] | null): Promise<number[]> {
-  let q = db.selectFrom('slot_reservations').select('slot').where('case_id', '=', caseId)
-    .where('user_id', '!=', userId).where('expires_at', '>', iso(clock()))
-  if (slots) q = q.where('slot', 'in', slots)
-  return (await q.orderBy('slot').execute()).map(r => Number(r.slot))
-}
-
 /** Adds cards (bought or earned), in the caller's transaction. */
 export async function grantCards (trx: Db, clock: Clock, userId: number, kind: PropCard, n: number): Promise<void> {
   const now = iso(clock())

@@ -30,7 +30,7 @@ import { ageRecord, purchaseGate } from './age'
 import { createCase } from './cases'
 import { designInfo, seriesCacheOf } from './catalogue'
 import { idempotent } from './idempotency'
-import { grantCards, heldByOthers, XRAY_CARDS_PER_WHOLE_CASE } from './propCards'
+import { grantCards, XRAY_CARDS_PER_WHOLE_CASE } from './propCards'
 import { postTransaction } from './ledger'
 import { balanceOf, lockBalance, takeFromWallet } from './wallet'
 import { checkSpendingCaps } from './security'
@@ -53,8 +53,11 @@ function checkSlotList (request: PurchaseCheckRequest): void {
   }
 }
 
-/** What a purchase would do, as assessed by every rule (with the series' version, for its cache). */
-export interface PurchasePlan { check: PurchaseCheckResult; seriesVersion: number }
+/**
+ * What a purchase would do, as assessed by every rule (with the series' version, for its cache, and
+ * whether any X-ray hold, the buyer's or a lapsed one, sits on the slots).
+ */
+export interface PurchasePlan { check: PurchaseCheckResult; seriesVersion: number; reserved: boolean }
 
 const insufficient = (shortfallCents: number, totalCents: number) => fail.unprocessable('wallet.insufficient', { shortfall: yuan(shortfallCents) },
   { reason: 'insufficient_balance', shortfallCents, totalCents } satisfies InsufficientBalanceData)
@@ -70,36 +73,41 @@ export async function assessPurchase (deps: PurchaseDeps, db: Db, userId: number
   const dailyCap = purchaseGate(await ageRecord(db, clock, userId))
   const caseId = request.caseId
 
-  // the case and its series, on sale
-  const caseQuery = db.selectFrom('cases').select(['series_id', 'size', 'status']).where('id', '=', caseId)
-  const c = await (lock ? forUpdate(dialect, caseQuery) : caseQuery).executeTakeFirst()
-  if (!c || c.status !== 'on_sale') {
-    const known = await db.selectFrom('cases').innerJoin('series', 'series.id', 'cases.series_id').select('cases.id')
-      .where('cases.id', '=', caseId).where('series.status', 'in', ['on_sale', 'retired']).executeTakeFirst()
+  // the case and its series, on sale (one query; only the case row is locked)
+  const caseQuery = db.selectFrom('cases').innerJoin('series', 'series.id', 'cases.series_id')
+    .select(['cases.series_id', 'cases.size', 'cases.status', 'series.status as series_status', 'series.price_cents', 'series.version'])
+    .where('cases.id', '=', caseId)
+  const c = await (lock ? forUpdate(dialect, caseQuery, 'cases') : caseQuery).executeTakeFirst()
+  if (!c || c.status !== 'on_sale' || c.series_status !== 'on_sale') {
+    const known = c && (c.series_status === 'on_sale' || c.series_status === 'retired')
     throw known ? fail.conflict('case.notOnSale') : fail.notFound('case.notFound')
   }
   const seriesId = Number(c.series_id)
-  const seriesRow = await db.selectFrom('series').select(['status', 'price_cents', 'version']).where('id', '=', seriesId).executeTakeFirstOrThrow()
-  if (seriesRow.status !== 'on_sale') throw seriesRow.status === 'retired' ? fail.conflict('case.notOnSale') : fail.notFound('case.notFound')
   if (request.slots) {
     const outside = request.slots.find(s => s > c.size)
     if (outside !== undefined) throw new ApiFailure(400, 'slot.outOfRange', { field: 'slots', slot: outside, size: c.size }, { field: 'slots', slot: outside })
   }
 
-  // the slots, still free
-  let free = db.selectFrom('case_slots').select('slot').where('case_id', '=', caseId).where('sold_to', 'is', null)
-  if (request.slots) free = free.where('slot', 'in', request.slots)
-  const freeSlots = new Set((await free.execute()).map(r => r.slot))
+  // the slots, still free, with any X-ray hold on them (one query)
+  let slotQuery = db.selectFrom('case_slots')
+    .leftJoin('slot_reservations', join => join.onRef('slot_reservations.case_id', '=', 'case_slots.case_id').onRef('slot_reservations.slot', '=', 'case_slots.slot'))
+    .select(['case_slots.slot', 'case_slots.sold_to', 'slot_reservations.user_id as held_by', 'slot_reservations.expires_at as held_until'])
+    .where('case_slots.case_id', '=', caseId)
+  slotQuery = request.slots ? slotQuery.where('case_slots.slot', 'in', request.slots) : slotQuery.where('case_slots.sold_to', 'is', null)
+  const slotRows = await slotQuery.orderBy('case_slots.slot').execute()
+  const freeSlots = new Set(slotRows.filter(r => r.sold_to === null).map(r => r.slot))
   const slots = request.slots ?? [...freeSlots].sort((a, b) => a - b)
   if (!slots.length) throw fail.conflict('case.notOnSale')
   const taken = slots.find(s => !freeSlots.has(s))
   if (taken !== undefined) throw new ApiFailure(409, 'slot.sold', { slot: taken }, { field: 'slots', slot: taken } satisfies SlotFailureData)
   // slots an X-ray card holds for another shopper (the holder may buy them)
-  const [held] = await heldByOthers(db, clock, caseId, userId, slots)
-  if (held !== undefined) throw new ApiFailure(409, 'slot.reserved', { slot: held }, { field: 'slots', slot: held } satisfies SlotFailureData)
+  const now = iso(clock())
+  const held = slotRows.find(r => r.held_by !== null && Number(r.held_by) !== userId && r.held_until !== null && r.held_until > now)
+  if (held) throw new ApiFailure(409, 'slot.reserved', { slot: held.slot }, { field: 'slots', slot: held.slot } satisfies SlotFailureData)
+  const reserved = slotRows.some(r => r.held_by !== null)
 
   // the price the buyer was shown
-  const priceCents = Number(seriesRow.price_cents)
+  const priceCents = Number(c.price_cents)
   if (request.priceCents !== undefined && request.priceCents !== priceCents) {
     throw new ApiFailure(409, 'purchase.priceChanged', { price: yuan(priceCents) }, { field: 'priceCents', priceCents } satisfies PriceChangedData)
   }
@@ -126,7 +134,7 @@ export async function assessPurchase (deps: PurchaseDeps, db: Db, userId: number
     balance,
     dailyLeftCents
   }
-  return { check, seriesVersion: seriesRow.version }
+  return { check, seriesVersion: c.version, reserved }
 }
 
 /** POST /api/purchaseCheck: the assessment alone; nothing is locked, bought or charged. */
@@ -157,8 +165,8 @@ export async function purchase (deps: PurchaseDeps, userId: number, request: Pur
       throw new ApiFailure(409, 'slot.sold', { slot: taken }, { field: 'slots', slot: taken } satisfies SlotFailureData)
     }
 
-    // the buyer's own X-ray holds on these slots are used up; a whole case earns an X-ray card
-    await trx.deleteFrom('slot_reservations').where('case_id', '=', caseId).where('slot', 'in', slots).execute()
+    // the buyer's own X-ray holds (and lapsed ones) on these slots are used up; a whole case earns an X-ray card
+    if (plan.reserved) await trx.deleteFrom('slot_reservations').where('case_id', '=', caseId).where('slot', 'in', slots).execute()
     const xrayCardsEarned = body.wholeCase ? XRAY_CARDS_PER_WHOLE_CASE : 0
     if (xrayCardsEarned) await grantCards(trx, clock, userId, 'xray', xrayCardsEarned)
 
@@ -191,6 +199,7 @@ export async function purchase (deps: PurchaseDeps, userId: number, request: Pur
     // sold out: revealed, and the series keeps a case on sale
     if (c.sold_count >= c.size) {
       await trx.updateTable('cases').set({ status: 'sold_out', revealed_at: soldAt }).where('id', '=', caseId).execute()
+      await trx.deleteFrom('case_leases').where('case_id', '=', caseId).execute()
       // sell-outs of one series take turns here, so the last one always sees the others' results
       await forUpdate(deps.dialect, trx.selectFrom('series').select('id').where('id', '=', seriesId)).execute()
       const open = await trx.selectFrom('cases').select('id').where('series_id', '=', seriesId).where('status', '=', 'on_sale').limit(1).execute()

@@ -392,7 +392,7 @@ export async function checkDeletion (db: Db, clock: Clock, userId: number, forfe
  * Deletes the account (PIPL), after deletionCheck passes again inside one transaction with the wallet
  * row locked first (so no purchase, top-up or withdrawal slips in between). Erased: user name, phone,
  * e-mail, nickname, avatar, password, role; logins (identities), addresses, codes sent to its phone or
- * address, the birth date and its correction, the limits, prop cards and X-ray holds, the stored
+ * address, the birth date and its correction, its complaints (what it wrote and was answered), the limits, prop cards and X-ray holds, the stored
  * answers of its idempotency keys (a parcel's carries its address), the device and address of every session (all
  * end), of its error reports, and the name, phone and street of its past parcels (the region stays for
  * the books of shipping). Kept, owned by the anonymous user row as the law requires: orders, purchases,
@@ -410,7 +410,7 @@ export async function deleteAccount (db: Db, clock: Clock, dialect: 'sqlite' | '
     const user = await trx.selectFrom('users').select(['phone', 'email']).where('id', '=', userId).executeTakeFirstOrThrow()
     const targets = [user.phone, user.email].filter((x): x is string => !!x)
     if (targets.length) await trx.deleteFrom('one_time_codes').where('target', 'in', targets).execute()
-    for (const table of ['identities', 'addresses', 'spending_limits', 'birth_date_corrections', 'age_checks', 'prop_inventory', 'slot_reservations'] as const) {
+    for (const table of ['identities', 'addresses', 'spending_limits', 'birth_date_corrections', 'age_checks', 'prop_inventory', 'slot_reservations', 'complaints', 'helper_tasks'] as const) {
       await trx.deleteFrom(table).where('user_id', '=', userId).execute()
     }
     // the keys stay (each records that its request was applied once); their stored answers, which a

@@ -34,7 +34,7 @@ export function envelopeOf (request: FastifyRequest, failure: ApiFailure): ApiEn
 }
 
 /** The third parties a failure can name (each has a message `provider.<name>`). */
-export type ProviderName = 'sms' | 'mail' | 'weapp' | 'wechat' | 'wechatpay' | 'tencentMap' | 'amap' | 'kuaidi100' | 'feishu' | 'wecom' | 'tts' | 'ai'
+export type ProviderName = 'sms' | 'mail' | 'weapp' | 'wechat' | 'wechatpay' | 'tencentMap' | 'amap' | 'kuaidi100' | 'feishu' | 'wecom' | 'tts' | 'ai' | 'ocr' | 'imageGen' | 'pdf' | 'video' | 'music' | 'jdUnion' | 'juheTrain' | 'juheFlight'
 
 /** Shorthands for the failures handlers raise. */
 export const fail = {

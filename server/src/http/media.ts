@@ -21,7 +21,7 @@ export function artDir (): string {
 export const artUrl = (code: string) => `${ART_PREFIX}${code}.webp`
 
 export const UPLOAD_PREFIX = '/media/u/'
-const UPLOAD_NAME = /^([0-9a-f]{64})\.(png|jpg|webp|gif|wav)$/
+const UPLOAD_NAME = /^([0-9a-f]{64})\.(png|jpg|webp|gif|wav|pdf)$/
 
 export function registerMedia (app: FastifyInstance, db: Db): void {
   const dir = artDir()

@@ -38,6 +38,7 @@ export function fastifySchema (def: RouteDef): Record<string, unknown> {
     ...(def.description ? { description: def.description } : {}),
     ...(def.body ? { body: def.body } : {}),
     ...(def.querystring ? { querystring: def.querystring } : {}),
+    ...(def.params ? { params: def.params } : {}),
     ...(def.auth === 'none' ? {} : { security: def.auth === 'optional' ? [{}, { bearer: [] }] : [{ bearer: [] }] })
   }
   schema.response = def.raw

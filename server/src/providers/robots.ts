@@ -1,64 +1,111 @@
 /**
- * Group chat robots that alert the shop's operators (PRODUCT.md "Protecting shoppers", spec 7
- * /api/feishuRobotText and /api/wechatRobotText). Both take one text; line breaks become spaces (spec).
+ * The operators' chat robots (spec 7: /api/feishuRobotText, /api/wechatRobotText; operator alerts).
  *
- *  - Feishu (Lark) custom bot: POST the webhook URL with JSON {timestamp, sign, msg_type: 'text',
- *    content: {text}}, where (signature verification on) sign = base64(HMAC-SHA256 with the key
- *    `${timestamp}\n${secret}` over an empty message), timestamp in seconds. It answers {code: 0, msg}
- *    (older bots {StatusCode: 0, StatusMessage}); anything else is a refusal (19021 a bad signature,
- *    19024 an IP not allowed, 9499 a bad body ...).
- *  - WeCom (企业微信) group robot: POST the webhook URL (its key in the query) with JSON
- *    {msgtype: 'text', text: {content}}; it answers {errcode: 0, errmsg: 'ok'}, else a refusal (93000 an
- *    invalid webhook key, 45009 over the rate limit of 20 a minute ...).
+ * Feishu (飞书) custom bot: POST the webhook URL (https://open.feishu.cn/open-apis/bot/v2/hook/<token>)
+ * with JSON {timestamp, sign, msg_type: 'text', content: {text}}. With the bot's signature check on
+ * (签名校验), sign = base64(HMAC-SHA256 keyed with `timestamp + "\n" + secret`, over nothing), the
+ * timestamp in seconds and within an hour of Feishu's clock. Answers {code: 0, msg: 'success', data}
+ * (older bots {StatusCode: 0, StatusMessage}); a refusal has a non-zero code: 19021 signature or
+ * timestamp, 19022 IP not allowed, 19024 keyword missing, 19001 bad webhook token, 11232 rate limited,
+ * 9499 bad request.
+ *
+ * WeCom (企业微信) group robot: POST https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=<key> with
+ * JSON {msgtype: 'text', text: {content}} (content at most 2048 bytes). Answers {errcode: 0, errmsg:
+ * 'ok'}; a refusal has a non-zero errcode: 93000 bad webhook key, 45009 rate limited (20 a minute),
+ * 45002 too long, 44004 empty, 40008 bad message type.
+ *
+ * Spec 5: line breaks of a robot's text become spaces. A refusal is a ProviderRefusedError carrying the
+ * provider's code and message; whatever keeps an answer from arriving or being read is a
+ * ProviderUnavailableError that names the provider but never the webhook's token or key.
  */
 import { createHmac } from 'node:crypto'
 import type { Clock } from '../clock'
-import { ProviderRefusedError, PROVIDER_TIMEOUT_MS } from './errors'
-import { fetchJson, num, str } from './http'
+import { ProviderRefusedError, ProviderUnavailableError, PROVIDER_TIMEOUT_MS } from './errors'
+import { str, type Json } from './http'
 
-/** What a robot says: one line (the spec turns line breaks into spaces), at most 4,000 characters. */
-export function robotText (text: string): string {
-  return text.replace(/\r\n|\r|\n/g, ' ').slice(0, 4000)
-}
+export type RobotName = 'feishu' | 'wecom'
 
 export interface Robot {
-  readonly name: 'feishu' | 'wecom'
-  send (text: string): Promise<void>
+  readonly name: RobotName
+  /** Posts the text (line breaks become spaces); answers the text as posted. */
+  send (text: string): Promise<string>
 }
 
-/** Feishu's documented signature of a webhook call. */
-export function feishuSign (timestampSeconds: number, secret: string): string {
-  return createHmac('sha256', `${timestampSeconds}\n${secret}`).update('').digest('base64')
+/** Spec 5: "Chat-robot text: line breaks become spaces." */
+export const robotText = (text: string): string => text.replace(/\r\n|\r|\n|\u2028|\u2029/g, ' ')
+
+/** Feishu's signature of a timestamp (seconds, as sent) with the bot's secret. */
+export function feishuSign (timestamp: string, secret: string): string {
+  return createHmac('sha256', `${timestamp}\n${secret}`).update('').digest('base64')
 }
+
+/** POSTs JSON; answers the JSON object of the answer (an HTTP error with a JSON body is still read: the provider's code decides). */
+async function postJson (provider: RobotName, url: string, body: unknown, timeoutMs: number): Promise<Json> {
+  let status = 0
+  let text: string
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs)
+    })
+    status = res.status
+    text = await res.text()
+  } catch (err) {
+    throw new ProviderUnavailableError(provider, `webhook: ${(err as Error).message}`, { cause: err })
+  }
+  let json: unknown = null
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = null
+  }
+  if (!json || typeof json !== 'object' || Array.isArray(json)) {
+    throw new ProviderUnavailableError(provider, `webhook: HTTP ${status}, the answer is not JSON`)
+  }
+  return json as Json
+}
+
+const codeOf = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v)) ? v : (typeof v === 'string' && /^-?\d+$/.test(v)) ? Number(v) : null
 
 export class FeishuRobot implements Robot {
   readonly name = 'feishu' as const
-  constructor (private readonly webhookUrl: string, private readonly secret: string | null, private readonly clock: Clock, private readonly timeoutMs = PROVIDER_TIMEOUT_MS) {}
 
-  async send (text: string): Promise<void> {
-    const timestamp = Math.floor(this.clock() / 1000)
-    const body = {
-      ...(this.secret ? { timestamp: String(timestamp), sign: feishuSign(timestamp, this.secret) } : {}),
+  constructor (
+    private readonly webhookUrl: string,
+    private readonly secret: string,
+    private readonly clock: Clock,
+    private readonly timeoutMs = PROVIDER_TIMEOUT_MS
+  ) {}
+
+  async send (text: string): Promise<string> {
+    const content = robotText(text)
+    const timestamp = String(Math.floor(this.clock() / 1000))
+    const answer = await postJson(this.name, this.webhookUrl, {
+      timestamp,
+      sign: feishuSign(timestamp, this.secret),
       msg_type: 'text',
-      content: { text: robotText(text) }
-    }
-    const answer = await fetchJson('feishu', new URL(this.webhookUrl), {
-      method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body)
+      content: { text: content }
     }, this.timeoutMs)
-    const code = answer.code !== undefined ? num(answer.code) : num(answer.StatusCode)
-    if (code !== 0) throw new ProviderRefusedError('feishu', str(answer.code ?? answer.StatusCode) || '?', str(answer.msg ?? answer.StatusMessage) || 'refused')
+    const code = codeOf(answer.code) ?? codeOf(answer.StatusCode)
+    if (code === null) throw new ProviderUnavailableError(this.name, 'webhook: no code in the answer')
+    if (code !== 0) throw new ProviderRefusedError(this.name, String(code), str(answer.msg) || str(answer.StatusMessage) || `code ${code}`)
+    return content
   }
 }
 
 export class WeComRobot implements Robot {
   readonly name = 'wecom' as const
+
   constructor (private readonly webhookUrl: string, private readonly timeoutMs = PROVIDER_TIMEOUT_MS) {}
 
-  async send (text: string): Promise<void> {
-    const answer = await fetchJson('wecom', new URL(this.webhookUrl), {
-      method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' },
-      body: JSON.stringify({ msgtype: 'text', text: { content: robotText(text) } })
-    }, this.timeoutMs)
-    if (num(answer.errcode) !== 0) throw new ProviderRefusedError('wecom', str(answer.errcode) || '?', str(answer.errmsg) || 'refused')
+  async send (text: string): Promise<string> {
+    const content = robotText(text)
+    const answer = await postJson(this.name, this.webhookUrl, { msgtype: 'text', text: { content } }, this.timeoutMs)
+    const code = codeOf(answer.errcode)
+    if (code === null) throw new ProviderUnavailableError(this.name, 'webhook: no errcode in the answer')
+    if (code !== 0) throw new ProviderRefusedError(this.name, String(code), str(answer.errmsg) || `errcode ${code}`)
+    return content
   }
 }

@@ -34,7 +34,12 @@ export function afterDrawRoutes (app: Api, ctx: AppContext): void {
   })
   defineRoute(app, ctx, r.recycle, async ({ body, userId }) => recyclePrizes(ctx, userId, body))
   defineRoute(app, ctx, r.shippingRule, async () => shippingRule(db))
-  defineRoute(app, ctx, r.shipmentCreate, async ({ body, userId }) => createShipment(ctx, userId, body))
+  defineRoute(app, ctx, r.shipmentCreate, async ({ body, userId }) => {
+    const { result, replayed } = await createShipment(ctx, userId, body)
+    // after the commit, once: the operators' robots hear of it (a replay alerts nobody)
+    if (!replayed) ctx.alerts.shipmentRequested(result.shipment)
+    return result
+  })
   defineRoute(app, ctx, r.shipmentList, async ({ body, userId }) => listShipments(db, clock, userId, body.page, body.size, body.status))
   defineRoute(app, ctx, r.shipmentDetail, async ({ body, userId }) => ownShipment(db, clock, userId, body.shipmentId))
   defineRoute(app, ctx, r.confirm, async ({ body, userId }) => confirmShipment(db, clock, userId, body.shipmentId))

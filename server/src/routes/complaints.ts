@@ -1,79 +1,64 @@
 /**
- * The complaint channel and the spec's mail and robot calls (types/complaints.ts). A complaint is
- * stored first; then (never awaited by the shopper) the operators' robots are told and the shop's
- * complaint mailbox gets the whole text. /common/mail/send is not a relay: a shopper may only write to
- * the complaint mailbox.
+ * The complaint channel (types/complaints.ts complaintRoutes): the shopper's form and list, the
+ * operators' queue, reply and close. Alerts go after the commit (domain/alerts.ts).
  */
-import { complaintRoutes as r, type ComplaintTopic } from '../../../types/complaints'
+import { complaintRoutes as r, type ComplaintReplyResult } from '../../../types/complaints'
 import type { Api, AppContext } from '../context'
-import { fail, type ProviderName } from '../http/envelope'
-import { enforceLimits } from '../http/request'
-import { configured, providerCall } from '../http/provider-call'
+import { ApiFailure } from '../http/envelope'
 import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'
+import { closeComplaint, complaintQueue, fileComplaint, ownComplaints, replyToComplaint } from '../domain/complaints'
+import { sendTemplatedMail } from '../domain/mail'
 import { RULES } from '../security/rules'
-import { complaintAlert } from '../services/alerts'
-import { createComplaint, listComplaints, listOwnComplaints, replyComplaint } from '../domain/complaints'
 
-const TOPIC_KEY = (topic: ComplaintTopic) => `complaints.topic.${topic}` as const
-
-/** {name} placeholders of a mail filled from params (an unknown name stays as it is). */
-export function fillParams (text: string, params: Record<string, string | number> = {}): string {
-  return text.replace(/\{([A-Za-z0-9_]{1,32})\}/g, (whole, name: string) => Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole)
-}
-
-export function complaintRoutesOf (app: Api, ctx: AppContext): void {
-  defineRoute(app, ctx, r.create, async ({ body, userId }) => {
-    await enforceLimits(ctx, [[RULES.complaintPerUser, String(userId)]])
-    const c = await createComplaint(ctx.db, ctx.clock, userId, body)
-    const topicZh = translate('zh', TOPIC_KEY(c.topic))
-    const topicEn = translate('en', TOPIC_KEY(c.topic))
-    ctx.alerts.notify(complaintAlert(c.id, topicZh, topicEn, userId), {
-      subject: `[Pickbox] 投诉 Complaint #${c.id}: ${topicZh} / ${topicEn}`,
-      text: [
-        `#${c.id} · ${topicZh} / ${topicEn} · user #${userId} · ${c.createdAt}`,
-        c.reference ? `Reference: ${c.reference}` : '',
-        c.contact ? `Contact: ${c.contact}` : '',
-        '',
-        c.text
-      ].filter((l, i) => l || i === 3).join('\n')
-    })
-    return c
-  })
-  defineRoute(app, ctx, r.list, async ({ body, userId }) => listOwnComplaints(ctx.db, userId, body.page, body.size))
-  defineRoute(app, ctx, r.operatorList, async ({ body }) => listComplaints(ctx.db, body))
-  defineRoute(app, ctx, r.reply, async ({ body, userId, request }) => {
-    const { complaint, answered } = await replyComplaint(ctx.db, ctx.dialect, ctx.clock, userId, body)
-    // the answer also goes to the address the shopper left, in the language of the operator's request
-    if (answered && complaint.contact && complaint.reply && ctx.mailer) {
-      const mailer = ctx.mailer
-      const to = complaint.contact
-      const subject = translate(request.locale, 'complaints.replyMailSubject', { id: complaint.id })
-      mailer.send({ to, subject, text: `${complaint.reply}\n\n> ${complaint.text.split('\n').join('\n> ')}` })
-        .catch(err => request.log.warn({ err }, 'complaint answer: the mail was not sent'))
+export function complaintRoutes (app: Api, ctx: AppContext): void {
+  defineRoute(app, ctx, r.create, async ({ body, session, userId }) => {
+    const rule = RULES.complaintPerUser
+    const decision = await ctx.limiter.consumeAll([[rule, String(userId)]])
+    if (!decision.allowed) {
+      const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
+      throw new ApiFailure(429, 'complaint.rateLimited', { max: rule.limit, minutes: Math.ceil(seconds / 60) }, { retryAfter: seconds })
     }
-    return complaint
+    let filed: Awaited<ReturnType<typeof fileComplaint>>
+    try {
+      filed = await fileComplaint(ctx, userId, body)
+    } catch (err) {
+      // nothing was filed (e.g. the key of another complaint): nothing is counted
+      await ctx.limiter.refund(rule, String(userId))
+      throw err
+    }
+    const { result, replayed } = filed
+    if (replayed) {
+      // the same complaint again (a retry after a lost answer): it costs nothing and alerts nobody
+      await ctx.limiter.refund(rule, String(userId))
+    } else {
+      ctx.alerts.complaintFiled({ ...result, userId, nickname: session.user.nickname })
+    }
+    return result
   })
 
-  defineRoute(app, ctx, r.mailSend, async ({ body, session, userId }) => {
-    const operator = session.user.role === 'operator'
-    await enforceLimits(ctx, [[operator ? RULES.mailSendPerOperator : RULES.mailSendPerUser, String(userId)]])
-    const to = body.mail.trim().toLowerCase()
-    if (!operator && !ctx.config.complaintMailboxes.includes(to)) throw fail.forbidden('mail.recipientNotAllowed')
-    const mailer = configured(ctx.mailer, 'mail')
-    const subject = fillParams(body.title, body.params).replace(/[\r\n]+/g, ' ')
-    await providerCall('mail', () => mailer.send({ to, subject, text: fillParams(body.content, body.params) }))
-    return { sent: true as const }
+  defineRoute(app, ctx, r.list, async ({ body, userId }) => ownComplaints(ctx.db, userId, body.page, body.size))
+
+  defineRoute(app, ctx, r.operatorList, async ({ body }) => complaintQueue(ctx.db, body))
+
+  defineRoute(app, ctx, r.operatorReply, async ({ body, userId, request }): Promise<ComplaintReplyResult> => {
+    const complaint = await replyToComplaint(ctx, userId, body.complaintId, body.reply, body.mailContact === true)
+    if (body.mailContact !== true || !complaint.contact) return { complaint, mailed: 'not_asked' }
+    // the reply is saved; the mail is extra: its failure is reported, not thrown
+    if (!ctx.mailer) return { complaint, mailed: 'failed' }
+    try {
+      await sendTemplatedMail(ctx.mailer, {
+        mail: complaint.contact,
+        title: translate(request.locale, 'complaint.replyMailTitle'),
+        content: translate(request.locale, 'complaint.replyMailText'),
+        params: { id: complaint.id, date: complaint.createdAt.slice(0, 10), text: complaint.text, reply: complaint.reply ?? '' }
+      })
+      return { complaint, mailed: 'sent' }
+    } catch (err) {
+      request.log.warn({ err, complaintId: complaint.id }, 'the reply to a complaint could not be mailed')
+      return { complaint, mailed: 'failed' }
+    }
   })
 
-  const robotRoute = (def: typeof r.feishu | typeof r.wecom, name: 'feishu' | 'wecom') =>
-    defineRoute(app, ctx, def, async ({ body, userId }) => {
-      await enforceLimits(ctx, [[RULES.robotPerOperator, String(userId)]])
-      const robot = ctx.alerts.robots.find(x => x.name === name)
-      if (!robot) throw fail.providerNotConfigured(name as ProviderName)
-      await providerCall(name as ProviderName, () => robot.send(body.text))
-      return { sent: true as const }
-    })
-  robotRoute(r.feishu, 'feishu')
-  robotRoute(r.wecom, 'wecom')
+  defineRoute(app, ctx, r.operatorClose, async ({ body, userId }) => closeComplaint(ctx, userId, body.complaintId))
 }

@@ -1,21 +1,17 @@
 /**
- * The series editor (types/editor.ts): series by status, read, save, publish, retire, and image uploads
- * (multipart/form-data, read here only, in a scope of its own). Uploaded images are served from the
- * database under /media/u/ (http/media.ts).
+ * The series editor (types/editor.ts): series by status, read, save, publish, retire, and image and
+ * PDF uploads (multipart/form-data, read in scopes of their own, http/upload.ts). Uploads are served
+ * from the database under /media/u/ (http/media.ts).
  */
-import type { FastifyInstance } from 'fastify'
-import multipart from '@fastify/multipart'
-import { createHash } from 'node:crypto'
 import { editorRoutes as r } from '../../../types/editor'
-import { UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB } from '../../../types/limits'
+import { UPLOAD_PDF_MAX_BYTES, UPLOAD_PDF_MAX_MB, UPLOAD_FIELD } from '../../../types/limits'
 import type { Api, AppContext } from '../context'
-import { iso } from '../clock'
-import { ApiFailure, fail } from '../http/envelope'
+import { fail } from '../http/envelope'
 import { enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'
 import { RULES } from '../security/rules'
-import { sniffImage } from '../services/images'
+import { readUploadedFile, readUploadedImage, storeImage, uploadScope } from '../http/upload'
 import { editorSeries, listEditorSeries, publishSeries, retireSeries, saveSeries } from '../domain/editor'
 
 export function editorRoutesOf (app: Api, ctx: AppContext): void {
@@ -26,32 +22,27 @@ export function editorRoutesOf (app: Api, ctx: AppContext): void {
     publishSeries(ctx.db, ctx.dialect, ctx.clock, userId, body.seriesId, (key, params) => translate(request.locale, key, params)))
   defineRoute(app, ctx, r.seriesRetire, async ({ body, userId }) => retireSeries(ctx.db, ctx.dialect, ctx.clock, userId, body.seriesId))
 
-  void app.register(async (scope: FastifyInstance) => {
-    await scope.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024 } })
-    defineRoute(scope as unknown as Api, ctx, r.upload, async ({ request, userId }) => {
+  uploadScope(app, scope => {
+    defineRoute(scope, ctx, r.upload, async ({ request, userId }) => {
       await enforceLimits(ctx, [[RULES.uploadPerUser, String(userId)]])
-      let bytes: Buffer
-      try {
-        const part = request.isMultipart() ? await request.file() : undefined
-        if (!part || part.fieldname !== UPLOAD_FIELD) throw fail.field(UPLOAD_FIELD, 'editor.upload.none')
-        bytes = await part.toBuffer()
-      } catch (err) {
-        if (err instanceof ApiFailure) throw err
-        const code = (err as { code?: string }).code
-        if (code === 'FST_REQ_FILE_TOO_LARGE') throw fail.unprocessable('editor.upload.tooLarge', { mb: UPLOAD_MAX_MB }, { field: UPLOAD_FIELD, maxBytes: UPLOAD_MAX_BYTES })
-        // a malformed form, too many parts, a connection cut midway: the file did not arrive whole
-        throw fail.field(UPLOAD_FIELD, 'editor.upload.broken')
-      }
-      if (!bytes.length) throw fail.field(UPLOAD_FIELD, 'editor.upload.none')
-      const info = sniffImage(bytes)
-      if (!info) throw fail.field(UPLOAD_FIELD, 'editor.upload.notImage')
-      const sha256 = createHash('sha256').update(bytes).digest('hex')
-      // the same bytes twice are one row (a concurrent twin inserts nothing)
-      await ctx.db.insertInto('media').values({
-        sha256, content_type: info.contentType, ext: info.ext, data: bytes, size: bytes.length,
-        width: info.width, height: info.height, uploaded_by: userId, created_at: iso(ctx.clock())
-      }).onConflict(oc => oc.column('sha256').doNothing()).execute()
-      return { url: `/media/u/${sha256}.${info.ext}`, contentType: info.contentType, bytes: bytes.length, width: info.width, height: info.height }
+      const { bytes, info } = await readUploadedImage(request)
+      return storeImage(ctx, userId, bytes, info)
     })
   })
+
+  // PDFs (a catalogue, an invoice) to be shown as page images (pdf2image): larger than images, own scope
+  uploadScope(app, scope => {
+    defineRoute(scope, ctx, r.uploadPdf, async ({ request, userId }) => {
+      await enforceLimits(ctx, [[RULES.uploadPerUser, String(userId)]])
+      const bytes = await readUploadedFile(request, { maxMb: UPLOAD_PDF_MAX_MB, maxBytes: UPLOAD_PDF_MAX_BYTES, tooLarge: 'editor.upload.pdfTooLarge' })
+      if (!isPdf(bytes)) throw fail.field(UPLOAD_FIELD, 'editor.upload.notPdf')
+      return storeImage(ctx, userId, bytes, { contentType: 'application/pdf', ext: 'pdf', width: 0, height: 0 })
+    })
+  }, UPLOAD_PDF_MAX_BYTES)
+}
+
+/** A PDF by its bytes: the header %PDF-1.x or %PDF-2.x within the first 1024 bytes (as readers accept it). */
+export function isPdf (bytes: Buffer): boolean {
+  const head = bytes.subarray(0, 1024).toString('latin1')
+  return /%PDF-[12]\.\d/.test(head)
 }

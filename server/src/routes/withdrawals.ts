@@ -2,16 +2,16 @@
 import { withdrawRoutes as r } from '../../../types/withdraw'
 import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
-import { withdrawalAlert } from '../services/alerts'
 import {
   approveWithdrawal, listWithdrawals, operatorQueue, rejectWithdrawal, requestWithdrawal, withdrawInfo
 } from '../domain/withdrawals'
 
 export function withdrawalRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.withdrawInfo, async ({ userId }) => withdrawInfo(ctx, userId))
-  defineRoute(app, ctx, r.withdrawRequest, async ({ body, userId }) => {
+  defineRoute(app, ctx, r.withdrawRequest, async ({ body, userId, session }) => {
     const { result, replayed } = await requestWithdrawal(ctx, userId, body)
-    if (!replayed) ctx.alerts.notify(withdrawalAlert(result.id, result.amountCents, userId))
+    // after the commit, once: the operators' robots hear of it (a replay alerts nobody)
+    if (!replayed) ctx.alerts.withdrawalRequested(result, { id: userId, nickname: session.user.nickname })
     return result
   })
   defineRoute(app, ctx, r.withdrawList, async ({ body, userId }) => listWithdrawals(ctx.db, userId, body.page, body.size))

@@ -3,7 +3,7 @@
  * Windows are short so that an attacker is slowed without locking the real owner out for long.
  */
 import type { RateRule } from './rateLimiter'
-import { COMPLAINT_LIMITS, SHOP_LIMITS } from '../../../types/limits'
+import { COMPLAINT_LIMITS, MAIL_SEND_LIMITS, PRICE_LIMITS, SHOP_LIMITS, TRAVEL_LIMITS, VISION_LIMITS } from '../../../types/limits'
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
@@ -58,17 +58,29 @@ export const RULES = {
   expressPerUser: { name: 'express-user', limit: 20, periodMs: MINUTE },
   /** Image uploads of one operator (each up to UPLOAD_MAX_MB is kept in the database; tested in editor.test.ts). */
   uploadPerUser: { name: 'upload-user', limit: 60, periodMs: MINUTE },
-  /** Complaints of one account (types/limits.ts COMPLAINT_LIMITS.perHour; tested in complaints.test.ts). */
-  complaintPerUser: { name: 'complaint-user', limit: COMPLAINT_LIMITS.perHour, periodMs: HOUR },
-  /** /common/mail/send: a shopper (to the complaint mailbox only), an operator (anywhere). */
-  mailSendPerUser: { name: 'mail-send-user', limit: 5, periodMs: HOUR },
-  mailSendPerOperator: { name: 'mail-send-operator', limit: 60, periodMs: HOUR },
-  /** The robots' calls of one operator (WeCom takes 20 a minute per robot). */
-  robotPerOperator: { name: 'robot-operator', limit: 20, periodMs: MINUTE },
   /** Text to speech of one account (each runs the local engine; tested in speech.test.ts). */
   ttsPerUser: { name: 'tts-user', limit: 30, periodMs: MINUTE },
   /** AI calls of one account (each costs provider tokens; tested in ai.test.ts). */
   aiPerUser: { name: 'ai-user', limit: 20, periodMs: MINUTE },
+  /** OCR of one account (each runs the local engine on an image of up to UPLOAD_MAX_MB; tested in vision.test.ts). */
+  ocrPerUser: { name: 'ocr-user', limit: 20, periodMs: MINUTE },
+  /** Pictures drawn for one operator (each costs the shop and is stored; tested in vision.test.ts). */
+  word2picPerOperator: { name: 'word2pic-operator', limit: 10, periodMs: MINUTE },
+  /** Screenshots a shopper uploads (each is kept in the database; tested in vision.test.ts). */
+  shopperUploadPerUser: { name: 'upload-shopper', limit: VISION_LIMITS.shopperUploadsPerHour, periodMs: HOUR },
+  /** Long-running tasks one account starts (PDF pages, video, music: each runs the engine or costs the provider; tested in tasks.test.ts). */
+  taskPerUser: { name: 'task-user', limit: 10, periodMs: MINUTE },
+  /** Price comparisons of one account (JD Union quota; a kept answer counts too; tested in bijia.test.ts). */
+  bijiaPerUser: { name: 'bijia-user', limit: PRICE_LIMITS.perMinute, periodMs: MINUTE },
+  /** Train ticket and flight queries of one account (Juhe charges per call; tested in travel.test.ts). */
+  travelPerUser: { name: 'travel-user', limit: TRAVEL_LIMITS.perMinute, periodMs: MINUTE },
   /** Error reports from one IP. */
-  errorReportPerIp: { name: 'error-report-ip', limit: 30, periodMs: MINUTE }
+  errorReportPerIp: { name: 'error-report-ip', limit: 30, periodMs: MINUTE },
+  /** Complaints of one account (the form says when to try again; tested in complaints.test.ts). */
+  complaintPerUser: { name: 'complaint-user', limit: COMPLAINT_LIMITS.perHour, periodMs: HOUR },
+  /** /common/mail/send: a shopper's mails (only to the shop's mailbox), an operator's (to anyone). */
+  mailSendPerShopper: { name: 'mail-send-shopper', limit: MAIL_SEND_LIMITS.shopperPerHour, periodMs: HOUR },
+  mailSendPerOperator: { name: 'mail-send-operator', limit: MAIL_SEND_LIMITS.operatorPerHour, periodMs: HOUR },
+  /** /api/feishuRobotText and /api/wechatRobotText of one operator (WeCom itself takes 20 a minute per robot). */
+  robotPerOperator: { name: 'robot-operator', limit: 20, periodMs: MINUTE }
 } as const satisfies Record<string, RateRule>

@@ -1,9 +1,10 @@
-import { type PropsWithChildren, useEffect } from 'react'
+import { type PropsWithChildren, startTransition, useEffect, useLayoutEffect, useState } from 'react'
 import Taro, { useDidShow, useRouter, useShareAppMessage, useShareTimeline } from '@tarojs/taro'
 import { View } from '@tarojs/components'
 import { reaction } from 'mobx'
 import { localeStore } from '@/stores/locale'
 import { pageTitle, shareMessage, shareTimeline, type ShareInput } from '@/utils/navigation'
+import { firstPaintShown, takeOver } from '@/utils/takeover'
 import './index.scss'
 
 export interface PageShellProps {
@@ -22,18 +23,38 @@ function setTitle (route: string, title?: string) {
  * Every page sits in this shell: the title looked up from the route (and updated when the language
  * changes), the page background, and sharing to a message and to the timeline.
  */
-/** The HTML's first-paint splash (src/index.html) goes once the first page is on screen. */
-function removeSplash () {
+/**
+ * The HTML's first paint (src/index.html's splash, or the page prerendered into it) goes once the first
+ * page is in the document: in a layout effect, so both are painted in the same frame (utils/takeover).
+ */
+function removeFirstPaint () {
   if (process.env.TARO_ENV !== 'h5') return
-  requestAnimationFrame(() => document.getElementById('splash')?.remove())
+  takeOver()
+}
+
+/**
+ * H5, while index.html's first paint is on screen (this page prerendered, or the splash): the page's
+ * content renders in a transition, which React splits into slices of a few milliseconds, so a slow
+ * phone's main thread stays free for taps and scrolls meanwhile (the first paint shows until then).
+ */
+function deferFirstRender (): boolean {
+  return process.env.TARO_ENV === 'h5' && firstPaintShown()
 }
 
 export default function PageShell ({ share, className, title, children }: PropsWithChildren<PageShellProps>) {
   const router = useRouter()
   const route = router.path.split('?')[0]
 
+  const [ready, setReady] = useState(() => !deferFirstRender())
+  useEffect(() => { if (!ready) startTransition(() => setReady(true)) }, [])
+
   useDidShow(() => setTitle(route, title))
-  useEffect(removeSplash, [])
+  // once the content is in: the title first, so the page and its title replace the first paint together
+  useLayoutEffect(() => {
+    if (!ready) return
+    setTitle(route, title)
+    removeFirstPaint()
+  }, [ready])
   // a title given by the page follows it (it is already in the current language); the route's follows the language
   useEffect(() => { setTitle(route, title) }, [route, title])
   useEffect(() => reaction(() => localeStore.locale, () => setTitle(route, title)), [route, title])
@@ -42,5 +63,5 @@ export default function PageShell ({ share, className, title, children }: PropsW
   useShareAppMessage(() => shareMessage(shareInput()))
   useShareTimeline(() => shareTimeline(shareInput()))
 
-  return <View className={`page-shell ${className ?? ''}`}>{children}</View>
+  return <View className={`page-shell ${className ?? ''}`}>{ready ? children : null}</View>
 }

@@ -29,4 +29,21 @@ function SeriesCard ({ series, onClick }: { series: SeriesSummary; onClick: () =
   )
 }
 
+/** A card's outline while the series load: the same size as a card, grey bars for its lines. */
+export function SeriesCardSkeleton () {
+  return (
+    <View className='series-skeleton'>
+      <View className='series-card__cover' />
+      <View className='series-card__body'>
+        <View className='skeleton-bar skeleton-bar--title' />
+        <View className='skeleton-bar' />
+        <View className='skeleton-bar skeleton-bar--short' />
+        <View className='series-card__foot'>
+          <View className='skeleton-bar skeleton-bar--price' />
+        </View>
+      </View>
+    </View>
+  )
+}
+
 export default observer(SeriesCard)

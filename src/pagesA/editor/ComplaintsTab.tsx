@@ -2,80 +2,151 @@ import { useEffect, useState } from 'react'
 import { View, Text, Textarea } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { COMPLAINT_LIMITS } from '~types/limits'
-import type { ComplaintStatus, OperatorComplaintView } from '~types/complaints'
+import type { ComplaintCounts, ComplaintStatus, OperatorComplaintView } from '~types/complaints'
 import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
 import { complaintApi } from '@/services/complaints'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
-import { loading, toast } from '@/utils/feedback'
+import { dialog, loading, toast } from '@/utils/feedback'
 import { formatTime } from '@/utils/format'
 import './ComplaintsTab.scss'
 
-const FILTERS: ComplaintStatus[] = ['open', 'answered', 'closed']
+const PAGE = 20
+type Filter = ComplaintStatus | 'all'
+const FILTERS: Filter[] = ['open', 'answered', 'closed', 'all']
 
-/** One complaint: what the shopper wrote, and the operator's answer, which may also close it. */
-const ComplaintCard = observer(function ComplaintCard ({ c, onChanged }: { c: OperatorComplaintView; onChanged: () => void }) {
+/**
+ * The operators' complaints (issue 10): by status (with counts), newest first; one opens with the whole
+ * message, the shopper, the contact and the number; a reply (which the shopper reads under Contact us,
+ * and which may also be mailed to the contact address) and closing. The server audits both.
+ */
+function ComplaintsTab () {
+  const [filter, setFilter] = useState<Filter>('open')
+  const [list, setList] = useState<OperatorComplaintView[]>([])
+  const [total, setTotal] = useState(0)
+  const [counts, setCounts] = useState<ComplaintCounts | null>(null)
+  const [open, setOpen] = useState<OperatorComplaintView | null>(null)
   const [reply, setReply] = useState('')
+  const [mailContact, setMailContact] = useState(false)
   const [busy, setBusy] = useState(false)
-  const act = async (close: boolean) => {
-    if (busy) return
+
+  const load = async (page = 1) => {
+    try {
+      const res = await complaintApi.queue({ page, size: PAGE, ...(filter === 'all' ? {} : { status: filter }) })
+      setList(prev => (page === 1 ? res.list : [...prev, ...res.list]))
+      setTotal(res.total)
+      setCounts(res.counts)
+    } catch (e) {
+      toast({ message: errorMessage(e) })
+    }
+  }
+  useEffect(() => { void load() }, [filter])
+
+  const show = (c: OperatorComplaintView) => {
+    setOpen(c)
+    setReply(c.reply ?? '')
+    setMailContact(false)
+  }
+
+  const sendReply = async () => {
+    if (!open || busy) return
     const text = reply.trim()
-    if (!close && !text) { toast({ message: t('opComplaints.replyEmpty') }); return }
+    if (!text) { toast({ message: t('complaints.replyRequired') }); return }
+    if (text.length > COMPLAINT_LIMITS.replyMax) { toast({ message: t('complaints.replyLong', { max: COMPLAINT_LIMITS.replyMax }) }); return }
     setBusy(true)
     try {
-      await loading.wrap(complaintApi.reply({ id: c.id, close, ...(text ? { reply: text } : {}) }))
-      toast({ message: t(close ? 'opComplaints.closedDone' : 'opComplaints.replied'), level: 'success' })
-      setReply('')
-      onChanged()
+      const res = await loading.wrap(complaintApi.reply({ complaintId: open.id, reply: text, ...(mailContact && open.contact ? { mailContact: true } : {}) }))
+      show(res.complaint)
+      const message = res.mailed === 'sent' ? t('complaints.mailedToast') : res.mailed === 'failed' ? t('complaints.mailFailedToast') : t('complaints.repliedToast')
+      toast({ message, level: res.mailed === 'failed' ? 'none' : 'success' })
     } catch (e) {
       toast({ message: errorMessage(e) })
     } finally {
       setBusy(false)
+      await load()
     }
   }
-  return (
-    <View className={`op-complaint op-complaint-${c.id}`}>
-      <View className='op-complaint__head'>
-        <Text className='op-complaint__title'>#{c.id} · {t(`contact.topics.${c.topic}`)} · {c.user.name}</Text>
-        <Text className={`contact-status contact-status--${c.status}`}>{t(`contact.status.${c.status}`)}</Text>
-      </View>
-      <Text className='op-complaint__meta'>{formatTime(c.createdAt)}{c.reference ? ` · ${c.reference}` : ''}{c.contact ? ` · ${c.contact}` : ''}</Text>
-      <Text className='op-complaint__text'>{c.text}</Text>
-      {c.reply && <Text className='op-complaint__reply'>{t('opComplaints.answer')}: {c.reply}</Text>}
-      {c.status !== 'closed' && (
-        <>
-          <Textarea className='op-complaint__input' value={reply} maxlength={COMPLAINT_LIMITS.replyMax} placeholder={t('opComplaints.replyPlaceholder')}
-            onInput={e => setReply(e.detail.value)} />
-          <View className='op-complaint__actions'>
-            <View className={`btn btn--primary op-complaint__send ${busy ? 'btn--disabled' : ''}`} onClick={() => { void act(false) }}>{t('opComplaints.send')}</View>
-            <View className={`btn btn--ghost op-complaint__close ${busy ? 'btn--disabled' : ''}`} onClick={() => { void act(true) }}>{t(reply.trim() ? 'opComplaints.sendClose' : 'opComplaints.close')}</View>
-          </View>
-        </>
-      )}
-    </View>
-  )
-})
 
-/** The shoppers' complaints by status (open ones oldest first): read, answer, close. */
-function ComplaintsTab () {
-  const [status, setStatus] = useState<ComplaintStatus>('open')
-  const [list, setList] = useState<OperatorComplaintView[] | null>(null)
-  const [counts, setCounts] = useState<Record<ComplaintStatus, number>>({ open: 0, answered: 0, closed: 0 })
-  const load = () => complaintApi.operatorList({ page: 1, size: 50, status }).then(r => { setList(r.list); setCounts(r.counts) }, e => toast({ message: errorMessage(e) }))
-  useEffect(() => { void load() }, [status])
+  const close = async () => {
+    if (!open || busy) return
+    if (!(await dialog({ message: t('complaints.closeConfirm') }))) return
+    setBusy(true)
+    try {
+      show(await loading.wrap(complaintApi.close(open.id)))
+      toast({ message: t('complaints.closedToast'), level: 'success' })
+    } catch (e) {
+      toast({ message: errorMessage(e) })
+    } finally {
+      setBusy(false)
+      await load()
+    }
+  }
+
+  const label = (f: Filter) => f === 'all' ? t('complaints.all') : `${t(`complaints.status.${f}`)}${counts ? ` ${counts[f]}` : ''}`
+
+  if (open) {
+    const c = open
+    return (
+      <Section title={`#${c.id} · ${t(`complaints.topics.${c.topic}`)}`} className='complaints-tab complaint-detail'
+        extra={<Text className={`cq-status cq-status--${c.status}`}>{t(`complaints.status.${c.status}`)}</Text>}>
+        <Text className='cq-back' onClick={() => setOpen(null)}>‹ {t('complaints.back')}</Text>
+        <Text className='cq-detail__user'>{t('complaints.from', { user: c.userLabel })}</Text>
+        <Text className='cq-detail__meta'>{t('complaints.created', { time: formatTime(c.createdAt) })}</Text>
+        {c.orderNo && <Text className='cq-detail__meta'>{t('complaints.orderLabel', { no: c.orderNo })}</Text>}
+        {c.contact && <Text className='cq-detail__meta'>{t('complaints.contactLabel', { contact: c.contact })}</Text>}
+        <Text className='cq-detail__text'>{c.text}</Text>
+        {c.reply && (
+          <View className='cq-reply'>
+            <Text className='cq-reply__title'>{t('complaints.reply')}{c.repliedAt ? ` · ${formatTime(c.repliedAt)}` : ''}</Text>
+            <Text className='cq-reply__text'>{c.reply}</Text>
+          </View>
+        )}
+        {c.closedAt && <Text className='cq-detail__meta'>{t('complaints.closedAt', { time: formatTime(c.closedAt) })}</Text>}
+        {c.status !== 'closed' && (
+          <View className='cq-form'>
+            <Text className='editor-label'>{t('complaints.replyLabel')}</Text>
+            <Textarea className='cq-reply-input' value={reply} maxlength={COMPLAINT_LIMITS.replyMax} placeholder={t('complaints.replyPlaceholder')}
+              onInput={e => { const v = e.detail.value; setReply(v) }} />
+            {c.contact && (
+              <View className='cq-mail' onClick={() => setMailContact(m => !m)}>
+                <View className={`cq-check ${mailContact ? 'cq-check--on' : ''}`} />
+                <Text className='cq-mail__text'>{t('complaints.mailContact', { contact: c.contact })}</Text>
+              </View>
+            )}
+            <View className='cq-actions'>
+              <View className={`btn btn--ghost cq-close ${busy ? 'btn--disabled' : ''}`} onClick={() => { void close() }}>{t('complaints.close')}</View>
+              <View className={`btn btn--primary cq-send ${busy || !reply.trim() ? 'btn--disabled' : ''}`} onClick={() => { void sendReply() }}>
+                {c.reply ? t('complaints.updateReply') : t('complaints.sendReply')}
+              </View>
+            </View>
+          </View>
+        )}
+      </Section>
+    )
+  }
+
   return (
-    <Section title={t('opComplaints.title')} className='op-complaints'>
-      <View className='recipe-chips recipe-chips--wrap'>
+    <Section title={t('complaints.queue')} className='complaints-tab'>
+      <View className='cq-filter'>
         {FILTERS.map(f => (
-          <Text key={f} className={`recipe-chip op-complaints-filter-${f} ${status === f ? 'recipe-chip--on' : ''}`} onClick={() => setStatus(f)}>
-            {t(`contact.status.${f}`)} {counts[f]}
-          </Text>
+          <Text key={f} className={`cq-filter__item cq-filter-${f} ${filter === f ? 'cq-filter__item--on' : ''}`} onClick={() => setFilter(f)}>{label(f)}</Text>
         ))}
       </View>
-      {list === null && <Text className='editor-hint'>{t('feedback.loading')}</Text>}
-      {list?.length === 0 && <EmptyState icon='💬' text={t('opComplaints.none')} />}
-      {list?.map(c => <ComplaintCard key={c.id} c={c} onChanged={() => { void load() }} />)}
+      {list.length === 0
+        ? <EmptyState icon='💬' text={t('complaints.empty')} />
+        : list.map(c => (
+          <View key={c.id} className={`cq-row cq-row--${c.status}`} onClick={() => show(c)}>
+            <View className='cq-row__head'>
+              <Text className='cq-row__topic'>#{c.id} · {t(`complaints.topics.${c.topic}`)}</Text>
+              <Text className={`cq-status cq-status--${c.status}`}>{t(`complaints.status.${c.status}`)}</Text>
+            </View>
+            <Text className='cq-row__user'>{c.userLabel}</Text>
+            <Text className='cq-row__text'>{c.text}</Text>
+            <Text className='cq-row__meta'>{formatTime(c.createdAt)}{c.orderNo ? ` · ${t('complaints.orderLabel', { no: c.orderNo })}` : ''}</Text>
+          </View>
+        ))}
+      {list.length < total && <View className='cq-more' onClick={() => { void load(Math.floor(list.length / PAGE) + 1) }}>{t('complaints.more')}</View>}
     </Section>
   )
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { View, Text, Input, Textarea, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
-import { EDITOR_LIMITS, MAX_BOX_PRICE_CENTS, UPLOAD_MAX_MB } from '~types/limits'
+import { EDITOR_LIMITS, MAX_BOX_PRICE_CENTS, UPLOAD_MAX_MB, VISION_LIMITS } from '~types/limits'
 import type { EditorSeriesRow, EditorSeriesStatus, PublishBlockedData } from '~types/editor'
 import type { Rarity } from '~types/shop'
 import Section from '@/components/Section'
@@ -11,7 +11,7 @@ import { editorApi } from '@/services/editor'
 import { aiApi } from '@/services/ai'
 import { ApiError } from '@/services/errors'
 import { errorMessage } from '@/services/request'
-import { t } from '@/stores/locale'
+import { localeStore, t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { AMOUNT_INPUT_TYPE, formatCents, formatPpm, formatTime, tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
@@ -19,7 +19,10 @@ import {
   emptyDesign, emptySeriesForm, formOfSeries, oddsPreview, seriesRequest, validateSeries,
   type DesignForm, type SeriesErrors, type SeriesForm
 } from '@/utils/seriesForm'
+import { visionApi } from '@/services/vision'
 import ImagePicker from './ImagePicker'
+import { notConfigured, useHelpers } from './useHelpers'
+import PromoTasks from './PromoTasks'
 import './SeriesTab.scss'
 
 const RARITIES: Rarity[] = ['regular', 'rare', 'hidden']
@@ -44,6 +47,22 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
     } else {
       toast({ message: errorMessage(e) })
     }
+  }
+  // a cover drawn from words (spec 7 /api/pic/word2pic): shown once the server says it can draw
+  const [helpers, helperOff] = useHelpers()
+  const [coverPrompt, setCoverPrompt] = useState('')
+  const [drawing, setDrawing] = useState(false)
+  const drawCover = async () => {
+    if (drawing) return
+    const words = coverPrompt.trim() || [form.titleZh, form.descriptionZh].filter(Boolean).join('：')
+    setDrawing(true)
+    try {
+      const drawn = await loading.wrap(visionApi.word2pic(words))
+      setField('cover', drawn.url)
+      toast({ message: t('seriesForm.coverDrawn'), level: 'success' })
+    } catch (e) {
+      if (notConfigured(e, 'imageGen')) { helperOff('word2pic'); toast({ message: t('vision.drawOff') }) } else toast({ message: errorMessage(e) })
+    } finally { setDrawing(false) }
   }
   /** A Chinese description written by the AI from the title, the designs and their images. */
   const aiDescribe = async () => {
@@ -230,6 +249,13 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
           <ImagePicker className='series-cover' value={form.cover} onChange={url => setField('cover', url)} label={t('seriesForm.coverPick')} />
           <Text className='editor-hint'>{t('seriesForm.coverHint', { mb: UPLOAD_MAX_MB })}</Text>
         </View>
+        {helpers?.word2pic && (
+          <View className='series-draw'>
+            <Input className='editor-input series-cover-prompt' value={coverPrompt} maxlength={VISION_LIMITS.promptMax}
+              placeholder={t('seriesForm.coverPromptPlaceholder')} onInput={e => setCoverPrompt(e.detail.value)} />
+            <Text className={`series-ai__btn series-cover-draw ${drawing ? 'series-ai__btn--busy' : ''}`} onClick={() => { void drawCover() }}>🎨 {t('seriesForm.coverDraw')}</Text>
+          </View>
+        )}
       </Section>
 
       <Section title={t('seriesForm.designs', { n: form.designs.length })}>
@@ -295,6 +321,9 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
           <Text className='editor-hint series-expected'>{t('seriesForm.expected', { value: formatCents(preview.expectedRecycleCents) })}</Text>
         )}
       </Section>
+
+      <PromoTasks title={localeStore.locale === 'en' ? form.titleEn || form.titleZh : form.titleZh || form.titleEn}
+        description={localeStore.locale === 'en' ? form.descriptionEn || form.descriptionZh : form.descriptionZh || form.descriptionEn} />
 
       {serverProblems.length > 0 && (
         <Section title={t('seriesForm.problems')} className='series-problems'>

@@ -12,7 +12,11 @@ import { formatCents, formatTime, tr } from '@/utils/format'
 import {
   COMMON_CARRIERS, carrierKey, checkCarrier, checkTrackingNo, isCommonCarrier, normaliseCarrier, normaliseTrackingNo
 } from '@/utils/shipping'
+import { visionApi } from '@/services/vision'
+import { trackingCandidates, type TrackingCandidate } from '@/utils/trackingNumber'
 import PackingSlip from './PackingSlip'
+import PhotoButton from './PhotoButton'
+import { notConfigured, useHelpers } from './useHelpers'
 import './shipments.scss'
 
 export const SHIPMENTS_PAGE_SIZE = 10
@@ -29,6 +33,9 @@ function ShipmentsTab () {
   const [total, setTotal] = useState(0)
   const [failed, setFailed] = useState('')
   const [slipFor, setSlipFor] = useState<number | null>(null)
+  // "read from a photo of the label" (spec 7 /api/ocr): shown once the server says it has the engine
+  const [helpers, helperOff] = useHelpers()
+  const ocr = { on: !!helpers?.ocr, off: () => helperOff('ocr') }
 
   const load = useCallback(() => {
     setFailed('')
@@ -55,7 +62,7 @@ function ShipmentsTab () {
       {rows && rows.length === 0 && (
         <EmptyState icon='📦' text={failed || t('shipments.empty')} action={failed ? { label: t('feedback.retry'), onClick: load } : undefined} />
       )}
-      {rows?.map(s => <ShipmentCard key={s.id} shipment={s} onDelivered={replace} onPrint={() => setSlipFor(s.id)} />)}
+      {rows?.map(s => <ShipmentCard key={s.id} shipment={s} ocr={ocr} onDelivered={replace} onPrint={() => setSlipFor(s.id)} />)}
       {total > SHIPMENTS_PAGE_SIZE && (
         <View className='shipments__pager'>
           <Text className={`chip shipments-prev ${page <= 1 ? 'chip--off' : ''}`} onClick={() => page > 1 && setPage(page - 1)}>{t('shipments.prev')}</Text>
@@ -69,13 +76,16 @@ function ShipmentsTab () {
 }
 export default observer(ShipmentsTab)
 
+interface OcrSwitch { on: boolean; off: () => void }
+
 interface CardProps {
   shipment: OperatorShipment
+  ocr: OcrSwitch
   onDelivered: (s: OperatorShipment) => void
   onPrint: () => void
 }
 
-const ShipmentCard = observer(function ShipmentCard ({ shipment: s, onDelivered, onPrint }: CardProps) {
+const ShipmentCard = observer(function ShipmentCard ({ shipment: s, ocr, onDelivered, onPrint }: CardProps) {
   const a = s.address
   return (
     <View className={`shipment shipment--${s.status} shipment-${s.id}`}>
@@ -105,7 +115,7 @@ const ShipmentCard = observer(function ShipmentCard ({ shipment: s, onDelivered,
         <Text className='shipment__fee'>{s.feeCents > 0 ? formatCents(s.feeCents) : t('shipments.free')}</Text>
       </View>
       {s.status === 'requested'
-        ? <DeliverForm shipmentId={s.id} onDelivered={onDelivered} />
+        ? <DeliverForm shipmentId={s.id} ocr={ocr} onDelivered={onDelivered} />
         : (
           <View className='shipment__tracking'>
             <Text className='shipment-delivered'>{t('shipments.delivered', { carrier: carrierName(s.carrier ?? ''), no: s.trackingNo ?? '' })}</Text>
@@ -122,13 +132,29 @@ const ShipmentCard = observer(function ShipmentCard ({ shipment: s, onDelivered,
 
 const OTHER = COMMON_CARRIERS.length
 
-const DeliverForm = observer(function DeliverForm ({ shipmentId, onDelivered }: { shipmentId: number; onDelivered: (s: OperatorShipment) => void }) {
+const DeliverForm = observer(function DeliverForm ({ shipmentId, ocr, onDelivered }: { shipmentId: number; ocr: OcrSwitch; onDelivered: (s: OperatorShipment) => void }) {
   const [choice, setChoice] = useState<number | null>(null)
   const [otherCode, setOtherCode] = useState('')
   const [trackingNo, setTrackingNo] = useState('')
   const [errors, setErrors] = useState<{ carrier?: string; trackingNo?: string }>({})
   const [busy, setBusy] = useState(false)
   const options = [...COMMON_CARRIERS.map(c => t(carrierKey(c))), t('shipments.otherCarrier')]
+  // what the label's photo gave: the number filled in for the operator to check, and the other numbers
+  const [read, setRead] = useState<TrackingCandidate[] | null>(null)
+  const fill = (c: TrackingCandidate) => {
+    setTrackingNo(c.no)
+    setErrors(x => ({ ...x, trackingNo: undefined }))
+    const i = c.carrier ? COMMON_CARRIERS.indexOf(c.carrier) : -1
+    if (i >= 0) setChoice(prev => prev ?? i)
+  }
+  const onRead = ({ text }: { text: string }) => {
+    const found = trackingCandidates(text)
+    setRead(found)
+    if (found.length) { fill(found[0]); toast({ message: t('shipments.ocrCheck') }) } else toast({ message: t('shipments.ocrNone') })
+  }
+  const onReadFailed = (e: unknown) => {
+    if (notConfigured(e, 'ocr')) { ocr.off(); toast({ message: t('vision.ocrOff') }) } else toast({ message: errorMessage(e) })
+  }
 
   const submit = async () => {
     if (busy) return
@@ -170,6 +196,22 @@ const DeliverForm = observer(function DeliverForm ({ shipmentId, onDelivered }: 
       <Input className={`deliver__field deliver-tracking ${errors.trackingNo ? 'deliver__field--error' : ''}`} value={trackingNo} maxlength={40}
         placeholder={t('shipments.trackingPlaceholder')} onInput={e => { setTrackingNo(e.detail.value); setErrors(x => ({ ...x, trackingNo: undefined })) }} />
       {errors.trackingNo && <Text className='deliver__error deliver-tracking-error'>{errors.trackingNo}</Text>}
+      {ocr.on && (
+        <PhotoButton className='deliver-ocr' label={t('shipments.ocr')} pick={() => visionApi.ocrPick()} file={f => visionApi.ocrFile(f)} onDone={onRead} onError={onReadFailed} />
+      )}
+      {read && read.length > 0 && (
+        <View className='deliver__read'>
+          <Text className='deliver__hint deliver-ocr-check'>{t('shipments.ocrCheck')}</Text>
+          {read.length > 1 && (
+            <View className='deliver__carriers'>
+              <Text className='deliver__hint'>{t('shipments.ocrOthers')}</Text>
+              {read.map(c => (
+                <Text key={c.no} className={`chip deliver-ocr-pick ${c.no === normaliseTrackingNo(trackingNo) ? 'chip--on' : ''}`} onClick={() => fill(c)}>{c.no}</Text>
+              ))}
+            </View>
+          )}
+        </View>
+      )}
       <View className={`btn btn--primary deliver-submit ${busy ? 'btn--disabled' : ''}`} onClick={submit}>{t('shipments.deliver')}</View>
     </View>
   )

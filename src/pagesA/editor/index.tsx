@@ -18,6 +18,7 @@ import OperatorsTab from './OperatorsTab'
 import AuditTab from './AuditTab'
 import SeriesTab from './SeriesTab'
 import ComplaintsTab from './ComplaintsTab'
+import PdfTab from './PdfTab'
 import './index.scss'
 
 /** The operator's tabs; each is a component of its own file. */
@@ -29,12 +30,14 @@ const TABS: Array<{ key: string; label: MessageKey; Tab: ComponentType }> = [
   { key: 'recipes', label: 'editor.tabRecipes', Tab: RecipesTab },
   { key: 'settings', label: 'editor.tabSettings', Tab: SettingsTab },
   { key: 'operators', label: 'opRoles.tab', Tab: OperatorsTab },
-  { key: 'complaints', label: 'opComplaints.tab', Tab: ComplaintsTab },
+  { key: 'complaints', label: 'complaints.tab', Tab: ComplaintsTab },
+  { key: 'pdf', label: 'pdfPages.tab', Tab: PdfTab },
   { key: 'audit', label: 'audit.tab', Tab: AuditTab }
 ]
 
 /**
- * The operator's desk: series, shipments, withdrawals, recipes, settings, operators, the audit log.
+ * The operator's desk: series, shipments, withdrawals, recipes, settings, operators, the audit log,
+ * shoppers' complaints.
  * The role is asked of the server each time the page is shown (a role granted or revoked meanwhile
  * counts), and no tab (so no operator call) is rendered before the answer: a shopper who opens the
  * editor by its URL sees "no access" and nothing else, an anonymous visitor is asked to log in (and

@@ -4,10 +4,10 @@ import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { FeedItem, SeriesSummary } from '~types/shop'
 import PageShell from '@/components/PageShell'
-import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
+import Section from '@/components/Section'
 import LangSwitch from '@/components/LangSwitch'
-import SeriesCard from '@/components/SeriesCard'
+import SeriesCard, { SeriesCardSkeleton } from '@/components/SeriesCard'
 import RarityBadge from '@/components/RarityBadge'
 import { shopApi } from '@/services/shop'
 import { sessionStore } from '@/stores/session'
@@ -20,6 +20,7 @@ import { REACH_BOTTOM_THROTTLE_MS, throttle } from '@/utils/throttle'
 import './index.scss'
 
 const PAGE_SIZE = 10
+const SKELETON_CARDS = [1, 2, 3]
 /** The live feed refreshes this often while the page is shown. */
 export const FEED_REFRESH_MS = 30000
 
@@ -37,7 +38,8 @@ function HomePage () {
   const [page, setPage] = useState(0)
   const [loading, setLoading] = useState(false)
   const [failed, setFailed] = useState(false)
-  const [feed, setFeed] = useState<FeedItem[]>([])
+  // null until the first answer: the feed shows a placeholder line rather than "no wins yet"
+  const [feed, setFeed] = useState<FeedItem[] | null>(null)
   const feedTimer = useRef<ReturnType<typeof setInterval> | null>(null)
 
   const loadPage = async (next: number, replace = false) => {
@@ -56,7 +58,7 @@ function HomePage () {
     }
   }
   const loadFeed = async () => {
-    try { setFeed(await shopApi.liveFeed(10)) } catch { /* the feed is optional */ }
+    try { setFeed(await shopApi.liveFeed(10)) } catch { setFeed(f => f ?? []) /* the feed is optional */ }
   }
 
   useEffect(() => { void loadPage(1, true) }, [])
@@ -104,7 +106,9 @@ function HomePage () {
       </View>
 
       <Section title={t('home.liveFeed')} className='home-feed'>
-        {feed.length === 0
+        {feed === null
+          ? <View className='home-feed__placeholder skeleton-bar' />
+          : feed.length === 0
           ? <Text className='home-feed__empty'>{t('home.feedEmpty')}</Text>
           : feed.map(item => (
             <View key={item.id} className='feed-row' onClick={() => navigate(`/pages/blind_box_detail/index?seriesId=${item.seriesId}`)}>
@@ -120,8 +124,11 @@ function HomePage () {
       {series.map(s => (
         <SeriesCard key={s.id} series={s} onClick={() => navigate(`/pages/blind_box_detail/index?seriesId=${s.id}`)} />
       ))}
+      {/* the first page on its way: cards of the same size, so nothing below jumps when it arrives
+          (this is also what the H5 build prerenders into its HTML, see scripts/prerender.js) */}
+      {page === 0 && !failed && SKELETON_CARDS.map(k => <SeriesCardSkeleton key={k} />)}
       {failed && <EmptyState icon='⚠️' text={t('home.loadFailed')} action={{ label: t('feedback.retry'), onClick: () => { void loadPage(1, true) } }} />}
-      {!failed && (loading
+      {!failed && (loading || page === 0
         ? <Text className='home-more'>{t('feedback.loading')}</Text>
         : !hasMore && <Text className='home-more home-no-more'>{t('feedback.noMore')}</Text>)}
     </PageShell>

@@ -5,13 +5,14 @@ import { observer } from 'mobx-react-lite'
 import type { PrizeDetail } from '~types/shop'
 import type { Shipment } from '~types/afterDraw'
 import PageShell from '@/components/PageShell'
-import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'
+import Section from '@/components/Section'
+import ActionBar from '@/components/ActionBar'
 import RarityBadge from '@/components/RarityBadge'
 import ShipSheet from '@/components/ShipSheet'
 import ParcelCard from '@/components/ParcelCard'
 import PrizeCheck from '@/components/PrizeCheck'
-import ActionBar from '@/components/ActionBar'
+import MarketPrice from './MarketPrice'
 import { shopApi } from '@/services/shop'
 import { afterDrawApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
@@ -87,13 +88,14 @@ function PrizeDetailPage () {
         <Text className='prize-card__series'>{tr(prize.seriesTitle)}</Text>
       </View>
       <Section>
-        <View className='kv-row'><Text className='kv-row__k'>{t('prize.value')}</Text><Text className='kv-row__v'>{formatCents(design.referenceValueCents)}</Text></View>
         <View className='kv-row'><Text className='kv-row__k'>{t('prize.recycleValue')}</Text><Text className='kv-row__v'>{formatCents(design.recycleValueCents)}</Text></View>
         {prize.origin === 'case'
           ? <View className='kv-row'><Text className='kv-row__k'>{t('prize.where')}</Text><Text className='kv-row__v'>#{prize.caseId} · {t('chest.slot', { slot: prize.slot })}</Text></View>
           : <View className='kv-row'><Text className='kv-row__k'>{t('prize.where')}</Text><Text className='kv-row__v'>{t('prize.fromCombine')}</Text></View>}
         <View className='kv-row'><Text className='kv-row__k'>{t('prize.status')}</Text><Text className='kv-row__v'>{t(`collection.${prize.status}`)}</Text></View>
       </Section>
+      {/* the market price next to the reference value (JD Union; explained when the server has none) */}
+      <MarketPrice keyword={design.name.zh || design.name.en} referenceCents={design.referenceValueCents} />
       {!proof && prize.combineId !== null && (
         <Section title={t('prize.proof')} className='proof'>
           <Text className='proof__pending'>{t('prize.combineProof')}</Text>

@@ -1,64 +1,100 @@
-import { useEffect, useState } from 'react'
-import { View, Text, Input, Textarea } from '@tarojs/components'
+import { useEffect, useRef, useState } from 'react'
+import { View, Text, Input, Textarea, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
-import { COMPLAINT_LIMITS, LOGIN_LIMITS } from '~types/limits'
-import type { ComplaintTopic, ComplaintView } from '~types/complaints'
+import { COMPLAINT_LIMITS, COMPLAINT_TOPICS, LOGIN_LIMITS } from '~types/limits'
+import type { ComplaintView } from '~types/complaints'
+import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
 import { complaintApi } from '@/services/complaints'
-import { ApiError } from '@/services/errors'
+import { aiApi } from '@/services/ai'
+import { visionApi } from '@/services/vision'
+import { mediaUrl } from '@/utils/media'
+import PhotoButton from '../editor/PhotoButton'
+import { notConfigured, useHelpers } from '../editor/useHelpers'
 import { errorMessage } from '@/services/request'
+import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
 import { formatTime } from '@/utils/format'
+import { randomString } from '@/utils/random'
+import { redirect } from '@/utils/navigation'
+import { rememberReturn } from '@/utils/loginReturn'
+import { complaintRequest, emptyComplaintForm, validateComplaint, type ComplaintForm } from '@/utils/complaintForm'
 import './ContactPanel.scss'
 
-const TOPICS: ComplaintTopic[] = ['order', 'prize', 'shipping', 'payment', 'account', 'other']
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const PAGE = 10
 
 /**
- * Contact the shop (PRODUCT.md "Protecting shoppers"): a topic, what happened, optionally an order or
- * parcel number and an address for the answer. It reaches the operators (stored, mailed, their chat
- * robots); the shopper's messages are listed below with their status and the shop's answer.
+ * The contact form of the personal centre (PRODUCT.md "Protecting shoppers"): a topic, the message, an
+ * optional contact address and related number, checked as the server checks them; below it the
+ * shopper's own messages with their status and the shop's reply. Anonymous visitors are asked to log in
+ * (and come back here). One idempotency key per message: a retry after a lost answer files it once.
  */
 function ContactPanel () {
-  const [topic, setTopic] = useState<ComplaintTopic>('order')
-  const [text, setText] = useState('')
-  const [contact, setContact] = useState('')
-  const [reference, setReference] = useState('')
-  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [form, setForm] = useState<ComplaintForm>(emptyComplaintForm)
+  const [tried, setTried] = useState(false)
   const [busy, setBusy] = useState(false)
-  const [mine, setMine] = useState<ComplaintView[] | null>(null)
+  const [list, setList] = useState<ComplaintView[]>([])
+  const [total, setTotal] = useState(0)
+  const key = useRef(randomString(24))
+  // a screenshot read by the AI (spec 7 /api/questionRecognize), its text added to the message
+  const [helpers, helperOff] = useHelpers(sessionStore.loggedIn)
+  const [shot, setShot] = useState<string | null>(null)
 
-  const load = () => complaintApi.list(1, 20).then(r => setMine(r.list), e => toast({ message: errorMessage(e) }))
-  useEffect(() => { void load() }, [])
+  const load = async (page = 1) => {
+    if (!sessionStore.loggedIn) return
+    try {
+      const res = await complaintApi.list(page, PAGE)
+      setList(prev => (page === 1 ? res.list : [...prev, ...res.list]))
+      setTotal(res.total)
+    } catch (e) {
+      toast({ message: errorMessage(e) })
+    }
+  }
+  useEffect(() => { void load() }, [sessionStore.loggedIn])
 
-  const check = (): Record<string, string> => {
-    const e: Record<string, string> = {}
-    const body = text.trim()
-    if (body.length < COMPLAINT_LIMITS.textMin) e.text = t('contact.textShort', { min: COMPLAINT_LIMITS.textMin })
-    if (text.length > COMPLAINT_LIMITS.textMax) e.text = t('contact.textLong', { max: COMPLAINT_LIMITS.textMax })
-    if (contact.trim() && !EMAIL.test(contact.trim())) e.contact = t('contact.emailInvalid')
-    return e
+  if (!sessionStore.loggedIn) {
+    return (
+      <Section title={t('complaints.title')} className='contact-panel'>
+        <EmptyState icon='💬' text={t('complaints.loginFirst')}
+          action={{ label: t('profile.loginNow'), onClick: () => { rememberReturn('/pages/profile/index?contact=1'); void redirect('/pages/login/index') } }} />
+      </Section>
+    )
   }
 
-  const send = async () => {
+  /** The uploaded screenshot read by the AI; what it says goes under the message for the shopper to check. */
+  const recognize = async (upload: { url: string }) => {
+    setShot(upload.url)
+    const answer = (await aiApi.questionRecognize(t('complaints.recognizeQuery'), [upload.url])).answer.trim()
+    if (!answer) return
+    setForm(f => {
+      const head = f.text.trim() ? `${f.text.trimEnd()}\n\n` : ''
+      return { ...f, text: Array.from(`${head}${t('complaints.recognized')}\n${answer}`).slice(0, COMPLAINT_LIMITS.textMax).join('') }
+    })
+    toast({ message: t('complaints.recognizedToast') })
+  }
+  const recognizeFailed = (e: unknown) => {
+    if (notConfigured(e, 'ai')) { helperOff('ai'); toast({ message: t('complaints.aiOff') }) } else toast({ message: errorMessage(e) })
+  }
+
+  const errors = validateComplaint(form)
+  const shown = tried ? errors : {}
+  const set = (patch: Partial<ComplaintForm>) => setForm(f => ({ ...f, ...patch }))
+
+  const submit = async () => {
     if (busy) return
-    const found = check()
-    setErrors(found)
-    const first = Object.values(found)[0]
+    setTried(true)
+    const first = Object.values(errors)[0]
     if (first) { toast({ message: first }); return }
     setBusy(true)
     try {
-      await loading.wrap(complaintApi.create({
-        topic, text: text.trim(), ...(contact.trim() ? { contact: contact.trim() } : {}), ...(reference.trim() ? { reference: reference.trim() } : {})
-      }))
-      toast({ message: t('contact.sent'), level: 'success' })
-      setText('')
-      setReference('')
+      await loading.wrap(complaintApi.create(complaintRequest(form, key.current)))
+      toast({ message: t('complaints.sent'), level: 'success' })
+      key.current = randomString(24)
+      setForm(emptyComplaintForm())
+      setTried(false)
       await load()
     } catch (e) {
-      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined
-      if (field) setErrors({ [field]: errorMessage(e) })
       toast({ message: errorMessage(e) })
     } finally {
       setBusy(false)
@@ -66,49 +102,75 @@ function ContactPanel () {
   }
 
   return (
-    <>
-      <Section title={t('contact.title')} className='contact-form'>
-        <Text className='contact-hint'>{t('contact.hint')}</Text>
-        <Text className='contact-label'>{t('contact.topic')}</Text>
+    <View className='contact-panel'>
+      <Section title={t('complaints.title')}>
+        <Text className='contact-intro'>{t('complaints.intro')}</Text>
+        <Text className='contact-label'>{t('complaints.topic')}</Text>
         <View className='contact-topics'>
-          {TOPICS.map(x => (
-            <Text key={x} className={`contact-topic contact-topic-${x} ${topic === x ? 'contact-topic--on' : ''}`} onClick={() => setTopic(x)}>{t(`contact.topics.${x}`)}</Text>
+          {COMPLAINT_TOPICS.map(topic => (
+            <Text key={topic} className={`contact-topic contact-topic-${topic} ${form.topic === topic ? 'contact-topic--on' : ''}`}
+              onClick={() => set({ topic })}>{t(`complaints.topics.${topic}`)}</Text>
           ))}
         </View>
-        <Text className='contact-label'>{t('contact.text')}</Text>
-        <Textarea className={`contact-text ${errors.text ? 'contact-field--error' : ''}`} value={text} maxlength={COMPLAINT_LIMITS.textMax}
-          placeholder={t('contact.textPlaceholder')} onInput={e => setText(e.detail.value)} />
-        <Text className={`contact-count ${errors.text ? 'contact-error' : ''}`}>{errors.text ?? `${text.length}/${COMPLAINT_LIMITS.textMax}`}</Text>
-        <Text className='contact-label'>{t('contact.reference')}</Text>
-        <Input className='contact-input contact-reference' value={reference} maxlength={COMPLAINT_LIMITS.referenceMax}
-          placeholder={t('contact.referencePlaceholder')} onInput={e => setReference(e.detail.value)} />
-        <Text className='contact-label'>{t('contact.contact')}</Text>
-        <Input className={`contact-input contact-email ${errors.contact ? 'contact-field--error' : ''}`} value={contact} maxlength={LOGIN_LIMITS.emailMax}
-          placeholder={t('contact.contactPlaceholder')} onInput={e => setContact(e.detail.value)} />
-        {errors.contact && <Text className='contact-error'>{errors.contact}</Text>}
-        <View className={`btn btn--primary contact-send ${busy ? 'btn--disabled' : ''}`} onClick={() => { void send() }}>{t('contact.send')}</View>
-      </Section>
-      <Section title={t('contact.mine')} className='contact-mine'>
-        {mine === null && <Text className='contact-hint'>{t('feedback.loading')}</Text>}
-        {mine?.length === 0 && <Text className='contact-hint'>{t('contact.none')}</Text>}
-        {mine?.map(c => (
-          <View key={c.id} className={`contact-item contact-item-${c.id}`}>
-            <View className='contact-item__head'>
-              <Text className='contact-item__topic'>#{c.id} · {t(`contact.topics.${c.topic}`)}</Text>
-              <Text className={`contact-status contact-status--${c.status}`}>{t(`contact.status.${c.status}`)}</Text>
-            </View>
-            <Text className='contact-item__text'>{c.text}</Text>
-            <Text className='contact-item__time'>{formatTime(c.createdAt)}</Text>
-            {c.reply && (
-              <View className='contact-reply'>
-                <Text className='contact-reply__who'>{t('contact.replyFrom')}{c.repliedAt ? ` · ${formatTime(c.repliedAt)}` : ''}</Text>
-                <Text className='contact-reply__text'>{c.reply}</Text>
-              </View>
-            )}
+        {shown.topic && <Text className='contact-error contact-error-topic'>{shown.topic}</Text>}
+
+        <Text className='contact-label'>{t('complaints.message')}</Text>
+        <Textarea className={`contact-text ${shown.text ? 'contact-field--error' : ''}`} value={form.text} maxlength={COMPLAINT_LIMITS.textMax}
+          placeholder={t('complaints.messagePlaceholder', { min: COMPLAINT_LIMITS.textMin })}
+          onInput={e => { const v = e.detail.value; set({ text: v }) }} />
+        <View className='contact-under'>
+          {shown.text && <Text className='contact-error contact-error-text'>{shown.text}</Text>}
+          <Text className='contact-counter'>{t('complaints.counter', { n: form.text.trim().length, max: COMPLAINT_LIMITS.textMax })}</Text>
+        </View>
+        {helpers?.ai && (
+          <View className='contact-shot'>
+            <PhotoButton className='contact-attach' label={t('complaints.attach')}
+              pick={async () => recognize(await visionApi.screenshotPick())}
+              file={async f => recognize(await visionApi.screenshotFile(f))}
+              onDone={() => undefined} onError={recognizeFailed} />
+            {shot && <Image className='contact-shot__img' src={mediaUrl(shot)} mode='aspectFit' />}
+            <Text className='contact-shot__hint'>{t('complaints.attachHint')}</Text>
           </View>
-        ))}
+        )}
+
+        <Text className='contact-label'>{t('complaints.contact')}</Text>
+        <Input className={`contact-input contact-email ${shown.contact ? 'contact-field--error' : ''}`} type='text' maxlength={LOGIN_LIMITS.emailMax}
+          value={form.contact} placeholder={t('complaints.contactPlaceholder')} onInput={e => { const v = e.detail.value; set({ contact: v }) }} />
+        {shown.contact && <Text className='contact-error contact-error-contact'>{shown.contact}</Text>}
+
+        <Text className='contact-label'>{t('complaints.orderNo')}</Text>
+        <Input className={`contact-input contact-order ${shown.orderNo ? 'contact-field--error' : ''}`} type='text' maxlength={40}
+          value={form.orderNo} placeholder={t('complaints.orderNoPlaceholder')} onInput={e => { const v = e.detail.value; set({ orderNo: v }) }} />
+        {shown.orderNo && <Text className='contact-error contact-error-order'>{shown.orderNo}</Text>}
+
+        <Text className='contact-limit'>{t('complaints.limit', { max: COMPLAINT_LIMITS.perHour })}</Text>
+        <View className={`btn btn--primary contact-submit ${busy ? 'btn--disabled' : ''}`} onClick={() => { void submit() }}>{t('complaints.submit')}</View>
       </Section>
-    </>
+
+      <Section title={t('complaints.mine')} className='contact-mine'>
+        {list.length === 0
+          ? <EmptyState icon='📭' text={t('complaints.none')} />
+          : list.map(c => (
+            <View key={c.id} className={`contact-item contact-item--${c.status}`}>
+              <View className='contact-item__head'>
+                <Text className='contact-item__topic'>{t(`complaints.topics.${c.topic}`)}</Text>
+                <Text className={`contact-status contact-status--${c.status}`}>{t(`complaints.status.${c.status}`)}</Text>
+              </View>
+              <Text className='contact-item__meta'>#{c.id} · {formatTime(c.createdAt)}{c.orderNo ? ` · ${t('complaints.orderLabel', { no: c.orderNo })}` : ''}</Text>
+              <Text className='contact-item__text'>{c.text}</Text>
+              {c.reply
+                ? (
+                  <View className='contact-reply'>
+                    <Text className='contact-reply__title'>{t('complaints.reply')}{c.repliedAt ? ` · ${formatTime(c.repliedAt)}` : ''}</Text>
+                    <Text className='contact-reply__text'>{c.reply}</Text>
+                  </View>
+                  )
+                : c.status === 'open' && <Text className='contact-item__waiting'>{t('complaints.waiting')}</Text>}
+            </View>
+          ))}
+        {list.length < total && <View className='contact-more' onClick={() => { void load(Math.floor(list.length / PAGE) + 1) }}>{t('complaints.more')}</View>}
+      </Section>
+    </View>
   )
 }
 

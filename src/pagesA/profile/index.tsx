@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import Taro from '@tarojs/taro'
+import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
@@ -12,10 +12,14 @@ import { navigate } from '@/utils/navigation'
 import ContactPanel from './ContactPanel'
 import './index.scss'
 
-/** Personal centre: who is logged in, the way to every personal page, language, log out. */
+/**
+ * Personal centre: who is logged in, the way to every personal page, the contact form (opened from the
+ * menu, or directly with ?contact=1), language, log out.
+ */
 function ProfilePage () {
+  const { params } = useRouter()
+  const [contactOpen, setContactOpen] = useState(params.contact === '1')
   const user = sessionStore.user
-  const [contactOpen, setContactOpen] = useState(false)
   const logout = async () => {
     if (!(await dialog({ message: t('profile.logoutConfirm') }))) return
     await sessionStore.logout()
@@ -25,15 +29,12 @@ function ProfilePage () {
     { key: 'boxes', icon: '🧸', label: t('profile.myBoxes'), onClick: () => navigate('/pages/my_blind_box/index') },
     { key: 'props', icon: '🔮', label: t('profile.props'), onClick: () => navigate('/pages/props/index') },
     { key: 'wallet', icon: '💰', label: t('profile.wallet'), onClick: () => navigate('/pages/recharge/index') },
-    { key: 'security', icon: '🔐', label: t('profile.security'), onClick: () => navigate('/pages/security/index') }
+    { key: 'security', icon: '🔐', label: t('profile.security'), onClick: () => navigate('/pages/security/index') },
+    { key: 'contact', icon: '💬', label: t('complaints.menu'), onClick: () => setContactOpen(open => !open) }
   ]
   if (user?.role === 'operator') {
     items.push({ key: 'editor', icon: '🛠️', label: t('profile.editor'), onClick: () => navigate('/pages/editor/index') })
   }
-  items.push({
-    key: 'contact', icon: '💬', label: t('profile.contact'), value: contactOpen ? '▲' : undefined,
-    onClick: () => { if (sessionStore.loggedIn) setContactOpen(o => !o); else void Taro.reLaunch({ url: ENTRY_PAGE }) }
-  })
   items.push({ key: 'language', icon: '🌐', label: t('profile.language'), value: t('app.languageName'), onClick: localeStore.toggle })
 
   return (
@@ -48,8 +49,8 @@ function ProfilePage () {
           <View className='profile-login' onClick={() => Taro.reLaunch({ url: ENTRY_PAGE })}>{t('profile.loginNow')}</View>
         )}
       </View>
+      {contactOpen && <ContactPanel />}
       <MenuList items={items} />
-      {contactOpen && sessionStore.loggedIn && <ContactPanel />}
       {sessionStore.loggedIn && <View className='btn btn--ghost profile-logout' onClick={logout}>{t('profile.logout')}</View>}
     </PageShell>
   )

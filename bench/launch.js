@@ -1,0 +1,313 @@
+#!/usr/bin/env node
+/**
+ * Launch day (issue 12): a new series goes on sale and SHOPPERS simulated shoppers, all at once, each try
+ * to buy 1-3 boxes: look at the case the shop shows them (POST /api/caseCurrent), pick that many free
+ * slots at random, buy them (POST /api/casePurchase with an idempotency key); told "slot sold" (or the
+ * case sold out), they look again and retry, up to ATTEMPTS times. Measured: successful purchases per
+ * second over the burst, the share of purchase answers that were "slot sold" (goal: below 5 %), p50/p99
+ * of both calls, and how many cases the series opened. Afterwards the books are audited in the database
+ * (test/server/support/invariants.ts: every ledger transaction sums to zero, balances match the ledger
+ * and are not negative, each slot sold once with one prize, each purchase costs its price...), and every
+ * case's commitment is recomputed from its arrangement and salt; anything off fails the run loudly.
+ *
+ * The server is the real app in a child process on 127.0.0.1 (SQLite in a temp dir, or a throw-away
+ * PostgreSQL with production durability and a pool of --pool); shoppers are real accounts past the age
+ * gate with money from settled top-ups. Before the launch the shop serves WARM_UP_PURCHASES purchases
+ * of an older series (not counted), so its code is warm as a running shop's is. Bounded: a watchdog stops everything; the child and temp dirs go.
+ * --server-root DIR runs another checkout's server code (e.g. the main branch, for a before figure).
+ *
+ * Usage: node bench/launch.js [--shoppers 500] [--attempts 3] [--db sqlite|postgres|both] [--pool 10] [--pg-sync on|off]
+ *                             [--server-root DIR]
+ */
+const { fork } = require('node:child_process')
+const { createHash, randomInt } = require('node:crypto')
+const fs = require('node:fs')
+const http = require('node:http')
+const os = require('node:os')
+const path = require('node:path')
+
+const GOAL_SLOT_SOLD = 0.05
+/** Purchases on an older series before the launch, so the server is warm as a running shop is. */
+const WARM_UP_PURCHASES = 300
+const PREFIX = '/dev-api'
+
+function arg (name, fallback) {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? process.argv[i + 1] : fallback
+}
+
+// ---- child: the shop ------------------------------------------------------------------------------
+
+async function serve (root, dialect, databaseUrl, pool, dir, shoppers) {
+  require('tsx/cjs/api').register()
+  const src = path.join(root, 'server', 'src')
+  const { loadConfig } = require(path.join(src, 'config'))
+  const { openDatabase, sqlitePathIn } = require(path.join(src, 'db'))
+  const { migrateToLatest } = require(path.join(src, 'db', 'migrate'))
+  const { buildApp } = require(path.join(src, 'app'))
+  const { createSeries } = require(path.join(src, 'domain', 'catalogue'))
+  const { issueOrderNo, createOrder, settleOrder } = require(path.join(src, 'domain', 'orders'))
+  const { insertUser } = require(path.join(src, 'services', 'users'))
+  const { hashPassword } = require(path.join(src, 'security', 'passwords'))
+  const { SessionService } = require(path.join(src, 'services', 'sessions'))
+  // the audit of the books is this repository's (it reads tables every version has)
+  const { invariantViolations } = require(path.join(__dirname, '..', 'test', 'server', 'support', 'invariants'))
+
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, STATIC_DIR: path.join(dir, 'no-h5'), TRUST_PROXY: 'on', LOG_LEVEL: 'silent' })
+  const database = dialect === 'sqlite' ? openDatabase({ sqlitePath: sqlitePathIn(config.dataDir) }) : openDatabase({ databaseUrl, poolSize: pool })
+  await migrateToLatest(database.db, database.dialect)
+  const db = database.db
+  const clock = () => Date.now()
+  const hash = await hashPassword('launch-password')
+  const sessions = new SessionService(db, clock)
+  const tokens = []
+  for (let i = 0; i < shoppers; i++) {
+    const user = await insertUser(db, clock, { user_name: `shopper${i}`, nickname: `Shopper ${i}`, password_hash: hash })
+    const userId = Number(user.id)
+    const now = new Date().toISOString()
+    await db.insertInto('age_checks').values({ user_id: userId, birth_date: '1990-01-01', guardian_consent: 0, created_at: now, updated_at: now }).execute()
+    const opId = await issueOrderNo(db, clock, userId, 'wallet_topup')
+    await createOrder(db, clock, config, userId, { productId: 'wallet_topup', userId, opId, amountCents: 100000, channel: 'sandbox' })
+    await settleOrder(db, clock, opId, ['created'])
+    tokens.push(await sessions.create(userId, { ip: '127.0.0.1', userAgent: 'launch' }))
+  }
+  const app = await buildApp({ config, database, maintenance: false, logger: false })
+  // the server's own time per request (from its arrival to the answer), by call
+  const serverMs = {}
+  app.addHook('onResponse', async (request, reply) => {
+    const key = request.url.replace(PREFIX, '')
+    ;(serverMs[key] ??= []).push(reply.elapsedTime)
+  })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+
+  process.on('message', async (msg) => {
+    try {
+      if (msg.type === 'launch' || msg.type === 'warm-up series') {
+        const design = (rarity, i, value) => ({ name: { zh: `${rarity}${i}`, en: `${rarity} ${i}` }, image: '/media/art/1f381.webp', rarity, referenceValueCents: value, recycleValueCents: 10 })
+        const seriesId = await createSeries(db, clock, {
+          title: { zh: '新品首发', en: msg.type === 'launch' ? 'Launch series' : 'Yesterday\'s series' }, description: { zh: '', en: '' }, rules: { zh: '', en: '' }, cover: null,
+          priceCents: 2900, hiddenCasePpm: 83333, status: 'on_sale',
+          designs: [...Array.from({ length: 9 }, (_, i) => design('regular', i + 1, 3000)), ...Array.from({ length: 3 }, (_, i) => design('rare', i + 1, 9000)), design('hidden', 1, 50000)]
+        })
+        process.send({ type: 'launched', seriesId })
+      } else if (msg.type === 'server times') {
+        const out = {}
+        for (const [k, xs] of Object.entries(serverMs)) {
+          const sorted = [...xs].sort((a, b) => a - b)
+          out[k] = { n: xs.length, p50: sorted[Math.floor(xs.length / 2)], p99: sorted[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))], sum: xs.reduce((a, b) => a + b, 0) }
+        }
+        for (const k of Object.keys(serverMs)) serverMs[k] = []
+        process.send({ type: 'server times', times: out })
+      } else if (msg.type === 'audit') {
+        const problems = await invariantViolations(db)
+        const cases = await db.selectFrom('cases').select(['id', 'status', 'commit_hash', 'arrangement', 'salt', 'sold_count', 'size']).where('series_id', '=', msg.seriesId).execute()
+        for (const c of cases) {
+          const expected = createHash('sha256').update(`${c.id}:${JSON.parse(c.arrangement).join(',')}:${c.salt}`).digest('hex')
+          if (expected !== c.commit_hash) problems.push(`case ${c.id}: commitment ${c.commit_hash} is not sha256(id:arrangement:salt) = ${expected}`)
+        }
+        const sold = await db.selectFrom('case_slots').innerJoin('cases', 'cases.id', 'case_slots.case_id').select(eb => eb.fn.countAll().as('n'))
+          .where('cases.series_id', '=', msg.seriesId).where('case_slots.sold_to', 'is not', null).executeTakeFirstOrThrow()
+        const purchases = await db.selectFrom('purchases').select(['id', 'slots']).where('series_id', '=', msg.seriesId).execute()
+        process.send({
+          type: 'audited',
+          problems,
+          cases: { total: cases.length, soldOut: cases.filter(c => c.status === 'sold_out').length, open: cases.filter(c => c.status === 'on_sale').length },
+          soldSlots: Number(sold.n),
+          purchases: purchases.length,
+          boxes: purchases.reduce((n, p) => n + JSON.parse(p.slots).length, 0)
+        })
+      } else if (msg.type === 'stop') {
+        await app.close()
+        await database.close()
+        process.exit(0)
+      }
+    } catch (err) {
+      console.error(err)
+      process.exit(1)
+    }
+  })
+  process.send({ type: 'ready', port: app.server.address().port, tokens })
+}
+
+// ---- parent: the shoppers -----------------------------------------------------------------------
+
+function quantile (xs, q) {
+  if (!xs.length) return 0
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]
+}
+
+/** The shoppers' client: node's http with keep-alive (lighter than fetch, so the client measures the shop). */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 2000 })
+
+function post (base, path_, body, token) {
+  const { port } = new URL(base)
+  const payload = JSON.stringify(body)
+  const t = performance.now()
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1', port, path: PREFIX + path_, method: 'POST', agent,
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), authorization: `Bearer ${token}` }
+    }, res => {
+      const chunks = []
+      res.on('data', c => chunks.push(c))
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString()
+        const ms = performance.now() - t
+        try {
+          resolve({ ms, body: JSON.parse(text) })
+        } catch {
+          reject(new Error(`${path_}: HTTP ${res.statusCode} ${text.slice(0, 200)}`))
+        }
+      })
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(payload)
+  })
+}
+
+async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-launch-'))
+  const child = fork(__filename, ['--serve', root, dialect, databaseUrl || '-', String(pool), dir, String(shoppers)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const watchdog = setTimeout(() => { console.error('launch benchmark watchdog: took too long, stopping'); child.kill('SIGKILL'); fs.rmSync(dir, { recursive: true, force: true }); process.exit(2) }, 600000)
+  const messages = []
+  const waiters = []
+  child.on('message', m => { const w = waiters.shift(); w ? w(m) : messages.push(m) })
+  const next = () => new Promise((resolve, reject) => {
+    const m = messages.shift()
+    if (m) return resolve(m)
+    waiters.push(resolve)
+    child.once('exit', code => reject(new Error(`the shop exited with ${code}`)))
+  })
+  try {
+    const ready = await next()
+    const base = `http://127.0.0.1:${ready.port}`
+    // the shop has been open before the launch: a series already on sale, bought from by a few shoppers
+    // at a time (the server's code is warm, as it would be), not counted
+    child.send({ type: 'warm-up series' })
+    const warm = (await next()).seriesId
+    let w = 0
+    await Promise.all(Array.from({ length: 10 }, async () => {
+      while (w < WARM_UP_PURCHASES) {
+        const token = ready.tokens[w++ % ready.tokens.length]
+        const view = await post(base, '/api/caseCurrent', { seriesId: warm }, token)
+        const free = view.body.data.slots.filter(x => !x.sold).map(x => x.slot)
+        if (free.length) await post(base, '/api/casePurchase', { caseId: view.body.data.caseId, slots: [free[0]], acknowledged: true, idempotencyKey: `warm-${w}` }, token)
+      }
+    }))
+    child.send({ type: 'server times' })
+    await next() // the warm-up's are dropped
+    child.send({ type: 'launch' })
+    const { seriesId } = await next()
+
+    const views = []
+    const buys = []
+    const answers = {}
+    let okPurchases = 0
+    let boxesBought = 0
+    let gaveUp = 0
+    const wanted = ready.tokens.map(() => randomInt(1, 4))
+    const t0 = performance.now()
+    let lastSuccess = t0
+    await Promise.all(ready.tokens.map(async (token, i) => {
+      for (let attempt = 1; attempt <= attempts; attempt++) {
+        const view = await post(base, '/api/caseCurrent', { seriesId }, token)
+        views.push(view.ms)
+        if (view.body.code !== 200) throw new Error(`caseCurrent: ${JSON.stringify(view.body)}`)
+        const free = view.body.data.slots.filter(s => !s.sold).map(s => s.slot)
+        const pick = []
+        while (pick.length < Math.min(wanted[i], free.length)) pick.push(...free.splice(randomInt(0, free.length), 1))
+        if (!pick.length) continue
+        const buy = await post(base, '/api/casePurchase', { caseId: view.body.data.caseId, slots: pick.sort((a, b) => a - b), acknowledged: true, idempotencyKey: `launch-${i}-${attempt}` }, token)
+        buys.push(buy.ms)
+        const d = buy.body.data || {}
+        const key = buy.body.code === 200 ? 'ok' : buy.body.code === 409 ? (d.slot !== undefined ? (d.field === 'slots' && /reserv/i.test(buy.body.message) ? 'slot reserved' : 'slot sold') : 'case sold out') : `${buy.body.code} ${d.reason ?? d.field ?? ''}`.trim()
+        answers[key] = (answers[key] || 0) + 1
+        if (buy.body.code === 200) {
+          okPurchases++
+          boxesBought += buy.body.data.prizes.length
+          lastSuccess = performance.now()
+          return
+        }
+        if (buy.body.code !== 409) throw new Error(`casePurchase: ${JSON.stringify(buy.body)}`)
+      }
+      gaveUp++
+    }))
+    const seconds = (lastSuccess - t0) / 1000
+    child.send({ type: 'server times' })
+    const { times: server } = await next()
+    child.send({ type: 'audit', seriesId })
+    const audit = await next()
+    const purchaseAnswers = Object.values(answers).reduce((a, b) => a + b, 0)
+    // "slot sold": a slot bought by someone else first; a case that sold out under them counts too
+    const slotSold = (answers['slot sold'] || 0) + (answers['case sold out'] || 0)
+    return {
+      dialect, seconds, okPurchases, boxesBought, gaveUp, answers, purchaseAnswers, slotSold,
+      share: slotSold / Math.max(1, purchaseAnswers),
+      view: { p50: quantile(views, 0.5), p99: quantile(views, 0.99), n: views.length },
+      buy: { p50: quantile(buys, 0.5), p99: quantile(buys, 0.99), n: buys.length },
+      audit,
+      server
+    }
+  } finally {
+    child.send({ type: 'stop' })
+    await new Promise(resolve => { if (child.exitCode !== null) resolve(); else child.once('exit', resolve) })
+    clearTimeout(watchdog)
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function main () {
+  const shoppers = Number(arg('shoppers', 500))
+  const attempts = Number(arg('attempts', 3))
+  const pool = Number(arg('pool', 10))
+  const root = path.resolve(arg('server-root', path.join(__dirname, '..')))
+  const which = arg('db', 'both')
+  const dbs = which === 'both' ? ['sqlite', 'postgres'] : [which]
+  const { startPostgres } = require('./support/postgres')
+  let postgres = null
+  if (dbs.includes('postgres')) {
+    postgres = await startPostgres({ synchronousCommit: arg('pg-sync', 'on') })
+    if (!postgres) { console.log('PostgreSQL is not installed: SQLite only'); dbs.splice(dbs.indexOf('postgres'), 1) }
+  }
+  let failed = false
+  try {
+    for (const dialect of dbs) {
+      let url = null
+      if (dialect === 'postgres') { await postgres.createDatabase('bench_launch'); url = postgres.url('bench_launch') }
+      const r = await runLaunch({ root, dialect, databaseUrl: url, pool, shoppers, attempts })
+      const where = dialect === 'sqlite' ? 'SQLite (WAL, synchronous NORMAL)' : `${postgres.settings}, pool ${pool}`
+      console.log(`\nLaunch on ${where}: server code of ${root}; ${os.cpus().length} cores, Node ${process.version}, 127.0.0.1`)
+      console.log(`${shoppers} shoppers at once, 1-3 boxes each, up to ${attempts} tries: ${r.okPurchases} purchases (${r.boxesBought} boxes) in ${r.seconds.toFixed(2)} s = ${(r.okPurchases / r.seconds).toFixed(0)} purchases/s (${(r.boxesBought / r.seconds).toFixed(0)} boxes/s); ${r.gaveUp} gave up`)
+      console.log(`purchase answers: ${r.purchaseAnswers} (${Object.entries(r.answers).map(([k, v]) => `${k}: ${v}`).join(', ')}); "slot sold" or "case sold out" ${(100 * r.share).toFixed(1)} % (goal < ${100 * GOAL_SLOT_SOLD} %)`)
+      console.log(`latency: casePurchase p50 ${r.buy.p50.toFixed(0)} ms, p99 ${r.buy.p99.toFixed(0)} ms; caseCurrent p50 ${r.view.p50.toFixed(0)} ms, p99 ${r.view.p99.toFixed(0)} ms (${r.view.n} views)`)
+      const st = k => r.server[k] ? `${k} p50 ${r.server[k].p50.toFixed(1)} ms, p99 ${r.server[k].p99.toFixed(1)} ms` : ''
+      console.log(`in the server (arrival to answer, so the queue on its event loop included): ${st('/api/casePurchase')}; ${st('/api/caseCurrent')}`)
+      console.log(`cases of the series: ${r.audit.cases.total} (${r.audit.cases.soldOut} sold out, ${r.audit.cases.open} open); ${r.audit.purchases} purchases and ${r.audit.soldSlots} slots sold in the database`)
+      const mismatch = r.audit.purchases !== r.okPurchases || r.audit.soldSlots !== r.boxesBought || r.audit.boxes !== r.boxesBought
+      if (mismatch) r.audit.problems.push(`answered ${r.okPurchases} purchases of ${r.boxesBought} boxes, the database holds ${r.audit.purchases} purchases of ${r.audit.boxes} boxes and ${r.audit.soldSlots} sold slots`)
+      if (r.audit.problems.length) {
+        failed = true
+        console.error(`BOOKS DO NOT BALANCE (${r.audit.problems.length} problems):\n  ${r.audit.problems.slice(0, 20).join('\n  ')}`)
+      } else {
+        console.log('books: balanced (ledger, wallets, one prize per slot, purchases priced and debited once, commitments recomputed)')
+      }
+      console.log(`goal "slot sold" < ${100 * GOAL_SLOT_SOLD} %: ${r.share < GOAL_SLOT_SOLD ? 'met' : 'MISSED'}`)
+    }
+  } finally {
+    if (postgres) await postgres.stop()
+  }
+  agent.destroy()
+  if (failed) {
+    console.error('\nlaunch benchmark FAILED: the books do not balance')
+    process.exit(1)
+  }
+}
+
+if (process.argv[2] === '--serve') {
+  const [, , , root, dialect, url, pool, dir, shoppers] = process.argv
+  serve(root, dialect, url === '-' ? null : url, Number(pool), dir, Number(shoppers)).catch(err => { console.error(err); process.exit(1) })
+} else {
+  main().catch(err => { console.error(err); process.exit(1) })
+}

@@ -1,0 +1,306 @@
+#!/usr/bin/env node
+/**
+ * Prerenders the H5 entry HTML: the login page and the home page's loading state (its skeleton), in zh
+ * and en, are rendered by the built app itself in headless Chromium and written into index.html, so a
+ * phone shows them before any JavaScript has arrived. The app then takes over without a flicker.
+ *
+ * How a snapshot is taken: dist/h5 is served on 127.0.0.1 with every API call held unanswered (the
+ * pages stay in their first state: the login form before the server's login settings, home before its
+ * series), each page is opened at 375x812 with the language stored as the shopper's choice, and once
+ * it is on screen the visible DOM (Taro's navigation bar and the page) is copied with the CSS rules
+ * that apply to it. In the copy every class and id gets the prefix `pr-`, and the rules are rewritten
+ * the same way, so the copy and the app never match each other's selectors (nor
+ * the tests'), and the copy looks exactly like the app's first render.
+ *
+ * In the HTML: <div id="prerender"> (fixed over the viewport) holds one view per page and language;
+ * a small script in <head> picks the view before the body is parsed (the route; no view for a stored
+ * session on the login page, which goes on to home by itself; the language as the app resolves it:
+ * stored choice, configured TARO_APP_LOCALE, browser language, English) and shows it instead of the
+ * generic splash. Without JavaScript the login page in the default language shows. When the app's
+ * first page has rendered, src/components/PageShell removes the copy in the same frame (carrying over
+ * whatever was typed into its fields). The entry's CSS is inlined and its scripts are fetched right
+ * after the first paint (paintFirst), so the first paint needs the HTML alone.
+ *
+ * Runs as a webpack plugin of the production H5 build (config/index.ts) and by hand:
+ *   node scripts/prerender.js [dir=dist/h5]
+ * Without Chromium (CHROMIUM_PATH, /usr/bin/chromium) it warns and leaves the splash alone.
+ */
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+
+const VIEWS = [
+  { page: 'login', route: '/pages/login/index', ready: '.login-page .login-submit' },
+  { page: 'home', route: '/pagesA/home/index', ready: '.home-page .series-skeleton' }
+]
+const LOCALES = ['zh', 'en']
+const FALLBACK_LOCALE = 'en'
+/** Routes that show each page first (the entry page is served at "/" too). */
+const ROUTES = { login: ['/', '/pages/login/index'], home: ['/pagesA/home/index'] }
+const MARK_START = '<!--prerender-->'
+const MARK_END = '<!--/prerender-->'
+
+function chromiumPath () {
+  return process.env.CHROMIUM_PATH || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(p => fs.existsSync(p))
+}
+
+/**
+ * In the page: the visible DOM of the app (the navigation bar and #app), copied with prefixed classes,
+ * and the CSS rules that match it, rewritten alike. Runs in the browser (no closures over Node).
+ */
+function snapshotInPage () {
+  const keep = new Set([document.documentElement, document.body])
+  const visible = el => getComputedStyle(el).display !== 'none'
+  const roots = [...document.body.children].filter(el =>
+    !['SCRIPT', 'STYLE', 'LINK', 'NOSCRIPT', 'TEMPLATE'].includes(el.tagName) && el.id !== 'splash' && el.id !== 'prerender' && visible(el))
+  const prefixClasses = value => value.split(/\s+/).filter(Boolean).map(c => `pr-${c}`).join(' ')
+  function copy (el) {
+    keep.add(el)
+    const c = el.cloneNode(false)
+    if (c.id) c.id = `pr-${c.id}`
+    const cls = c.getAttribute('class')
+    if (cls) c.setAttribute('class', prefixClasses(cls))
+    for (const a of ['autofocus', 'for', 'aria-labelledby', 'aria-describedby', 'aria-controls']) c.removeAttribute(a)
+    for (const child of el.childNodes) {
+      if (child.nodeType === Node.ELEMENT_NODE) {
+        if (visible(child)) c.appendChild(copy(child))
+      } else if (child.nodeType === Node.TEXT_NODE) {
+        c.appendChild(child.cloneNode())
+      }
+    }
+    return c
+  }
+  const html = roots.map(r => copy(r).outerHTML).join('')
+
+  // selectors: classes and ids prefixed (the same specificity); for matching, states and pseudo-elements dropped
+  const rewriteSelector = sel => sel
+    .replace(/\.(-?[_a-zA-Z][\w-]*)/g, '.pr-$1')
+    .replace(/#(-?[_a-zA-Z][\w-]*)/g, '#pr-$1')
+  const matchable = sel => sel
+    .replace(/::?(before|after|placeholder|selection|first-line|first-letter|marker|backdrop|-webkit-[\w-]+|-moz-[\w-]+|-ms-[\w-]+)(\([^)]*\))?/g, '')
+    .replace(/:(hover|active|focus|focus-visible|focus-within|visited|link)\b/g, '')
+  const matches = sel => {
+    const test = matchable(sel).trim()
+    try {
+      for (const el of document.querySelectorAll(test || '*')) if (keep.has(el)) return true
+      return false
+    } catch {
+      return true // a selector this test cannot read is kept
+    }
+  }
+  const absoluteUrls = (text, base) => text.replace(/url\((['"]?)([^'")]+)\1\)/g, (m, q, u) =>
+    /^(data:|#)/.test(u) ? m : `url("${new URL(u, base).pathname}")`)
+  const out = []
+  const keyframes = new Map()
+  const fontFaces = []
+  function walk (rules, base, into) {
+    for (const rule of rules) {
+      if (rule instanceof CSSStyleRule) {
+        const kept = rule.selectorText.split(',').filter(s => matches(s))
+        if (kept.length) into.push(`${kept.map(s => rewriteSelector(s.trim())).join(',')}{${absoluteUrls(rule.style.cssText, base)}}`)
+      } else if (rule instanceof CSSMediaRule || (typeof CSSSupportsRule !== 'undefined' && rule instanceof CSSSupportsRule)) {
+        const inner = []
+        walk(rule.cssRules, base, inner)
+        if (inner.length) into.push(`@${rule instanceof CSSMediaRule ? 'media' : 'supports'} ${rule.conditionText}{${inner.join('')}}`)
+      } else if (rule instanceof CSSKeyframesRule) {
+        keyframes.set(rule.name, rule.cssText)
+      } else if (rule instanceof CSSFontFaceRule) {
+        fontFaces.push([rule.style.getPropertyValue('font-family').replace(/["']/g, '').trim(), absoluteUrls(rule.cssText, base)])
+      }
+    }
+  }
+  for (const sheet of document.styleSheets) {
+    let rules
+    try { rules = sheet.cssRules } catch { continue }
+    if (sheet.ownerNode && sheet.ownerNode.closest && sheet.ownerNode.closest('[data-prerender-css]')) continue
+    walk(rules, sheet.href || location.href, out)
+  }
+  // animations and fonts only when a kept rule names them (Taro's weui icon font is 6 KB)
+  const css = out.join('\n')
+  for (const [name, text] of keyframes) if (css.includes(name)) out.push(text)
+  const families = new Set((css.match(/font-family:[^;}]+/g) || []).flatMap(d => d.slice(12).split(',').map(f => f.replace(/["']/g, '').trim())))
+  for (const [family, text] of fontFaces) if (families.has(family)) out.unshift(text)
+  return { html, rules: out, locale: document.documentElement.lang || '' }
+}
+
+/** Merges rule lists in order: each rule once, where it first appears relative to the ones before it. */
+function mergeRules (lists) {
+  const merged = []
+  const seen = new Set()
+  for (const list of lists) {
+    let at = 0
+    for (const rule of list) {
+      const i = merged.indexOf(rule)
+      if (i >= 0) { at = i + 1; continue }
+      if (seen.has(rule)) continue
+      merged.splice(at, 0, rule)
+      seen.add(rule)
+      at++
+    }
+  }
+  return merged
+}
+
+async function snapshot (ctxFactory, base, view, locale, stored) {
+  const ctx = await ctxFactory(locale)
+  try {
+    const page = await ctx.newPage()
+    // the API never answers: every page stays in its first state
+    await page.route('**/dev-api/**', () => undefined)
+    if (stored) await page.addInitScript(l => localStorage.setItem('app_locale', JSON.stringify({ data: l })), locale)
+    const errors = []
+    page.on('pageerror', e => errors.push(e.message))
+    await page.goto(base + view.route, { waitUntil: 'domcontentloaded' })
+    await page.locator(view.ready).first().waitFor({ timeout: 30000 })
+    await page.waitForFunction(() => !document.getElementById('splash'))
+    await page.evaluate(() => document.fonts.ready)
+    await page.waitForTimeout(400) // Taro's page transition and the title settle
+    if (errors.length) throw new Error(`${view.route}: ${errors.join('; ')}`)
+    const snap = await page.evaluate(snapshotInPage)
+    await page.unrouteAll({ behavior: 'ignoreErrors' })
+    return snap
+  } finally {
+    await ctx.close()
+  }
+}
+
+/** The <head> part: the rules that pick a view, the copy's CSS, and the script that picks. */
+function headBlock (views, css, defaultLocale, configuredLocale) {
+  const names = views.map(v => v.name)
+  const show = names.map(n => `html[data-prerender="${n}"] #prerender,html[data-prerender="${n}"] [data-view="${n}"]`).join(',')
+  const hideSplash = names.map(n => `html[data-prerender="${n}"] #splash`).join(',')
+  const noScript = `html:not([data-prerender]) #prerender,html:not([data-prerender]) [data-view="login-${defaultLocale}"]`
+  const pick = `!function(d){var v='none';try{` +
+    `var p=location.pathname.replace(/\\/+$/,'')||'/',R=${JSON.stringify(ROUTES)},g=function(k){try{var o=JSON.parse(localStorage.getItem(k));return o&&o.data}catch(e){return ''}},` +
+    `m=function(x){x=String(x||'').toLowerCase().split(/[-_]/)[0];return x==='zh'||x==='en'?x:''},page='';` +
+    `for(var k in R)if(R[k].indexOf(p)>=0)page=k;` +
+    `if(page==='login'&&g('h5_token'))page='';` +
+    `var l=m(g('app_locale'))||m(${JSON.stringify(configuredLocale || '')})||m(navigator.language)||'${FALLBACK_LOCALE}';` +
+    `if(page)v=page+'-'+l` +
+    `}catch(e){}d.setAttribute('data-prerender',v)}(document.documentElement)`
+  return `${MARK_START}<style data-prerender-css>` +
+    '#prerender{display:none;position:fixed;top:0;right:0;bottom:0;left:0;z-index:1001;overflow:hidden;background:#F8F8F8}' +
+    `.pr-view{display:none;height:100%}${show}{display:block}${hideSplash}{display:none}${noScript}{display:block}\n${css}</style>` +
+    `<script>${pick}</script>${MARK_END}`
+}
+
+function bodyBlock (views) {
+  return `${MARK_START}<div id="prerender">${views.map(v => `<div class="pr-view" data-view="${v.name}" lang="${v.locale === 'zh' ? 'zh-CN' : 'en'}">${v.html}</div>`).join('')}</div>${MARK_END}`
+}
+
+/**
+ * The entry's stylesheet inlined (one request less before the first paint), and the entry's scripts
+ * fetched once the first paint is done instead of competing with it for a slow link: a loader adds
+ * them (in order) right after the first frame, or at once in a hidden tab (no frames there).
+ */
+function paintFirst (html, dir) {
+  html = html.replace(/<link href="(\/css\/[^"]+\.css)" rel="stylesheet">/g, (tag, href) => {
+    const file = path.join(dir, href)
+    if (!fs.existsSync(file)) return tag
+    const css = fs.readFileSync(file, 'utf8').replace(/url\((['"]?)([^'")]+)\1\)/g, (m, q, u) =>
+      /^(data:|#|\/|https?:)/.test(u) ? m : `url("${new URL(u, `http://x${href}`).pathname}")`)
+    return `<style data-entry-css="${href}">${css}</style>`
+  })
+  const scripts = []
+  html = html.replace(/<script defer="defer" src="([^"]+)"><\/script>/g, (_, src) => { scripts.push(src); return '' })
+  if (!scripts.length) return html
+  const loader = `!function(d){var done=0,js=${JSON.stringify(scripts)};function go(){if(done)return;done=1;` +
+    'js.forEach(function(src){var s=d.createElement(\'script\');s.src=src;s.async=false;d.head.appendChild(s)})}' +
+    'if(d.visibilityState===\'hidden\')go();else{requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,1000)}}(document)'
+  return html.replace('</body>', `<script data-entry-loader>${loader}</script></body>`)
+}
+
+/** Removes an earlier prerender from the HTML (a rebuild or a second run). */
+function stripPrerender (html) {
+  const re = new RegExp(`${MARK_START}[\\s\\S]*?${MARK_END}`, 'g')
+  return html.replace(re, '')
+}
+
+/** Prerenders into dir/index.html; answers a summary, or null when Chromium is missing. */
+async function prerender (dir, { log = console.log } = {}) {
+  const chromium = chromiumPath()
+  if (!chromium) {
+    log('prerender: no Chromium (set CHROMIUM_PATH or apt-get install -y chromium): index.html keeps its splash only')
+    return null
+  }
+  const indexFile = path.join(dir, 'index.html')
+  const original = stripPrerender(fs.readFileSync(indexFile, 'utf8'))
+  fs.writeFileSync(indexFile, original) // the pages render without an older copy in the way
+  const { createServer } = require('./serve-h5')
+  const { chromium: pw } = require('playwright-core')
+  const server = createServer(dir)
+  await new Promise(resolve => server.listen(0, '127.0.0.1', resolve))
+  const base = `http://127.0.0.1:${server.address().port}`
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'prerender-'))
+  const browser = await pw.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] })
+  const ctxFactory = locale => browser.newContext({
+    locale: locale === 'zh' ? 'zh-CN' : 'en-US',
+    viewport: { width: 375, height: 812 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true
+  })
+  try {
+    const t0 = Date.now()
+    const views = []
+    let configured = null
+    for (const view of VIEWS) {
+      for (const locale of LOCALES) {
+        // first as a new visitor whose browser speaks the language: does the app speak it too?
+        let snap = await snapshot(ctxFactory, base, view, locale, false)
+        const got = snap.locale.slice(0, 2)
+        if (got !== locale) {
+          // a configured language (TARO_APP_LOCALE) wins over the browser's: take the view by choice
+          configured = got
+          snap = await snapshot(ctxFactory, base, view, locale, true)
+          if (snap.locale.slice(0, 2) !== locale) throw new Error(`${view.route}: the app did not render in ${locale} (got ${snap.locale})`)
+        }
+        views.push({ name: `${view.page}-${locale}`, locale, html: snap.html, rules: snap.rules })
+      }
+    }
+    const css = mergeRules(views.map(v => v.rules)).join('\n')
+    const defaultLocale = configured || FALLBACK_LOCALE
+    let html = original
+    if (!html.includes('</head>') || !/<body[^>]*>/.test(html)) throw new Error('index.html has no </head> or <body>')
+    html = html.replace('</head>', `${headBlock(views, css, defaultLocale, configured)}</head>`)
+    html = html.replace(/<body([^>]*)>/, (m) => `${m}${bodyBlock(views)}`)
+    html = paintFirst(html, dir)
+    fs.writeFileSync(indexFile, html)
+    // the server sends index.html compressed: its copies follow the new file
+    for (const ext of ['br', 'gz']) fs.rmSync(`${indexFile}.${ext}`, { force: true })
+    require('./precompress').precompressDir(dir)
+    const summary = { views: views.map(v => v.name), cssBytes: css.length, htmlBytes: html.length, ms: Date.now() - t0, defaultLocale }
+    log(`prerender: ${summary.views.join(', ')} into index.html (${(html.length / 1024).toFixed(1)} KB, CSS ${(css.length / 1024).toFixed(1)} KB) in ${(summary.ms / 1000).toFixed(1)} s`)
+    return summary
+  } finally {
+    await browser.close()
+    server.close()
+    fs.rmSync(profile, { recursive: true, force: true })
+  }
+}
+
+/** The webpack plugin: after a production H5 build has written its files, prerender into them. */
+class PrerenderPlugin {
+  apply (compiler) {
+    compiler.hooks.afterEmit.tapPromise('prerender', async compilation => {
+      if (compilation.errors && compilation.errors.length) return
+      const dir = compilation.outputOptions.path || compiler.outputPath
+      try {
+        await prerender(dir)
+      } catch (err) {
+        // a build without its prerender still works (the splash shows); say so loudly
+        compilation.warnings.push(new Error(`prerender failed: ${err && err.stack ? err.stack : err}`))
+        console.warn(`prerender failed: ${err && err.message ? err.message : err}`)
+      }
+    })
+  }
+}
+
+module.exports = { prerender, PrerenderPlugin, stripPrerender, mergeRules, paintFirst, MARK_START, MARK_END }
+
+if (require.main === module) {
+  prerender(path.resolve(process.argv[2] || path.join(__dirname, '..', 'dist', 'h5'))).catch(err => {
+    console.error(err)
+    process.exit(1)
+  })
+}

@@ -1,0 +1,89 @@
+/**
+ * Pictures (types/vision.ts): OCR with the local engine, a picture described by the AI, a picture
+ * drawn from words (kept like an upload), and the shopper's screenshot upload.
+ */
+import { UPLOAD_FIELD, VISION_LIMITS } from '../../../types/limits'
+import { visionRoutes as r, type HelpersAvailable } from '../../../types/vision'
+import type { Api, AppContext } from '../context'
+import { fail } from '../http/envelope'
+import { enforceLimits } from '../http/request'
+import { configured, providerCall } from '../http/provider-call'
+import { defineRoute } from '../http/route'
+import { readUploadedImage, storeImage, uploadScope } from '../http/upload'
+import { OcrUnreadableError } from '../providers/ocr'
+import { ProviderUnavailableError } from '../providers/errors'
+import { RULES } from '../security/rules'
+import { sniffImage } from '../services/images'
+
+/** What the AI is asked about a picture, in the language of the answer. */
+export const PIC2WORD_QUERY = {
+  zh: '请用简体中文描述这张图片的内容：画面里有什么、文字写了什么。只回答描述本身。',
+  en: 'Describe what this picture shows in English: what is in it and what any text in it says. Answer with the description only.'
+} as const
+
+/** Which helper calls this server can answer (POST /api/helpers and the generic method helperFeatures). */
+export function helperFeatures (ctx: AppContext): HelpersAvailable {
+  return {
+    ai: ctx.ai !== null,
+    tts: ctx.tts !== null,
+    ocr: ctx.ocr !== null,
+    word2pic: ctx.imageGen !== null,
+    pdf: ctx.pdf !== null,
+    video: ctx.video !== null,
+    music: ctx.music !== null,
+    priceCompare: ctx.jdUnion !== null,
+    tickets: ctx.juhe.train !== null,
+    flights: ctx.juhe.flight !== null
+  }
+}
+
+export function visionRoutesOf (app: Api, ctx: AppContext): void {
+  defineRoute(app, ctx, r.helpers, async () => helperFeatures(ctx))
+
+  defineRoute(app, ctx, r.pic2word, async ({ body, userId, request }) => {
+    const ai = configured(ctx.ai, 'ai')
+    await enforceLimits(ctx, [[RULES.aiPerUser, String(userId)]])
+    const lang = body.lang ?? request.locale
+    const answer = await providerCall('ai', () => ai.chat({
+      query: PIC2WORD_QUERY[lang], inputs: {}, user: `shop-user-${userId}`,
+      files: [{ type: 'image', transfer_method: 'remote_url', url: body.file }]
+    }))
+    return { text: answer.answer.trim() }
+  })
+
+  defineRoute(app, ctx, r.word2pic, async ({ body, userId }) => {
+    const images = configured(ctx.imageGen, 'imageGen')
+    await enforceLimits(ctx, [[RULES.word2picPerOperator, String(userId)]])
+    const drawn = await providerCall('imageGen', () => images.generate(body.text, body.size ?? '1024x1024'))
+    const info = sniffImage(drawn.bytes)
+    if (!info) throw fail.providerUnavailable('imageGen')
+    const stored = await storeImage(ctx, userId, drawn.bytes, info)
+    return drawn.revisedPrompt ? { ...stored, revisedPrompt: drawn.revisedPrompt } : stored
+  })
+
+  uploadScope(app, scope => {
+    defineRoute(scope, ctx, r.ocr, async ({ request, userId }) => {
+      const engine = configured(ctx.ocr, 'ocr')
+      await enforceLimits(ctx, [[RULES.ocrPerUser, String(userId)]])
+      const { bytes, info } = await readUploadedImage(request)
+      if (info.width * info.height > VISION_LIMITS.ocrMaxPixels) {
+        throw fail.unprocessable('vision.ocr.tooManyPixels', { megapixels: VISION_LIMITS.ocrMaxPixels / 1_000_000 }, { field: UPLOAD_FIELD })
+      }
+      let lines
+      try {
+        lines = await engine.read(bytes)
+      } catch (err) {
+        if (err instanceof OcrUnreadableError) throw fail.unprocessable('vision.ocr.unreadable', {}, { field: UPLOAD_FIELD })
+        if (err instanceof ProviderUnavailableError) throw fail.providerUnavailable('ocr')
+        throw err
+      }
+      return { text: lines.map(l => l.text).join('\n'), lines, width: info.width, height: info.height, engine: engine.name, languages: engine.languages }
+    })
+
+    defineRoute(scope, ctx, r.imageUpload, async ({ request, userId }) => {
+      await enforceLimits(ctx, [[RULES.shopperUploadPerUser, String(userId)]])
+      const { bytes, info } = await readUploadedImage(request)
+      return storeImage(ctx, userId, bytes, info)
+    })
+  })
+}

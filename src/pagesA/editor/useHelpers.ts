@@ -1,0 +1,28 @@
+import { useEffect, useState } from 'react'
+import type { HelpersAvailable } from '~types/vision'
+import { visionApi } from '@/services/vision'
+
+const NONE: HelpersAvailable = { ai: false, tts: false, ocr: false, word2pic: false, pdf: false, video: false, music: false, priceCompare: false, tickets: false, flights: false }
+
+/**
+ * Which helper calls the server can answer (POST /api/helpers), asked once per mount: null until it
+ * answers (a button waits rather than flashing), none when it cannot be asked. `off(name)` hides one
+ * after a call said "not configured" (the server's configuration changed meanwhile). Asked only when
+ * `ask` (a signed-in account: an anonymous call would be a 401 that sends the visitor to log in).
+ */
+export function useHelpers (ask = true): [HelpersAvailable | null, (name: keyof HelpersAvailable) => void] {
+  const [helpers, setHelpers] = useState<HelpersAvailable | null>(null)
+  useEffect(() => {
+    if (!ask) return
+    let live = true
+    visionApi.helpers().then(h => { if (live) setHelpers(h) }, () => { if (live) setHelpers(NONE) })
+    return () => { live = false }
+  }, [ask])
+  return [helpers, name => setHelpers(h => ({ ...(h ?? NONE), [name]: false }))]
+}
+
+/** Whether an error is the server's "{provider} is not configured" for this provider. */
+export function notConfigured (e: unknown, provider: string): boolean {
+  const x = e as { code?: number; data?: { provider?: string } | null } | null
+  return !!x && x.code === 422 && x.data?.provider === provider
+}

@@ -1,0 +1,103 @@
+import { useEffect, useState } from 'react'
+import { View, Text } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import Section from '@/components/Section'
+import { marketPrice, type MarketPrice as Market } from '@/services/bijia'
+import { ApiError } from '@/services/errors'
+import { localeStore, t } from '@/stores/locale'
+import { formatCents, formatTime } from '@/utils/format'
+
+type State =
+  | { kind: 'loading' }
+  | { kind: 'off' }
+  | { kind: 'none' }
+  | { kind: 'failed'; message: string }
+  | { kind: 'ready'; market: Market }
+
+/** The server has no price comparison: 422 with data {provider: 'jdUnion'} and no provider status. */
+const notConfigured = (e: unknown) => e instanceof ApiError && e.code === 422 &&
+  (e.data as { provider?: string; status?: string } | null)?.provider === 'jdUnion' && !(e.data as { status?: string }).status
+
+/** How the reference value stands against the market median, in whole percent. */
+export function versusMedian (referenceCents: number, medianCents: number): { dir: 'above' | 'below' | 'same'; pct: number } {
+  if (medianCents <= 0 || referenceCents === medianCents) return { dir: 'same', pct: 0 }
+  const pct = Math.round(Math.abs(referenceCents - medianCents) / medianCents * 100)
+  if (pct === 0) return { dir: 'same', pct: 0 }
+  return { dir: referenceCents > medianCents ? 'above' : 'below', pct }
+}
+
+interface Props {
+  /** What the market is asked about (the design's Chinese name). */
+  keyword: string
+  referenceCents: number
+}
+
+/**
+ * The market price next to the design's reference value (issue 11, bijia): the lowest and median offer
+ * of the best-matching product on JD, how many offers, the source and when it was asked. Without a
+ * configured provider the section says so instead of showing numbers.
+ */
+function MarketPrice ({ keyword, referenceCents }: Props) {
+  const [state, setState] = useState<State>({ kind: 'loading' })
+  const [attempt, setAttempt] = useState(0)
+
+  useEffect(() => {
+    let live = true
+    setState({ kind: 'loading' })
+    marketPrice(keyword).then(
+      market => { if (live) setState(market ? { kind: 'ready', market } : { kind: 'none' }) },
+      (e: unknown) => {
+        if (!live) return
+        setState(notConfigured(e) ? { kind: 'off' } : { kind: 'failed', message: e instanceof ApiError ? e.message : t('market.failed') })
+      }
+    )
+    return () => { live = false }
+  }, [keyword, attempt])
+
+  return (
+    <Section title={t('market.title')} className={`market market--${state.kind}`}>
+      <View className='kv-row'><Text className='kv-row__k'>{t('prize.value')}</Text><Text className='kv-row__v market-reference'>{formatCents(referenceCents)}</Text></View>
+      {state.kind === 'loading' && <Text className='market__note'>{t('market.loading')}</Text>}
+      {state.kind === 'off' && <Text className='market__note market-off'>{t('market.off')}</Text>}
+      {state.kind === 'none' && <Text className='market__note market-none'>{t('market.none')}</Text>}
+      {state.kind === 'failed' && (
+        <View className='market__failed'>
+          <Text className='market__note market-failed'>{state.message}</Text>
+          <View className='btn btn--ghost market-retry' onClick={() => setAttempt(a => a + 1)}>{t('market.retry')}</View>
+        </View>
+      )}
+      {state.kind === 'ready' && <MarketFigures market={state.market} referenceCents={referenceCents} />}
+    </Section>
+  )
+}
+
+function MarketFigures ({ market, referenceCents }: { market: Market; referenceCents: number }) {
+  const vs = versusMedian(referenceCents, market.medianCents)
+  // the market's shop and product names are Chinese (JD): shown in Chinese only; in English an offer is
+  // named by its rank
+  const zh = localeStore.locale === 'zh'
+  return (
+    <>
+      <View className='kv-row'><Text className='kv-row__k'>{t('market.lowest')}</Text><Text className='kv-row__v market-lowest'>{formatCents(market.lowestCents)}</Text></View>
+      <View className='kv-row'><Text className='kv-row__k'>{t('market.median')}</Text><Text className='kv-row__v market-median'>{formatCents(market.medianCents)}</Text></View>
+      <View className='kv-row'><Text className='kv-row__k'>{t('market.offers')}</Text><Text className='kv-row__v market-count'>{t('market.offersCount', { n: market.count })}</Text></View>
+      <Text className={`market__verdict market__verdict--${vs.dir}`}>
+        {vs.dir === 'same' ? t('market.same') : t('market.vsMedian', { pct: vs.pct, dir: t(`market.${vs.dir}`) })}
+      </Text>
+      <Text className='market__label'>{t('market.cheapest')}</Text>
+      {market.offers.slice(0, 3).map((o, i) => (
+        <View key={o.skuId} className='market__offer'>
+          <Text className='market__shop'>{zh ? o.shop || o.title : t('market.offerN', { n: i + 1 })}</Text>
+          <Text className='market__price'>{formatCents(o.priceCents)}</Text>
+        </View>
+      ))}
+      {zh && <View className='kv-row market__meta'><Text className='kv-row__k'>{t('market.product')}</Text><Text className='kv-row__v market-product'>{market.product}</Text></View>}
+      <View className='kv-row market__meta'>
+        <Text className='kv-row__k'>{t('market.source')}</Text>
+        <Text className='kv-row__v market-source'>{market.source === 'jd' ? t('market.sourceJd') : market.source} · {t('market.asOf')} {formatTime(market.asOf)}</Text>
+      </View>
+    </>
+  )
+}
+
+export default observer(MarketPrice)

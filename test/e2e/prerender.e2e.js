@@ -1,0 +1,116 @@
+/**
+ * The prerendered first paint (scripts/prerender.js): index.html itself carries the login page (in the
+ * default language, and the other) and home's skeleton; with the app's scripts held back the phone
+ * shows them; once the app has rendered, the copy is gone and the screen is the same pixel for pixel
+ * (no layout shift either), there is one login form, and what was typed into the copy is in the app's
+ * field. Screenshots: prerender-*.png in test-results/screenshots.
+ */
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+const { PNG } = require('pngjs')
+const { launchPhone, SHOTS } = require('./browser')
+
+/** Pixels whose colour differs noticeably between two screenshots of the same size. */
+function differingPixels (a, b) {
+  assert.equal(a.width, b.width)
+  assert.equal(a.height, b.height)
+  let n = 0
+  for (let i = 0; i < a.data.length; i += 4) {
+    const d = Math.abs(a.data[i] - b.data[i]) + Math.abs(a.data[i + 1] - b.data[i + 1]) + Math.abs(a.data[i + 2] - b.data[i + 2])
+    if (d > 24) n++
+  }
+  return n
+}
+
+/** Opens a route with the API held unanswered (the app stays in its first state); `scripts` decides the app's bundles. */
+async function open (base, route, { locale, scripts }) {
+  const { ctx, close } = await launchPhone({ locale })
+  const page = await ctx.newPage()
+  await page.addInitScript(() => {
+    window.__shifts = 0
+    new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts += e.value })
+      .observe({ type: 'layout-shift', buffered: true })
+  })
+  await page.route('**/dev-api/**', () => undefined)
+  let release = () => undefined
+  const gate = new Promise(resolve => { release = resolve })
+  await page.route('**/js/*.js', async route => {
+    if (scripts === 'blocked') return route.abort()
+    if (scripts === 'held') await gate
+    return route.continue()
+  })
+  await page.goto(`${base}${route}`, { waitUntil: 'domcontentloaded' })
+  return { page, close, release }
+}
+
+async function shot (page, name) {
+  await page.waitForTimeout(300)
+  const file = path.join(SHOTS, name)
+  await page.screenshot({ path: file })
+  return PNG.sync.read(fs.readFileSync(file))
+}
+
+async function run ({ base }) {
+  fs.mkdirSync(SHOTS, { recursive: true })
+
+  // 1. the HTML itself: the login form's texts in the default language (en) and in zh, home's skeleton
+  const html = await (await fetch(`${base}/`)).text()
+  for (const text of ['Welcome to Pickbox', 'Password', 'Log in', 'No account yet? Sign up', '欢迎来到拾盒', '密码登录', 'series-skeleton']) {
+    assert.ok(html.includes(text), `index.html lacks "${text}"`)
+  }
+  assert.match(html, /html:not\(\[data-prerender\]\) \[data-view="login-en"\]/, 'without JavaScript the login page in English shows')
+
+  for (const [route, locale, name, ready] of [
+    ['/', 'en-US', 'login-en', '.login-page .login-submit'],
+    ['/', 'zh-CN', 'login-zh', '.login-page .login-submit'],
+    ['/pagesA/home/index', 'zh-CN', 'home-zh', '.home-page .series-skeleton'],
+    ['/pagesA/home/index', 'en-US', 'home-en', '.home-page .series-skeleton']
+  ]) {
+    // 2. before any script of the app: the copy is what shows
+    const before = await open(base, route, { locale, scripts: 'blocked' })
+    try {
+      assert.equal(await before.page.evaluate(() => document.documentElement.getAttribute('data-prerender')), name)
+      assert.equal(await before.page.locator(ready).count(), 0, 'no app yet')
+      assert.ok(await before.page.locator(`[data-view="${name}"]`).isVisible(), `${name} is shown`)
+      var pre = await shot(before.page, `prerender-${name}-before-js.png`)
+    } finally {
+      await before.close()
+    }
+    // 3. the app takes over: the copy goes, the screen stays the same, nothing shifted
+    const after = await open(base, route, { locale, scripts: 'normal' })
+    try {
+      await after.page.locator(ready).first().waitFor()
+      await after.page.waitForFunction(() => !document.getElementById('prerender') && !document.getElementById('splash'))
+      assert.equal(await after.page.locator(ready.split(' ')[0]).count(), 1, 'one page, no copy left')
+      assert.equal(await after.page.locator('[class*="pr-"]').count(), 0, 'nothing of the copy left')
+      const app = await shot(after.page, `prerender-${name}-app.png`)
+      const diff = differingPixels(pre, app)
+      assert.ok(diff <= pre.width * pre.height * 0.001, `${name}: ${diff} pixels differ between the prerendered copy and the app`)
+      const shifts = await after.page.evaluate(() => window.__shifts)
+      assert.ok(shifts < 0.001, `${name}: layout shift ${shifts}`)
+    } finally {
+      await after.close()
+    }
+  }
+
+  // 4. typed into the copy before the app arrived: the app's field has it, and the form works with it
+  const typed = await open(base, '/', { locale: 'en-US', scripts: 'held' })
+  try {
+    const copyInput = typed.page.locator('[data-view="login-en"] .pr-input-account input, [data-view="login-en"] input.pr-input-account').first()
+    await copyInput.fill('early-bird')
+    typed.release()
+    await typed.page.locator('.login-page .login-submit').waitFor()
+    await typed.page.waitForFunction(() => !document.getElementById('prerender'))
+    const field = typed.page.locator('.login-page input.input-account, .login-page .input-account input').first()
+    assert.equal(await field.inputValue(), 'early-bird')
+    // the app's state has it too: the next error is about the password, not the account
+    await typed.page.locator('.login-page .login-submit').click()
+    await typed.page.locator('.login-field--password.login-field--error').waitFor()
+    assert.equal(await typed.page.locator('.login-field--account.login-field--error').count(), 0, 'the account typed early counts')
+  } finally {
+    await typed.close()
+  }
+}
+
+module.exports = { name: 'prerender', run }

@@ -1,0 +1,119 @@
+/**
+ * Launch day (issue 12): shoppers are spread across cases instead of all landing on the oldest one.
+ * A shopper without a case is given one nobody else is being shown (the fullest such case, else a new
+ * one, committed like any other); they keep it while they look (a lease, renewed); once the lease
+ * lapses the case goes to the next shopper; switching still counts against the daily allowance and
+ * lets the old case go; a visitor sees a free case without holding it; many shoppers at once (on
+ * PostgreSQL, really at once) each hold a different case, and the books balance after they buy.
+ */
+import { createHash } from 'node:crypto'
+import { testDialects } from './support/db'
+import { createTestApp, post, type TestApp } from './support/app'
+import { buy, makeSeries, makeShopper, topUp, type Shopper } from './support/shop'
+import { invariantViolations } from './support/invariants'
+import { CASE_LEASE_MS, CASE_SWITCHES_PER_DAY } from '../../server/src/domain/cases'
+
+describe.each(testDialects())('spreading shoppers across cases on %s', (dialect) => {
+  let t: TestApp
+  beforeAll(async () => { t = await createTestApp(dialect) })
+  afterAll(async () => { await t.close() })
+
+  const view = async (seriesId: number, s?: Shopper) => {
+    const r = await post(t.app, '/api/caseCurrent', { seriesId }, { token: s?.token })
+    expect(r.body.code).toBe(200)
+    return r.body.data as { caseId: number; slots: { slot: number; sold: boolean }[]; switchesLeft: number; commit: string }
+  }
+  const onSale = async (seriesId: number) => (await t.db.selectFrom('cases').select('id')
+    .where('series_id', '=', seriesId).where('status', '=', 'on_sale').execute()).map(c => Number(c.id))
+
+  test('each shopper is given a case nobody else is shown; they keep it; a new case is opened (and committed) when all are held', async () => {
+    const seriesId = await makeSeries(t.db, t.clock)
+    const [first] = await onSale(seriesId)
+    const a = await makeShopper(t.app, t.db, t.clock)
+    const b = await makeShopper(t.app, t.db, t.clock)
+    const va = await view(seriesId, a)
+    expect(va.caseId).toBe(first)
+    const vb = await view(seriesId, b)
+    expect(vb.caseId).not.toBe(first)
+    expect(await onSale(seriesId)).toEqual([first, vb.caseId])
+    expect(vb.commit).toMatch(/^[0-9a-f]{64}$/)
+    // being given a case is not a switch; looking again keeps it
+    expect(vb.switchesLeft).toBe(CASE_SWITCHES_PER_DAY)
+    expect((await view(seriesId, a)).caseId).toBe(first)
+    expect((await view(seriesId, b)).caseId).toBe(vb.caseId)
+    // a visitor opens no case: with every case held they see one of them
+    expect([first, vb.caseId]).toContain((await view(seriesId)).caseId)
+    expect(await onSale(seriesId)).toHaveLength(2)
+    // a case nobody holds is what a visitor sees, and they hold nothing: the next shopper gets it
+    const c = await makeShopper(t.app, t.db, t.clock)
+    const caseC = (await view(seriesId, c)).caseId
+    t.clock.advance(CASE_LEASE_MS + 1)
+    await view(seriesId, a)
+    await view(seriesId, b)
+    expect((await view(seriesId)).caseId).toBe(caseC)
+    const d = await makeShopper(t.app, t.db, t.clock)
+    expect((await view(seriesId, d)).caseId).toBe(caseC)
+  })
+
+  test('the fullest case nobody holds goes first; a lapsed lease frees a case, a renewed one does not', async () => {
+    const seriesId = await makeSeries(t.db, t.clock, { priceCents: 100 })
+    const a = await makeShopper(t.app, t.db, t.clock)
+    const b = await makeShopper(t.app, t.db, t.clock)
+    await topUp(t.app, a, 10000)
+    const caseA = (await view(seriesId, a)).caseId
+    const caseB = (await view(seriesId, b)).caseId
+    expect((await buy(t.app, a, { caseId: caseA, slots: [1, 2, 3] })).body.code).toBe(200)
+    // a keeps looking (renewed past half the lease); b goes quiet
+    t.clock.advance(CASE_LEASE_MS * 0.6)
+    expect((await view(seriesId, a)).caseId).toBe(caseA)
+    t.clock.advance(CASE_LEASE_MS * 0.6)
+    // b's lease lapsed, a's did not: the next shopper gets b's case (a's is held although fuller)
+    const c = await makeShopper(t.app, t.db, t.clock)
+    expect((await view(seriesId, c)).caseId).toBe(caseB)
+    // once a's lease lapses too, the fullest free case (a's, 3 sold) goes first
+    t.clock.advance(CASE_LEASE_MS * 1.1)
+    const d = await makeShopper(t.app, t.db, t.clock)
+    expect((await view(seriesId, d)).caseId).toBe(caseA)
+    // a still sees their own case (it is theirs until it sells out or they switch)
+    expect((await view(seriesId, a)).caseId).toBe(caseA)
+  })
+
+  test('a switch counts, holds the new case and lets the old one go; a sold-out case hands its shopper a new one', async () => {
+    const seriesId = await makeSeries(t.db, t.clock, { priceCents: 100 })
+    const a = await makeShopper(t.app, t.db, t.clock)
+    await topUp(t.app, a, 10000)
+    const first = (await view(seriesId, a)).caseId
+    const sw = await post(t.app, '/api/caseSwitch', { seriesId }, { token: a.token })
+    expect(sw.body.code).toBe(200)
+    expect(sw.body.data.switchesLeft).toBe(CASE_SWITCHES_PER_DAY - 1)
+    const second = sw.body.data.caseId
+    expect(second).not.toBe(first)
+    const b = await makeShopper(t.app, t.db, t.clock)
+    expect((await view(seriesId, b)).caseId).toBe(first)
+    // a buys the whole of their case: it is revealed, and a is given another case
+    expect((await buy(t.app, a, { caseId: second, wholeCase: true })).body.code).toBe(200)
+    const proof = await post(t.app, '/api/caseProof', { caseId: second })
+    const { arrangement, salt, commit } = proof.body.data
+    expect(createHash('sha256').update(`${second}:${arrangement.join(',')}:${salt}`).digest('hex')).toBe(commit)
+    const next = await view(seriesId, a)
+    expect([first, second]).not.toContain(next.caseId)
+    expect(next.switchesLeft).toBe(CASE_SWITCHES_PER_DAY - 1)
+    expect(await t.db.selectFrom('case_leases').select('case_id').where('case_id', '=', second).execute()).toEqual([])
+  })
+
+  test('40 shoppers at once each hold a different case; they buy, and the books balance', async () => {
+    const seriesId = await makeSeries(t.db, t.clock, { priceCents: 100 })
+    const shoppers: Shopper[] = []
+    for (let i = 0; i < 40; i++) shoppers.push(await makeShopper(t.app, t.db, t.clock))
+    for (const s of shoppers) await topUp(t.app, s, 1000)
+    const views = await Promise.all(shoppers.map(s => view(seriesId, s)))
+    const cases = new Set(views.map(v => v.caseId))
+    expect(cases.size).toBe(40)
+    const leases = await t.db.selectFrom('case_leases').select(['case_id', 'user_id']).where('case_id', 'in', [...cases]).execute()
+    expect(new Set(leases.map(l => Number(l.user_id))).size).toBe(40)
+    // each buys two free boxes of their own case at once: nobody is told "slot sold"
+    const answers = await Promise.all(shoppers.map((s, i) => buy(t.app, s, { caseId: views[i].caseId, slots: views[i].slots.filter(x => !x.sold).slice(0, 2).map(x => x.slot) })))
+    expect(answers.map(r => r.body.code)).toEqual(shoppers.map(() => 200))
+    expect(await invariantViolations(t.db)).toEqual([])
+  })
+})
