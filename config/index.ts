@@ -160,6 +160,10 @@ export default defineConfig<'webpack5'>(async (merge) => {
             }
           }
         })
+        // the pages other than login and home wait for the rest of the dictionary with a top-level await
+        // (src/locales/full.h5.ts); the targets (package.json browserslist: Chrome 69, iOS 12) all run
+        // async functions, which webpack's own runtime code for it uses
+        chain.output.merge({ environment: { asyncFunction: true } })
         // ANALYZE=1 writes dist/h5-stats.json (module sizes per chunk) for bench/h5-chunks.js
         if (process.env.ANALYZE === '1') chain.plugin('stats-json').use(StatsJsonPlugin)
         // the app's start as several short tasks instead of one long one (see the file)

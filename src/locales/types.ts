@@ -1,8 +1,13 @@
-import type zh from './zh'
+import type zhCore from './zh/core'
+import type zhRest from './zh/rest'
 
 /** Same shape as the base (zh) dictionary, every leaf a string. */
 type DeepString<T> = { [K in keyof T]: T[K] extends string ? string : DeepString<T[K]> }
-export type Dict = DeepString<typeof zh>
+/** The groups the login page, home and the app's start use (src/locales/zh/core.ts). */
+export type CoreDict = DeepString<typeof zhCore>
+/** Every other group (src/locales/zh/rest.ts; on H5 a chunk of its own per language). */
+export type RestDict = DeepString<typeof zhRest>
+export type Dict = CoreDict & RestDict
 
 type Leaves<T, P extends string = ''> = {
   [K in keyof T & string]: T[K] extends string ? `${P}${K}` : Leaves<T[K], `${P}${K}.`>

@@ -1,12 +1,9 @@
 import Taro from '@tarojs/taro'
-import { makeAutoObservable } from 'mobx'
-import zh from '@/locales/zh'
-import en from '@/locales/en'
-import { FALLBACK_LOCALE, LOCALES, type Dict, type Locale, type MessageKey } from '@/locales/types'
+import { makeAutoObservable, observable, runInAction } from 'mobx'
+import { dictionarySource, type DictionarySource } from '@/locales/load'
+import { FALLBACK_LOCALE, LOCALES, type CoreDict, type Dict, type Locale, type MessageKey } from '@/locales/types'
 import { LOCALE_KEY } from '@/constants'
 import { getConfig } from '@/config'
-
-const DICTS: Record<Locale, Dict> = { zh, en }
 
 export type Params = Record<string, string | number>
 
@@ -36,7 +33,7 @@ export function resolveInitialLocale (): Locale {
   return storedLocale() || matchLocale(getConfig().locale) || matchLocale(systemLanguage()) || FALLBACK_LOCALE
 }
 
-function lookup (dict: Dict, key: string): string | undefined {
+function lookup (dict: CoreDict | Dict, key: string): string | undefined {
   let node: unknown = dict
   for (const part of key.split('.')) {
     if (node === null || typeof node !== 'object') return undefined
@@ -100,10 +97,19 @@ function fill (body: string, params: Params): string | undefined {
 
 export class LocaleStore {
   locale: Locale
+  /** Each language's texts so far: the first part at least (H5), complete once its rest is here. */
+  private dicts: Record<Locale, CoreDict | Dict>
+  private loaded: Record<Locale, boolean>
+  private readonly pending = new Map<Locale, Promise<void>>()
+  private readonly source: DictionarySource
 
-  constructor (initial: Locale = resolveInitialLocale()) {
+  constructor (initial: Locale = resolveInitialLocale(), source: DictionarySource = dictionarySource) {
     this.locale = initial
-    makeAutoObservable(this, { t: false, has: false }, { autoBind: true })
+    this.source = source
+    this.dicts = { ...source.initial }
+    this.loaded = { zh: source.complete, en: source.complete }
+    // the dictionaries are replaced whole, never changed in place: no deep observables of a thousand texts
+    makeAutoObservable<LocaleStore, 'dicts' | 'loaded' | 'pending' | 'source'>(this, { t: false, has: false, dicts: observable.ref, loaded: observable.ref, pending: false, source: false }, { autoBind: true })
     this.tagDocument()
   }
 
@@ -112,30 +118,69 @@ export class LocaleStore {
     if (process.env.TARO_ENV === 'h5' && typeof document !== 'undefined') document.documentElement.lang = this.languageTag
   }
 
-  get dict (): Dict { return DICTS[this.locale] }
+  get dict (): CoreDict | Dict { return this.dicts[this.locale] }
+
+  /** The current language's dictionary is all here (always in the mini-program). */
+  get complete (): boolean { return this.loaded[this.locale] }
 
   /** Tags sent to the server and used by Intl: zh-CN or en. */
   get languageTag (): string { return this.locale === 'zh' ? 'zh-CN' : 'en' }
 
-  setLocale (locale: Locale): void {
-    this.locale = locale
+  /**
+   * Fetches the rest of a language's dictionary once (H5; at once elsewhere). A failed fetch (offline)
+   * is retried by the next call, and rejects this one.
+   */
+  ensureRest (locale: Locale = this.locale): Promise<void> {
+    if (this.loaded[locale]) return Promise.resolve()
+    let pending = this.pending.get(locale)
+    if (!pending) {
+      pending = this.source.loadRest(locale).then(rest => {
+        runInAction(() => {
+          this.dicts = { ...this.dicts, [locale]: { ...this.dicts[locale], ...rest } }
+          this.loaded = { ...this.loaded, [locale]: true }
+        })
+      }, (e: unknown) => {
+        this.pending.delete(locale)
+        throw e
+      })
+      this.pending.set(locale, pending)
+    }
+    return pending
+  }
+
+  /**
+   * Switches the language. Where the current page has the whole dictionary (any page but login and
+   * home on H5), the other language's rest is fetched first, so the page never shows a raw key.
+   */
+  async setLocale (locale: Locale): Promise<void> {
+    if (this.complete && !this.loaded[locale]) await this.ensureRest(locale)
+    runInAction(() => { this.locale = locale })
     this.tagDocument()
     try { Taro.setStorageSync(LOCALE_KEY, locale) } catch { /* not persisted, still switched */ }
   }
 
-  toggle (): void {
-    this.setLocale(this.locale === 'zh' ? 'en' : 'zh')
+  toggle (): Promise<void> {
+    return this.setLocale(this.locale === 'zh' ? 'en' : 'zh')
   }
 
-  /** Translate a key; reads the observable locale, so observers re-render on a switch. */
+  /**
+   * Translate a key; reads the observable locale and dictionaries, so observers re-render on a switch
+   * and when the rest arrives. A key outside the first part, asked before the rest is here, is a bug
+   * (the page does not import '@/locales/full'): it is reported, the rest is fetched, and the key shows
+   * until then.
+   */
   t (key: MessageKey, params?: Params): string {
-    const text = lookup(DICTS[this.locale], key) ?? lookup(DICTS[FALLBACK_LOCALE], key) ?? key
-    return format(text, params)
+    const text = lookup(this.dicts[this.locale], key) ?? lookup(this.dicts[FALLBACK_LOCALE], key)
+    if (text === undefined && !this.loaded[this.locale]) {
+      console.error(`message ${key} is not in the first part of the dictionary: import '@/locales/full' in the page`)
+      this.ensureRest().catch(() => undefined)
+    }
+    return format(text ?? key, params)
   }
 
   /** For keys built at run time (e.g. a title looked up from a route). */
   has (key: string): key is MessageKey {
-    return lookup(DICTS[this.locale], key) !== undefined
+    return lookup(this.dicts[this.locale], key) !== undefined
   }
 }
 

@@ -40,7 +40,8 @@ async function mailLogin (base, smtp, address) {
 
 /** The dictionaries' group names (the first part of every message key) and their texts, read from the sources. */
 function dictionaries () {
-  const read = locale => fs.readFileSync(path.join(root, 'src', 'locales', `${locale}.ts`), 'utf8')
+  // each language in two parts (src/locales/<locale>/core.ts and rest.ts)
+  const read = locale => ['core', 'rest'].map(part => fs.readFileSync(path.join(root, 'src', 'locales', locale, `${part}.ts`), 'utf8')).join('\n')
   const groups = new Set([...read('en').matchAll(/^ {2}(\w+): \{/gm)].map(m => m[1]))
   const texts = locale => [...read(locale).matchAll(/^ {4}\w+: '((?:[^'\\]|\\.)*)'/gm)].map(m => m[1].replace(/\\'/g, "'"))
   const zhTexts = new Set(texts('zh'))

@@ -3,6 +3,12 @@ import type { AddressInfo } from 'node:net'
 import Taro from '@tarojs/taro'
 import zh from '@/locales/zh'
 import en from '@/locales/en'
+import zhCore from '@/locales/zh/core'
+import enCore from '@/locales/en/core'
+import zhRest from '@/locales/zh/rest'
+import enRest from '@/locales/en/rest'
+import type { DictionarySource } from '@/locales/load'
+import type { Locale, RestDict } from '@/locales/types'
 import { LocaleStore, format, matchLocale, resolveInitialLocale } from '@/stores/locale'
 import { SessionStore } from '@/stores/session'
 import { resetInterceptors } from '@/services/request'
@@ -81,6 +87,94 @@ describe('locale store', () => {
     expect(en.t('prize.summary', { n: 1, value: '¥5.00', paid: '¥3.00' })).toBe('1 prize, reference value ¥5.00, paid ¥3.00')
     const zh = new LocaleStore('zh')
     expect(zh.t('purchase.wholeCase', { n: 1 })).not.toMatch(/plural|#/)
+  })
+})
+
+describe('locale store with a dictionary in two parts (the H5 build)', () => {
+  /** The H5 source's shape, with the rest handed out when the test says so. */
+  function splitSource () {
+    const asked: Locale[] = []
+    const waiting: Array<{ locale: Locale, resolve: (r: RestDict) => void, reject: (e: Error) => void }> = []
+    const source: DictionarySource = {
+      initial: { zh: zhCore, en: enCore },
+      complete: false,
+      loadRest: locale => new Promise((resolve, reject) => { asked.push(locale); waiting.push({ locale, resolve, reject }) })
+    }
+    const answer = () => { const w = waiting.shift()!; w.resolve(w.locale === 'zh' ? zhRest : enRest) }
+    const fail = () => waiting.shift()!.reject(new Error('offline'))
+    return { source, asked, answer, fail }
+  }
+  beforeEach(() => Taro.clearStorageSync())
+  afterEach(() => jest.restoreAllMocks())
+
+  it('the two parts hold different groups, and together every key', () => {
+    const coreGroups = Object.keys(zhCore)
+    expect(coreGroups.filter(g => g in zhRest)).toEqual([])
+    expect(keys({ ...enCore, ...enRest }).sort()).toEqual(keys(zh).sort())
+  })
+
+  it('translates the first part at once, and the rest once fetched, once per language', async () => {
+    const { source, asked, answer } = splitSource()
+    const store = new LocaleStore('en', source)
+    expect(store.complete).toBe(false)
+    expect(store.t('login.submit')).toBe(en.login.submit)
+    const first = store.ensureRest()
+    const second = store.ensureRest()
+    expect(asked).toEqual(['en'])
+    answer()
+    await Promise.all([first, second])
+    expect(store.complete).toBe(true)
+    expect(store.t('withdraw.title')).toBe(en.withdraw.title)
+    await store.ensureRest()
+    expect(asked).toEqual(['en'])
+  })
+
+  it('a key of the rest asked too early is reported, fetched, and then shown', async () => {
+    const { source, asked, answer } = splitSource()
+    const store = new LocaleStore('zh', source)
+    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined)
+    expect(store.t('withdraw.title')).toBe('withdraw.title')
+    expect(error.mock.calls[0][0]).toMatch(/withdraw\.title.*locales\/full/)
+    expect(asked).toEqual(['zh'])
+    answer()
+    await store.ensureRest()
+    expect(store.t('withdraw.title')).toBe(zh.withdraw.title)
+  })
+
+  it('a failed fetch rejects, changes nothing, and the next call tries again', async () => {
+    const { source, asked, answer, fail } = splitSource()
+    const store = new LocaleStore('zh', source)
+    const first = store.ensureRest()
+    fail()
+    await expect(first).rejects.toThrow('offline')
+    expect(store.complete).toBe(false)
+    const again = store.ensureRest()
+    answer()
+    await again
+    expect(asked).toEqual(['zh', 'zh'])
+    expect(store.complete).toBe(true)
+  })
+
+  it('on a page with the whole dictionary, switching language waits for the other rest; on login it does not', async () => {
+    const { source, asked, answer } = splitSource()
+    const login = new LocaleStore('zh', source)
+    await login.setLocale('en')
+    expect(login.locale).toBe('en')
+    expect(asked).toEqual([])
+
+    const store = new LocaleStore('zh', source)
+    const loading = store.ensureRest()
+    answer()
+    await loading
+    const switching = store.setLocale('en')
+    expect(store.locale).toBe('zh')
+    expect(asked).toEqual(['zh', 'en'])
+    answer()
+    await switching
+    expect(store.locale).toBe('en')
+    expect(store.complete).toBe(true)
+    expect(store.t('withdraw.title')).toBe(en.withdraw.title)
+    expect(Taro.getStorageSync(LOCALE_KEY)).toBe('en')
   })
 })
 

@@ -1,3 +1,5 @@
+// first: on H5 the page waits for the rest of the dictionary (src/locales/full.h5.ts)
+import '@/locales/full'
 import { Text, WebView } from '@tarojs/components'
 import { useRouter } from '@tarojs/taro'
 import { observer } from 'mobx-react-lite'

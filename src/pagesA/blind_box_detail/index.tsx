@@ -1,3 +1,5 @@
+// first: on H5 the page waits for the rest of the dictionary (src/locales/full.h5.ts)
+import '@/locales/full'
 import { useRef, useState } from 'react'
 import type { PropKind, PropShown, PropsState } from '~types/props'
 import { useDidShow, useRouter } from '@tarojs/taro'

@@ -1,3 +1,5 @@
+// first: on H5 the page waits for the rest of the dictionary (src/locales/full.h5.ts)
+import '@/locales/full'
 import { useState } from 'react'
 import { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'

@@ -1,3 +1,5 @@
+// first: on H5 the page waits for the rest of the dictionary (src/locales/full.h5.ts)
+import '@/locales/full'
 import { useEffect, useRef, useState, type ComponentType } from 'react'
 import { useDidShow } from '@tarojs/taro'
 import { View, Text, ScrollView } from '@tarojs/components'

@@ -26,7 +26,7 @@ export const FEED_REFRESH_MS = 30000
 
 const SHORTCUTS: { key: string; icon: string; label: MessageKey; link: string }[] = [
   { key: 'boxes', icon: '🧸', label: 'profile.myBoxes', link: '/pages/my_blind_box/index' },
-  { key: 'combine', icon: '⚗️', label: 'combine.toCombine', link: '/pages/combine/index' },
+  { key: 'combine', icon: '⚗️', label: 'home.toCombine', link: '/pages/combine/index' },
   { key: 'props', icon: '🔮', label: 'profile.props', link: '/pages/props/index' },
   { key: 'wallet', icon: '💰', label: 'profile.wallet', link: '/pages/recharge/index' },
   { key: 'profile', icon: '👤', label: 'titles.profile', link: '/pages/profile/index' }

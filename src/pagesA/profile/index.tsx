@@ -1,3 +1,5 @@
+// first: on H5 the page waits for the rest of the dictionary (src/locales/full.h5.ts)
+import '@/locales/full'
 import { useState } from 'react'
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'

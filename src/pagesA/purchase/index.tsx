@@ -1,3 +1,5 @@
+// first: on H5 the page waits for the rest of the dictionary (src/locales/full.h5.ts)
+import '@/locales/full'
 import { useEffect, useRef, useState } from 'react'
 import Taro, { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image, Picker } from '@tarojs/components'
