@@ -8,17 +8,7 @@
 const assert = require('node:assert/strict')
 const { createHash } = require('node:crypto')
 const { openPhonePage } = require('./browser')
-
-async function api (base, path, body, token) {
-  const res = await fetch(`${base}/dev-api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'accept-language': 'en', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  const json = await res.json()
-  if (json.code !== 200) throw new Error(`${path}: ${JSON.stringify(json)}`)
-  return json.data
-}
+const { api } = require('./api')
 
 async function run ({ base }) {
   const { page, errors, close, input, shot } = await openPhonePage({ locale: 'zh-CN' })

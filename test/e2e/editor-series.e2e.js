@@ -12,17 +12,7 @@
 const assert = require('node:assert/strict')
 const { openPhonePage } = require('./browser')
 const { makePng } = require('../support/png')
-
-async function api (base, path, body, token) {
-  const res = await fetch(`${base}/dev-api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'accept-language': 'en', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  const json = await res.json()
-  if (json.code !== 200) throw new Error(`${path}: ${JSON.stringify(json)}`)
-  return json.data
-}
+const { api } = require('./api')
 
 async function logIn (phone, base, userName, password) {
   await phone.page.goto(`${base}/pages/login/index`, { waitUntil: 'networkidle' })

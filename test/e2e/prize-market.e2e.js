@@ -7,19 +7,9 @@
  */
 const assert = require('node:assert/strict')
 const { openPhonePage } = require('./browser')
+const { api } = require('./api')
 
 const yuan = text => Math.round(Number(String(text).replace(/[^\d.]/g, '')) * 100)
-
-async function api (base, path, body, token) {
-  const res = await fetch(`${base}/dev-api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'accept-language': 'en', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  const json = await res.json()
-  if (json.code !== 200) throw new Error(`${path}: ${JSON.stringify(json)}`)
-  return json.data
-}
 
 async function run ({ base, fakes }) {
   const { page, errors, close, input, shot } = await openPhonePage({ locale: 'zh-CN' })

@@ -9,17 +9,7 @@
  */
 const assert = require('node:assert/strict')
 const { openPhonePage } = require('./browser')
-
-async function api (base, route, body, token) {
-  const res = await fetch(`${base}/dev-api${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'accept-language': 'en', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  const json = await res.json()
-  if (json.code !== 200) throw new Error(`${route}: ${JSON.stringify(json)}`)
-  return json.data
-}
+const { api } = require('./api')
 
 /**
  * A new account by an e-mail code (the code read from the local SMTP server): sign-ups by password are

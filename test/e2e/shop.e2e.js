@@ -10,20 +10,9 @@
 const assert = require('node:assert/strict')
 const path = require('node:path')
 const { openPhonePage, SHOTS } = require('./browser')
+const { api } = require('./api')
 
 const yuan = text => Math.round(Number(String(text).replace(/[^\d.-]/g, '')) * 100)
-
-/** A JSON call of the API from the test (not from the page). */
-async function api (base, route, body, token) {
-  const res = await fetch(`${base}/dev-api${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'accept-language': 'en', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  const json = await res.json()
-  if (json.code !== 200) throw new Error(`${route}: ${JSON.stringify(json)}`)
-  return json.data
-}
 
 /** The slot numbers picked on the detail page shown (pages under it stay in the document, hidden). */
 const pickedSlots = page => page.$$eval('.slot--picked', els => els
