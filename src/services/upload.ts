@@ -78,11 +78,10 @@ export function checkPickedFile (file: { size: number; type: string } | null | u
   if (file.type && !(UPLOAD_IMAGE_TYPES as readonly string[]).includes(file.type)) throw new UploadError('type', t('upload.notImage'))
 }
 
-/** H5: upload the File a file input picked (to the editor's upload, or another route that takes a file). */
-export async function uploadFileObject<T = UploadResult> (file: File | null | undefined, url = UPLOAD_URL): Promise<T> {
-  checkPickedFile(file)
+/** H5: sends a picked File as multipart field UPLOAD_FIELD, within UPLOAD_TIMEOUT_MS; the answer's data. */
+async function postFile<T> (file: File, url: string): Promise<T> {
   const form = new FormData()
-  form.append(UPLOAD_FIELD, file as File)
+  form.append(UPLOAD_FIELD, file)
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(), UPLOAD_TIMEOUT_MS)
   let res: Response
@@ -97,6 +96,12 @@ export async function uploadFileObject<T = UploadResult> (file: File | null | un
   let json: unknown
   try { json = await res.json() } catch { throw new UploadError('failed', t('upload.failed')) }
   return uploadAnswer<T>(json)
+}
+
+/** H5: upload the File a file input picked (to the editor's upload, or another route that takes a file). */
+export async function uploadFileObject<T = UploadResult> (file: File | null | undefined, url = UPLOAD_URL): Promise<T> {
+  checkPickedFile(file)
+  return postFile<T>(file as File, url)
 }
 
 // ---- PDFs (the editor's "PDF pages": a catalogue, an invoice) -------------------------------------------
@@ -116,22 +121,7 @@ export function checkPickedPdf (file: { size: number; type?: string; name?: stri
 /** H5: upload the PDF a file input picked. */
 export async function uploadPdfObject (file: File | null | undefined): Promise<UploadResult> {
   checkPickedPdf(file)
-  const form = new FormData()
-  form.append(UPLOAD_FIELD, file as File)
-  const controller = new AbortController()
-  const timer = setTimeout(() => controller.abort(), UPLOAD_TIMEOUT_MS)
-  let res: Response
-  try {
-    res = await fetch(buildUrl(PDF_UPLOAD_URL), { method: 'POST', headers: uploadHeaders(PDF_UPLOAD_URL), body: form, signal: controller.signal })
-  } catch {
-    throw new UploadError('send', t('upload.sendFailed'))
-  } finally {
-    clearTimeout(timer)
-  }
-  if (!res.ok) throw new UploadError('failed', t('upload.failed'))
-  let json: unknown
-  try { json = await res.json() } catch { throw new UploadError('failed', t('upload.failed')) }
-  return uploadAnswer(json)
+  return postFile<UploadResult>(file as File, PDF_UPLOAD_URL)
 }
 
 /** Mini-program: pick a PDF from a chat (the only file picker WeChat offers) and upload it. */
