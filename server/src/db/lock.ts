@@ -1,5 +1,10 @@
-import type { SelectQueryBuilder } from 'kysely'
+import { PostgresAdapter, type Kysely, type SelectQueryBuilder } from 'kysely'
 import type { Dialect } from './dialect'
+
+/** The dialect a database handle (or a transaction of it) speaks. */
+export function dialectOf (db: Kysely<any>): Dialect { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite'
+}
 
 /**
  * Locks the selected rows until the transaction ends, on PostgreSQL: SELECT ... FOR NO KEY UPDATE,

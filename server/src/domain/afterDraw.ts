@@ -107,7 +107,7 @@ export async function recyclePrizes (deps: AfterDrawDeps, userId: number, reques
     const valueOf = new Map(values.map(v => [Number(v.id), Number(v.recycle_value_cents)]))
     const credit = taken.reduce((s, p) => s + (valueOf.get(Number(p.design_id)) ?? 0), 0)
     if (credit > 0) {
-      await lockBalance(trx, deps.dialect, userId)
+      await lockBalance(trx, userId)
       const txId = await postTransaction(trx, clock, {
         kind: 'recycle',
         reference: `prizes ${ids.join(',')}`,
@@ -187,7 +187,7 @@ export async function createShipment (deps: AfterDrawDeps, userId: number, reque
     const fee = feeFor(rule, ids.length)
     let txId: number | null = null
     if (fee > 0) {
-      const balance = await lockBalance(trx, deps.dialect, userId)
+      const balance = await lockBalance(trx, userId)
       // a fee is spending: a minor's daily cap and the shopper's own limits apply (the wallet is locked)
       await checkSpending(trx, clock, userId, fee)
       const creditCents = Math.min(balance.creditCents, fee)

@@ -9,6 +9,7 @@ import { SHOP_LIMITS } from '../../../types/limits'
 import type { AgeGateData } from '../../../types/shop'
 import type { Database } from '../db/schema'
 import { iso, type Clock } from '../clock'
+import { prepared } from '../db/prepared'
 import { ApiFailure, fail } from '../http/envelope'
 import { shopDay } from './days'
 
@@ -42,8 +43,10 @@ export function ageOn (birthDate: string, day: string): number {
 
 export interface AgeRecord { birthDate: string; guardianConsent: boolean; age: number }
 
+const ageRow = prepared((db: Db, userId: number) => db.selectFrom('age_checks').select(['birth_date', 'guardian_consent']).where('user_id', '=', userId))
+
 export async function ageRecord (db: Db, clock: Clock, userId: number): Promise<AgeRecord | null> {
-  const row = await db.selectFrom('age_checks').select(['birth_date', 'guardian_consent']).where('user_id', '=', userId).executeTakeFirst()
+  const row = await ageRow.first(db, userId)
   if (!row) return null
   return { birthDate: row.birth_date, guardianConsent: row.guardian_consent === 1, age: ageOn(row.birth_date, shopDay(clock())) }
 }

@@ -14,6 +14,7 @@ import type { Database } from '../db/schema'
 import { isRetryableConflict, isUniqueViolation } from '../db/errors'
 import { iso, type Clock } from '../clock'
 import { ApiFailure } from '../http/envelope'
+import { prepared } from '../db/prepared'
 
 type Db = Kysely<Database>
 
@@ -48,15 +49,16 @@ async function stored<T> (db: Db, call: IdempotentCall, hash: string): Promise<{
   return { found: true, result: JSON.parse(row.response) as T }
 }
 
+const recordKey = prepared((db: Db, userId: number, key: string, scope: string, requestHash: string, response: string, createdAt: string) => db
+  .insertInto('idempotency_keys').values({ user_id: userId, key, scope, request_hash: requestHash, response, created_at: createdAt }))
+
 export async function idempotent<T> (db: Db, clock: Clock, call: IdempotentCall, run: (trx: Db) => Promise<T>): Promise<{ result: T; replayed: boolean }> {
   const hash = requestHash(call.scope, call.body)
   for (let attempt = 1; ; attempt++) {
     try {
       const result = await db.transaction().execute(async trx => {
         const value = await run(trx)
-        await trx.insertInto('idempotency_keys').values({
-          user_id: call.userId, key: call.key, scope: call.scope, request_hash: hash, response: JSON.stringify(value), created_at: iso(clock())
-        }).execute()
+        await recordKey.execute(trx, call.userId, call.key, call.scope, hash, JSON.stringify(value), iso(clock()))
         return value
       })
       return { result, replayed: false }

@@ -10,6 +10,7 @@
 import type { Kysely } from 'kysely'
 import type { Database, LedgerAccount, LedgerKind } from '../db/schema'
 import { iso, type Clock } from '../clock'
+import { perCount, prepared } from '../db/prepared'
 
 type Db = Kysely<Database>
 
@@ -31,23 +32,25 @@ export class UnbalancedTransactionError extends Error {
 }
 
 /** Writes a balanced transaction (run inside the transaction that moves the balances); answers its id. */
+const insertTransaction = prepared((db: Db, kind: LedgerTransactionInput['kind'], reference: string, idempotencyKey: string | null, userId: number | null, createdAt: string) => db
+  .insertInto('ledger_transactions')
+  .values({ kind, reference, idempotency_key: idempotencyKey, user_id: userId, created_at: createdAt })
+  .returning('id'))
+
+/** The insert of a transaction's lines (four values a line), one prepared statement per number of lines. */
+const insertLines = perCount(count => prepared((db: Db, ...values: unknown[]) => db.insertInto('ledger_lines').values(Array.from({ length: count }, (_, i) => ({
+  tx_id: values[i * 4] as number, account: values[i * 4 + 1] as LedgerLineInput['account'], user_id: values[i * 4 + 2] as number | null, amount_cents: values[i * 4 + 3] as number
+})))))
+
 export async function postTransaction (trx: Db, clock: Clock, input: LedgerTransactionInput): Promise<number> {
   const lines = input.lines.filter(l => l.amountCents !== 0)
   const sum = lines.reduce((s, l) => s + l.amountCents, 0)
   if (lines.length < 2 || sum !== 0 || lines.some(l => !Number.isSafeInteger(l.amountCents))) {
     throw new UnbalancedTransactionError(`ledger transaction ${input.kind} ${input.reference} does not balance (${sum})`)
   }
-  const { id } = await trx.insertInto('ledger_transactions').values({
-    kind: input.kind,
-    reference: input.reference.slice(0, 200),
-    idempotency_key: input.idempotencyKey,
-    user_id: input.userId,
-    created_at: iso(clock())
-  }).returning('id').executeTakeFirstOrThrow()
-  const txId = Number(id)
-  await trx.insertInto('ledger_lines').values(lines.map(l => ({
-    tx_id: txId, account: l.account, user_id: l.userId ?? null, amount_cents: l.amountCents
-  }))).execute()
+  const row = await insertTransaction.first(trx, input.kind, input.reference.slice(0, 200), input.idempotencyKey ?? null, input.userId ?? null, iso(clock()))
+  const txId = Number(row!.id)
+  await insertLines(lines.length).execute(trx, ...lines.flatMap(l => [txId, l.account, l.userId ?? null, l.amountCents]))
   return txId
 }
 

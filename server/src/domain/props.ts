@@ -62,7 +62,7 @@ export async function buyProps (deps: PropDeps, userId: number, request: PropBuy
   const { idempotencyKey, ...body } = request
   const { result } = await idempotent(db, clock, { userId, key: idempotencyKey, scope: 'propBuy', body }, async trx => {
     if (total > 0) {
-      const balance = await lockBalance(trx, deps.dialect, userId)
+      const balance = await lockBalance(trx, userId)
       // cards are spending: a minor's daily cap and the shopper's own limits apply (the wallet is locked)
       await checkSpending(trx, clock, userId, total)
       const have = request.pay === 'credit' ? balance.creditCents : balance.cashCents

@@ -23,7 +23,8 @@ import type { PrizeResult, PurchaseCheckRequest, PurchaseCheckResult, PurchaseRe
 import type { InsufficientBalanceData, PriceChangedData, SlotFailureData } from '../../../types/shop'
 import type { Database } from '../db/schema'
 import type { Dialect } from '../db/dialect'
-import { forUpdate } from '../db/lock'
+import { dialectOf, forUpdate } from '../db/lock'
+import { perCount, prepared } from '../db/prepared'
 import { iso, type Clock } from '../clock'
 import { ApiFailure, fail } from '../http/envelope'
 import { ageRecord, purchaseGate } from './age'
@@ -40,6 +41,42 @@ type Db = Kysely<Database>
 export interface PurchaseDeps { db: Db; dialect: Dialect; clock: Clock }
 
 export const yuan = (cents: number) => (cents / 100).toFixed(2)
+
+// the statements of every purchase, compiled once (src/db/prepared.ts)
+const caseQuery = (db: Db, caseId: number) => db.selectFrom('cases').innerJoin('series', 'series.id', 'cases.series_id')
+  .select(['cases.series_id', 'cases.size', 'cases.status', 'series.status as series_status', 'series.price_cents', 'series.version'])
+  .where('cases.id', '=', caseId)
+/** The case and its series (nothing locked). */
+const caseRow = prepared(caseQuery)
+/** The same, with the case row locked (PostgreSQL; only the case row). */
+const lockedCaseRow = prepared((db: Db, caseId: number) => forUpdate(dialectOf(db), caseQuery(db, caseId), 'cases'))
+/** Counts the slots sold into the case while it is on sale. */
+const countSold = prepared((db: Db, sold: number, caseId: number) => db.updateTable('cases').set({ sold_count: sql<number>`sold_count + ${sold}` })
+  .where('id', '=', caseId).where('status', '=', 'on_sale')
+  .returning(['size', 'sold_count']))
+const insertPurchase = prepared((db: Db, userId: number, caseId: number, seriesId: number, slots: string, total: number, credit: number, cash: number, txId: number, createdAt: string) => db
+  .insertInto('purchases').values({
+    user_id: userId, case_id: caseId, series_id: seriesId, slots, total_cents: total, credit_cents: credit, cash_cents: cash, tx_id: txId, created_at: createdAt
+  }).returning('id'))
+const slotQuery = (db: Db, caseId: number) => db.selectFrom('case_slots')
+  .leftJoin('slot_reservations', join => join.onRef('slot_reservations.case_id', '=', 'case_slots.case_id').onRef('slot_reservations.slot', '=', 'case_slots.slot'))
+  .select(['case_slots.slot', 'case_slots.sold_to', 'slot_reservations.user_id as held_by', 'slot_reservations.expires_at as held_until'])
+  .where('case_slots.case_id', '=', caseId)
+/** The slots asked for, with any X-ray hold on them (one statement per number of slots). */
+const slotRowsOf = perCount(count => prepared((db: Db, caseId: number, ...slots: number[]) => slotQuery(db, caseId)
+  .where('case_slots.slot', 'in', slots.slice(0, count)).orderBy('case_slots.slot')))
+/** The free slots of a case, with any X-ray hold on them. */
+const freeSlotRows = prepared((db: Db, caseId: number) => slotQuery(db, caseId).where('case_slots.sold_to', 'is', null).orderBy('case_slots.slot'))
+/** Sells the slots nobody has (one statement per number of slots). */
+const markSold = perCount(count => prepared((db: Db, userId: number, soldAt: string, caseId: number, ...slots: number[]) => db.updateTable('case_slots')
+  .set({ sold_to: userId, sold_at: soldAt })
+  .where('case_id', '=', caseId).where('sold_to', 'is', null).where('slot', 'in', slots.slice(0, count))
+  .returning(['slot', 'design_id'])))
+/** The prizes of a purchase, one a slot (eight values a prize; one statement per number of prizes). */
+const insertPrizes = perCount(count => prepared((db: Db, ...values: unknown[]) => db.insertInto('prizes').values(Array.from({ length: count }, (_, i) => {
+  const [userId, seriesId, designId, caseId, slot, purchaseId, createdAt, updatedAt] = values.slice(i * 8, i * 8 + 8) as [number, number, number, number, number, number, string, string]
+  return { user_id: userId, series_id: seriesId, design_id: designId, case_id: caseId, slot, purchase_id: purchaseId, status: 'warehouse' as const, created_at: createdAt, updated_at: updatedAt }
+})).returning(['id', 'slot'])))
 
 function checkSlotList (request: PurchaseCheckRequest): void {
   const hasSlots = request.slots !== undefined
@@ -68,16 +105,13 @@ const insufficient = (shortfallCents: number, totalCents: number) => fail.unproc
  * (PostgreSQL), so what was checked still holds when the purchase moves.
  */
 export async function assessPurchase (deps: PurchaseDeps, db: Db, userId: number, request: PurchaseCheckRequest, lock: boolean): Promise<PurchasePlan> {
-  const { clock, dialect } = deps
+  const { clock } = deps
   checkSlotList(request)
   const dailyCap = purchaseGate(await ageRecord(db, clock, userId))
   const caseId = request.caseId
 
   // the case and its series, on sale (one query; only the case row is locked)
-  const caseQuery = db.selectFrom('cases').innerJoin('series', 'series.id', 'cases.series_id')
-    .select(['cases.series_id', 'cases.size', 'cases.status', 'series.status as series_status', 'series.price_cents', 'series.version'])
-    .where('cases.id', '=', caseId)
-  const c = await (lock ? forUpdate(dialect, caseQuery, 'cases') : caseQuery).executeTakeFirst()
+  const c = await (lock ? lockedCaseRow : caseRow).first(db, caseId)
   if (!c || c.status !== 'on_sale' || c.series_status !== 'on_sale') {
     const known = c && (c.series_status === 'on_sale' || c.series_status === 'retired')
     throw known ? fail.conflict('case.notOnSale') : fail.notFound('case.notFound')
@@ -89,12 +123,9 @@ export async function assessPurchase (deps: PurchaseDeps, db: Db, userId: number
   }
 
   // the slots, still free, with any X-ray hold on them (one query)
-  let slotQuery = db.selectFrom('case_slots')
-    .leftJoin('slot_reservations', join => join.onRef('slot_reservations.case_id', '=', 'case_slots.case_id').onRef('slot_reservations.slot', '=', 'case_slots.slot'))
-    .select(['case_slots.slot', 'case_slots.sold_to', 'slot_reservations.user_id as held_by', 'slot_reservations.expires_at as held_until'])
-    .where('case_slots.case_id', '=', caseId)
-  slotQuery = request.slots ? slotQuery.where('case_slots.slot', 'in', request.slots) : slotQuery.where('case_slots.sold_to', 'is', null)
-  const slotRows = await slotQuery.orderBy('case_slots.slot').execute()
+  const { rows: slotRows } = request.slots
+    ? await slotRowsOf(request.slots.length).execute(db, caseId, ...request.slots)
+    : await freeSlotRows.execute(db, caseId)
   const freeSlots = new Set(slotRows.filter(r => r.sold_to === null).map(r => r.slot))
   const slots = request.slots ?? [...freeSlots].sort((a, b) => a - b)
   if (!slots.length) throw fail.conflict('case.notOnSale')
@@ -115,7 +146,7 @@ export async function assessPurchase (deps: PurchaseDeps, db: Db, userId: number
 
   // the wallet (locked before the spending is summed, so two purchases of one shopper take turns), then
   // a minor's daily cap and the shopper's own daily and monthly limits: the stricter refuses
-  const balance: WalletBalance = lock ? await lockBalance(db, dialect, userId) : await balanceOf(db, userId)
+  const balance: WalletBalance = lock ? await lockBalance(db, userId) : await balanceOf(db, userId)
   const { minorLeftCents } = await checkSpendingCaps(db, clock, userId, total, dailyCap)
   const dailyLeftCents = minorLeftCents === null ? null : minorLeftCents - total
 
@@ -152,13 +183,9 @@ export async function purchase (deps: PurchaseDeps, userId: number, request: Pur
     const soldAt = iso(clock())
 
     // the case's count of sold slots (its row is locked), then the slots, sold only if nobody has them
-    const c = await trx.updateTable('cases').set({ sold_count: sql<number>`sold_count + ${slots.length}` })
-      .where('id', '=', caseId).where('status', '=', 'on_sale')
-      .returning(['size', 'sold_count']).executeTakeFirst()
+    const c = await countSold.first(trx, slots.length, caseId)
     if (!c) throw fail.conflict('case.notOnSale')
-    const marked = await trx.updateTable('case_slots').set({ sold_to: userId, sold_at: soldAt })
-      .where('case_id', '=', caseId).where('sold_to', 'is', null).where('slot', 'in', slots)
-      .returning(['slot', 'design_id']).execute()
+    const { rows: marked } = await markSold(slots.length).execute(trx, userId, soldAt, caseId, ...slots)
     if (marked.length < slots.length) {
       const got = new Set(marked.map(m => m.slot))
       const taken = slots.find(s => !got.has(s))!
@@ -186,15 +213,11 @@ export async function purchase (deps: PurchaseDeps, userId: number, request: Pur
         { account: 'house_sales', amountCents: total }
       ]
     })
-    const { id: purchaseId } = await trx.insertInto('purchases').values({
-      user_id: userId, case_id: caseId, series_id: seriesId, slots: JSON.stringify(slots),
-      total_cents: total, credit_cents: creditCents, cash_cents: cashCents, tx_id: txId, created_at: soldAt
-    }).returning('id').executeTakeFirstOrThrow()
+    const { id: purchaseId } = (await insertPurchase.first(trx, userId, caseId, seriesId, JSON.stringify(slots), total, creditCents, cashCents, txId, soldAt))!
     const designOf = new Map(marked.map(m => [m.slot, Number(m.design_id)]))
-    const prizes = await trx.insertInto('prizes').values(slots.map(slot => ({
-      user_id: userId, series_id: seriesId, design_id: designOf.get(slot)!, case_id: caseId, slot,
-      purchase_id: Number(purchaseId), status: 'warehouse' as const, created_at: soldAt, updated_at: soldAt
-    }))).returning(['id', 'slot']).execute()
+    const { rows: prizes } = await insertPrizes(slots.length).execute(trx, ...slots.flatMap(slot => [
+      userId, seriesId, designOf.get(slot)!, caseId, slot, Number(purchaseId), soldAt, soldAt
+    ]))
 
     // sold out: revealed, and the series keeps a case on sale
     if (c.sold_count >= c.size) {

@@ -4,6 +4,7 @@
  * after the wallet row is locked, so two purchases of one shopper take turns on the sums.
  */
 import type { Db } from '../db'
+import { prepared } from '../db/prepared'
 import { iso, type Clock } from '../clock'
 import { ApiFailure, fail } from '../http/envelope'
 import { shopDayStart } from './days'
@@ -98,8 +99,10 @@ function readLimit (row: LimitRow | undefined, now: number): { cents: number | n
   return { cents: num(row.cents), pending: null }
 }
 
+const limitRowsOf = prepared((db: Db, userId: number) => db.selectFrom('spending_limits').select(['kind', 'cents', 'pending_cents', 'pending_set', 'pending_at']).where('user_id', '=', userId))
+
 async function limitRows (db: Db, userId: number): Promise<Map<string, LimitRow>> {
-  const rows = await db.selectFrom('spending_limits').select(['kind', 'cents', 'pending_cents', 'pending_set', 'pending_at']).where('user_id', '=', userId).execute()
+  const { rows } = await limitRowsOf.execute(db, userId)
   return new Map(rows.map(r => [r.kind, r as LimitRow]))
 }
 

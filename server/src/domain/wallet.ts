@@ -7,20 +7,23 @@
 import { sql, type Kysely } from 'kysely'
 import type { LedgerEntry, LedgerResponse, WalletBalance } from '../../../types/shop'
 import type { Database } from '../db/schema'
-import type { Dialect } from '../db/dialect'
-import { forUpdate } from '../db/lock'
+import { dialectOf, forUpdate } from '../db/lock'
+import { prepared } from '../db/prepared'
 import { iso, type Clock } from '../clock'
 
 type Db = Kysely<Database>
 
+const walletRow = prepared((db: Db, userId: number) => db.selectFrom('wallets').select(['cash_cents', 'credit_cents']).where('user_id', '=', userId))
+const lockedWalletRow = prepared((db: Db, userId: number) => forUpdate(dialectOf(db), db.selectFrom('wallets').select(['cash_cents', 'credit_cents']).where('user_id', '=', userId)))
+
 export async function balanceOf (db: Db, userId: number): Promise<WalletBalance> {
-  const w = await db.selectFrom('wallets').select(['cash_cents', 'credit_cents']).where('user_id', '=', userId).executeTakeFirst()
+  const w = await walletRow.first(db, userId)
   return { cashCents: Number(w?.cash_cents ?? 0), creditCents: Number(w?.credit_cents ?? 0) }
 }
 
 /** The balance, with the row locked until the transaction ends (no row: zero, nothing to lock). */
-export async function lockBalance (trx: Db, dialect: Dialect, userId: number): Promise<WalletBalance> {
-  const w = await forUpdate(dialect, trx.selectFrom('wallets').select(['cash_cents', 'credit_cents']).where('user_id', '=', userId)).executeTakeFirst()
+export async function lockBalance (trx: Db, userId: number): Promise<WalletBalance> {
+  const w = await lockedWalletRow.first(trx, userId)
   return { cashCents: Number(w?.cash_cents ?? 0), creditCents: Number(w?.credit_cents ?? 0) }
 }
 
@@ -48,19 +51,21 @@ export async function addToWallet (trx: Db, clock: Clock, userId: number, add: {
  */
 export async function takeFromWallet (trx: Db, clock: Clock, userId: number, take: { cashCents: number; creditCents: number }): Promise<WalletBalance | null> {
   const { cashCents, creditCents } = take
-  const row = await trx.updateTable('wallets')
-    .set({
-      cash_cents: sql<number>`cash_cents - ${cashCents}`,
-      credit_cents: sql<number>`credit_cents - ${creditCents}`,
-      updated_at: iso(clock())
-    })
-    .where('user_id', '=', userId)
-    .where('cash_cents', '>=', cashCents)
-    .where('credit_cents', '>=', creditCents)
-    .returning(['cash_cents', 'credit_cents'])
-    .executeTakeFirst()
+  const row = await takeRow.first(trx, cashCents, creditCents, iso(clock()), userId, cashCents, creditCents)
   return row ? { cashCents: Number(row.cash_cents), creditCents: Number(row.credit_cents) } : null
 }
+
+/** Takes from both balances only where they hold enough (each amount is a parameter twice: the SET and the check). */
+const takeRow = prepared((db: Db, cashCents: number, creditCents: number, now: string, userId: number, cashAtLeast: number, creditAtLeast: number) => db.updateTable('wallets')
+  .set({
+    cash_cents: sql<number>`cash_cents - ${cashCents}`,
+    credit_cents: sql<number>`credit_cents - ${creditCents}`,
+    updated_at: now
+  })
+  .where('user_id', '=', userId)
+  .where('cash_cents', '>=', cashAtLeast)
+  .where('credit_cents', '>=', creditAtLeast)
+  .returning(['cash_cents', 'credit_cents']))
 
 /** The user's own ledger lines, newest first, signed as the user sees them. */
 export async function ledgerPage (db: Db, userId: number, page: number, size: number): Promise<LedgerResponse> {

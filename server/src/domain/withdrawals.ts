@@ -140,7 +140,7 @@ export async function requestWithdrawal (deps: WithdrawDeps, userId: number, req
     const now = clock()
     const at = iso(now)
     // the wallet row first: the user's withdrawals (and purchases) take turns from here on
-    const balance = await lockBalance(trx, deps.dialect, userId)
+    const balance = await lockBalance(trx, userId)
     if (amount < settings.withdrawMinCents) {
       throw rule('withdraw.belowMin', { min: yuan(settings.withdrawMinCents) }, { reason: 'below_min', minCents: settings.withdrawMinCents })
     }

@@ -6,6 +6,14 @@ import type { Db } from '../db'
 import type { UserRow } from '../db/schema'
 import { iso, type Clock } from '../clock'
 import { hashToken, newToken } from '../security/tokens'
+import { prepared } from '../db/prepared'
+
+/** The session of a token's hash with its account (every signed-in request asks it: prepared). */
+const sessionByHash = prepared((db: Db, tokenHash: string) => db.selectFrom('sessions')
+  .innerJoin('users', 'users.id', 'sessions.user_id')
+  .selectAll('users')
+  .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at'])
+  .where('sessions.token_hash', '=', tokenHash))
 
 const MINUTE = 60 * 1000
 const DAY = 24 * 60 * MINUTE
@@ -41,12 +49,7 @@ export class SessionService {
 
   /** The live session of a token, or null; refreshes its idle clock. */
   async resolve (token: string): Promise<ActiveSession | null> {
-    const row = await this.db.selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
-      .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at'])
-      .where('sessions.token_hash', '=', hashToken(token))
-      .executeTakeFirst()
+    const row = await sessionByHash.first(this.db, hashToken(token))
     if (!row) return null
     const now = this.clock()
     const lastSeen = Date.parse(row.last_seen_at)
