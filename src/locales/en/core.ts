@@ -43,8 +43,7 @@ const core: CoreDict = {
     loading: 'Loading…',
     noMore: 'no more data',
     empty: 'Nothing here yet',
-    retry: 'Retry',
-    comingSoon: 'Coming soon'
+    retry: 'Retry'
   },
   request: {
     networkError: 'Network error, please try again later!',

@@ -46,8 +46,7 @@ const core = {
     loading: '加载中…',
     noMore: '没有更多数据了',
     empty: '这里还什么都没有',
-    retry: '重试',
-    comingSoon: '即将开放'
+    retry: '重试'
   },
   request: {
     networkError: '网络异常，请稍后再试!',
