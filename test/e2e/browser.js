@@ -52,4 +52,17 @@ async function openPhonePage (options) {
   }
 }
 
-module.exports = { launchPhone, openPhonePage, CHROMIUM, SHOTS }
+/**
+ * Logs in on the login page with a user name and password (the agreement ticked if it is not), and
+ * waits for home. `p` is what openPhonePage answers (its page and input).
+ */
+async function passwordLogin (p, base, user, password) {
+  await p.page.goto(`${base}/`, { waitUntil: 'networkidle' })
+  await p.input('input-account').fill(user)
+  await p.input('input-password').fill(password)
+  if (await p.page.locator('.login-check--on').count() === 0) await p.page.locator('.login-check').click()
+  await p.page.locator('.login-submit').click()
+  await p.page.waitForURL(/\/pagesA\/home\/index/)
+}
+
+module.exports = { launchPhone, openPhonePage, passwordLogin, CHROMIUM, SHOTS }

@@ -9,20 +9,11 @@
  */
 const assert = require('node:assert/strict')
 const path = require('node:path')
-const { openPhonePage, SHOTS } = require('./browser')
+const { openPhonePage, SHOTS, passwordLogin } = require('./browser')
 const { bodyText } = require('./smtp')
 
 const MAILBOX = 'support@pickbox.example'
 const CONTACT = 'li.lei@example.com'
-
-async function login (p, base, user, password) {
-  await p.page.goto(`${base}/`, { waitUntil: 'networkidle' })
-  await p.input('input-account').fill(user)
-  await p.input('input-password').fill(password)
-  if (await p.page.locator('.login-check--on').count() === 0) await p.page.locator('.login-check').click()
-  await p.page.locator('.login-submit').click()
-  await p.page.waitForURL(/\/pagesA\/home\/index/)
-}
 
 async function until (check, what, ms = 10000) {
   const end = Date.now() + ms
@@ -43,7 +34,7 @@ async function run ({ base, smtp, fakes }) {
     // ---- the shopper, in Chinese ----
     const shopper = await open('zh-CN')
     const { page } = shopper
-    await login(shopper, base, 'shopper', 'shopper123')
+    await passwordLogin(shopper, base, 'shopper', 'shopper123')
     await page.goto(`${base}/pagesA/profile/index`, { waitUntil: 'networkidle' })
     assert.equal(await page.locator('.contact-panel').count(), 0)
     await page.locator('.menu-contact').click()
@@ -91,7 +82,7 @@ async function run ({ base, smtp, fakes }) {
     // ---- the operator, in English: the Complaints tab, reply (mailed), close ----
     const operator = await open('en-US')
     const op = operator.page
-    await login(operator, base, 'operator', 'operator123')
+    await passwordLogin(operator, base, 'operator', 'operator123')
     await op.goto(`${base}/pagesA/editor/index`, { waitUntil: 'networkidle' })
     await op.locator('.editor-tab-complaints').click()
     const row = op.locator('.cq-row--open', { hasText: `#${id} ·` }).first()
@@ -133,7 +124,7 @@ async function run ({ base, smtp, fakes }) {
 
     // ---- the same screens in the other language ----
     const shopperEn = await open('en-US')
-    await login(shopperEn, base, 'shopper', 'shopper123')
+    await passwordLogin(shopperEn, base, 'shopper', 'shopper123')
     await shopperEn.page.goto(`${base}/pagesA/profile/index?contact=1`, { waitUntil: 'networkidle' })
     await shopperEn.page.locator('.contact-item--closed').first().waitFor()
     await shopperEn.page.locator('.contact-topic-payment').click()
@@ -143,7 +134,7 @@ async function run ({ base, smtp, fakes }) {
     await shopperEn.page.locator('.contact-mine').scrollIntoViewIfNeeded()
     await shopperEn.shot('complaints-list-en.png')
     const operatorZh = await open('zh-CN')
-    await login(operatorZh, base, 'operator', 'operator123')
+    await passwordLogin(operatorZh, base, 'operator', 'operator123')
     await operatorZh.page.goto(`${base}/pagesA/editor/index`, { waitUntil: 'networkidle' })
     await operatorZh.page.locator('.editor-tab-complaints').click()
     await operatorZh.page.locator('.cq-filter-all').click()

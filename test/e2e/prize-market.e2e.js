@@ -6,7 +6,7 @@
  * When the server answers that the comparison is not configured, the section says so instead.
  */
 const assert = require('node:assert/strict')
-const { openPhonePage } = require('./browser')
+const { openPhonePage, passwordLogin } = require('./browser')
 const { api } = require('./api')
 
 const yuan = text => Math.round(Number(String(text).replace(/[^\d.]/g, '')) * 100)
@@ -16,12 +16,7 @@ async function run ({ base, fakes }) {
   try {
     // the demo shopper: registrations from one address are limited to 10 an hour, and the suites before
     // this one use them up
-    await page.goto(`${base}/`, { waitUntil: 'networkidle' })
-    await input('input-account').fill('shopper')
-    await input('input-password').fill('shopper123')
-    if (await page.locator('.login-check--on').count() === 0) await page.locator('.login-check').click()
-    await page.locator('.login-submit').click()
-    await page.waitForURL(/\/pagesA\/home\/index/)
+    await passwordLogin({ page, input }, base, 'shopper', 'shopper123')
     const token = await page.evaluate(() => {
       const raw = localStorage.getItem('h5_token')
       try { return JSON.parse(raw).data ?? raw } catch { return raw }

@@ -10,7 +10,7 @@ const assert = require('node:assert/strict')
 const path = require('node:path')
 const { PNG } = require('pngjs')
 const jsQR = require('jsqr')
-const { openPhonePage, SHOTS } = require('./browser')
+const { openPhonePage, SHOTS, passwordLogin } = require('./browser')
 
 const API = '/dev-api'
 
@@ -61,15 +61,6 @@ function decodePng (buffer) {
   return found ? found.data : null
 }
 
-async function login (page, input, base, userName, password) {
-  await page.goto(`${base}/`, { waitUntil: 'networkidle' })
-  await input('input-account').fill(userName)
-  await input('input-password').fill(password)
-  await page.locator('.login-check').click()
-  await page.locator('.login-submit').click()
-  await page.waitForURL(/\/pagesA\/home\/index/)
-}
-
 async function run ({ base }) {
   const post = api(base)
   const { shipment, userName } = await shopperShips(post)
@@ -82,7 +73,7 @@ async function run ({ base }) {
   {
     const { page, errors, close, input, shot } = await openPhonePage({ locale: 'zh-CN' })
     try {
-      await login(page, input, base, userName, 'ship-pass')
+      await passwordLogin({ page, input }, base, userName, 'ship-pass')
       await page.goto(`${base}/pagesA/editor/index`, { waitUntil: 'networkidle' })
       await page.locator('.empty-state__text', { hasText: '没有权限' }).waitFor()
       assert.equal(await page.locator('.editor-tab-shipments').count(), 0)
@@ -99,7 +90,7 @@ async function run ({ base }) {
     const tag = zh ? 'zh' : 'en'
     const { page, errors, close, input, shot } = await openPhonePage({ locale })
     try {
-      await login(page, input, base, 'operator', 'operator123')
+      await passwordLogin({ page, input }, base, 'operator', 'operator123')
       await page.goto(`${base}/pagesA/editor/index`, { waitUntil: 'networkidle' })
       await page.locator('.editor-tab-shipments').click()
       const card = page.locator(`.shipment-${shipment.id}`)

@@ -10,7 +10,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { PDFDocument, rgb } = require('pdf-lib')
-const { openPhonePage } = require('./browser')
+const { openPhonePage, passwordLogin } = require('./browser')
 
 async function makePdf (pages) {
   const doc = await PDFDocument.create()
@@ -21,15 +21,6 @@ async function makePdf (pages) {
     page.drawText(`Catalogue page ${i + 1}`, { x: 40, y: 360, size: 24 })
   }
   return Buffer.from(await doc.save())
-}
-
-async function login (o, base) {
-  await o.page.goto(`${base}/pages/login/index`, { waitUntil: 'networkidle' })
-  await o.input('input-account').fill('operator')
-  await o.input('input-password').fill('operator123')
-  await o.page.locator('.login-check').click()
-  await o.page.locator('.login-submit').click()
-  await o.page.waitForURL(/\/pagesA\/home\/index/)
 }
 
 async function pdfFlow (o, base, file, lang) {
@@ -107,7 +98,7 @@ async function run ({ base, fakes }) {
   for (const [lang, locale] of [['zh', 'zh-CN'], ['en', 'en-US']]) {
     const o = await openPhonePage({ locale })
     try {
-      await login(o, base)
+      await passwordLogin(o, base, 'operator', 'operator123')
       await pdfFlow(o, base, file, lang)
       await promoFlow(o, base, fakes, lang)
       assert.deepEqual(o.errors, [])

@@ -12,19 +12,10 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { openPhonePage } = require('./browser')
+const { openPhonePage, passwordLogin } = require('./browser')
 const { renderText } = require('../support/textImage')
 const { makePng } = require('../support/png')
 const { shopperShips, api } = require('./shipments.e2e')
-
-async function login (o, base, user, password) {
-  await o.page.goto(`${base}/`, { waitUntil: 'networkidle' })
-  await o.input('input-account').fill(user)
-  await o.input('input-password').fill(password)
-  if (await o.page.locator('.login-check--on').count() === 0) await o.page.locator('.login-check').click()
-  await o.page.locator('.login-submit').click()
-  await o.page.waitForURL(/\/pagesA\/home\/index/)
-}
 
 const overflow = page => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
 
@@ -44,7 +35,7 @@ async function run ({ base, fakes }) {
       fs.writeFileSync(file, renderText(label.lines, { px: 40, angle: 1, noise: 0.01, type: 'jpeg' }))
       const o = await openPhonePage({ locale: tag === 'zh' ? 'zh-CN' : 'en-US' })
       try {
-        await login(o, base, 'operator', 'operator123')
+        await passwordLogin(o, base, 'operator', 'operator123')
         await o.page.goto(`${base}/pagesA/editor/index`, { waitUntil: 'networkidle' })
         await o.page.locator('.editor-tab-shipments').click()
         const card = o.page.locator(`.shipment-${shipment.id}`)
@@ -82,7 +73,7 @@ async function run ({ base, fakes }) {
     for (const tag of ['zh', 'en']) {
       const o = await openPhonePage({ locale: tag === 'zh' ? 'zh-CN' : 'en-US' })
       try {
-        await login(o, base, 'operator', 'operator123')
+        await passwordLogin(o, base, 'operator', 'operator123')
         await o.page.goto(`${base}/pagesA/editor/index`, { waitUntil: 'networkidle' })
         await o.page.locator('.series-new').click()
         await o.input('series-title-zh').fill('星际旅人')
@@ -109,7 +100,7 @@ async function run ({ base, fakes }) {
       const o = await openPhonePage({ locale: tag === 'zh' ? 'zh-CN' : 'en-US' })
       try {
         // the demo shopper (registrations from one address are limited to 10 an hour, and the other suites register)
-        await login(o, base, 'shopper', 'shopper123')
+        await passwordLogin(o, base, 'shopper', 'shopper123')
         await o.page.goto(`${base}/pagesA/profile/index`, { waitUntil: 'networkidle' })
         await o.page.locator('.menu-contact').click()
         await o.page.locator('.contact-attach').waitFor()

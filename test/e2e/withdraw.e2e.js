@@ -8,18 +8,9 @@
  */
 const assert = require('node:assert/strict')
 const path = require('node:path')
-const { openPhonePage, SHOTS } = require('./browser')
+const { openPhonePage, SHOTS, passwordLogin } = require('./browser')
 
 const yuan = text => Math.round(Number(String(text).replace(/[^\d.-]/g, '')) * 100)
-
-async function login (p, base, user, password) {
-  await p.page.goto(`${base}/`, { waitUntil: 'networkidle' })
-  await p.input('input-account').fill(user)
-  await p.input('input-password').fill(password)
-  if (await p.page.locator('.login-check--on').count() === 0) await p.page.locator('.login-check').click()
-  await p.page.locator('.login-submit').click()
-  await p.page.waitForURL(/\/pagesA\/home\/index/)
-}
 
 async function openWithdrawForm (p, base) {
   await p.page.goto(`${base}/pagesA/recharge/index?withdraw=1`, { waitUntil: 'networkidle' })
@@ -33,7 +24,7 @@ async function run ({ base }) {
     // the shopper, in Chinese
     const shopper = await open('zh-CN')
     const { page } = shopper
-    await login(shopper, base, 'shopper', 'shopper123')
+    await passwordLogin(shopper, base, 'shopper', 'shopper123')
     await page.goto(`${base}/pagesA/recharge/index`, { waitUntil: 'networkidle' })
     await page.locator('.pay-sandbox').waitFor()
     // the form is closed until the Withdraw button opens it
@@ -80,7 +71,7 @@ async function run ({ base }) {
     // the operator, in English: the queue, approve the 30, reject the 20 with a reason
     const operator = await open('en-US')
     const op = operator.page
-    await login(operator, base, 'operator', 'operator123')
+    await passwordLogin(operator, base, 'operator', 'operator123')
     await op.goto(`${base}/pagesA/editor/index`, { waitUntil: 'networkidle' })
     await op.locator('.editor-tab-withdrawals').click()
     const row = cents => op.locator('.wq-row--requested', { hasText: 'shopper' }).filter({ has: op.locator('.wq-row__amount', { hasText: `¥${(cents / 100).toFixed(2)}` }) }).first()
@@ -119,13 +110,13 @@ async function run ({ base }) {
 
     // the same screens in the other language
     const shopperEn = await open('en-US')
-    await login(shopperEn, base, 'shopper', 'shopper123')
+    await passwordLogin(shopperEn, base, 'shopper', 'shopper123')
     await openWithdrawForm(shopperEn, base)
     await shopperEn.page.locator('.withdraw-row--rejected').first().waitFor()
     await shopperEn.input('withdraw-amount').fill('12.5')
     await shopperEn.shot('withdraw-form-en.png')
     const operatorZh = await open('zh-CN')
-    await login(operatorZh, base, 'operator', 'operator123')
+    await passwordLogin(operatorZh, base, 'operator', 'operator123')
     await operatorZh.page.goto(`${base}/pagesA/editor/index`, { waitUntil: 'networkidle' })
     await operatorZh.page.locator('.editor-tab-withdrawals').click()
     await operatorZh.page.locator('.wq-filter__item', { hasText: '全部' }).click()
