@@ -198,7 +198,9 @@ async function serveShop (root, dialect, databaseUrl, pool, dir, casesWanted) {
       prizes: await count('prizes'),
       purchases: await count('purchases'),
       soldSlots: await count('case_slots', q => q.where('sold_to', 'is not', null)),
-      negative: await count('wallets', q => q.where(eb => eb.or([eb('cash_cents', '<', 0), eb('credit_cents', '<', 0)])))
+      negative: await count('wallets', q => q.where(eb => eb.or([eb('cash_cents', '<', 0), eb('credit_cents', '<', 0)]))),
+      // SQLite: transactions per commit (server/src/db/sqlite-driver.ts); absent in older server code
+      groupCommit: database.groupCommit ? { ...database.groupCommit } : null
     })
   }, async () => { await app.close(); await database.close() })
   process.send({ type: 'ready', port: app.server.address().port, seriesId, caseIds, tokens, users })
@@ -415,6 +417,11 @@ async function main () {
       const c = last.check
       console.log(`books after the last round: ${c.ledger.transactions} ledger transactions, ${c.ledger.unbalanced} unbalanced, ${c.ledger.walletMismatches} wallet mismatches, ` +
         `sum ${c.ledger.totalCents}; ${c.purchases} purchases, ${c.prizes} prizes, ${c.soldSlots} slots sold, ${c.negative} negative balances -> ${last.booksOk ? 'OK' : 'BROKEN'}`)
+      if (c.groupCommit && c.groupCommit.groups) {
+        const g = c.groupCommit
+        console.log(`group commit (the shop's whole last run): ${g.members} transactions in ${g.groups} commits, ${(g.members / g.groups).toFixed(1)} a commit on average, at most ${g.largest}; ` +
+          `statements: ${g.direct} run directly, ${g.throughKysely} through Kysely's executor`)
+      }
       const goal = dialect === 'sqlite' ? ` goal >= ${GOAL.ratio}x at p99 <= ${GOAL.p99Ms} ms: ${ratio >= GOAL.ratio && s.p99 <= GOAL.p99Ms ? 'met' : 'MISSED'}` : ''
       console.log(`purchases ${s.rps.toFixed(0)}/s at p99 ${s.p99} ms = ${ratio.toFixed(2)}x the bare transaction (${b.rps.toFixed(0)}/s, p99 ${b.p99} ms);${goal}`)
       console.log('')

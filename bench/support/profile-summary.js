@@ -10,9 +10,10 @@ const path = require('node:path')
 
 const GROUPS = [
   // better-sqlite3's calls are native: their time shows in the JS frame that made them (Kysely's SQLite
-  // driver executeQuery, the shop's statement cache in db/index.ts)
+  // driver executeQuery, the shop's statement cache in db/index.ts, or its own driver in db/sqlite-driver.ts)
   ['SQLite (better-sqlite3)', f => /better-sqlite3/.test(f.url) || (/sqlite-driver\.js$/.test(f.url) && f.functionName === 'executeQuery') ||
-    (/server\/src\/db\/index\.ts$/.test(f.url) && f.functionName === 'prepare') || (f.url === '' && /^(run|get|all|iterate|exec|pragma)$/.test(f.functionName))],
+    (/server\/src\/db\/index\.ts$/.test(f.url) && f.functionName === 'prepare') ||
+    (/server\/src\/db\/sqlite-driver\.ts$/.test(f.url) && /^(run|prepare|tryRead)$/.test(f.functionName)) || (f.url === '' && /^(run|get|all|iterate|exec|pragma)$/.test(f.functionName))],
   ['PostgreSQL client (pg)', f => /node_modules\/(pg|pg-protocol|pg-pool|pg-types)\//.test(f.url)],
   ['query building (Kysely)', f => /node_modules\/kysely\//.test(f.url)],
   ['validation (Ajv)', f => /node_modules\/ajv/.test(f.url) || /^validate\d*$/.test(f.functionName)],

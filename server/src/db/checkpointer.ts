@@ -23,7 +23,7 @@ const timer = setInterval(() => {
   try { db.pragma('wal_checkpoint(PASSIVE)') } catch (err) { parentPort.postMessage({ error: String(err && err.message || err) }) }
 }, workerData.everyMs)
 parentPort.on('message', msg => {
-  if (msg === 'stop') { clearInterval(timer); try { db.close() } finally { parentPort.postMessage('stopped') } }
+  if (msg === 'stop') { clearInterval(timer); try { db.close() } finally { parentPort.postMessage('stopped'); parentPort.close() } }
 })
 `
 

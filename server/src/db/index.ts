@@ -6,9 +6,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
 import pg from 'pg'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect } from 'kysely'
 import type { Database } from './schema'
 import type { Dialect } from './dialect'
+import { GroupCommitSqliteDialect, type GroupCommitStats } from './sqlite-driver'
 import { SQLITE_WAL_FALLBACK_PAGES, startCheckpointer, type Checkpointer } from './checkpointer'
 
 export type Db = Kysely<Database>
@@ -17,6 +18,8 @@ export interface DatabaseHandle {
   db: Db
   dialect: Dialect
   close: () => Promise<void>
+  /** SQLite: how transactions were grouped into commits (db/sqlite-driver.ts). */
+  groupCommit?: GroupCommitStats
 }
 
 export interface OpenDatabaseOptions {
@@ -43,31 +46,6 @@ export function openDatabase (options: OpenDatabaseOptions): DatabaseHandle {
 
 export const SQLITE_WAL_AUTOCHECKPOINT = 2000
 
-/** Prepared statements kept per SQL text (Kysely's driver would prepare every query anew). */
-export const SQLITE_STATEMENT_CACHE = 1000
-
-/**
- * better-sqlite3 behind a statement cache: preparing costs about as much as running a small query,
- * and the same few hundred SQL texts come back all the time. Statements are used synchronously, one at
- * a time (Kysely's SQLite driver holds one connection), so reusing them is safe; the least recently
- * added are dropped beyond SQLITE_STATEMENT_CACHE (IN lists and multi-row inserts vary the text).
- */
-function cachingDatabase (sqlite: SqliteDatabase.Database) {
-  const cache = new Map<string, SqliteDatabase.Statement>()
-  return {
-    close: () => sqlite.close(),
-    prepare (sql: string) {
-      let statement = cache.get(sql)
-      if (!statement) {
-        statement = sqlite.prepare(sql)
-        if (cache.size >= SQLITE_STATEMENT_CACHE) cache.delete(cache.keys().next().value as string)
-        cache.set(sql, statement)
-      }
-      return statement
-    }
-  }
-}
-
 function openSqlite (file: string, onCheckpointError?: (err: Error) => void): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true })
   const sqlite = new SqliteDatabase(file)
@@ -89,8 +67,16 @@ function openSqlite (file: string, onCheckpointError?: (err: Error) => void): Da
   } else {
     sqlite.pragma(`wal_autocheckpoint = ${SQLITE_WAL_AUTOCHECKPOINT}`)
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }) })
-  return { db, dialect: 'sqlite', close: async () => { await checkpointer?.stop(); await db.destroy() } }
+  // SELECTs outside transactions read on a second connection (file databases; see sqlite-driver.ts)
+  let reader: SqliteDatabase.Database | null = null
+  if (file !== ':memory:') {
+    reader = new SqliteDatabase(file)
+    reader.pragma('busy_timeout = 5000')
+    reader.pragma('foreign_keys = ON')
+  }
+  const dialect = new GroupCommitSqliteDialect(sqlite, reader)
+  const db = new Kysely<Database>({ dialect })
+  return { db, dialect: 'sqlite', close: async () => { await checkpointer?.stop(); await db.destroy() }, groupCommit: dialect.driver().stats }
 }
 
 const INT8_OID = 20

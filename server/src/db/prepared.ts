@@ -13,6 +13,7 @@
  */
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely'
 import type { Database } from './schema'
+import { owned, runDirect } from './sqlite-driver'
 
 type Db = Kysely<Database>
 
@@ -61,7 +62,11 @@ export function prepared<A extends unknown[], R> (build: (db: Db, ...args: A) =>
     }
     const { sql, from, constants } = templateFor(db, args.length)
     const parameters = from.map((f, i) => f < 0 ? constants[i] : args[f])
-    return db.executeQuery(CompiledQuery.raw(sql, parameters) as CompiledQuery<R>)
+    // SQLite: straight to the connection where that is certain (db/sqlite-driver.ts runDirect)
+    const direct = runDirect(db, { sql, parameters })
+    if (direct) return Promise.resolve(direct as QueryResult<R>)
+    const compiled = CompiledQuery.raw(sql, parameters) as CompiledQuery<R>
+    return db.executeQuery(db.isTransaction ? owned(compiled, db) as CompiledQuery<R> : compiled)
   }
   return {
     execute,
