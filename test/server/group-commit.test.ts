@@ -9,6 +9,7 @@ import SqliteDatabase from 'better-sqlite3'
 import { sql, type Kysely } from 'kysely'
 import { openDatabase, type DatabaseHandle } from '../../server/src/db'
 import { GROUP_MAX_MEMBERS } from '../../server/src/db/sqlite-driver'
+import { prepared } from '../../server/src/db/prepared'
 
 type Db = Kysely<any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -165,6 +166,36 @@ describe.each(['file', 'memory'] as const)('group commit, %s database', (kind) =
     // and the database goes on
     await db.transaction().execute(trx => sql`insert into t (v) values (5)`.execute(trx))
     expect(await values(db)).toEqual([5])
+  })
+
+  test('prepared statements run directly belong to their transaction: undone with it, refused after it', async () => {
+    const insert = prepared((d: Db, v: number) => d.insertInto('t').values({ v }))
+    const before = handle.groupCommit!.direct
+    await expect(db.transaction().execute(async trx => {
+      await insert.execute(trx, 1) // the first goes through Kysely and names its transaction
+      await insert.execute(trx, 2) // the rest run directly
+      await insert.execute(trx, 3)
+      throw new Error('undo')
+    })).rejects.toThrow('undo')
+    expect(handle.groupCommit!.direct - before).toBe(2)
+    expect(await values(db)).toEqual([])
+    let kept: Db | null = null
+    await db.transaction().execute(async trx => {
+      kept = trx
+      await insert.execute(trx, 4)
+      await insert.execute(trx, 5)
+    })
+    // a transaction object used after its end is refused (by Kysely), not run in whatever holds the writer now
+    const hold = gate()
+    const other = db.transaction().execute(async trx => {
+      await insert.execute(trx, 6)
+      await hold.wait
+    })
+    await turn()
+    await expect(insert.execute(kept!, 7)).rejects.toThrow(/committed/)
+    hold.open()
+    await other
+    expect(await values(db)).toEqual([4, 5, 6])
   })
 
   test('a transaction begun by hand (as a migration does) reads its own writes', async () => {

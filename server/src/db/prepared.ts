@@ -56,17 +56,22 @@ export function prepared<A extends unknown[], R> (build: (db: Db, ...args: A) =>
     return template
   }
   const execute = (db: Db, ...args: A): Promise<QueryResult<R>> => {
-    for (let i = 0; i < args.length; i++) {
-      // an IN list is as many parameters as it has items: its SQL cannot be kept
-      if (Array.isArray(args[i])) throw new Error(`prepared query: argument ${i} is a list (an IN list cannot be prepared)`)
+    try {
+      for (let i = 0; i < args.length; i++) {
+        // an IN list is as many parameters as it has items: its SQL cannot be kept
+        if (Array.isArray(args[i])) throw new Error(`prepared query: argument ${i} is a list (an IN list cannot be prepared)`)
+      }
+      const { sql, from, constants } = templateFor(db, args.length)
+      const parameters = from.map((f, i) => f < 0 ? constants[i] : args[f])
+      // SQLite: straight to the connection where that is certain (db/sqlite-driver.ts runDirect)
+      const direct = runDirect(db, { sql, parameters })
+      if (direct) return Promise.resolve(direct as QueryResult<R>)
+      const compiled = CompiledQuery.raw(sql, parameters) as CompiledQuery<R>
+      return db.executeQuery(db.isTransaction ? owned(compiled, db) as CompiledQuery<R> : compiled)
+    } catch (err) {
+      // a failure run directly, a transaction that has ended, a bad argument: a rejection, as any other
+      return Promise.reject(err)
     }
-    const { sql, from, constants } = templateFor(db, args.length)
-    const parameters = from.map((f, i) => f < 0 ? constants[i] : args[f])
-    // SQLite: straight to the connection where that is certain (db/sqlite-driver.ts runDirect)
-    const direct = runDirect(db, { sql, parameters })
-    if (direct) return Promise.resolve(direct as QueryResult<R>)
-    const compiled = CompiledQuery.raw(sql, parameters) as CompiledQuery<R>
-    return db.executeQuery(db.isTransaction ? owned(compiled, db) as CompiledQuery<R> : compiled)
   }
   return {
     execute,
