@@ -177,7 +177,7 @@ export default defineConfig<'webpack5'>(async (merge) => {
         }
         // Taro's button spinner is an image on a third-party host: use our own, inlined (see the loader)
         chain.module.rule('local-spinner').test(/\.s?css$/).enforce('pre')
-          .include.add(path.resolve(__dirname, '..', 'node_modules', '@tarojs', 'components-react')).end()
+          .include.add(path.dirname(require.resolve('@tarojs/components-react/package.json'))).end()
           .use('local-spinner').loader(path.resolve(__dirname, '..', 'scripts', 'webpack', 'local-spinner-loader.js'))
       },
       devServer: {
