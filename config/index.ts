@@ -147,6 +147,15 @@ export default defineConfig<'webpack5'>(async (merge) => {
         chain.optimization.merge({
           splitChunks: {
             cacheGroups: {
+              // Taro's toast, modal and action sheet stay in the chunk the app fetches when it first needs
+              // them (src/utils/feedbackApi.h5.ts), also where pages use them through Taro (clipboard, media picker)
+              feedbackUi: {
+                chunks: 'async',
+                name: 'feedback-ui',
+                test: /[\\/]@tarojs[\\/]taro-h5[\\/]dist[\\/]api[\\/]ui[\\/]interaction[\\/]|[\\/]src[\\/]utils[\\/]taroFeedback\.ts$/,
+                priority: 30,
+                enforce: true
+              },
               pagesCommon: {
                 chunks: 'async',
                 name: 'pages-common',
