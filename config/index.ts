@@ -190,6 +190,14 @@ export default defineConfig<'webpack5'>(async (merge) => {
         chain.module.rule('local-spinner').test(/\.s?css$/).enforce('pre')
           .include.add(path.dirname(require.resolve('@tarojs/components-react/package.json'))).end()
           .use('local-spinner').loader(path.resolve(__dirname, '..', 'scripts', 'webpack', 'local-spinner-loader.js'))
+        // the style sheets Taro's entry injects lose the components the app does not use (Icon, Checkbox,
+        // Radio) and WeUI's icon font inlined in them (see the loader)
+        chain.module.rule('unused-taro-styles').enforce('pre')
+          .test([
+            path.join(path.dirname(require.resolve('@tarojs/components/package.json')), 'dist', 'taro-components', 'taro-components.css'),
+            path.join(path.dirname(require.resolve('@tarojs/components-react/package.json')), 'dist', 'index.css')
+          ])
+          .use('unused-taro-styles').loader(path.resolve(__dirname, '..', 'scripts', 'webpack', 'unused-taro-styles-loader.js'))
       },
       devServer: {
         // no hot reloading: with Preact it would need @prefresh/webpack (see babel.config.js)
