@@ -140,6 +140,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
         chain.resolve.alias.set('whatwg-fetch$', path.resolve(__dirname, '..', 'src', 'shims', 'empty.js'))
         chain.resolve.alias.set('abortcontroller-polyfill/dist/abortcontroller-polyfill-only$', path.resolve(__dirname, '..', 'src', 'shims', 'empty.js'))
         chain.resolve.alias.set('jsonp-retry$', path.resolve(__dirname, '..', 'src', 'shims', 'jsonp.js'))
+        // mobx-react-lite's fallback for React before 18: Preact's compat has the hook itself (see the file)
+        chain.resolve.alias.set('use-sync-external-store/shim$', path.resolve(__dirname, '..', 'src', 'shims', 'use-sync-external-store.js'))
         // Page chunks share code instead of repeating it (Taro splits only the entry's chunks): what most
         // pages use, and what the first pages (login, home) share with any other page, goes into one chunk
         // loaded with the first page; the rest of what two or more pages share into chunks by the set of
