@@ -51,7 +51,7 @@ const H5_PAGES_COMMON_MIN = 6
  * (scripts/webpack/staged-boot.js): without this they run inside the step of whichever import needs
  * them first (most inside @tarojs/taro's), making that step a long task.
  */
-const BOOT_PREWARM = ['react', 'scheduler', 'react-dom', 'mobx', 'history', 'universal-router']
+const BOOT_PREWARM = ['preact', 'preact/hooks', 'react', 'mobx', 'history', 'universal-router']
 const FIRST_PAGES = [/[\\/]src[\\/]pages[\\/]login[\\/]index\.tsx$/, /[\\/]src[\\/]pagesA[\\/]home[\\/]index\.tsx$/]
 interface WebpackModule { resource?: string }
 interface WebpackChunkGraph {
@@ -92,8 +92,15 @@ export default defineConfig<'webpack5'>(async (merge) => {
         : [],
       options: {}
     },
-    framework: 'react',
+    // H5 runs on Preact (Taro aliases react and react-dom to preact/compat): about 35 KB brotli less
+    // before the first render than React DOM; the mini-program keeps React (Taro's own reconciler)
+    framework: process.env.TARO_ENV === 'h5' ? 'preact' : 'react',
     compiler: { type: 'webpack5', prebundle: { enable: false } },
+    // H5: Taro's terser defaults keep every function's name and quote every object key; nothing here
+    // reads a function's name, so the scripts go out without them (and with two compress passes)
+    ...(process.env.TARO_ENV === 'h5'
+      ? { terser: { enable: true, config: { keep_fnames: false, compress: { passes: 2 }, output: { quote_keys: false, keep_quoted_props: false } } } }
+      : {}),
     cache: { enable: false },
     mini: {
       // types/ holds constants of the shared contract too (types/shop.ts): compile it like src/
@@ -138,6 +145,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
         chain.resolve.alias.set('whatwg-fetch$', path.resolve(__dirname, '..', 'src', 'shims', 'empty.js'))
         chain.resolve.alias.set('abortcontroller-polyfill/dist/abortcontroller-polyfill-only$', path.resolve(__dirname, '..', 'src', 'shims', 'empty.js'))
         chain.resolve.alias.set('jsonp-retry$', path.resolve(__dirname, '..', 'src', 'shims', 'jsonp.js'))
+        // mobx-react-lite's fallback for React before 18: Preact's compat has the hook itself (see the file)
+        chain.resolve.alias.set('use-sync-external-store/shim$', path.resolve(__dirname, '..', 'src', 'shims', 'use-sync-external-store.js'))
         // Page chunks share code instead of repeating it (Taro splits only the entry's chunks): what most
         // pages use, and what the first pages (login, home) share with any other page, goes into one chunk
         // loaded with the first page; the rest of what two or more pages share into chunks by the set of
@@ -145,6 +154,15 @@ export default defineConfig<'webpack5'>(async (merge) => {
         chain.optimization.merge({
           splitChunks: {
             cacheGroups: {
+              // Taro's toast, modal and action sheet stay in the chunk the app fetches when it first needs
+              // them (src/utils/feedbackApi.h5.ts), also where pages use them through Taro (clipboard, media picker)
+              feedbackUi: {
+                chunks: 'async',
+                name: 'feedback-ui',
+                test: /[\\/]@tarojs[\\/]taro-h5[\\/]dist[\\/]api[\\/]ui[\\/]interaction[\\/]|[\\/]src[\\/]utils[\\/]taroFeedback\.ts$/,
+                priority: 30,
+                enforce: true
+              },
               pagesCommon: {
                 chunks: 'async',
                 name: 'pages-common',
@@ -177,10 +195,20 @@ export default defineConfig<'webpack5'>(async (merge) => {
         }
         // Taro's button spinner is an image on a third-party host: use our own, inlined (see the loader)
         chain.module.rule('local-spinner').test(/\.s?css$/).enforce('pre')
-          .include.add(path.resolve(__dirname, '..', 'node_modules', '@tarojs', 'components-react')).end()
+          .include.add(path.dirname(require.resolve('@tarojs/components-react/package.json'))).end()
           .use('local-spinner').loader(path.resolve(__dirname, '..', 'scripts', 'webpack', 'local-spinner-loader.js'))
+        // the style sheets Taro's entry injects lose the components the app does not use (Icon, Checkbox,
+        // Radio) and WeUI's icon font inlined in them (see the loader)
+        chain.module.rule('unused-taro-styles').enforce('pre')
+          .test([
+            path.join(path.dirname(require.resolve('@tarojs/components/package.json')), 'dist', 'taro-components', 'taro-components.css'),
+            path.join(path.dirname(require.resolve('@tarojs/components-react/package.json')), 'dist', 'index.css')
+          ])
+          .use('unused-taro-styles').loader(path.resolve(__dirname, '..', 'scripts', 'webpack', 'unused-taro-styles-loader.js'))
       },
       devServer: {
+        // no hot reloading: with Preact it would need @prefresh/webpack (see babel.config.js)
+        hot: false,
         host: '127.0.0.1',
         port: 10086,
         proxy: [{ context: ['/dev-api'], target: process.env.API_PROXY_TARGET || 'http://127.0.0.1:3000', changeOrigin: true }]

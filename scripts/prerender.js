@@ -206,7 +206,12 @@ function paintFirst (html, dir) {
   if (!scripts.length) return html
   const loader = `!function(d){var done=0,js=${JSON.stringify(scripts)};function go(){if(done)return;done=1;` +
     'js.forEach(function(src){var s=d.createElement(\'script\');s.src=src;s.async=false;d.head.appendChild(s)})}' +
-    'if(d.visibilityState===\'hidden\')go();else{requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,1000)}}(document)'
+    // after the frame, once the browser reports the first contentful paint where it can (Chrome, Safari
+    // 14.1+): a frame's end can come before its paint is presented, and a script fetched in between
+    // competes with it
+    'function painted(){var P=window.PerformanceObserver,T=P&&P.supportedEntryTypes;if(!T||T.indexOf(\'paint\')<0)return go();' +
+    'var o=new P(function(l){if(l.getEntriesByName(\'first-contentful-paint\').length){o.disconnect();go()}});o.observe({type:\'paint\',buffered:true})}' +
+    'if(d.visibilityState===\'hidden\')go();else{requestAnimationFrame(function(){setTimeout(painted,0)});setTimeout(go,1000)}}(document)'
   return html.replace('</body>', `<script data-entry-loader>${loader}</script></body>`)
 }
 

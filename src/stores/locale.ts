@@ -15,12 +15,16 @@ export function matchLocale (raw: unknown): Locale | null {
 }
 
 function systemLanguage (): string {
-  // On H5 the browser knows; Taro's getSystemInfoSync would pull a user-agent parser into the bundle.
-  if (process.env.TARO_ENV === 'h5') return typeof navigator !== 'undefined' ? navigator.language : ''
-  try {
-    return Taro.getSystemInfoSync().language || ''
-  } catch {
-    return ''
+  // On H5 the browser knows; Taro's getSystemInfoSync would pull a user-agent parser into the bundle
+  // (in an else branch, so that the H5 build drops the call and does not import it at all)
+  if (process.env.TARO_ENV === 'h5') {
+    return typeof navigator !== 'undefined' ? navigator.language : ''
+  } else {
+    try {
+      return Taro.getSystemInfoSync().language || ''
+    } catch {
+      return ''
+    }
   }
 }
 

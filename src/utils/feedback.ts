@@ -1,6 +1,6 @@
-import Taro from '@tarojs/taro'
 import { t } from '@/stores/locale'
 import { TOAST_DEFAULT_DURATION_MS } from '@/constants'
+import { withFeedbackApi } from '@/utils/feedbackApi'
 
 export type ToastLevel = 'none' | 'success' | 'error' | 'loading'
 
@@ -14,11 +14,11 @@ export interface ToastOptions {
 export function toast (options: ToastOptions | string = {}): Promise<void> {
   const o = typeof options === 'string' ? { message: options } : options
   const title = o.message ?? t('feedback.done')
-  return Taro.showToast({
+  return withFeedbackApi(ui => ui.showToast({
     title,
     icon: o.level ?? 'none',
     duration: o.duration ?? TOAST_DEFAULT_DURATION_MS
-  }).then(() => undefined, () => undefined)
+  })).then(() => undefined, () => undefined)
 }
 
 export interface DialogOptions {
@@ -33,13 +33,13 @@ export interface DialogOptions {
 /** Dialog (spec 3, 9): resolves true when confirmed. Defaults confirm and cancel. */
 export async function dialog (options: DialogOptions = {}): Promise<boolean> {
   try {
-    const res = await Taro.showModal({
+    const res = await withFeedbackApi(ui => ui.showModal({
       title: options.title ?? '',
       content: options.message ?? '',
       confirmText: options.confirmText ?? t('feedback.confirm'),
       cancelText: options.cancelText ?? t('feedback.cancel'),
       showCancel: options.showCancel ?? true
-    })
+    }))
     return !!res.confirm
   } catch {
     return false
@@ -52,12 +52,12 @@ let loadingCount = 0
 export const loading = {
   show (message?: string): void {
     loadingCount += 1
-    if (loadingCount === 1) Taro.showLoading({ title: message ?? t('feedback.loading'), mask: true })
+    if (loadingCount === 1) withFeedbackApi(ui => ui.showLoading({ title: message ?? t('feedback.loading'), mask: true })).catch(() => undefined)
   },
   hide (): void {
     if (loadingCount === 0) return
     loadingCount -= 1
-    if (loadingCount === 0) Taro.hideLoading()
+    if (loadingCount === 0) withFeedbackApi(ui => ui.hideLoading()).catch(() => undefined)
   },
   async wrap<T> (task: Promise<T> | (() => Promise<T>), message?: string): Promise<T> {
     loading.show(message)

@@ -34,8 +34,8 @@ function removeFirstPaint () {
 
 /**
  * H5, while index.html's first paint is on screen (this page prerendered, or the splash): the page's
- * content renders in a transition, which React splits into slices of a few milliseconds, so a slow
- * phone's main thread stays free for taps and scrolls meanwhile (the first paint shows until then).
+ * content renders after the shell's first commit, in a task of its own (the first paint shows until
+ * then). The H5 build runs on Preact, whose startTransition renders at once (React would slice it).
  */
 function deferFirstRender (): boolean {
   return process.env.TARO_ENV === 'h5' && firstPaintShown()
