@@ -39,7 +39,16 @@ function arg (name, fallback) {
 
 // ---- children ----------------------------------------------------------------------------------
 
-/** IPC shared by both children: CPU profile on demand, stop. */
+/**
+ * Each child's own time per request (Fastify's elapsed time, from the request's start to its answer), so
+ * the p99 can be read without the load generator's stalls: it shares the machine's cores.
+ */
+const serverTimes = []
+function timeRequests (app, url) {
+  app.addHook('onResponse', async (request, reply) => { if (request.url === url) serverTimes.push(reply.elapsedTime) })
+}
+
+/** IPC shared by both children: CPU profile on demand, the server's own times, stop. */
 function control (extra, close) {
   let session = null
   process.on('message', async (msg) => {
@@ -59,6 +68,13 @@ function control (extra, close) {
         fs.writeFileSync(msg.file, JSON.stringify(profile))
         session.disconnect()
         process.send({ type: 'profiled', file: msg.file })
+      } else if (msg.type === 'times-reset') {
+        serverTimes.length = 0
+        process.send({ type: 'times-reset' })
+      } else if (msg.type === 'times') {
+        const sorted = [...serverTimes].sort((a, b) => a - b)
+        const at = q => sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] : null
+        process.send({ type: 'times', n: sorted.length, p50: at(0.5), p99: at(0.99) })
       } else if (msg.type === 'stop') {
         await close()
         process.exit(0)
@@ -119,6 +135,7 @@ async function serveBare (dialect, databaseUrl, pool) {
   app.post('/bare', {
     schema: { body: { type: 'object', required: ['user', 'value'], properties: { user: { type: 'integer' }, value: { type: 'integer' } } } }
   }, handler)
+  timeRequests(app, '/bare')
   await app.listen({ port: 0, host: '127.0.0.1' })
   control(async () => {}, async () => { await app.close(); await close() })
   process.send({ type: 'ready', port: app.server.address().port })
@@ -179,6 +196,7 @@ async function serveShop (root, dialect, databaseUrl, pool, dir, casesWanted) {
     users.push({ id: userId, userName: `bench${i}` })
   }
   const app = await buildApp({ config, database, maintenance: false, logger: false })
+  timeRequests(app, `${PREFIX}/api/casePurchase`)
   const sessions = new SessionService(db, clock)
   const tokens = []
   for (const u of users) tokens.push(await sessions.create(u.id, { ip: '127.0.0.1', userAgent: 'bench' }))
@@ -260,6 +278,9 @@ const summary = (result, counter) => ({
   errors: result.errors + result.timeouts
 })
 
+async function resetTimes (c) { c.send({ type: 'times-reset' }); await c.next() }
+async function timesOf (c) { c.send({ type: 'times' }); return c.next() }
+
 async function benchBare (autocannon, dialect, databaseUrl, pool, seconds, connections) {
   const c = startChild(['--bare', dialect, databaseUrl || '-', String(pool)], (seconds + 120) * 1000)
   const ready = await c.next()
@@ -272,7 +293,9 @@ async function benchBare (autocannon, dialect, databaseUrl, pool, seconds, conne
   })
   await run(WARMUP_SECONDS, codeCounter())
   const counter = codeCounter()
+  await resetTimes(c)
   const result = summary(await run(seconds, counter), counter)
+  result.server = await timesOf(c)
   await c.stop()
   return result
 }
@@ -308,7 +331,9 @@ async function benchShop (autocannon, dialect, databaseUrl, pool, seconds, conne
     await purchaseRun(WARMUP_SECONDS, warm)
     if (profile) { c.send({ type: 'profile-start' }); await c.next() }
     const counter = codeCounter()
+    await resetTimes(c)
     const purchases = summary(await purchaseRun(seconds, counter), counter)
+    purchases.server = await timesOf(c)
     let profileFile = null
     if (profile) {
       profileFile = path.join(os.tmpdir(), `purchase-${dialect}-${Date.now()}.cpuprofile`)
@@ -395,7 +420,7 @@ async function main () {
         bare.push(await benchBare(autocannon, dialect, urlBare, pool, seconds, connections))
         last = await benchShop(autocannon, dialect, urlShop, pool, seconds, connections, { others: r === rounds, profile: profile && r === 1, root })
         shop.push(last.rows[0][1])
-        process.stdout.write(`${dialect} round ${r}: bare ${bare[r - 1].rps.toFixed(0)}/s, purchases ${shop[r - 1].rps.toFixed(0)}/s (p99 ${shop[r - 1].p99} ms)\n`)
+        process.stdout.write(`${dialect} round ${r}: bare ${bare[r - 1].rps.toFixed(0)}/s, purchases ${shop[r - 1].rps.toFixed(0)}/s (p99 ${shop[r - 1].p99} ms; in the server p99 ${shop[r - 1].server.p99.toFixed(1)} ms, bare ${bare[r - 1].server.p99.toFixed(1)} ms)\n`)
         if (last.profileFile) {
           const { summarize } = require('./support/profile-summary')
           const { busyMs, rows } = summarize(last.profileFile, path.resolve(__dirname, '..'))
@@ -404,8 +429,8 @@ async function main () {
         }
         if (!last.booksOk) failed = true
       }
-      const b = { rps: median(bare.map(x => x.rps)), p99: median(bare.map(x => x.p99)) }
-      const s = { rps: median(shop.map(x => x.rps)), p99: median(shop.map(x => x.p99)) }
+      const b = { rps: median(bare.map(x => x.rps)), p99: median(bare.map(x => x.p99)), serverP99: median(bare.map(x => x.server.p99)) }
+      const s = { rps: median(shop.map(x => x.rps)), p99: median(shop.map(x => x.p99)), serverP50: median(shop.map(x => x.server.p50)), serverP99: median(shop.map(x => x.server.p99)) }
       console.log('')
       console.log(`${dialect === 'sqlite' ? 'SQLite (better-sqlite3, WAL, synchronous NORMAL)' : `${postgres.settings}, pool ${pool}`}; server code of ${root}; ${os.cpus().length} cores, Node ${process.version}, ${connections} connections, 127.0.0.1, median of ${rounds} rounds of ${seconds} s`)
       console.log(`${pad('request', 30)}${lpad('ok req/s', 10)}${lpad('p50 ms', 8)}${lpad('p99 ms', 8)}${lpad('max ms', 8)}  answers`)
@@ -427,6 +452,8 @@ async function main () {
       const goal = dialect === 'sqlite' ? ` goal >= ${GOAL.ratio}x at p99 <= ${GOAL.p99Ms} ms: ${ratio >= GOAL.ratio && s.p99 <= GOAL.p99Ms ? 'met' : 'MISSED'}` : ''
       console.log(`purchases ${s.rps.toFixed(0)}/s at p99 ${s.p99} ms, the bare transaction ${b.rps.toFixed(0)}/s at p99 ${b.p99} ms (medians); ` +
         `ratio ${ratio.toFixed(2)}x (median of the rounds' ${shop.map((x, i) => (x.rps / bare[i].rps).toFixed(2)).join(', ')});${goal}`)
+      console.log(`in the server (Fastify's elapsed time of each request, without the load generator's stalls): purchases p50 ${s.serverP50.toFixed(1)} ms, ` +
+        `p99 ${s.serverP99.toFixed(1)} ms; the bare transaction p99 ${b.serverP99.toFixed(1)} ms (medians of the rounds)`)
       console.log('')
     }
   } finally {
