@@ -25,6 +25,7 @@ const fs = require('node:fs')
 const http = require('node:http')
 const os = require('node:os')
 const path = require('node:path')
+const { quantile } = require('./support/quantile')
 
 const GOAL_SLOT_SOLD = 0.05
 /** Purchases on an older series before the launch, so the server is warm as a running shop is. */
@@ -93,8 +94,7 @@ async function serve (root, dialect, databaseUrl, pool, dir, shoppers) {
       } else if (msg.type === 'server times') {
         const out = {}
         for (const [k, xs] of Object.entries(serverMs)) {
-          const sorted = [...xs].sort((a, b) => a - b)
-          out[k] = { n: xs.length, p50: sorted[Math.floor(xs.length / 2)], p99: sorted[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))], sum: xs.reduce((a, b) => a + b, 0) }
+          out[k] = { n: xs.length, p50: quantile(xs, 0.5), p99: quantile(xs, 0.99), sum: xs.reduce((a, b) => a + b, 0) }
         }
         for (const k of Object.keys(serverMs)) serverMs[k] = []
         process.send({ type: 'server times', times: out })
@@ -131,11 +131,6 @@ async function serve (root, dialect, databaseUrl, pool, dir, shoppers) {
 
 // ---- parent: the shoppers -----------------------------------------------------------------------
 
-function quantile (xs, q) {
-  if (!xs.length) return 0
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]
-}
 
 /** The shoppers' client: node's http with keep-alive (lighter than fetch, so the client measures the shop). */
 const agent = new http.Agent({ keepAlive: true, maxSockets: 2000 })

@@ -25,6 +25,7 @@ const { fork } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const { quantile } = require('./support/quantile')
 
 const GOAL = { ratio: 0.3, p99Ms: 15 }
 const USERS = 20
@@ -72,9 +73,7 @@ function control (extra, close) {
         serverTimes.length = 0
         process.send({ type: 'times-reset' })
       } else if (msg.type === 'times') {
-        const sorted = [...serverTimes].sort((a, b) => a - b)
-        const at = q => sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] : null
-        process.send({ type: 'times', n: sorted.length, p50: at(0.5), p99: at(0.99) })
+        process.send({ type: 'times', n: serverTimes.length, p50: quantile(serverTimes, 0.5), p99: quantile(serverTimes, 0.99) })
       } else if (msg.type === 'stop') {
         await close()
         process.exit(0)

@@ -217,6 +217,7 @@ describe.each(['file', 'memory'] as const)('group commit, %s database', (kind) =
     // the savepoint and statement journals are kept in memory (db/index.ts), not in temporary files
     const store = await db.transaction().execute(async trx => (await sql<{ temp_store: number }>`pragma temp_store`.execute(trx)).rows[0].temp_store)
     expect(store).toBe(2)
+    const before = { ...handle.groupCommit! }
     const hold = gate()
     const first = db.transaction().execute(async trx => {
       await sql`insert into t (v) values (1), (2)`.execute(trx)
@@ -234,5 +235,8 @@ describe.each(['file', 'memory'] as const)('group commit, %s database', (kind) =
     expect((await failing)?.message).toMatch(/UNIQUE/)
     await last
     expect(await values(db)).toEqual([1, 2, 6])
+    // the two that kept their work committed together, in one group
+    expect(handle.groupCommit!.groups - before.groups).toBe(1)
+    expect(handle.groupCommit!.members - before.members).toBe(2)
   })
 })
