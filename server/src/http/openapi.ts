@@ -78,7 +78,7 @@ const SCHEMA_MAP = ['properties', 'patternProperties', 'dependentSchemas', '$def
  * One schema as JSON Schema 2020-12 (OpenAPI 3.1), in place: a draft-07 tuple (`items` a list, closed by
  * `additionalItems`) becomes `prefixItems` closed by `items`, which accepts exactly the same arrays.
  */
-export function toJsonSchema2020 (schema: unknown): void {
+function toJsonSchema2020 (schema: unknown): void {
   if (!isObject(schema)) return
   for (const key of ONE_SCHEMA) if (isObject(schema[key])) toJsonSchema2020(schema[key])
   for (const key of SCHEMA_LIST) if (Array.isArray(schema[key])) (schema[key] as unknown[]).forEach(toJsonSchema2020)
@@ -112,7 +112,7 @@ function convertOperation (operation: unknown): void {
  * The document as published: a copy of what @fastify/swagger collected (the route schemas themselves,
  * compiled by the server's Ajv, are never touched), with every schema in JSON Schema 2020-12.
  */
-export function publishedDocument (collected: Json): Json {
+function publishedDocument (collected: Json): Json {
   const doc = JSON.parse(JSON.stringify(collected)) as Json
   if (isObject(doc.paths)) {
     for (const item of Object.values(doc.paths)) {
