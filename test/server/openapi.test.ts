@@ -308,8 +308,14 @@ describe('the OpenAPI document', () => {
     expect(page.statusCode).toBe(200)
     expect(page.body).toContain('swagger-ui')
     expect(page.body).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|localhost)[a-z0-9.-]+\.[a-z]{2,}\/[^"']*\.(js|css)/i)
+    // its scripts are there (an unknown path answers the envelope's 404, with HTTP 200)
+    const scripts = [...page.body.matchAll(/<script src="\.\/([^"]+)"/g)].map(m => m[1])
+    expect(scripts).toContain('static/swagger-initializer.js')
+    for (const script of scripts) {
+      const res = await t.app.inject({ method: 'GET', url: `${PREFIX}/docs/${script}` })
+      expect([script, res.statusCode, res.headers['content-type']]).toEqual([script, 200, 'application/javascript; charset=utf-8'])
+    }
     const init = await t.app.inject({ method: 'GET', url: `${PREFIX}/docs/static/swagger-initializer.js` })
-    expect(init.statusCode).toBe(200)
     // Swagger UI reads the document from ./json beside the page: the same 3.1 document
     expect(init.body).toContain("resolveUrl('./json')")
     const json = await t.app.inject({ method: 'GET', url: `${PREFIX}/docs/json` })
