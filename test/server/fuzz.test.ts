@@ -36,7 +36,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { createHash } from 'node:crypto'
 import { PDFDocument } from 'pdf-lib'
-import Ajv, { type ValidateFunction } from 'ajv'
+// the document is OpenAPI 3.1: its schemas are JSON Schema 2020-12 (a tuple is prefixItems closed by items: false)
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import type { LightMyRequestResponse } from 'fastify'
 import { testDialects } from './support/db'
@@ -80,7 +81,7 @@ const OPERATOR_ALERTS = ['WeChat Pay: payment for an unknown order', 'WeChat Pay
 // ---- the document ----------------------------------------------------------------------------------
 
 interface Schema {
-  type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; items?: Schema
+  type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; items?: Schema | false; prefixItems?: Schema[]
   enum?: unknown[]; const?: unknown; anyOf?: Schema[]; minimum?: number; maximum?: number
   minLength?: number; maxLength?: number; pattern?: string; format?: string; minItems?: number; maxItems?: number
 }
@@ -212,7 +213,7 @@ function edgesFor (s: Schema, v: unknown): unknown[] {
     out.push(e.toUpperCase(), e + ' ', e + '\u0000', 'other', enumValues)
   }
   if (types.has('array')) {
-    const item = s.items ?? {}
+    const item = s.items || s.prefixItems?.[0] || {}
     const one = Array.isArray(v) && v.length ? v[0] : 1
     out.push([null], [one, one], Array.from({ length: (s.maxItems ?? 100) + 1 }, (_, i) => typeof one === 'number' ? i + 1 : one),
       Array(100).fill(one), [...NUMBER_EDGES(item).slice(0, 8)], ['1'], [[one]], [{}], [-1], [0], [2 ** 53], [item.maximum === undefined ? 1e17 : item.maximum + 1])
@@ -357,7 +358,8 @@ function valid (s: Schema, rng: Rng, ctx: Ctx, name?: string): unknown {
       }
       return out
     }
-    case 'array': return Array.from({ length: Math.max(1, s.minItems ?? 1) }, () => valid(s.items ?? {}, rng, ctx))
+    // a tuple (2020-12): one value for each of its items
+    case 'array': return s.prefixItems ? s.prefixItems.map(item => valid(item, rng, ctx)) : Array.from({ length: Math.max(1, s.minItems ?? 1) }, () => valid(s.items || {}, rng, ctx))
     case 'integer':
     case 'number': {
       const min = s.minimum ?? 0
@@ -760,7 +762,7 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
 
   /** Reads the operations of the document. */
   const operationsOf = (doc: Doc): Op[] => {
-    const ajv = new Ajv({ strict: false, allErrors: false })
+    const ajv = new Ajv2020({ strict: false, allErrors: false })
     addFormats(ajv)
     ajv.addFormat('binary', true)
     const ops: Op[] = []
