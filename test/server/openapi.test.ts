@@ -29,7 +29,6 @@ import { defineRoute } from '../../server/src/http/route'
 import type { Api, AppContext } from '../../server/src/context'
 import { createTestApp, PREFIX, type TestApp } from './support/app'
 
-
 interface Operation {
   summary?: string
   tags?: string[]
@@ -93,7 +92,7 @@ function ajv2020 (): Ajv2020 {
   return ajv
 }
 
-/** The schemas of the 2020-12 that `ajv.compile` refuses, with the reason. */
+/** The schemas that Ajv (2020-12, strict) refuses to compile, with the reason. */
 function rejectedBy2020 (schemas: Array<[string, unknown]>): string[] {
   const ajv = ajv2020()
   const rejected: string[] = []
@@ -132,9 +131,9 @@ function clientCheck (calls: ReturnType<typeof contractCalls>): string {
     const own = `typeof ${routes}.${call}`
     lines.push('', `// ${def.method} ${def.url}`, `type ${id} = paths['${PREFIX}${openApiPath(def.url)}']['${def.method.toLowerCase()}']`)
     const pair = (part: string, generated: string, contract: string, bothWays = true) => {
-      lines.push(`export const ${id}_${part}_proper: Proper<${generated}> | Proper<${contract}> = true`)
+      lines.push(`export const ${id}_${part}_proper: Proper<${generated}> & Proper<${contract}> = true`)
       lines.push(`export const ${id}_${part}_in: ${contract} = value<${generated}>()`)
-      // TypeBox types an object without properties as \`object\`: the document (and the server) say more
+      // TypeBox types an object without properties as `object`: the document (and the server) say more
       if (bothWays) lines.push(`export const ${id}_${part}_out: ${generated} = value<${contract}>()`)
     }
     if (!def.raw) pair('data', `Res<${id}>`, `DataOf<${own}>`)
@@ -174,9 +173,11 @@ function typeErrors (file: string): string[] {
   })
   const source = program.getSourceFile(file)!
   const diagnostics = [...program.getOptionsDiagnostics(), ...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]
+  // the line of the check file (it is deleted afterwards), then the compiler's message
   return diagnostics.map(d => {
-    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0
-    return `${line}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`
+    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : -1
+    const text = line >= 0 ? d.file!.text.split('\n')[line].slice(0, 200) : ''
+    return `${text}\n  ${ts.flattenDiagnosticMessageText(d.messageText, '\n').slice(0, 1500)}`
   })
 }
 
