@@ -8,6 +8,8 @@
  *   picture stored and served byte for byte, refusals and outages).
  * - the shopper's screenshot upload: stored like an upload, images only, a budget an hour.
  */
+import Ajv2020 from 'ajv/dist/2020'
+import addFormats from 'ajv-formats'
 import { testDialects } from './support/db'
 import { createTestApp, loginToken, makeUser, nextIp, post, PREFIX, type TestApp } from './support/app'
 import { makePng, multipartBody } from '../support/png'
@@ -87,6 +89,10 @@ describe.each(testDialects())('pictures on %s', (dialect) => {
     const label = renderText(['中国上海 顺丰速运', '运单号：SF1402339827156', 'Blind Box Shop'], { px: 36 })
     const r = await send('/api/ocr', label)
     expect(r.status).toBe(200)
+    // the answer, its boxes (tuples) included, is what the published OpenAPI 3.1 document (JSON Schema 2020-12) says
+    const doc = (await t.app.inject({ method: 'GET', url: `${PREFIX}/openapi.json` })).json()
+    const documented = addFormats(new Ajv2020()).compile(doc.paths[`${PREFIX}/api/ocr`].post.responses['200'].content['application/json'].schema)
+    expect([documented(r.body), documented.errors]).toEqual([true, null])
     const data = r.body.data
     expect(data).toMatchObject({ engine: expect.stringMatching(/^tesseract \d/), languages: ['zh', 'en'] })
     expect(squash(data.text)).toContain('中国上海')
