@@ -91,6 +91,14 @@ export function parseTsv (tsv: string): OcrLineOut[] {
   }))
 }
 
+/** Word boxes read on a scaled-down copy, in the original picture's pixels. */
+function scaleBoxes (lines: OcrLineOut[], sx: number, sy: number): OcrLineOut[] {
+  return lines.map(line => ({
+    ...line,
+    words: line.words.map(w => ({ ...w, box: [Math.round(w.box[0] * sx), Math.round(w.box[1] * sy), Math.round(w.box[2] * sx), Math.round(w.box[3] * sy)] as [number, number, number, number] }))
+  }))
+}
+
 /**
  * Places shared fairly: at most `limit` holders at once and at most `perAccount` of them one account's;
  * the others wait, and the waiting accounts take turns (first come, first served between accounts, one
@@ -231,6 +239,7 @@ export class TesseractEngine implements OcrEngine {
     const info = sniffImage(image)
     if (!info) throw new OcrUnreadableError('unreadable')
     let input = image
+    let scaledTo: { width: number; height: number } | null = null
     if (info.width * info.height > this.maxPixels) {
       const [cmd, argv] = withMemoryLimit('data', SCALE_MEMORY_BYTES, process.execPath, ['--max-old-space-size=128', SCALE_SCRIPT, String(this.maxPixels)])
       const scaled = await this.spawn(cmd, argv, image, deadline - Date.now(), 64 * 1024 * 1024, path.dirname(SCALE_SCRIPT))
@@ -239,6 +248,8 @@ export class TesseractEngine implements OcrEngine {
       if (scaled.tooMuch || (scaled.code !== 0 && ranOutOfMemory(scaled.code, scaled.signal, scaled.stderr))) throw new OcrUnreadableError('tooComplex')
       if (scaled.code !== 0) throw new ProviderUnavailableError('ocr', `the scaler exited with ${scaled.code ?? scaled.signal}: ${scaled.stderr.slice(0, 300)}`)
       input = scaled.stdout
+      scaledTo = sniffImage(input)
+      if (!scaledTo) throw new ProviderUnavailableError('ocr', 'the scaler wrote no picture')
     }
     const args = ['stdin', 'stdout', '-l', LANGUAGES.join('+'), '--psm', '3', 'tsv']
     const [cmd, argv] = withMemoryLimit('as', MEMORY_BYTES, this.command, args)
@@ -248,7 +259,8 @@ export class TesseractEngine implements OcrEngine {
     if (read.tooMuch || read.code === null) throw new OcrUnreadableError('tooComplex')
     // exited with an error: it could not read the image
     if (read.code !== 0) throw new OcrUnreadableError('unreadable')
-    return parseTsv(read.stdout.toString('utf8'))
+    const lines = parseTsv(read.stdout.toString('utf8'))
+    return scaledTo ? scaleBoxes(lines, info.width / scaledTo.width, info.height / scaledTo.height) : lines
   }
 
   private async spawn (cmd: string, argv: string[], input: Buffer, timeoutMs: number, maxOutput: number, cwd?: string, env?: NodeJS.ProcessEnv): Promise<ChildResult> {
