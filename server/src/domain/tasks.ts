@@ -1,7 +1,8 @@
 /**
  * The PDF tasks' runner: one PDF drawn at a time per server (the engine is heavy), the rest waiting
- * (at most TASK_LIMITS.pdfQueueMax, of which at most pdfQueuePerAccount are one account's). Waiting
- * accounts take turns, one task each, so one account's tasks never hold up another's for more than one
+ * (at most TASK_LIMITS.pdfQueueMax, of which at most pdfQueuePerAccount are one account's). The next
+ * task is the first of the waiting account served longest ago (one never served first; between
+ * equals, the one waiting longest), so one account's tasks never hold up another's for more than one
  * task of theirs. Each page is stored as it comes (table media, served under /media/u/<sha>.png) and
  * added to the task's result, so a poll shows the pages drawn so far.
  */
@@ -30,8 +31,11 @@ export const parsePages = (result: string | null): PdfPage[] => {
 interface Job { id: string; sha256: string; userId: number }
 
 export class PdfTaskRunner {
-  /** Each account's waiting tasks, the accounts in their turn order (a Map keeps insertion order). */
+  /** Each account's waiting tasks, the accounts in the order they began to wait (a Map keeps insertion order). */
   private readonly queues = new Map<number, Job[]>()
+  /** When each account waiting or drawn was last given the engine (a count of tasks started). */
+  private readonly lastServed = new Map<number, number>()
+  private served = 0
   private running: Promise<void> | null = null
   private runningUser: number | null = null
   /** Places taken by tasks being created (their row not yet written), per account. */
@@ -87,15 +91,18 @@ export class PdfTaskRunner {
     await this.running
   }
 
-  /** The next task: the first of the account whose turn it is, that account then going to the back. */
+  /** The next task: the first of the waiting account served longest ago. */
   private next (): Job | undefined {
-    for (const [userId, q] of this.queues) {
-      const job = q.shift()
-      this.queues.delete(userId)
-      if (q.length) this.queues.set(userId, q)
-      if (job) return job
+    let best: number | null = null
+    for (const userId of this.queues.keys()) {
+      if (best === null || (this.lastServed.get(userId) ?? -1) < (this.lastServed.get(best) ?? -1)) best = userId
     }
-    return undefined
+    if (best === null) return undefined
+    const q = this.queues.get(best)!
+    const job = q.shift()!
+    if (!q.length) this.queues.delete(best)
+    this.lastServed.set(best, ++this.served)
+    return job
   }
 
   /** Resolves when nothing is waiting or running (tests). */
@@ -111,6 +118,8 @@ export class PdfTaskRunner {
     this.running = this.run(job).catch(err => this.log.error({ err, task: job.id }, 'pdf task: could not record the outcome')).finally(() => {
       this.running = null
       this.runningUser = null
+      // an account with nothing waiting is forgotten
+      if (!this.queues.has(job.userId)) this.lastServed.delete(job.userId)
       this.pump()
     })
   }

@@ -101,14 +101,17 @@ function scaleBoxes (lines: OcrLineOut[], sx: number, sy: number): OcrLineOut[] 
 
 /**
  * Places shared fairly: at most `limit` holders at once and at most `perAccount` of them one account's;
- * the others wait, and the waiting accounts take turns (first come, first served between accounts, one
- * run each per turn). So an account's run waits for at most one run of each account ahead of it, never
- * for another account's whole line.
+ * the others wait, and a free place goes to the waiting account served longest ago (one never served
+ * first; between equals, the one waiting longest). So an account's run waits for at most one run of
+ * each other account, never for another account's whole line.
  */
 export class FairGate {
   private active = 0
+  private served = 0
   private readonly holding = new Map<string, number>()
-  /** Each account's waiting runs, the accounts in their turn order (a Map keeps insertion order). */
+  /** When each account holding or waiting was last given a place (a count of places given). */
+  private readonly lastServed = new Map<string, number>()
+  /** Each account's waiting runs, the accounts in the order they began to wait (a Map keeps insertion order). */
   private readonly waiting = new Map<string, Array<() => void>>()
   constructor (private readonly limit: number, private readonly perAccount = 1) {}
 
@@ -129,6 +132,8 @@ export class FairGate {
       const held = (this.holding.get(account) ?? 1) - 1
       if (held > 0) this.holding.set(account, held)
       else this.holding.delete(account)
+      // an account with nothing held or waiting is forgotten
+      if (held <= 0 && !this.waiting.has(account)) this.lastServed.delete(account)
       this.dispatch()
     }
   }
@@ -147,18 +152,22 @@ export class FairGate {
   private take (account: string): void {
     this.active++
     this.holding.set(account, (this.holding.get(account) ?? 0) + 1)
+    this.lastServed.set(account, ++this.served)
   }
 
-  /** Gives free places to waiting accounts in turn; an account served goes to the back of the turns. */
+  /** Gives free places to waiting accounts, the one served longest ago first. */
   private dispatch (): void {
-    for (const account of [...this.waiting.keys()]) {
-      if (this.active >= this.limit) return
-      if (!this.free(account)) continue
-      const q = this.waiting.get(account)!
+    while (this.active < this.limit) {
+      let best: string | null = null
+      for (const account of this.waiting.keys()) {
+        if (!this.free(account)) continue
+        if (best === null || (this.lastServed.get(account) ?? -1) < (this.lastServed.get(best) ?? -1)) best = account
+      }
+      if (best === null) return
+      const q = this.waiting.get(best)!
       const next = q.shift()!
-      this.waiting.delete(account)
-      if (q.length) this.waiting.set(account, q)
-      this.take(account)
+      if (!q.length) this.waiting.delete(best)
+      this.take(best)
       next()
     }
   }
