@@ -121,6 +121,16 @@ export function pickImage (types: readonly ScanType[] = SCANNER_SCAN_TYPES): Pro
 /** How much of a photo is read for its header: a JPEG's frame size can follow 64 KB segments of EXIF and colour profile. */
 export const HEADER_BYTES = 1024 * 1024
 
+/** A blob's bytes (FileReader: older phone browsers have no Blob.arrayBuffer). @h5only */
+function readBytes (blob: Blob): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader()
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer))
+    reader.onerror = () => reject(parseFailed(t('scan.unreadable')))
+    reader.readAsArrayBuffer(blob)
+  })
+}
+
 /** The "too large" failure of a picture of width x height. */
 const tooLarge = (width: number, height: number) =>
   parseFailed(t('scan.tooLarge', { max: IMAGE_MAX_PIXELS.toLocaleString('en-US'), width, height }))
@@ -131,7 +141,7 @@ const tooLarge = (width: number, height: number) =>
  * header reader does not know is checked by its natural size once loaded, before it is drawn.
  */
 export async function checkPhotoSize (file: Blob): Promise<void> {
-  const head = new Uint8Array(await file.slice(0, HEADER_BYTES).arrayBuffer())
+  const head = await readBytes(file.slice(0, HEADER_BYTES))
   const info = sniffImage(head)
   if (info && !withinPixelLimit(info)) throw tooLarge(info.width, info.height)
 }
