@@ -259,7 +259,7 @@ describe.each(testDialects())('pictures on %s', (dialect) => {
   }, 60000)
 
   test('OCR: one account\'s flood of pictures too slow to read holds one place; another\'s label is read meanwhile; too slow is a 422 naming why', async () => {
-    const engine = new WatchedTesseract(undefined, undefined, { timeoutMs: 6000 })
+    const engine = new WatchedTesseract(undefined, undefined, { timeoutMs: 8000 })
     const app = await createTestApp(dialect, { build: { ocr: engine } })
     try {
       const flooder = await account(app, 'shopper')
@@ -279,9 +279,9 @@ describe.each(testDialects())('pictures on %s', (dialect) => {
       expect(engine.started.slice(0, engine.started.indexOf('label'))).toEqual(['flood'])
       const answers = await Promise.all(flood)
       for (const a of answers.slice(0, 3)) {
-        expect(a.body).toEqual({ code: 422, message: 'This picture could not be read within 6 seconds: try a smaller one with clearer text', data: { field: 'file', reason: 'timeout' } })
+        expect(a.body).toEqual({ code: 422, message: 'This picture could not be read within 8 seconds: try a smaller one with clearer text', data: { field: 'file', reason: 'timeout' } })
       }
-      expect(answers[3].body).toMatchObject({ code: 422, message: '这张图片无法在 6 秒内识别完，请换一张更小、文字更清楚的图片' })
+      expect(answers[3].body).toMatchObject({ code: 422, message: '这张图片无法在 8 秒内识别完，请换一张更小、文字更清楚的图片' })
       // never two of one account's pictures at once
       expect(engine.most.get('flood')).toBe(1)
       expect(engine.started.filter(n => n === 'flood')).toHaveLength(4)
