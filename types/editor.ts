@@ -9,7 +9,7 @@
  */
 import { Type, type Static } from 'typebox'
 import { route } from './api'
-import { EDITOR_LIMITS, MAX_BOX_PRICE_CENTS, OPERATOR_LIMITS, PAGE_MAX, UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, UPLOAD_PDF_MAX_BYTES, UPLOAD_PDF_MAX_MB, UPLOAD_URL_PATTERN } from './limits'
+import { EDITOR_LIMITS, IMAGE_MAX_PIXELS, MAX_BOX_PRICE_CENTS, OPERATOR_LIMITS, PAGE_MAX, UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, UPLOAD_PDF_MAX_BYTES, UPLOAD_PDF_MAX_MB, UPLOAD_URL_PATTERN } from './limits'
 import { Id, MultilineText, Nullable, Obj, PageResult, StringEnum, Text, Timestamp } from './schema'
 import { Rarity } from './shop'
 
@@ -165,7 +165,7 @@ export const editorRoutes = {
     method: 'POST', url: '/api/operator/upload', auth: 'operator', tag, data: UploadResult,
     upload: { field: UPLOAD_FIELD, maxBytes: UPLOAD_MAX_BYTES },
     summary: 'Upload an image (multipart/form-data, field `file`)',
-    description: `PNG, JPEG, WebP or GIF, recognised by its bytes, at most ${UPLOAD_MAX_MB} MB (422 naming file when larger, 400 when not such an image or no file). Stored by the server and served under /media/u/.`
+    description: `PNG, JPEG, WebP or GIF, recognised by its bytes, at most ${UPLOAD_MAX_MB} MB and ${IMAGE_MAX_PIXELS} pixels once decoded, by its header (422 naming file when larger, 400 when not such an image or no file). Stored by the server and served under /media/u/.`
   }),
   uploadPdf: route({
     method: 'POST', url: '/api/operator/uploadPdf', auth: 'operator', tag, data: UploadResult,

@@ -200,6 +200,13 @@ export const EDITOR_LIMITS = {
 } as const
 export const UPLOAD_MAX_MB = 2
 export const UPLOAD_MAX_BYTES = UPLOAD_MAX_MB * 1024 * 1024
+/**
+ * The most pixels (width x height) an image may have once decoded: 4096 x 4096, 64 MB of RGBA. A file
+ * under UPLOAD_MAX_MB can claim far more (a 150 KB PNG of 30000 x 30000 is 3.6 GB decoded), and every
+ * phone that shows it would decode it. Read from the file's header before anything decodes it: uploads,
+ * OCR, the phone's QR scan, and pictures inside PDFs.
+ */
+export const IMAGE_MAX_PIXELS = 4096 * 4096
 export const UPLOAD_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const
 /** The form field of an upload (Taro.uploadFile's `name`, the H5 form's field). */
 export const UPLOAD_FIELD = 'file'
@@ -257,12 +264,16 @@ export const AI_LIMITS = {
 
 /**
  * Pictures (issue 11): OCR, picture to words, words to picture, and the shopper's screenshot upload.
- * OCR reads an uploaded image (UPLOAD_MAX_MB, at most `ocrMaxPixels`) with the local engine in
- * Chinese and English; a generated picture is described in at most `promptMax` characters; a shopper
- * may attach `shopperUploadsPerHour` screenshots an hour (each kept like an operator's upload).
+ * OCR reads an uploaded image (UPLOAD_MAX_MB, IMAGE_MAX_PIXELS) with the local engine in Chinese and
+ * English; a larger picture than `ocrMaxPixels` is scaled down to that many before it is read (the
+ * engine's time grows with the pixels: 23 megapixels of small print kept it busy for over a minute),
+ * and a reading that takes longer than `ocrTimeoutS` is given up (422); a generated picture is
+ * described in at most `promptMax` characters; a shopper may attach `shopperUploadsPerHour`
+ * screenshots an hour (each kept like an operator's upload).
  */
 export const VISION_LIMITS = {
-  ocrMaxPixels: 24_000_000,
+  ocrMaxPixels: 4_000_000,
+  ocrTimeoutS: 20,
   promptMax: 1000,
   shopperUploadsPerHour: 20
 } as const
@@ -283,12 +294,18 @@ export const TASK_LIMITS = {
   pdfMaxSide: 1200,
   /** All of one PDF's PNGs together. */
   pdfMaxOutputBytes: 24 * 1024 * 1024,
+  /** A picture inside a PDF (a larger one is refused before it is decoded). */
+  pdfMaxImagePixels: IMAGE_MAX_PIXELS,
+  /** The renderer's memory (its heap and every buffer and canvas: prlimit --data), megabytes. */
+  pdfMemoryMb: 512,
   /** One PDF's rendering, start to end. */
   pdfTimeoutMs: 60_000,
   /** A PDF task neither done nor failed after this long was lost (e.g. the server restarted): failed. */
   pdfStaleMs: 10 * 60_000,
   /** PDF tasks waiting for the engine (a new one beyond this is refused until some finish). */
   pdfQueueMax: 8,
+  /** One account's PDF tasks waiting or being drawn (its next is refused until one finishes); accounts take turns. */
+  pdfQueuePerAccount: 2,
   videoTextMax: 500,
   musicPromptMax: 400,
   /** Clips one queryMusic may ask about (a generation makes two). */

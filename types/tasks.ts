@@ -111,7 +111,7 @@ export const taskRoutes = {
   pdf2image: route({
     method: 'POST', url: '/api/pdf2image', auth: 'user', tag, body: Pdf2ImageRequest, data: Pdf2ImageCreated,
     summary: 'Start drawing an uploaded PDF\'s pages as PNG images (a task; poll queryPDF2ImageTask)',
-    description: `Local engine (pdfjs-dist + @napi-rs/canvas, PDF_ENGINE). The first ${TASK_LIMITS.pdfMaxPages} pages, ${TASK_LIMITS.pdfMaxSide} px on the longer side; 404 when no such PDF was uploaded; 422 "not configured" when the engine is off; 429 when too many tasks wait.`
+    description: `Local engine (pdfjs-dist + @napi-rs/canvas, PDF_ENGINE). The first ${TASK_LIMITS.pdfMaxPages} pages, ${TASK_LIMITS.pdfMaxSide} px on the longer side; 404 when no such PDF was uploaded; 422 "not configured" when the engine is off; 429 when too many tasks wait, or when the caller already has ${TASK_LIMITS.pdfQueuePerAccount} waiting or being drawn (accounts take turns). A picture inside the PDF above ${TASK_LIMITS.pdfMaxImagePixels} pixels, or a PDF needing more than ${TASK_LIMITS.pdfMemoryMb} MB to draw, fails the task (state < 0) with a message naming the limit.`
   }),
   queryPdf: route({
     method: 'POST', url: '/api/queryPDF2ImageTask', auth: 'user', tag, body: PdfTaskQuery, data: PdfTask,

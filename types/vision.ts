@@ -15,7 +15,7 @@
  */
 import { Type, type Static } from 'typebox'
 import { route } from './api'
-import { AI_LIMITS, UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, VISION_LIMITS, WORD2PIC_SIZES } from './limits'
+import { AI_LIMITS, IMAGE_MAX_PIXELS, UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, VISION_LIMITS, WORD2PIC_SIZES } from './limits'
 import { EmptyBody, MultilineText, Obj, StringEnum } from './schema'
 import { UploadResult } from './editor'
 
@@ -107,7 +107,7 @@ export const visionRoutes = {
     method: 'POST', url: '/api/ocr', auth: 'user', tag, data: OcrResult,
     upload: { field: UPLOAD_FIELD, maxBytes: UPLOAD_MAX_BYTES },
     summary: 'The text in an image, Chinese and English (multipart/form-data, field `file`; local tesseract)',
-    description: `PNG, JPEG, WebP or GIF recognised by its bytes, at most ${UPLOAD_MAX_MB} MB and ${VISION_LIMITS.ocrMaxPixels} pixels (400/422 naming file). 422 "not configured" when no engine is installed (OCR_ENGINE=off, or tesseract missing); 20 a minute per account.`
+    description: `PNG, JPEG, WebP or GIF recognised by its bytes, at most ${UPLOAD_MAX_MB} MB and ${IMAGE_MAX_PIXELS} pixels by its header (400/422 naming file); scaled down to ${VISION_LIMITS.ocrMaxPixels} pixels before it is read; 422 naming why when it cannot be read within ${VISION_LIMITS.ocrTimeoutS} s. Each account holds at most one of the engine's places at a time, waiting accounts take turns. 422 "not configured" when no engine is installed (OCR_ENGINE=off, or tesseract missing); 20 a minute per account.`
   }),
   pic2word: route({
     method: 'POST', url: '/api/pic/pic2word', auth: 'user', tag, body: Pic2WordRequest, data: Pic2WordResult,
@@ -123,6 +123,6 @@ export const visionRoutes = {
     method: 'POST', url: '/api/upload/image', auth: 'user', tag, data: UploadResult,
     upload: { field: UPLOAD_FIELD, maxBytes: UPLOAD_MAX_BYTES },
     summary: 'A shopper\'s screenshot (multipart/form-data, field `file`), e.g. for a complaint',
-    description: `PNG, JPEG, WebP or GIF, recognised by its bytes, at most ${UPLOAD_MAX_MB} MB; ${VISION_LIMITS.shopperUploadsPerHour} an hour per account. Served under /media/u/.`
+    description: `PNG, JPEG, WebP or GIF, recognised by its bytes, at most ${UPLOAD_MAX_MB} MB and ${IMAGE_MAX_PIXELS} pixels (width x height, read from its header: 422 naming file when more); ${VISION_LIMITS.shopperUploadsPerHour} an hour per account. Served under /media/u/.`
   })
 }

@@ -4,7 +4,8 @@
  * jsQR, which is loaded only when a scan starts, so it is never part of a page's first load.
  */
 import Taro from '@tarojs/taro'
-import { AFTER_DRAW_LIMITS } from '~types/limits'
+import { AFTER_DRAW_LIMITS, IMAGE_MAX_PIXELS } from '~types/limits'
+import { sniffImage, withinPixelLimit } from '~types/imageHeader'
 import { t } from '@/stores/locale'
 
 /** Spec 9, scanner defaults: frames decoded per second by a live camera scanner. */
@@ -117,6 +118,34 @@ export function pickImage (types: readonly ScanType[] = SCANNER_SCAN_TYPES): Pro
   })
 }
 
+/** How much of a photo is read for its header: a JPEG's frame size can follow 64 KB segments of EXIF and colour profile. */
+export const HEADER_BYTES = 1024 * 1024
+
+/** A blob's bytes (FileReader: older phone browsers have no Blob.arrayBuffer). @h5only */
+function readBytes (blob: Blob): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader()
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer))
+    reader.onerror = () => reject(parseFailed(t('scan.unreadable')))
+    reader.readAsArrayBuffer(blob)
+  })
+}
+
+/** The "too large" failure of a picture of width x height. */
+const tooLarge = (width: number, height: number) =>
+  parseFailed(t('scan.tooLarge', { max: IMAGE_MAX_PIXELS.toLocaleString('en-US'), width, height }))
+
+/**
+ * Refuses a photo whose header says it is larger than IMAGE_MAX_PIXELS, before the browser decodes it
+ * (a 150 KB PNG can claim 30000 x 30000: 3.6 GB once decoded, more than a phone has). A format the
+ * header reader does not know is checked by its natural size once loaded, before it is drawn.
+ */
+export async function checkPhotoSize (file: Blob): Promise<void> {
+  const head = await readBytes(file.slice(0, HEADER_BYTES))
+  const info = sniffImage(head)
+  if (info && !withinPixelLimit(info)) throw tooLarge(info.width, info.height)
+}
+
 /** @h5only */
 function loadImage (url: string): Promise<HTMLImageElement> {
   return new Promise((resolve, reject) => {
@@ -129,12 +158,15 @@ function loadImage (url: string): Promise<HTMLImageElement> {
 
 /** Decodes a photo: drawn at 1024 px on its longer side, then at 2048 px if the code was too small. @h5only */
 export async function decodeImageFile (file: Blob, decoder: Promise<QrDecoder>): Promise<string> {
+  await checkPhotoSize(file)
   const url = URL.createObjectURL(file)
   try {
     const img = await loadImage(url)
     const w0 = img.naturalWidth || img.width
     const h0 = img.naturalHeight || img.height
     if (!w0 || !h0) throw parseFailed(t('scan.unreadable'))
+    // the size is known once loaded; the pixels are decoded only when drawn
+    if (!withinPixelLimit({ width: w0, height: h0 })) throw tooLarge(w0, h0)
     const decode = await decoder
     let last: unknown = null
     for (const side of DECODE_SIDES) {

@@ -8,7 +8,9 @@
  *   with their keys: running, then succeeded or failed; the prompt normalised as spec 5 says; the
  *   provider's refusal and outages; not configured without keys.
  */
-import { PDFDocument, rgb } from 'pdf-lib'
+import { createHash } from 'node:crypto'
+import zlib from 'node:zlib'
+import { concatTransformationMatrix, drawObject, PDFDocument, PDFName, popGraphicsState, pushGraphicsState, rgb } from 'pdf-lib'
 import { createCanvas, loadImage } from '@napi-rs/canvas'
 import { testDialects } from './support/db'
 import { createTestApp, loginToken, makeUser, nextIp, post, PREFIX, type TestApp } from './support/app'
@@ -16,7 +18,8 @@ import { multipartBody } from '../support/png'
 import * as cogvideo from '../support/providers/cogvideo'
 import * as suno from '../support/providers/suno'
 import { TASK_LIMITS, normaliseMusicPrompt } from '../../types/limits'
-import type { PdfEngine } from '../../server/src/engines/pdf'
+import { PdfjsEngine, type PdfEngine, type RenderLimits } from '../../server/src/engines/pdf'
+import { hasPrlimit } from '../../server/src/engines/bounded'
 import { CogVideoClient } from '../../server/src/providers/cogvideo'
 import { SunoClient } from '../../server/src/providers/suno'
 import { ProviderUnavailableError } from '../../server/src/providers/errors'
@@ -32,6 +35,62 @@ async function makePdf (pages: number, w = 300, h = 200): Promise<Buffer> {
   }
   return Buffer.from(await doc.save())
 }
+
+/**
+ * The attacker's PDF: one page showing one side x side greyscale picture of zeros, deflated (20000 x
+ * 20000 is 400 MB of pixels in a 389 KB file; drawn, 1.6 GB of RGBA).
+ */
+async function hugeImagePdf (side: number): Promise<Buffer> {
+  const doc = await PDFDocument.create()
+  const page = doc.addPage([300, 300])
+  const deflate = zlib.createDeflate({ level: 9 })
+  const chunks: Buffer[] = []
+  deflate.on('data', (c: Buffer) => chunks.push(c))
+  const ended = new Promise(resolve => deflate.on('end', resolve))
+  const row = Buffer.alloc(side)
+  for (let y = 0; y < side; y++) if (!deflate.write(row)) await new Promise(resolve => deflate.once('drain', resolve))
+  deflate.end()
+  await ended
+  const image = doc.context.register(doc.context.stream(Buffer.concat(chunks), {
+    Type: 'XObject', Subtype: 'Image', Width: side, Height: side, ColorSpace: 'DeviceGray', BitsPerComponent: 8, Filter: 'FlateDecode'
+  }))
+  page.node.setXObject(PDFName.of('Im0'), image)
+  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(300, 0, 0, 300, 0, 0), drawObject('Im0'), popGraphicsState())
+  return Buffer.from(await doc.save())
+}
+let hugePdf: Promise<Buffer> | null = null
+const attackersPdf = () => (hugePdf ??= hugeImagePdf(20000))
+
+const LIMITS: RenderLimits = {
+  maxPages: TASK_LIMITS.pdfMaxPages, maxSide: TASK_LIMITS.pdfMaxSide, maxBytes: TASK_LIMITS.pdfMaxOutputBytes,
+  maxImagePixels: TASK_LIMITS.pdfMaxImagePixels, memoryBytes: TASK_LIMITS.pdfMemoryMb * 1024 * 1024, timeoutMs: 60_000
+}
+
+/** The real engine, watched: which PDF each render drew (by a name the test gives it). */
+class WatchedPdf extends PdfjsEngine {
+  readonly started: string[] = []
+  readonly names = new Map<string, string>()
+  name_ (pdf: Buffer, name: string) { this.names.set(createHash('sha256').update(pdf).digest('hex'), name) }
+  render (...args: Parameters<PdfjsEngine['render']>) {
+    this.started.push(this.names.get(createHash('sha256').update(args[0]).digest('hex')) ?? '?')
+    return super.render(...args)
+  }
+}
+
+test('the renderer\'s memory is bounded by the kernel: with the picture check off, the attacker\'s PDF is refused memory at its limit, not drawn with gigabytes', async () => {
+  expect(hasPrlimit()).toBe(true)
+  const pdf = await attackersPdf()
+  expect(pdf.length).toBeLessThan(400 * 1024)
+  const drawn: number[] = []
+  // unbounded, this drawing peaked at 4.4 GB of RSS; under prlimit --data it dies near 512 MB
+  await expect(new PdfjsEngine().render(pdf, { ...LIMITS, maxImagePixels: -1 }, () => undefined, async p => { drawn.push(p.page) }))
+    .rejects.toMatchObject({ name: 'PdfRenderError', reason: 'memory' })
+  expect(drawn).toEqual([])
+  // the same engine draws an ordinary PDF under the same limit
+  const pages: number[] = []
+  await new PdfjsEngine().render(await makePdf(1), LIMITS, () => undefined, async p => { pages.push(p.page) })
+  expect(pages).toEqual([1])
+}, 60000)
 
 const until = async <T>(fn: () => Promise<T>, done: (v: T) => boolean, ms = 30000): Promise<T> => {
   const end = Date.now() + ms
@@ -161,6 +220,56 @@ describe.each(testDialects())('helper tasks on %s', (dialect) => {
       expect(done.body.data).toMatchObject({ state: -1, message: 'Converting the PDF took too long' })
     } finally { await t2.close() }
   }, 30000)
+
+  test('a PDF of one 20000 x 20000 picture (389 KB) fails naming the limit in pixels, the picture never decoded; the server stays up', async () => {
+    const pdf = await attackersPdf()
+    const rssBefore = process.memoryUsage().rss
+    const up = await uploadPdf(pdf)
+    const created = await call('/api/pdf2image', { url: up.data.url }, shopper)
+    const done = await finished(created.body.data.taskId, shopper)
+    expect(done.body.data).toMatchObject({ state: -1, pages: [], pageCount: 1, message: 'A picture in the PDF is too large to convert: at most 16,777,216 pixels (width × height)' })
+    expect((await pdfTask(created.body.data.taskId, shopper, 'zh')).body.data.message).toBe('PDF 里有一张图片太大：最多 16,777,216 像素（宽 × 高），无法转换')
+    // drawn in a child process: this one did not grow by the picture's 1.6 GB, and answers
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(256 * 1024 * 1024)
+    expect((await call('/api/helpers', {}, shopper)).body.code).toBe(200)
+    // a picture at the limit is drawn
+    const edge = await uploadPdf(await hugeImagePdf(4096))
+    const ok = await call('/api/pdf2image', { url: edge.data.url }, shopper)
+    expect((await finished(ok.body.data.taskId, shopper)).body.data).toMatchObject({ state: 1, pageCount: 1 })
+  }, 90000)
+
+  test('the PDF line is shared: one account holds at most its share, and another account\'s PDF is drawn before the first one\'s second', async () => {
+    const engine = new WatchedPdf()
+    const t2 = await createTestApp(dialect, { build: { pdf: engine } })
+    try {
+      const account = async (role: 'operator' | 'shopper') => { const u = await makeUser(t2.db, t2.clock, { role }); return loginToken(t2.app, u.user_name!, u.password) }
+      const [a, b, c] = [await account('operator'), await account('shopper'), await account('shopper')]
+      const upload = async (pdf: Buffer, name: string) => {
+        engine.name_(pdf, name)
+        const form = multipartBody('file', `${name}.pdf`, 'application/pdf', pdf)
+        return (await t2.app.inject({ method: 'POST', url: `${PREFIX}/api/operator/uploadPdf`, payload: form.body, headers: { 'content-type': form.contentType, authorization: `Bearer ${a}` } })).json().data.url as string
+      }
+      // a's first is long (it is still being drawn while the others arrive)
+      const [a1, a2, b1, c1] = [await upload(await makePdf(TASK_LIMITS.pdfMaxPages, 600, 800), 'a1'), await upload(await makePdf(2), 'a2'), await upload(await makePdf(3), 'b1'), await upload(await makePdf(4), 'c1')]
+      const create = (url: string, token: string, lang = 'en') => post(t2.app, '/api/pdf2image', { url }, { token, lang, ip: nextIp() })
+      const ids = [(await create(a1, a)).body.data.taskId, (await create(a2, a)).body.data.taskId]
+      const third = await create(b1, a)
+      expect(third.body).toEqual({ code: 429, message: 'You already have 2 PDFs waiting to be converted: try again when one is done', data: null })
+      expect((await create(b1, a, 'zh')).body.message).toBe('你已有 2 个 PDF 在排队转换，请等其中一个完成后再试')
+      ids.push((await create(b1, b)).body.data.taskId)
+      // three at once from one account: two places, taken once each
+      const burst = await Promise.all([create(c1, c), create(c1, c), create(c1, c)])
+      expect(burst.map(r => r.body.code).sort()).toEqual([200, 200, 429])
+      ids.push(...burst.filter(r => r.body.code === 200).map(r => r.body.data.taskId))
+      const tokens = [a, a, b, c, c]
+      for (const [i, id] of ids.entries()) {
+        const done = await until(() => post(t2.app, '/api/queryPDF2ImageTask', { taskId: id }, { token: tokens[i], ip: nextIp() }), r => r.body.data?.state === 1 || r.body.data?.state < 0, 60000)
+        expect(done.body.data.state).toBe(1)
+      }
+      // turns: a's first, then b's and c's before a's second, then c's second
+      expect(engine.started).toEqual(['a1', 'b1', 'c1', 'a2', 'c1'])
+    } finally { await t2.close() }
+  }, 120000)
 
   test('a task lost by a restart fails once it is stale (no poll goes on for ever)', async () => {
     const row = { id: 'lost-task-0123456789abcdef', kind: 'pdf' as const, user_id: 0, status: 'running' as const, provider_id: null, source: 'x', page_count: 2, result: null, error: null }

@@ -16,9 +16,44 @@ import { makePng, multipartBody } from '../support/png'
 import { renderText } from '../support/textImage'
 import * as difyFake from '../support/providers/dify'
 import * as imagesFake from '../support/providers/images'
-import { joinWords, parseTsv, TesseractEngine, type OcrEngine } from '../../server/src/providers/ocr'
+import { createHash } from 'node:crypto'
+import { createCanvas } from '@napi-rs/canvas'
+import { FairGate, joinWords, parseTsv, TesseractEngine, type OcrEngine } from '../../server/src/providers/ocr'
 import { PIC2WORD_QUERY } from '../../server/src/routes/vision'
-import { UPLOAD_MAX_BYTES, VISION_LIMITS } from '../../types/limits'
+import { IMAGE_MAX_PIXELS, UPLOAD_MAX_BYTES, VISION_LIMITS } from '../../types/limits'
+import { pngClaiming } from '../support/hugeImages'
+
+/**
+ * A picture the engine cannot finish in time: width x height of tiny print, line under line (2000 x
+ * 2000 kept tesseract busy past 30 s here). Small as a file (it repeats), and under every size limit.
+ */
+function densePrint (width: number, height: number): Buffer {
+  const canvas = createCanvas(width, height)
+  const g = canvas.getContext('2d')
+  g.fillStyle = '#ffffff'
+  g.fillRect(0, 0, width, height)
+  g.fillStyle = '#000000'
+  g.font = '10px sans-serif'
+  const line = 'ab8x '.repeat(Math.ceil(width / 20))
+  for (let y = 10; y < height; y += 12) g.fillText(line, 0, y)
+  return canvas.toBuffer('image/png')
+}
+
+/** The real engine, watched: which picture each run read (by a name the test gives it), and how many of an account's ran at once. */
+class WatchedTesseract extends TesseractEngine {
+  readonly started: string[] = []
+  readonly names = new Map<string, string>()
+  readonly running = new Map<string, number>()
+  readonly most = new Map<string, number>()
+  name_ (bytes: Buffer, name: string) { this.names.set(createHash('sha256').update(bytes).digest('hex'), name) }
+  protected async run (image: Buffer) {
+    const name = this.names.get(createHash('sha256').update(image).digest('hex')) ?? '?'
+    this.started.push(name)
+    this.running.set(name, (this.running.get(name) ?? 0) + 1)
+    this.most.set(name, Math.max(this.most.get(name) ?? 0, this.running.get(name)!))
+    try { return await super.run(image) } finally { this.running.set(name, this.running.get(name)! - 1) }
+  }
+}
 
 const squash = (s: string) => s.replace(/\s+/g, '')
 
@@ -44,6 +79,50 @@ test('TSV words become lines: Chinese without the spaces the engine puts in, Eng
   expect(lines[0].words[1]).toEqual({ text: '号', confidence: 88.3, box: [30, 10, 10, 20] })
   expect(lines[1].confidence).toBe(75)
   expect(joinWords(['顺丰', '速运', '：', 'SF1', '号'])).toBe('顺丰速运： SF1 号')
+})
+
+test('the engine\'s places are shared fairly: one account holds at most one, waiting accounts take turns', async () => {
+  const gate = new FairGate(2, 1)
+  const log: string[] = []
+  const opened = new Map<string, () => void>()
+  // each run stays until the test lets it finish
+  const job = (who: string, n: number) => gate.run(who, () => new Promise<void>(resolve => { log.push(`${who}${n}`); opened.set(`${who}${n}`, resolve) }))
+  const settle = () => new Promise(resolve => setImmediate(resolve))
+  const all = [1, 2, 3, 4].map(n => job('a', n))
+  await settle()
+  // four of a's: one runs, three wait, one place stays free for anyone else
+  expect([log, gate.counts]).toEqual([['a1'], { active: 1, waiting: 3 }])
+  all.push(job('b', 1))
+  await settle()
+  expect(log).toEqual(['a1', 'b1'])
+  all.push(job('b', 2), job('c', 1))
+  await settle()
+  expect(gate.counts).toEqual({ active: 2, waiting: 5 })
+  // a's place frees: c, never served, goes before a's second (a was served last)
+  opened.get('a1')!()
+  await settle()
+  expect(log).toEqual(['a1', 'b1', 'c1'])
+  // b's place frees: a was served before b, so a's second, although b's waited too
+  opened.get('b1')!()
+  await settle()
+  expect(log.slice(3)).toEqual(['a2'])
+  // a's place frees: b's second (b served before a's second)
+  opened.get('a2')!()
+  await settle()
+  expect(log.slice(4)).toEqual(['b2'])
+  // b's place frees: a's third; c's ending frees a place that a may not take (it holds one)
+  opened.get('b2')!()
+  await settle()
+  expect(log.slice(5)).toEqual(['a3'])
+  opened.get('c1')!()
+  await settle()
+  expect([log.length, gate.counts]).toEqual([6, { active: 1, waiting: 1 }])
+  opened.get('a3')!()
+  await settle()
+  opened.get('a4')!()
+  await Promise.all(all)
+  expect(log).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'a4'])
+  expect(gate.counts).toEqual({ active: 0, waiting: 0 })
 })
 
 describe.each(testDialects())('pictures on %s', (dialect) => {
@@ -157,6 +236,63 @@ describe.each(testDialects())('pictures on %s', (dialect) => {
       expect((await send('/api/ocr', png, { app, token: who.token })).body).toMatchObject({ code: 502, data: { provider: 'ocr' } })
     } finally { await app.close() }
   })
+
+  test('OCR: a picture larger than a phone should decode is refused by its header before the engine runs (the 23-megapixel probe)', async () => {
+    const probe = pngClaiming(5600, 4100)
+    expect(probe.length).toBeLessThan(5000)
+    for (const [lang, message] of [
+      ['en', 'The image is too large: at most 16,777,216 pixels (width × height, such as 4096 × 4096); this one is 5600 × 4100'],
+      ['zh', '图片尺寸太大：最多 16,777,216 像素（宽 × 高，如 4096 × 4096），这张是 5600 × 4100']
+    ]) {
+      const r = await send('/api/ocr', probe, { lang })
+      expect(r.body).toEqual({ code: 422, message, data: { field: 'file', maxPixels: IMAGE_MAX_PIXELS } })
+    }
+  })
+
+  test('OCR: a 16-megapixel photo is scaled down before it is read; its words come back in the photo\'s own pixels', async () => {
+    const photo = renderText(['SF1402339827156', 'Blind Box Shop'], { px: 200, width: 4096, height: 4000 })
+    expect(4096 * 4000).toBeGreaterThan(VISION_LIMITS.ocrMaxPixels)
+    const r = await send('/api/ocr', photo)
+    expect(r.body).toMatchObject({ code: 200, data: { width: 4096, height: 4000 } })
+    expect(r.body.data.text).toContain('SF1402339827156')
+    expect(r.body.data.text).toContain('Blind Box Shop')
+    const word = r.body.data.lines[0].words.find((w: { text: string }) => w.text.includes('SF1402339827156'))
+    // 15 letters of 200 px from x = 200: about 1,900 px wide on the photo (half that on the copy the engine read)
+    expect(word.box[0]).toBeGreaterThan(150)
+    expect(word.box[0]).toBeLessThan(260)
+    expect(word.box[0] + word.box[2]).toBeGreaterThan(1500)
+    expect(word.box[0] + word.box[2]).toBeLessThanOrEqual(4096)
+  }, 60000)
+
+  test('OCR: one account\'s flood of pictures too slow to read holds one place; another\'s label is read meanwhile; too slow is a 422 naming why', async () => {
+    const engine = new WatchedTesseract(undefined, undefined, { timeoutMs: 8000 })
+    const app = await createTestApp(dialect, { build: { ocr: engine } })
+    try {
+      const flooder = await account(app, 'shopper')
+      const other = await account(app, 'shopper')
+      const slow = densePrint(2000, 2000)
+      const label = renderText(['运单号 SF1402339827156'], { px: 36 })
+      engine.name_(slow, 'flood')
+      engine.name_(label, 'label')
+      const flood = ['en', 'en', 'en', 'zh'].map(lang => send('/api/ocr', slow, { app, token: flooder.token, lang }))
+      // all four are in: one reading, three waiting
+      for (let i = 0; i < 200 && engine.gate.counts.active + engine.gate.counts.waiting < 4; i++) await new Promise(resolve => setTimeout(resolve, 25))
+      expect(engine.gate.counts).toEqual({ active: 1, waiting: 3 })
+      const read = await send('/api/ocr', label, { app, token: other.token })
+      expect(read.body).toMatchObject({ code: 200 })
+      expect(read.body.data.text).toContain('SF1402339827156')
+      // the label waited for none of the flood: when it started, only the flood's first had
+      expect(engine.started.slice(0, engine.started.indexOf('label'))).toEqual(['flood'])
+      const answers = await Promise.all(flood)
+      for (const a of answers.slice(0, 3)) {
+        expect(a.body).toEqual({ code: 422, message: 'This picture could not be read within 8 seconds: try a smaller one with clearer text', data: { field: 'file', reason: 'timeout' } })
+      }
+      expect(answers[3].body).toMatchObject({ code: 422, message: '这张图片无法在 8 秒内识别完，请换一张更小、文字更清楚的图片' })
+      // never two of one account's pictures at once
+      expect(engine.most.get('flood')).toBe(1)
+      expect(engine.started.filter(n => n === 'flood')).toHaveLength(4)
+    } finally { await app.close() }
+  }, 90000)
 
   test('pic2word: the picture goes to the AI as a remote_url file with the question in the answer\'s language', async () => {
     dify.calls.length = 0

@@ -7,8 +7,10 @@ import Taro from '@tarojs/taro'
 import jsQR from 'jsqr'
 import { localeStore } from '@/stores/locale'
 import {
-  SCANNER_FPS, SCANNER_SCAN_TYPES, ScanError, decodePixels, parsePrizeCode, scanPrizeCode, type QrDecoder
+  SCANNER_FPS, SCANNER_SCAN_TYPES, ScanError, checkPhotoSize, decodeImageFile, decodePixels, parsePrizeCode, scanPrizeCode, type QrDecoder
 } from '@/utils/scan'
+import { gifWithFrame, jpegClaiming, pngClaiming, webpClaiming } from '../support/hugeImages'
+import { makePng } from '../support/png'
 import { qrMatrix } from '@/utils/qr'
 
 const CODE = 'Ab3_x-9QrT5uVw8yZ0kLm2'
@@ -121,5 +123,35 @@ describe('scanPrizeCode', () => {
     input.dispatchEvent(new Event('change'))
     await expect(pending).rejects.toMatchObject({ kind: 'noFile', message: 'No file selected' })
     expect(document.querySelector('input.scan-file-input')).toBeNull()
+  })
+})
+
+describe('a photo enormous once decoded is refused by its header, before the browser decodes it', () => {
+  it.each([
+    ['a PNG of 30000 x 30000', pngClaiming(30000, 30000), '30000 × 30000'],
+    ['a JPEG after 64 KB of EXIF', jpegClaiming(20000, 15000, 65000), '20000 × 15000'],
+    ['a GIF with a frame beyond its screen', gifWithFrame(16, 16, 0, 0, 5000, 5000), '5000 × 5000'],
+    ['a WebP canvas', webpClaiming(16384, 16384), '16384 × 16384']
+  ])('%s', async (_, bytes, size) => {
+    const error = await checkPhotoSize(new Blob([new Uint8Array(bytes)])).catch((e: unknown) => e as ScanError)
+    expect(error).toBeInstanceOf(ScanError)
+    expect(error).toMatchObject({ kind: 'parse', message: `QR parse failed: the image is too large: at most 16,777,216 pixels (width × height), this one is ${size}` })
+  })
+
+  it('in Chinese too; the decoder never sees it; a photo within the limit passes', async () => {
+    localeStore.setLocale('zh')
+    const createUrl = jest.fn(() => 'blob:x')
+    const saved = { createObjectURL: URL.createObjectURL, revokeObjectURL: URL.revokeObjectURL }
+    Object.assign(URL, { createObjectURL: createUrl, revokeObjectURL: jest.fn() })
+    const decoder = jest.fn()
+    try {
+      await expect(decodeImageFile(new Blob([new Uint8Array(pngClaiming(30000, 30000))]), Promise.resolve(decoder))).rejects.toMatchObject({
+        kind: 'parse', message: '二维码解析失败：图片尺寸太大：最多 16,777,216 像素（宽 × 高），这张是 30000 × 30000'
+      })
+    } finally { Object.assign(URL, saved) }
+    expect(createUrl).not.toHaveBeenCalled()
+    expect(decoder).not.toHaveBeenCalled()
+    await expect(checkPhotoSize(new Blob([new Uint8Array(pngClaiming(4096, 4096))]))).resolves.toBeUndefined()
+    await expect(checkPhotoSize(new Blob([new Uint8Array(makePng(64, 64, [0, 0, 0]))]))).resolves.toBeUndefined()
   })
 })

@@ -8,6 +8,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type { Db } from '../db'
+import { withinPixelLimit } from '../services/images'
 
 export const ART_PREFIX = '/media/art/'
 export const ART_NAME = /^[0-9a-f]+(-[0-9a-f]+)*\.webp$/
@@ -39,8 +40,10 @@ export function registerMedia (app: FastifyInstance, db: Db): void {
   app.get<{ Params: { file: string } }>(`${UPLOAD_PREFIX}:file`, async (request, reply) => {
     const name = UPLOAD_NAME.exec(request.params.file)
     if (!name) return reply.callNotFound()
-    const row = await db.selectFrom('media').select(['content_type', 'ext', 'data']).where('sha256', '=', name[1]).executeTakeFirst()
+    const row = await db.selectFrom('media').select(['content_type', 'ext', 'data', 'width', 'height']).where('sha256', '=', name[1]).executeTakeFirst()
     if (!row || row.ext !== name[2]) return reply.callNotFound()
+    // a picture kept before uploads were checked for their decoded size is not handed to phones
+    if (row.content_type.startsWith('image/') && !withinPixelLimit({ width: Number(row.width), height: Number(row.height) })) return reply.callNotFound()
     return reply.header('content-type', row.content_type).header('cache-control', IMMUTABLE)
       .header('content-security-policy', "default-src 'none'").send(Buffer.from(row.data))
   })

@@ -8,12 +8,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import multipart from '@fastify/multipart'
 import { createHash } from 'node:crypto'
-import { UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB } from '../../../types/limits'
+import { IMAGE_MAX_PIXELS, UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB } from '../../../types/limits'
 import type { MessageKey } from '../i18n/messages'
 import type { Api, AppContext } from '../context'
 import { iso } from '../clock'
 import { ApiFailure, fail } from './envelope'
-import { sniffImage, type ImageInfo } from '../services/images'
+import { sniffImage, withinPixelLimit, type ImageInfo } from '../services/images'
 
 /**
  * Registers `routes` in a scope of their own that reads multipart forms (one file of at most
@@ -48,16 +48,27 @@ export async function readUploadedFile (request: FastifyRequest, size: UploadSiz
   return bytes
 }
 
-/** The image of the request's file field, or the 400/422 that says what is wrong with it. */
+/** The 422 of a picture with more pixels than IMAGE_MAX_PIXELS (its size read from its header). */
+export const tooManyPixels = (info: { width: number; height: number }) => fail.unprocessable('editor.upload.tooManyPixels', {
+  max: IMAGE_MAX_PIXELS.toLocaleString('en-US'), side: Math.floor(Math.sqrt(IMAGE_MAX_PIXELS)), width: info.width, height: info.height
+}, { field: UPLOAD_FIELD, maxPixels: IMAGE_MAX_PIXELS })
+
+/**
+ * The image of the request's file field, or the 400/422 that says what is wrong with it. Its size is
+ * read from its header and checked before anything decodes it.
+ */
 export async function readUploadedImage (request: FastifyRequest): Promise<{ bytes: Buffer; info: ImageInfo }> {
   const bytes = await readUploadedFile(request)
   const info = sniffImage(bytes)
   if (!info) throw fail.field(UPLOAD_FIELD, 'editor.upload.notImage')
+  if (!withinPixelLimit(info)) throw tooManyPixels(info)
   return { bytes, info }
 }
 
 /** Keeps an upload (an image, a PDF) in table media (the same bytes twice are one row) and answers where it is served. */
 export async function storeImage<T extends { contentType: string, ext: string, width: number, height: number }> (ctx: AppContext, userId: number, bytes: Buffer, info: T) {
+  // the last door before a picture is kept and served to every viewer: never one too large to decode
+  if (info.ext !== 'pdf' && !withinPixelLimit(info)) throw tooManyPixels(info)
   const sha256 = createHash('sha256').update(bytes).digest('hex')
   // a concurrent twin inserts nothing
   await ctx.db.insertInto('media').values({

@@ -19,8 +19,11 @@ import type { HelperTasksTable } from '../db/schema'
 const PDF_URL = new RegExp(PDF_URL_PATTERN)
 const PDF_FAILURES: Record<string, MessageKey> = {
   notPdf: 'tasks.pdf.notPdf', encrypted: 'tasks.pdf.encrypted', tooLarge: 'tasks.pdf.tooLarge',
+  imageTooLarge: 'tasks.pdf.imageTooLarge', memory: 'tasks.pdf.memory',
   timeout: 'tasks.pdf.timeout', engine: 'tasks.pdf.engine', lost: 'tasks.pdf.lost'
 }
+/** The limits a failure's message names. */
+const PDF_FAILURE_PARAMS = { max: TASK_LIMITS.pdfMaxImagePixels.toLocaleString('en-US'), mb: TASK_LIMITS.pdfMemoryMb }
 
 export function taskRoutesOf (app: Api, ctx: AppContext): void {
   const now = () => iso(ctx.clock())
@@ -40,11 +43,19 @@ export function taskRoutesOf (app: Api, ctx: AppContext): void {
     if (!PDF_URL.test(body.url) || !sha256) throw fail.field('url', 'tasks.pdf.badUrl')
     const media = await ctx.db.selectFrom('media').select(['ext']).where('sha256', '=', sha256).executeTakeFirst()
     if (!media || media.ext !== 'pdf') throw fail.notFound('tasks.pdf.noSuchPdf')
-    if (ctx.pdfTasks.load >= TASK_LIMITS.pdfQueueMax) throw new ApiFailure(429, 'tasks.pdf.busy')
+    // one account's share of the line first (its own tasks are what it waits for), then the line itself
+    const place = ctx.pdfTasks.reserve(userId)
+    if (place === 'account') throw new ApiFailure(429, 'tasks.pdf.busyYours', { max: TASK_LIMITS.pdfQueuePerAccount })
+    if (place === 'full') throw new ApiFailure(429, 'tasks.pdf.busy')
     const id = newTaskId()
-    await ctx.db.insertInto('helper_tasks').values({
-      id, kind: 'pdf', user_id: userId, status: 'pending', provider_id: null, source: sha256, page_count: null, result: null, error: null, created_at: now(), updated_at: now()
-    }).execute()
+    try {
+      await ctx.db.insertInto('helper_tasks').values({
+        id, kind: 'pdf', user_id: userId, status: 'pending', provider_id: null, source: sha256, page_count: null, result: null, error: null, created_at: now(), updated_at: now()
+      }).execute()
+    } catch (err) {
+      ctx.pdfTasks.release(userId)
+      throw err
+    }
     ctx.pdfTasks.enqueue({ id, sha256, userId })
     return { taskId: id, state: PDF_STATE.pending }
   })
@@ -63,7 +74,7 @@ export function taskRoutesOf (app: Api, ctx: AppContext): void {
       pages: parsePages(row.result),
       pageCount: row.page_count === null ? null : Number(row.page_count),
       truncated: row.page_count !== null && Number(row.page_count) > TASK_LIMITS.pdfMaxPages,
-      message: row.status === 'failed' ? translate(request.locale, PDF_FAILURES[row.error ?? ''] ?? 'tasks.pdf.engine') : ''
+      message: row.status === 'failed' ? translate(request.locale, PDF_FAILURES[row.error ?? ''] ?? 'tasks.pdf.engine', PDF_FAILURE_PARAMS) : ''
     }
     return answer
   })

@@ -2,7 +2,7 @@
  * Pictures (types/vision.ts): OCR with the local engine, a picture described by the AI, a picture
  * drawn from words (kept like an upload), and the shopper's screenshot upload.
  */
-import { UPLOAD_FIELD, VISION_LIMITS } from '../../../types/limits'
+import { UPLOAD_FIELD } from '../../../types/limits'
 import { visionRoutes as r, type HelpersAvailable } from '../../../types/vision'
 import type { Api, AppContext } from '../context'
 import { fail } from '../http/envelope'
@@ -13,7 +13,7 @@ import { readUploadedImage, storeImage, uploadScope } from '../http/upload'
 import { OcrUnreadableError } from '../providers/ocr'
 import { ProviderUnavailableError } from '../providers/errors'
 import { RULES } from '../security/rules'
-import { sniffImage } from '../services/images'
+import { sniffImage, withinPixelLimit } from '../services/images'
 
 /** What the AI is asked about a picture, in the language of the answer. */
 export const PIC2WORD_QUERY = {
@@ -56,7 +56,8 @@ export function visionRoutesOf (app: Api, ctx: AppContext): void {
     await enforceLimits(ctx, [[RULES.word2picPerOperator, String(userId)]])
     const drawn = await providerCall('imageGen', () => images.generate(body.text, body.size ?? '1024x1024'))
     const info = sniffImage(drawn.bytes)
-    if (!info) throw fail.providerUnavailable('imageGen')
+    // not a picture, or one larger than any phone should decode: the provider's fault
+    if (!info || !withinPixelLimit(info)) throw fail.providerUnavailable('imageGen')
     const stored = await storeImage(ctx, userId, drawn.bytes, info)
     return drawn.revisedPrompt ? { ...stored, revisedPrompt: drawn.revisedPrompt } : stored
   })
@@ -65,15 +66,17 @@ export function visionRoutesOf (app: Api, ctx: AppContext): void {
     defineRoute(scope, ctx, r.ocr, async ({ request, userId }) => {
       const engine = configured(ctx.ocr, 'ocr')
       await enforceLimits(ctx, [[RULES.ocrPerUser, String(userId)]])
+      // the picture's size is checked by its header (IMAGE_MAX_PIXELS); the engine scales a large one down
       const { bytes, info } = await readUploadedImage(request)
-      if (info.width * info.height > VISION_LIMITS.ocrMaxPixels) {
-        throw fail.unprocessable('vision.ocr.tooManyPixels', { megapixels: VISION_LIMITS.ocrMaxPixels / 1_000_000 }, { field: UPLOAD_FIELD })
-      }
       let lines
       try {
-        lines = await engine.read(bytes)
+        lines = await engine.read(bytes, `user:${userId}`)
       } catch (err) {
-        if (err instanceof OcrUnreadableError) throw fail.unprocessable('vision.ocr.unreadable', {}, { field: UPLOAD_FIELD })
+        if (err instanceof OcrUnreadableError) {
+          if (err.reason === 'timeout') throw fail.unprocessable('vision.ocr.tooSlow', { seconds: err.seconds }, { field: UPLOAD_FIELD, reason: err.reason })
+          if (err.reason === 'tooComplex') throw fail.unprocessable('vision.ocr.tooComplex', {}, { field: UPLOAD_FIELD, reason: err.reason })
+          throw fail.unprocessable('vision.ocr.unreadable', {}, { field: UPLOAD_FIELD, reason: err.reason })
+        }
         if (err instanceof ProviderUnavailableError) throw fail.providerUnavailable('ocr')
         throw err
       }

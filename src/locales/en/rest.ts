@@ -600,6 +600,7 @@ const rest: RestDict = {
     canceled: 'Scan canceled',
     noCode: 'no QR code found in the image',
     unreadable: 'the image could not be read',
+    tooLarge: 'the image is too large: at most {max} pixels (width × height), this one is {width} × {height}',
     notPrizeCode: 'This is not a Pickbox prize check code',
     badPrizeId: 'The code has no valid prize number',
     badCode: 'The code has no valid check code'

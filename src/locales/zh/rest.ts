@@ -598,6 +598,7 @@ const rest = {
     canceled: '已取消扫码',
     noCode: '图片中没有找到二维码',
     unreadable: '无法读取这张图片',
+    tooLarge: '图片尺寸太大：最多 {max} 像素（宽 × 高），这张是 {width} × {height}',
     notPrizeCode: '这不是拾盒奖品的验真二维码',
     badPrizeId: '二维码中的奖品编号无效',
     badCode: '二维码中的验真码无效'
