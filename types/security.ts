@@ -75,6 +75,13 @@ export const LimitsRequest = Obj({
   monthly: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MONEY_MAX_CENTS })))
 })
 export type LimitsRequest = Static<typeof LimitsRequest>
+/**
+ * Limits that contradict each other: a daily limit above the monthly one (both set; null is no limit).
+ * Checked on the limits as they will stand once every change applies (the server) and on the form.
+ */
+export function dailyAboveMonthly (daily: number | null, monthly: number | null): boolean {
+  return daily !== null && monthly !== null && daily > monthly
+}
 
 export const CorrectionStatus = StringEnum(['pending', 'approved', 'rejected'] as const)
 export type CorrectionStatus = Static<typeof CorrectionStatus>
@@ -128,7 +135,13 @@ export const DeleteAccountRequest = Obj({
   /** For an account without a password: a code sent to its phone or address. */
   reauth: Type.Optional(Reauth),
   /** Agrees that credit and prizes still held lapse with the account. */
-  forfeit: Type.Optional(Type.Boolean())
+  forfeit: Type.Optional(Type.Boolean()),
+  /**
+   * true: only checks, nothing is deleted (answers ended: 0): the password or code (a code is not used
+   * up), then what stands in the way, failing as the deletion would. The app checks before it asks
+   * the owner to confirm.
+   */
+  check: Type.Optional(Type.Boolean())
 })
 export type DeleteAccountRequest = Static<typeof DeleteAccountRequest>
 /** 422 on deleteAccount: what stands in the way, or what would lapse without `forfeit`. */

@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { ApiEnvelope, ResultCode } from '../../../types/api'
 import { translate, type MessageKey, type MessageParams } from '../i18n/messages'
+import { presentParams, tidyZh } from '../i18n/fields'
 
 export class ApiFailure extends Error {
   readonly code: ResultCode | number
@@ -29,8 +30,11 @@ export function ok<T> (request: FastifyRequest, data: T): ApiEnvelope<T> {
   return { code: 200, message: translate(request.locale, 'ok'), data }
 }
 
+/** A failure in the request's language, its field named as the route's form labels it (i18n/fields.ts). */
 export function envelopeOf (request: FastifyRequest, failure: ApiFailure): ApiEnvelope {
-  return { code: failure.code, message: translate(request.locale, failure.key, failure.params), data: failure.data }
+  const params = presentParams(request.locale, request.routeOptions?.url, failure.params)
+  const message = translate(request.locale, failure.key, params)
+  return { code: failure.code, message: request.locale === 'zh' ? tidyZh(message) : message, data: failure.data }
 }
 
 /** The third parties a failure can name (each has a message `provider.<name>`). */
