@@ -352,6 +352,8 @@ const rest: RestDict = {
     hintCardPriceCents: 'Hint card price (yuan)',
     xrayCardPriceCents: 'X-ray card price (yuan)',
     range: 'From {min} to {max}',
+    withdrawMinAboveDailyMax: 'Cannot be above the daily withdrawal maximum ({other}): every withdrawal would be refused',
+    withdrawDailyMaxBelowMin: 'Cannot be below the smallest withdrawal ({other}): every withdrawal would be refused',
     save: 'Save settings',
     saved: 'Settings saved'
   },

@@ -350,6 +350,8 @@ const rest = {
     hintCardPriceCents: '提示卡价格（元）',
     xrayCardPriceCents: '透视卡价格（元）',
     range: '范围 {min} 到 {max}',
+    withdrawMinAboveDailyMax: '不能高于每人每天最多提现（{other}），否则任何提现都会被拒绝',
+    withdrawDailyMaxBelowMin: '不能低于最低提现金额（{other}），否则任何提现都会被拒绝',
     save: '保存设置',
     saved: '设置已保存'
   },
