@@ -115,6 +115,14 @@ export function settingsConflicts (s: ShopSettings, changed: ReadonlyArray<keyof
   return out
 }
 
+/**
+ * Spending limits (types/security.ts) that contradict each other: a daily limit above the monthly one (both set; null is no limit).
+ * Checked on the limits as they will stand once every change applies (the server) and on the form.
+ */
+export function dailyAboveMonthly (daily: number | null, monthly: number | null): boolean {
+  return daily !== null && monthly !== null && daily > monthly
+}
+
 /** After the draw (issue 8). */
 export const AFTER_DRAW_LIMITS = {
   /** Prizes in one shipment, or in one recycle request. */

@@ -75,13 +75,6 @@ export const LimitsRequest = Obj({
   monthly: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MONEY_MAX_CENTS })))
 })
 export type LimitsRequest = Static<typeof LimitsRequest>
-/**
- * Limits that contradict each other: a daily limit above the monthly one (both set; null is no limit).
- * Checked on the limits as they will stand once every change applies (the server) and on the form.
- */
-export function dailyAboveMonthly (daily: number | null, monthly: number | null): boolean {
-  return daily !== null && monthly !== null && daily > monthly
-}
 
 export const CorrectionStatus = StringEnum(['pending', 'approved', 'rejected'] as const)
 export type CorrectionStatus = Static<typeof CorrectionStatus>

@@ -30,7 +30,10 @@ export const checkCode = (v: string): Check =>
  * is null: refused, never trimmed into some other number.
  */
 export function normalizePhone (v: string): string | null {
-  const compact = v.trim().replace(/[\s\-.()（）]/g, '')
+  const s = v.trim()
+  // separators only between digits (or after a "+86" / "(+86)" prefix): "-138..." is not a number written out
+  if (!/^(\+|\(\+?|（\+?)?\d/.test(s) || !/\d$/.test(s)) return null
+  const compact = s.replace(/[\s\-.()（）]/g, '')
   const national = compact.replace(/^(\+86|0086|86)(?=1\d{10}$)/, '')
   return PHONE_RE.test(national) ? national : null
 }

@@ -19,7 +19,7 @@ test('labels, yuan and the zh spacing', () => {
   expect(formatYuan(5)).toBe('¥0.05')
   expect(formatYuan(100_000_000)).toBe('¥1,000,000.00')
   expect(fieldLabel('zh', '/api/security/limits', 'daily')).toBe('每日限额')
-  expect(fieldLabel('en', '/api/addressSave', 'name')).toBe('Recipient')
+  expect(fieldLabel('en', '/dev-api/api/addressSave', 'name')).toBe('Receiver')
   // a name means what its route says: `name` elsewhere is not a recipient
   expect(fieldLabel('zh', '/api/editor/seriesSave', 'name')).toBe('name')
   expect(presentParams('en', '/api/security/limits', { field: 'monthly', limit: 100_000_000 })).toEqual({ field: 'Monthly limit', limit: '¥1,000,000.00' })

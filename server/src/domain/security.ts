@@ -18,8 +18,9 @@ import { PREPAY_TTL_MS } from '../providers/wechatpay'
 import { lockOperators } from './operators'
 import { maskEmail, maskPhone } from '../services/users'
 import { formatYuan } from '../i18n/fields'
+import { dailyAboveMonthly } from '../../../types/limits'
 import {
-  LIMIT_RAISE_DELAY_MS, dailyAboveMonthly,
+  LIMIT_RAISE_DELAY_MS,
   type CorrectionRequest, type CorrectionReviewRequest, type CorrectionView, type LimitKind, type LimitsRequest,
   type LimitsView, type LimitView, type OperatorCorrectionListRequest, type OperatorCorrectionListResponse,
   type OperatorCorrectionView, type SecurityOverview, type SessionView, type SpendingLimitData, type DeleteBlockedData

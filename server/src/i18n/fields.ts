@@ -11,7 +11,10 @@ import type { Locale, MessageParams } from './messages'
 
 interface Label { zh: string; en: string; money?: true }
 
-/** Names that mean one thing on every route. A name ending in `Cents` is money wherever it is. */
+/**
+ * Names that mean one thing on every route, as the app's forms label them (src/locales, less a unit in
+ * brackets). A name ending in `Cents` is money wherever it is.
+ */
 const EVERYWHERE: Record<string, Label> = {
   // the operator's shop settings (SettingsTab): the labels less their "(yuan)" unit
   shipFreeFromItems: { zh: '满几件包邮', en: 'Free shipping from (items)' },
@@ -44,18 +47,18 @@ const ON_ROUTE: Record<string, Record<string, Label>> = {
     password: { zh: '当前密码', en: 'Current password' }
   },
   '/api/security/bindCode': {
-    phone: { zh: '手机号', en: 'Phone number' },
+    phone: { zh: '手机号', en: 'Phone' },
     email: { zh: '邮箱', en: 'E-mail' }
   },
   '/api/security/bind': {
-    phone: { zh: '手机号', en: 'Phone number' },
+    phone: { zh: '手机号', en: 'Phone' },
     email: { zh: '邮箱', en: 'E-mail' }
   },
   '/api/addressSave': {
-    name: { zh: '收货人', en: 'Recipient' },
-    phone: { zh: '手机号', en: 'Phone number' },
+    name: { zh: '收货人', en: 'Receiver' },
+    phone: { zh: '手机号', en: 'Mobile number' },
     region: { zh: '所在地区', en: 'Region' },
-    detail: { zh: '详细地址', en: 'Street address' },
+    detail: { zh: '详细地址', en: 'Street, building, room' },
     isDefault: { zh: '默认地址', en: 'Default address' }
   }
 }
