@@ -54,6 +54,12 @@ const ON_ROUTE: Record<string, Record<string, Label>> = {
     phone: { zh: '手机号', en: 'Phone' },
     email: { zh: '邮箱', en: 'E-mail' }
   },
+  '/api/withdrawRequest': {
+    amountCents: { zh: '提现金额', en: 'Amount' }
+  },
+  '/generalOrder/create': {
+    amountCents: { zh: '充值金额', en: 'Top-up amount' }
+  },
   '/api/addressSave': {
     name: { zh: '收货人', en: 'Receiver' },
     phone: { zh: '手机号', en: 'Mobile number' },
