@@ -30,7 +30,7 @@ const parse = (f: typeof FIELDS[number], text: string): number | null => (f.mone
 
 /**
  * Every problem of the form, each beside its field: each value alone (its range), then the values
- * together (settingsConflicts, the rule the server applies), once every value is in range.
+ * together (settingsConflicts, the rule the server applies; a value out of range counts as saved).
  */
 export function settingsProblems (saved: ShopSettings, draft: Record<Key, string>): { problems: Map<Key, string>; changes: Partial<ShopSettings> } {
   const problems = new Map<Key, string>()
@@ -45,8 +45,8 @@ export function settingsProblems (saved: ShopSettings, draft: Record<Key, string
       if (v !== saved[f.key]) changes[f.key] = v
     }
   }
-  if (!problems.size) {
-    for (const c of settingsConflicts(next, Object.keys(changes) as Key[])) {
+  for (const c of settingsConflicts(next, Object.keys(changes) as Key[])) {
+    if (!problems.has(c.field)) {
       problems.set(c.field, t(c.field === 'withdrawMinCents' ? 'opSettings.withdrawMinAboveDailyMax' : 'opSettings.withdrawDailyMaxBelowMin', { other: formatCents(c.otherCents) }))
     }
   }
