@@ -51,6 +51,7 @@ async function run ({ base }) {
       await input('op-setting-shipFeeCents').fill('-5')
       await page.locator('.op-setting-shipFeeCents', { hasText: T.range }).waitFor()
       assert.equal(await input('op-setting-shipFeeCents').inputValue(), '-5', 'the minus sign stays as typed')
+      await page.locator('.op-setting-withdrawMinCents', { hasText: T.withdrawConflict }).waitFor()
       assert.match(await page.locator('.op-settings__save').getAttribute('class'), /btn--disabled/)
       await page.locator('.op-setting-withdrawMinCents').scrollIntoViewIfNeeded()
       await shot(`forms-settings-${lang}.png`)

@@ -30,11 +30,18 @@ export function ok<T> (request: FastifyRequest, data: T): ApiEnvelope<T> {
   return { code: 200, message: translate(request.locale, 'ok'), data }
 }
 
-/** A failure in the request's language, its field named as the route's form labels it (i18n/fields.ts). */
+/**
+ * A message for a person, in the request's language, a `field` named as the route's form labels it
+ * and a money limit in yuan (i18n/fields.ts): every failure goes through here, and so does any other
+ * text that names a field (the problems a publish lists).
+ */
+export function messageFor (request: FastifyRequest, key: MessageKey, params: MessageParams = {}): string {
+  const message = translate(request.locale, key, presentParams(request.locale, request.routeOptions?.url, params))
+  return request.locale === 'zh' ? tidyZh(message) : message
+}
+
 export function envelopeOf (request: FastifyRequest, failure: ApiFailure): ApiEnvelope {
-  const params = presentParams(request.locale, request.routeOptions?.url, failure.params)
-  const message = translate(request.locale, failure.key, params)
-  return { code: failure.code, message: request.locale === 'zh' ? tidyZh(message) : message, data: failure.data }
+  return { code: failure.code, message: messageFor(request, failure.key, failure.params), data: failure.data }
 }
 
 /** The third parties a failure can name (each has a message `provider.<name>`). */

@@ -37,8 +37,30 @@ const EVERYWHERE: Record<string, Label> = {
   sessionId: { zh: '登录设备', en: 'Device' }
 }
 
+/** The series editor's fields (SeriesTab), for a save and the problems a publish lists. */
+const SERIES: Record<string, Label> = {
+  'title.zh': { zh: '标题（中文）', en: 'Title (Chinese)' },
+  'title.en': { zh: '标题（英文）', en: 'Title (English)' },
+  'description.zh': { zh: '描述（中文）', en: 'Description (Chinese)' },
+  'description.en': { zh: '描述（英文）', en: 'Description (English)' },
+  'rules.zh': { zh: '规则（中文）', en: 'Rules (Chinese)' },
+  'rules.en': { zh: '规则（英文）', en: 'Rules (English)' },
+  priceCents: { zh: '单盒价格', en: 'Price per box' },
+  hiddenCasePpm: { zh: '每箱隐藏款概率', en: 'Hidden chance per case' },
+  cover: { zh: '封面', en: 'Cover' },
+  designs: { zh: '款式', en: 'Designs' },
+  'designs.image': { zh: '款式图片', en: 'Design image' },
+  'designs.name.zh': { zh: '款式名称（中文）', en: 'Design name (Chinese)' },
+  'designs.name.en': { zh: '款式名称（英文）', en: 'Design name (English)' },
+  'designs.rarity': { zh: '款式稀有度', en: 'Design rarity' },
+  'designs.referenceValueCents': { zh: '参考价', en: 'Reference value' },
+  'designs.recycleValueCents': { zh: '回收价', en: 'Recycle value' }
+}
+
 /** Names whose meaning depends on the route. */
 const ON_ROUTE: Record<string, Record<string, Label>> = {
+  '/api/operator/seriesSave': SERIES,
+  '/api/operator/seriesPublish': SERIES,
   '/api/security/limits': {
     daily: { zh: '每日限额', en: 'Daily limit', money: true },
     monthly: { zh: '每月限额', en: 'Monthly limit', money: true }
@@ -71,10 +93,12 @@ const ON_ROUTE: Record<string, Record<string, Label>> = {
 
 /** A wire path ("reauth.code", "designs.0.name") to its label entry, if the route or the app has one. */
 function labelOf (url: string | undefined, path: string): Label | undefined {
-  const last = path.split('.').filter(p => !/^\d+$/.test(p)).pop() ?? path
+  // "designs.2.name.zh" is labelled as "designs.name.zh" (which design, the message says)
+  const general = path.split('.').filter(p => !/^\d+$/.test(p)).join('.')
+  const last = general.split('.').pop() ?? path
   // the URL as registered carries the API prefix (/dev-api, /prod-api ...) before the contract's path
   const route = url ? ON_ROUTE[url] ?? ON_ROUTE[Object.keys(ON_ROUTE).find(k => url.endsWith(k)) ?? ''] : undefined
-  return route?.[path] ?? route?.[last] ?? EVERYWHERE[path] ?? EVERYWHERE[last]
+  return route?.[path] ?? route?.[general] ?? route?.[last] ?? EVERYWHERE[path] ?? EVERYWHERE[general] ?? EVERYWHERE[last]
 }
 
 /** The label of a wire path in a language (the path itself when it has none). */
