@@ -25,8 +25,11 @@ test('labels, yuan and the zh spacing', () => {
   expect(presentParams('en', '/api/security/limits', { field: 'monthly', limit: 100_000_000 })).toEqual({ field: 'Monthly limit', limit: '¥1,000,000.00' })
   // a count is not money
   expect(presentParams('zh', '/api/operator/settingsSave', { field: 'shipFreeFromItems', limit: 50 })).toEqual({ field: '满几件包邮', limit: 50 })
-  expect(tidyZh('每日限额 不能大于 ¥1.00')).toBe('每日限额不能大于 ¥1.00')
-  expect(tidyZh('必须提供 name')).toBe('必须提供 name')
+  expect(tidyZh('每日限额 不能大于 ¥1.00', '每日限额')).toBe('每日限额不能大于 ¥1.00')
+  expect(tidyZh('必须提供 收货人', '收货人')).toBe('必须提供收货人')
+  expect(tidyZh('必须提供 name', 'name')).toBe('必须提供 name')
+  // a space elsewhere (in a quoted name) stays
+  expect(tidyZh('标题（中文） 未填写：星际 旅人', '标题（中文）')).toBe('标题（中文）未填写：星际 旅人')
 })
 
 /** What a person must never read in a refusal. */

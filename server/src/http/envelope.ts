@@ -36,8 +36,9 @@ export function ok<T> (request: FastifyRequest, data: T): ApiEnvelope<T> {
  * text that names a field (the problems a publish lists).
  */
 export function messageFor (request: FastifyRequest, key: MessageKey, params: MessageParams = {}): string {
-  const message = translate(request.locale, key, presentParams(request.locale, request.routeOptions?.url, params))
-  return request.locale === 'zh' ? tidyZh(message) : message
+  const shown = presentParams(request.locale, request.routeOptions?.url, params)
+  const message = translate(request.locale, key, shown)
+  return request.locale === 'zh' && typeof shown.field === 'string' ? tidyZh(message, shown.field) : message
 }
 
 export function envelopeOf (request: FastifyRequest, failure: ApiFailure): ApiEnvelope {

@@ -130,7 +130,16 @@ export function presentParams (locale: Locale, url: string | undefined, params: 
   return out
 }
 
-/** The zh templates keep a space around a placeholder for a Latin name; between two Han characters it goes. */
-export function tidyZh (text: string): string {
-  return text.replace(/([\u4e00-\u9fff）])[ ](?=[\u4e00-\u9fff（])/g, '$1')
+/**
+ * The zh templates keep a space around {field} for a Latin wire name; around a Chinese label it goes
+ * where the other side is Chinese too ("每日限额 不能大于" -> "每日限额不能大于"). Only beside the label:
+ * a space in a name the message quotes stays.
+ */
+export function tidyZh (text: string, label: string): string {
+  if (!/[\u4e00-\u9fff]/.test(label)) return text
+  const han = '[\u4e00-\u9fff（）]'
+  const at = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return text
+    .replace(new RegExp(`(${at}) (?=${han})`, 'g'), '$1')
+    .replace(new RegExp(`(${han}) (${at})`, 'g'), '$1$2')
 }
