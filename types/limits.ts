@@ -99,6 +99,30 @@ export const DEFAULT_SHOP_SETTINGS: ShopSettings = {
   xrayCardPriceCents: 1500
 }
 
+/**
+ * Settings that contradict each other, whichever was changed: a smallest withdrawal above the daily
+ * maximum would refuse every withdrawal. Checked by the server on the settings as they would be
+ * after a save (nothing is saved when one holds) and by the form beside the field before it sends.
+ * `field` is the setting to name: the one of the pair that `changed` holds (the first when both).
+ */
+export interface SettingsConflict { field: keyof ShopSettings; rule: 'withdrawMinAboveDailyMax'; otherCents: number }
+export function settingsConflicts (s: ShopSettings, changed: ReadonlyArray<keyof ShopSettings> = []): SettingsConflict[] {
+  const out: SettingsConflict[] = []
+  if (s.withdrawMinCents > s.withdrawDailyMaxCents) {
+    const field = changed.includes('withdrawMinCents') || !changed.includes('withdrawDailyMaxCents') ? 'withdrawMinCents' : 'withdrawDailyMaxCents'
+    out.push({ field, rule: 'withdrawMinAboveDailyMax', otherCents: field === 'withdrawMinCents' ? s.withdrawDailyMaxCents : s.withdrawMinCents })
+  }
+  return out
+}
+
+/**
+ * Spending limits (types/security.ts) that contradict each other: a daily limit above the monthly one (both set; null is no limit).
+ * Checked on the limits as they will stand once every change applies (the server) and on the form.
+ */
+export function dailyAboveMonthly (daily: number | null, monthly: number | null): boolean {
+  return daily !== null && monthly !== null && daily > monthly
+}
+
 /** After the draw (issue 8). */
 export const AFTER_DRAW_LIMITS = {
   /** Prizes in one shipment, or in one recycle request. */

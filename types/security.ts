@@ -128,7 +128,13 @@ export const DeleteAccountRequest = Obj({
   /** For an account without a password: a code sent to its phone or address. */
   reauth: Type.Optional(Reauth),
   /** Agrees that credit and prizes still held lapse with the account. */
-  forfeit: Type.Optional(Type.Boolean())
+  forfeit: Type.Optional(Type.Boolean()),
+  /**
+   * true: only checks, nothing is deleted (answers ended: 0): the password or code (a code is not used
+   * up), then what stands in the way, failing as the deletion would. The app checks before it asks
+   * the owner to confirm.
+   */
+  check: Type.Optional(Type.Boolean())
 })
 export type DeleteAccountRequest = Static<typeof DeleteAccountRequest>
 /** 422 on deleteAccount: what stands in the way, or what would lapse without `forfeit`. */

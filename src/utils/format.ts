@@ -17,6 +17,14 @@ export function formatCents (cents: number, { sign = false } = {}): string {
  * H5 takes text and parseYuan refuses anything that is not a plain amount.
  */
 export const AMOUNT_INPUT_TYPE: 'text' | 'digit' = process.env.TARO_ENV === 'h5' ? 'text' : 'digit'
+/** The same for a whole number (a count): text in a browser, read by parseWhole. */
+export const WHOLE_INPUT_TYPE: 'text' | 'number' = process.env.TARO_ENV === 'h5' ? 'text' : 'number'
+
+/** A plain whole number of at most `digits` digits ('3' -> 3); a sign, decimals or anything else is null. */
+export function parseWhole (input: string, digits = 9): number | null {
+  const s = input.trim()
+  return new RegExp(`^\\d{1,${digits}}$`).test(s) ? Number(s) : null
+}
 
 /**
  * A plain amount in yuan to cents: '12.5' -> 1250, '0' -> 0, '99999999' -> 9999999900. Anything else

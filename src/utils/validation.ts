@@ -23,7 +23,30 @@ export const checkPassword = (v: string): Check => {
 export const checkCode = (v: string): Check =>
   len(v.trim()) < CODE_MIN || len(v.trim()) > CODE_MAX ? 'login.codeLength' : null
 
-export const checkPhone = (v: string): Check => (PHONE_RE.test(v.trim()) ? null : 'login.phoneInvalid')
+/**
+ * A mainland mobile number as people write it, as the 11 digits the server takes: spaces, dashes,
+ * dots and brackets between digits go, and a leading +86, 0086 or 86 country code with them
+ * ("+86 138 0000 0000" -> "13800000000"). Anything else (letters, another country, too few digits)
+ * is null: refused, never trimmed into some other number.
+ */
+export function normalizePhone (v: string): string | null {
+  const s = v.trim()
+  // separators only between digits (or after a "+86" / "(+86)" prefix): "-138..." is not a number written out
+  if (!/^(\+|\(\+?|（\+?)?\d/.test(s) || !/\d$/.test(s)) return null
+  const compact = s.replace(/[\s\-.()（）]/g, '')
+  const national = compact.replace(/^(\+86|0086|86)(?=1\d{10}$)/, '')
+  return PHONE_RE.test(national) ? national : null
+}
+
+/**
+ * The input type of a phone field: in a browser a number field silently drops a typed "+" (and its
+ * maxlength cut "+86 138 ..." to other digits), so H5 takes text and normalizePhone reads it.
+ */
+export const PHONE_INPUT_TYPE: 'text' | 'number' = process.env.TARO_ENV === 'h5' ? 'text' : 'number'
+/** Room for "+86 138 0000 0000" and the like. */
+export const PHONE_INPUT_MAX = 20
+
+export const checkPhone = (v: string): Check => (normalizePhone(v) ? null : 'login.phoneInvalid')
 export const checkEmail = (v: string): Check => (EMAIL_RE.test(v.trim()) ? null : 'login.emailInvalid')
 export const checkAgreed = (agreed: boolean): Check => (agreed ? null : 'login.agreeRequired')
 

@@ -106,6 +106,10 @@ async function run ({ base, smtp }) {
     await page.goto(`${base}/pagesA/security/index`, { waitUntil: 'networkidle' })
     await input('limit-input-daily').fill((series.priceCents / 100).toFixed(2))
     await page.locator('.limits-save').click()
+    // a limit lowered applies at once (and raising it again waits 24 hours): asked first
+    await page.getByText(/only after 24 hours/).first().waitFor()
+    await shot('security-limit-confirm-en.png')
+    await page.locator('.taro-model__confirm').click()
     await page.getByText('Limits saved').first().waitFor()
     await page.locator('.limit-daily .limit__now', { hasText: `¥${(series.priceCents / 100).toFixed(2)}` }).waitFor()
     const buyOne = async () => {
@@ -171,10 +175,14 @@ async function run ({ base, smtp }) {
     await page.locator('.correction--approved').waitFor()
     assert.equal((await page.locator('.birth-date').innerText()).trim(), '1991-07-01')
 
-    // deleting: refused while cash is held (it names the amount) ...
+    // deleting: a wrong password is said beside it, before any confirmation ...
+    await input('delete-password').fill('not-the-password')
+    await page.locator('.delete-account').click()
+    await page.locator('.security-error-delete-proof', { hasText: 'The current password is wrong' }).waitFor()
+    assert.equal(await page.locator('.taro-modal__content:visible').count(), 0, 'no confirmation for a wrong password')
+    // ... refused while cash is held (it names the amount), also before any confirmation ...
     await input('delete-password').fill('second-pass')
     await page.locator('.delete-account').click()
-    await page.locator('.taro-model__confirm').click()
     await page.getByText(/still holds .* yuan of cash: withdraw it before deleting/).first().waitFor()
 
     // ... and done for an account with nothing left and no password: a code to its address proves it

@@ -78,7 +78,7 @@ describe.each(testDialects())('after the draw on %s', (dialect) => {
       expect(badPhone.body.code).toBe(400)
       expect(badPhone.body.data.field).toBe('phone')
       const blank = await call(s, '/api/addressSave', { ...address, name: '   ' }, 'zh')
-      expect(blank.body).toMatchObject({ code: 400, message: 'name 不能为空', data: { field: 'name' } })
+      expect(blank.body).toMatchObject({ code: 400, message: '收货人不能为空', data: { field: 'name' } })
       const other = await makeShopper(t.app, t.db, t.clock)
       expect((await call(other, '/api/addressDelete', { id: second.id })).body.code).toBe(404)
       expect((await call(other, '/api/addressSave', { id: second.id, ...address })).body.code).toBe(404)

@@ -106,6 +106,8 @@ describe.each(testDialects())('the series editor on %s', (dialect) => {
     const fields = blocked.body.data.problems.map((p: { field: string }) => p.field)
     expect(fields).toEqual(['title.en', 'designs.0.image', 'designs.1.image', 'designs.2.image', 'designs.3.image', 'designs.4.image', 'designs.5.image'])
     expect(blocked.body.data.problems[1].message).toBe('第 1 个款式缺少图片')
+    // a problem names its field as the editor labels it (issue 21)
+    expect(blocked.body.data.problems[0].message).toBe('标题（英文）未填写')
     expect(blocked.body.message).toContain('7')
 
     // the images and the title: saved over the version it was opened at

@@ -17,6 +17,8 @@ import type { DailyCapData } from '../../../types/shop'
 import { PREPAY_TTL_MS } from '../providers/wechatpay'
 import { lockOperators } from './operators'
 import { maskEmail, maskPhone } from '../services/users'
+import { formatYuan } from '../i18n/fields'
+import { dailyAboveMonthly } from '../../../types/limits'
 import {
   LIMIT_RAISE_DELAY_MS,
   type CorrectionRequest, type CorrectionReviewRequest, type CorrectionView, type LimitKind, type LimitsRequest,
@@ -144,6 +146,18 @@ export async function setLimits (db: Db, clock: Clock, userId: number, request: 
   const now = clock()
   await db.transaction().execute(async trx => {
     const rows = await limitRows(trx, userId)
+    // the limits as they will stand once every change applies: a daily one above the monthly one is refused
+    const target = (kind: LimitKind) => {
+      if (kind in request) return request[kind] ?? null
+      const now_ = readLimit(rows.get(kind), now)
+      return now_.pending ? now_.pending.cents : now_.cents
+    }
+    if (dailyAboveMonthly(target('daily'), target('monthly'))) {
+      const daily = target('daily')!
+      const monthly = target('monthly')!
+      if ('daily' in request) throw fail.field('daily', 'limit.dailyAboveMonthly', { other: formatYuan(monthly) })
+      throw fail.field('monthly', 'limit.monthlyBelowDaily', { other: formatYuan(daily) })
+    }
     for (const kind of ['daily', 'monthly'] as const) {
       if (!(kind in request)) continue
       const wanted = request[kind] ?? null

@@ -7,7 +7,9 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema'
 import { iso, type Clock } from '../clock'
 import { writeAudit } from './audit'
-import { DEFAULT_SHOP_SETTINGS, type ShopSettings } from '../../../types/limits'
+import { fail } from '../http/envelope'
+import { formatYuan } from '../i18n/fields'
+import { DEFAULT_SHOP_SETTINGS, settingsConflicts, type ShopSettings } from '../../../types/limits'
 
 type Db = Kysely<Database>
 
@@ -41,13 +43,21 @@ async function currentSettings (db: Db): Promise<ShopSettings> {
 }
 
 /**
- * Stores some settings (validated by the caller's route schema); the cache of this process is dropped.
- * One audit row per save, with the changed settings before and after (nothing changed: no row).
+ * Stores some settings (each checked by the caller's route schema; here, together with the stored
+ * ones: settings that contradict each other are a 400 naming the changed one, and nothing is saved);
+ * the cache of this process is dropped. One audit row per save, with the changed settings before and
+ * after (nothing changed: no row).
  */
 export async function saveSettings (db: Db, clock: Clock, actorId: number, changes: Partial<ShopSettings>): Promise<ShopSettings> {
   const now = iso(clock())
   await db.transaction().execute(async trx => {
     const current = await currentSettings(trx)
+    const known = Object.keys(changes).filter(k => k in DEFAULT_SHOP_SETTINGS && changes[k as keyof ShopSettings] !== undefined) as Array<keyof ShopSettings>
+    const conflict = settingsConflicts({ ...current, ...changes }, known)[0]
+    if (conflict) {
+      const key = conflict.field === 'withdrawMinCents' ? 'settings.withdrawMinAboveDailyMax' : 'settings.withdrawDailyMaxBelowMin'
+      throw fail.field(conflict.field, key, { other: formatYuan(conflict.otherCents) })
+    }
     const before: Record<string, unknown> = {}
     const after: Record<string, unknown> = {}
     for (const [key, v] of Object.entries(changes)) {

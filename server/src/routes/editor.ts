@@ -6,10 +6,9 @@
 import { editorRoutes as r } from '../../../types/editor'
 import { UPLOAD_PDF_MAX_BYTES, UPLOAD_PDF_MAX_MB, UPLOAD_FIELD } from '../../../types/limits'
 import type { Api, AppContext } from '../context'
-import { fail } from '../http/envelope'
+import { fail, messageFor } from '../http/envelope'
 import { enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
-import { translate } from '../i18n/messages'
 import { RULES } from '../security/rules'
 import { readUploadedFile, readUploadedImage, storeImage, uploadScope } from '../http/upload'
 import { editorSeries, listEditorSeries, publishSeries, retireSeries, saveSeries } from '../domain/editor'
@@ -19,7 +18,7 @@ export function editorRoutesOf (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.series, async ({ body }) => editorSeries(ctx.db, body.seriesId))
   defineRoute(app, ctx, r.seriesSave, async ({ body, userId }) => saveSeries(ctx.db, ctx.dialect, ctx.clock, userId, body))
   defineRoute(app, ctx, r.seriesPublish, async ({ body, userId, request }) =>
-    publishSeries(ctx.db, ctx.dialect, ctx.clock, userId, body.seriesId, (key, params) => translate(request.locale, key, params)))
+    publishSeries(ctx.db, ctx.dialect, ctx.clock, userId, body.seriesId, (key, params) => messageFor(request, key, params)))
   defineRoute(app, ctx, r.seriesRetire, async ({ body, userId }) => retireSeries(ctx.db, ctx.dialect, ctx.clock, userId, body.seriesId))
 
   uploadScope(app, scope => {

@@ -54,7 +54,7 @@ export function securityRoutes (app: Api, ctx: AppContext): void {
    * The owner proves it is them: the password when the account has one (the login guess budget
    * applies), otherwise a code sent by reauthCode to its own phone or address.
    */
-  const reauthenticate = async (request: FastifyRequest, user: UserRow, given: { password?: string; reauth?: Reauth }, passwordField: string) => {
+  const reauthenticate = async (request: FastifyRequest, user: UserRow, given: { password?: string; reauth?: Reauth }, passwordField: string, checkOnly = false) => {
     const userId = Number(user.id)
     if (user.password_hash) {
       const account = `user:${userId}`
@@ -68,11 +68,14 @@ export function securityRoutes (app: Api, ctx: AppContext): void {
     const target = given.reauth.via === 'phone' ? user.phone : user.email
     if (!target) throw fail.field('reauth', given.reauth.via === 'phone' ? 'security.reauthNoPhone' : 'security.reauthNoEmail')
     await enforceLimits(ctx, [[RULES.loginPerIp, request.ip]])
-    if (!await ctx.codes.verify(reauthPurpose(channel(given.reauth.via), userId), target, given.reauth.code)) throw badCode()
+    const purpose = reauthPurpose(channel(given.reauth.via), userId)
+    if (!await (checkOnly ? ctx.codes.check(purpose, target, given.reauth.code) : ctx.codes.verify(purpose, target, given.reauth.code))) throw badCode()
   }
 
   defineRoute(app, ctx, r.passwordChange, async ({ body, userId, session, request }) => {
     await reauthenticate(request, session.user, { password: body.currentPassword, reauth: body.reauth }, 'currentPassword')
+    // once the owner is proven: the current password again is no change
+    if (session.user.password_hash && await verifyPassword(session.user.password_hash, body.newPassword)) throw fail.field('newPassword', 'security.passwordSame')
     const hash = await hashPassword(body.newPassword)
     await ctx.db.updateTable('users').set({ password_hash: hash, updated_at: iso(ctx.clock()) }).where('id', '=', userId).execute()
     return { ended: await endSessions(ctx.db, ctx.clock, userId, { except: session.sessionId }) }
@@ -118,6 +121,12 @@ export function securityRoutes (app: Api, ctx: AppContext): void {
 
   defineRoute(app, ctx, r.deleteAccount, async ({ body, userId, session, request }) => {
     const forfeit = body.forfeit === true
+    if (body.check === true) {
+      // the app asks before its confirmation: the proof first (a code stays usable), then what stands in the way
+      await reauthenticate(request, session.user, { password: body.password, reauth: body.reauth }, 'password', true)
+      await checkDeletion(ctx.db, ctx.clock, userId, forfeit)
+      return { ended: 0 }
+    }
     // what stands in the way is said first, so that a code is not used up by a refusal
     await checkDeletion(ctx.db, ctx.clock, userId, forfeit)
     await reauthenticate(request, session.user, { password: body.password, reauth: body.reauth }, 'password')

@@ -57,6 +57,15 @@ export class OneTimeCodes {
 
   /** True once for the right code within its lifetime and attempt budget; every try counts. */
   async verify (purpose: CodePurpose, target: string, code: string): Promise<boolean> {
+    return this.match(purpose, target, code, true)
+  }
+
+  /** Whether the code is right, the try counted as verify counts it, but the code stays usable. */
+  async check (purpose: CodePurpose, target: string, code: string): Promise<boolean> {
+    return this.match(purpose, target, code, false)
+  }
+
+  private async match (purpose: CodePurpose, target: string, code: string, use: boolean): Promise<boolean> {
     const now = this.clock()
     const current = await this.db.selectFrom('one_time_codes')
       .select(['id', 'code_hash'])
@@ -76,6 +85,7 @@ export class OneTimeCodes {
       .executeTakeFirst()
     if (Number(counted.numUpdatedRows) !== 1) return false
     if (!sameHash(current.code_hash, hashCode(purpose, target, code))) return false
+    if (!use) return true
     const used = await this.db.updateTable('one_time_codes')
       .set({ used_at: iso(now) })
       .where('id', '=', current.id)

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
-import { LOGIN_LIMITS } from '~types/limits'
 import type { Address, ShippingRule } from '~types/afterDraw'
 import type { InsufficientBalanceData } from '~types/shop'
 import AddressLocator, { parseRegion, regionText } from '@/components/AddressLocator'
@@ -13,19 +12,23 @@ import { dialog, loading, toast } from '@/utils/feedback'
 import { formatCents } from '@/utils/format'
 import { navigate } from '@/utils/navigation'
 import { randomString } from '@/utils/random'
+import { normalizePhone, PHONE_INPUT_MAX, PHONE_INPUT_TYPE } from '@/utils/validation'
 import './index.scss'
 
 interface Draft { id?: number; name: string; phone: string; region: string; detail: string; isDefault: boolean }
 const EMPTY: Draft = { name: '', phone: '', region: '', detail: '', isDefault: false }
-const PHONE = new RegExp(LOGIN_LIMITS.phonePattern)
+const FIELDS = ['name', 'phone', 'region', 'detail'] as const
+type Field = typeof FIELDS[number]
+export type AddressProblems = Partial<Record<Field, string>>
 
-/** The first problem of an address form, in the user's language (null: it may be saved). */
-export function addressProblem (d: Draft): string | null {
-  for (const field of ['name', 'phone', 'region', 'detail'] as const) {
-    if (!d[field].trim()) return t('ship.required', { field: t(`ship.${field}`) })
+/** Every problem of an address form, by field, in the user's language (none: it may be saved). */
+export function addressProblems (d: Draft): AddressProblems {
+  const out: AddressProblems = {}
+  for (const field of FIELDS) {
+    if (!d[field].trim()) out[field] = t('ship.required', { field: t(`ship.${field}`) })
   }
-  if (!PHONE.test(d.phone.trim())) return t('ship.phoneInvalid')
-  return null
+  if (!out.phone && !normalizePhone(d.phone)) out.phone = t('ship.phoneInvalid')
+  return out
 }
 
 interface Props {
@@ -40,7 +43,8 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
   const [chosen, setChosen] = useState<number | null>(null)
   const [draft, setDraft] = useState<Draft | null>(null)
   const [rule, setRule] = useState<ShippingRule | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
+  // beside each field; `form` for a refusal that names none
+  const [problems, setProblems] = useState<AddressProblems & { form?: string }>({})
   // one key per sheet: a retried tap can never ship twice
   const [key] = useState(() => randomString(24))
 
@@ -57,19 +61,20 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
 
   const save = async () => {
     if (!draft) return
-    const bad = addressProblem(draft)
-    setProblem(bad)
-    if (bad) return
+    const bad = addressProblems(draft)
+    setProblems(bad)
+    if (Object.keys(bad).length) return
     try {
       const saved = await loading.wrap(addressApi.save({
         ...(draft.id ? { id: draft.id } : {}),
-        name: draft.name.trim(), phone: draft.phone.trim(), region: draft.region.trim(), detail: draft.detail.trim(), isDefault: draft.isDefault
+        name: draft.name.trim(), phone: normalizePhone(draft.phone)!, region: draft.region.trim(), detail: draft.detail.trim(), isDefault: draft.isDefault
       }))
       setDraft(null)
       setChosen(saved.id)
       await load()
     } catch (e) {
-      setProblem(errorMessage(e))
+      const field = e instanceof ApiError ? (e.data as { field?: unknown } | null)?.field : undefined
+      setProblems(FIELDS.includes(field as Field) ? { [field as Field]: errorMessage(e) } : { form: errorMessage(e) })
     }
   }
 
@@ -106,11 +111,12 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
     }
   }
 
-  const field = (name: 'name' | 'phone' | 'region' | 'detail', type: 'text' | 'number' = 'text', maxlength = 100) => draft && (
-    <View className='ship-form__row'>
+  const field = (name: Field, type: 'text' | 'number' = 'text', maxlength = 100) => draft && (
+    <View className={`ship-form__row ship-row-${name}`}>
       <Text className='ship-form__label'>{t(`ship.${name}`)}</Text>
-      <Input className={`ship-form__input ship-${name}`} type={type} maxlength={maxlength} value={draft[name]}
-        onInput={e => setDraft({ ...draft, [name]: e.detail.value })} />
+      <Input className={`ship-form__input ship-${name} ${problems[name] ? 'ship-form__input--error' : ''}`} type={type} maxlength={maxlength} value={draft[name]}
+        onInput={e => { const v = e.detail.value; setDraft(d => d && { ...d, [name]: v }); setProblems(p => ({ ...p, [name]: undefined })) }} />
+      {problems[name] && <Text className={`ship-form__problem ship-problem-${name}`}>{problems[name]}</Text>}
     </View>
   )
 
@@ -129,7 +135,7 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
               <Text className='address-card__where'>{a.region} {a.detail}</Text>
             </View>
             <View className='address-card__actions'>
-              <Text className='address-card__act' onClick={e => { e.stopPropagation(); setProblem(null); setDraft({ id: a.id, name: a.name, phone: a.phone, region: a.region, detail: a.detail, isDefault: a.isDefault }) }}>{t('ship.edit')}</Text>
+              <Text className='address-card__act' onClick={e => { e.stopPropagation(); setProblems({}); setDraft({ id: a.id, name: a.name, phone: a.phone, region: a.region, detail: a.detail, isDefault: a.isDefault }) }}>{t('ship.edit')}</Text>
               {!a.isDefault && <Text className='address-card__act' onClick={e => { e.stopPropagation(); void makeDefault(a) }}>{t('ship.makeDefault')}</Text>}
               <Text className='address-card__act address-card__act--warn' onClick={e => { e.stopPropagation(); void remove(a) }}>{t('ship.remove')}</Text>
             </View>
@@ -139,19 +145,19 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
           ? (
             <View className='ship-form'>
               {field('name', 'text', 50)}
-              {field('phone', 'number', 11)}
+              {field('phone', PHONE_INPUT_TYPE, PHONE_INPUT_MAX)}
               <AddressLocator key={draft.id ?? 'new'} fields={false} initial={{ region: parseRegion(draft.region), detail: draft.detail }}
                 onPick={p => setDraft(d => d && { ...d, region: regionText(p.region), detail: p.detail })} />
               {field('region')}
               {field('detail', 'text', 200)}
-              {problem && <Text className='ship-form__problem'>{problem}</Text>}
+              {problems.form && <Text className='ship-form__problem ship-problem-form'>{problems.form}</Text>}
               <View className='ship-form__buttons'>
-                {addresses && addresses.length > 0 && <View className='btn btn--ghost ship-form__cancel' onClick={() => { setDraft(null); setProblem(null) }}>{t('ship.cancel')}</View>}
+                {addresses && addresses.length > 0 && <View className='btn btn--ghost ship-form__cancel' onClick={() => { setDraft(null); setProblems({}) }}>{t('ship.cancel')}</View>}
                 <View className='btn btn--primary ship-form__save' onClick={save}>{t('ship.save')}</View>
               </View>
             </View>
             )
-          : <View className='btn btn--ghost ship-add' onClick={() => { setProblem(null); setDraft({ ...EMPTY }) }}>+ {t('ship.add')}</View>}
+          : <View className='btn btn--ghost ship-add' onClick={() => { setProblems({}); setDraft({ ...EMPTY }) }}>+ {t('ship.add')}</View>}
         {rule && (
           <View className='ship-fee'>
             <View className='ship-fee__row'>

@@ -19,7 +19,7 @@ import {
   dropOAuthQuery, finishWechatOAuth, forgetSilentLogin, inWeChatBrowser, mayLogInSilently, readOAuthReturn, startWechatOAuth
 } from '@/utils/wechatOAuth'
 import {
-  accountKind, checkEmail, checkPhone, validateLogin,
+  accountKind, checkEmail, checkPhone, normalizePhone, PHONE_INPUT_MAX, PHONE_INPUT_TYPE, validateLogin,
   type AccountKind, type FieldErrors, type FieldName, type LoginForm, type LoginMode
 } from '@/utils/validation'
 import './index.scss'
@@ -135,7 +135,8 @@ function LoginPage () {
   const sendCode = async () => {
     const target = codeTarget()
     if (!target || countdowns[target].running || busy) return
-    const value = form[target].trim()
+    // a phone as its 11 digits ("+86 138 0000 0000" reads as 13800000000)
+    const value = target === 'phone' ? normalizePhone(form.phone) ?? form.phone.trim() : form.email.trim()
     const bad = target === 'phone' ? checkPhone(value) : checkEmail(value)
     if (bad) {
       setErrors(e => ({ ...e, [target]: bad }))
@@ -177,11 +178,11 @@ function LoginPage () {
   const login = (): Promise<LoginResult> => {
     const code = form.code.trim()
     switch (mode) {
-      case 'sms': return accountApi.loginBySms({ phone: form.phone.trim(), code })
+      case 'sms': return accountApi.loginBySms({ phone: normalizePhone(form.phone) ?? form.phone.trim(), code })
       case 'email': return accountApi.loginByMail({ phone: form.email.trim(), code })
       case 'register': {
         const by = form.registerBy
-        const id = by === 'user_name' ? form.account.trim() : form[by].trim()
+        const id = by === 'user_name' ? form.account.trim() : by === 'phone' ? normalizePhone(form.phone) ?? form.phone.trim() : form[by].trim()
         return accountApi.register({ [by]: id, password: form.password, ...(by === 'user_name' ? {} : { code }) })
       }
       default: {
@@ -242,7 +243,7 @@ function LoginPage () {
     <Input className='login-input input-account' value={form[name]} maxlength={USERNAME_MAX}
       placeholder={t(placeholder)} onInput={e => set(name, e.detail.value)} />
   )
-  const phoneInput = <Input className='login-input input-phone' type='number' value={form.phone} maxlength={11}
+  const phoneInput = <Input className='login-input input-phone' type={PHONE_INPUT_TYPE} value={form.phone} maxlength={PHONE_INPUT_MAX}
     placeholder={t('login.phonePlaceholder')} onInput={e => set('phone', e.detail.value)} />
   const emailInput = <Input className='login-input input-email' value={form.email} maxlength={254}
     placeholder={t('login.emailPlaceholder')} onInput={e => set('email', e.detail.value)} />

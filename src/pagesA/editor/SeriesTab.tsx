@@ -26,6 +26,9 @@ import PromoTasks from './PromoTasks'
 import './SeriesTab.scss'
 
 const RARITIES: Rarity[] = ['regular', 'rare', 'hidden']
+
+/** What a form holds, less the list keys of its designs: equal prints, nothing to lose. */
+export const formPrint = (f: SeriesForm) => JSON.stringify({ ...f, designs: f.designs.map(({ key: _key, ...d }) => d) })
 const FILTERS: Array<EditorSeriesStatus | 'all'> = ['all', 'draft', 'on_sale', 'retired']
 
 /** Creates or changes a series: texts in both languages, price, hidden chance, designs with images, the live odds. */
@@ -36,6 +39,8 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
   const [tried, setTried] = useState<'save' | 'publish' | null>(null)
   const [busy, setBusy] = useState(false)
   const [changed, setChanged] = useState(false)
+  // the form as last saved (or opened): Back asks before it drops anything typed or uploaded since
+  const [savedPrint, setSavedPrint] = useState(() => formPrint(initial))
   const published = form.status !== 'draft'
   // the AI helpers (spec 7 AiAnalysis, textTransform): hidden once the server says it has no AI
   const [aiOn, setAiOn] = useState(true)
@@ -137,6 +142,7 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
       // the saved form keeps the designs' list keys where it can (no remount of what is being typed)
       saved.designs = saved.designs.map((d, i) => ({ ...d, key: form.designs[i]?.key ?? d.key }))
       setForm(saved)
+      setSavedPrint(formPrint(saved))
       setChanged(true)
       return saved
     } catch (e) {
@@ -192,6 +198,19 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
     } finally {
       setBusy(false)
     }
+  }
+
+  const onBack = async () => {
+    if (busy) return
+    if (formPrint(form) !== savedPrint) {
+      const fresh = form.id === undefined
+      if (!(await dialog({
+        title: t('seriesForm.discardTitle'),
+        message: t(fresh ? 'seriesForm.discardNew' : 'seriesForm.discardChanges'),
+        confirmText: t('seriesForm.discard')
+      }))) return
+    }
+    onDone(changed)
   }
 
   const error = (field: string) => errors[field] ? <Text className={`editor-hint editor-hint--error error-${field.replace(/\./g, '-')}`}>{errors[field]}</Text> : null
@@ -332,7 +351,7 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
       )}
 
       <View className='series-actions'>
-        <View className='btn btn--ghost series-back' onClick={() => onDone(changed)}>{t('seriesForm.back')}</View>
+        <View className='btn btn--ghost series-back' onClick={() => { void onBack() }}>{t('seriesForm.back')}</View>
         <View className={`btn btn--ghost series-save ${busy ? 'btn--disabled' : ''}`} onClick={() => { void onSave() }}>{t(published ? 'seriesForm.saveChanges' : 'seriesForm.saveDraft')}</View>
         {form.status === 'draft' && <View className={`btn btn--primary series-publish ${busy ? 'btn--disabled' : ''}`} onClick={() => { void onPublish() }}>{t('seriesForm.publish')}</View>}
         {form.status === 'on_sale' && <View className={`btn btn--primary series-retire ${busy ? 'btn--disabled' : ''}`} onClick={() => { void onRetire() }}>{t('seriesForm.retire')}</View>}

@@ -5,7 +5,7 @@ import Taro, { useDidShow } from '@tarojs/taro'
 import { View, Text, Input, Picker } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { LimitKind, LimitView, SecurityOverview } from '~types/security'
-import { CORRECTION_REASON_MAX, LOGIN_LIMITS } from '~types/limits'
+import { CORRECTION_REASON_MAX, LOGIN_LIMITS, dailyAboveMonthly } from '~types/limits'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
@@ -18,7 +18,7 @@ import { dialog, loading, toast } from '@/utils/feedback'
 import { AMOUNT_INPUT_TYPE, formatCents, formatTime, parseYuan } from '@/utils/format'
 import { loginToContinue } from '@/utils/loginReturn'
 import { useCountdown } from '@/utils/useCountdown'
-import { checkEmail, checkPhone } from '@/utils/validation'
+import { checkEmail, checkPhone, normalizePhone, PHONE_INPUT_MAX, PHONE_INPUT_TYPE } from '@/utils/validation'
 import { CODE_MAX, CODE_RESEND_SECONDS, ENTRY_PAGE } from '@/constants'
 import ReauthCode, { defaultVia, type ReauthDraft } from './ReauthCode'
 import './index.scss'
@@ -28,6 +28,26 @@ export function parseLimit (text: string): { ok: true; cents: number | null } | 
   if (!text.trim()) return { ok: true, cents: null }
   const cents = parseYuan(text)
   return cents === null ? { ok: false } : { ok: true, cents }
+}
+
+/**
+ * The problems of the limits form, beside each field: an amount that is not one, and a daily limit
+ * above the monthly one (the server's rule, types/security.ts).
+ */
+export function limitProblems (daily: string, monthly: string): Partial<Record<LimitKind, string>> {
+  const d = parseLimit(daily)
+  const m = parseLimit(monthly)
+  const out: Partial<Record<LimitKind, string>> = {}
+  if (!d.ok) out.daily = t('security.limitInvalid')
+  if (!m.ok) out.monthly = t('security.limitInvalid')
+  if (d.ok && m.ok && dailyAboveMonthly(d.cents, m.cents)) out.daily = t('security.dailyAboveMonthly', { other: formatCents(m.cents!) })
+  return out
+}
+
+/** A wire field of a refusal (`data.field`), if it names one. */
+const refusedField = (e: unknown): string | undefined => {
+  const field = e instanceof ApiError ? (e.data as { field?: unknown } | null)?.field : undefined
+  return typeof field === 'string' ? field : undefined
 }
 
 const limitText = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2).replace(/\.00$/, ''))
@@ -61,6 +81,8 @@ function SecurityPage () {
   // an account without a password proves it is the owner by a code (setting a password, deleting)
   const [pwProof, setPwProof] = useState<ReauthDraft>({ via: 'phone', code: '' })
   const [deleteProof, setDeleteProof] = useState<ReauthDraft>({ via: 'phone', code: '' })
+  // problems shown beside their fields: 'pw.current', 'pw.next', 'pw.again', 'limit.daily', 'delete.proof' ...
+  const [problems, setProblems] = useState<Record<string, string>>({})
   const [binding, setBinding] = useState<'phone' | 'email' | null>(null)
   const [bindForm, setBindForm] = useState({ target: '', code: '' })
   const waits = { phone: useCountdown(), email: useCountdown() }
@@ -104,16 +126,24 @@ function SecurityPage () {
 
   // ---- password ----
   const canProve = data.hasPassword || !!defaultVia(data.phone, data.email)
-  const pwProblem = (): string | null => {
-    if (data.hasPassword && !pw.current) return t('security.currentRequired')
-    if (!data.hasPassword && !pwProof.code.trim()) return t('security.codeRequired')
-    if (pw.next.length < LOGIN_LIMITS.passwordMin || pw.next.length > LOGIN_LIMITS.passwordMax) return t('login.passwordLength')
-    if (pw.next !== pw.again) return t('security.passwordMismatch')
-    return null
+  const pwProblems = (): Record<string, string> => {
+    const out: Record<string, string> = {}
+    if (data.hasPassword && !pw.current) out['pw.current'] = t('security.currentRequired')
+    if (!data.hasPassword && !pwProof.code.trim()) out['pw.proof'] = t('security.codeRequired')
+    if (pw.next.length < LOGIN_LIMITS.passwordMin || pw.next.length > LOGIN_LIMITS.passwordMax) out['pw.next'] = t('login.passwordLength')
+    else if (data.hasPassword && pw.next === pw.current) out['pw.next'] = t('security.passwordSame')
+    if (!out['pw.next'] && pw.next !== pw.again) out['pw.again'] = t('security.passwordMismatch')
+    return out
   }
+  /** Shows the problems of one form (keys starting with `prefix`), leaving the others' as they are. */
+  const showProblems = (prefix: string, found: Record<string, string>) => setProblems(p => ({
+    ...Object.fromEntries(Object.entries(p).filter(([k]) => !k.startsWith(prefix))), ...found
+  }))
+  const clearProblem = (key: string) => setProblems(p => { if (!(key in p)) return p; const { [key]: _gone, ...rest } = p; return rest })
   const changePassword = async () => {
-    const problem = pwProblem()
-    if (problem) { toast({ message: problem }); return }
+    const found = pwProblems()
+    showProblems('pw.', found)
+    if (Object.keys(found).length) return
     try {
       const proof = data.hasPassword ? { currentPassword: pw.current } : { reauth: { via: pwProof.via, code: pwProof.code.trim() } }
       const { ended } = await loading.wrap(securityApi.changePassword({ ...proof, newPassword: pw.next }))
@@ -122,21 +152,27 @@ function SecurityPage () {
       setPwProof(p => ({ ...p, code: '' }))
       setPwOpen(false)
       await load()
-    } catch (e) { toast({ message: errorMessage(e) }) }
+    } catch (e) {
+      const at = ({ currentPassword: 'pw.current', newPassword: 'pw.next', code: 'pw.proof', reauth: 'pw.proof' } as Record<string, string>)[refusedField(e) ?? '']
+      if (at) showProblems('pw.', { [at]: errorMessage(e) })
+      else toast({ message: errorMessage(e) })
+    }
   }
 
   // ---- bindings ----
   const openBind = (kind: 'phone' | 'email') => { setBinding(kind); setBindForm({ target: '', code: '' }) }
   const bindProblem = (kind: 'phone' | 'email'): string | null => {
-    const bad = kind === 'phone' ? checkPhone(bindForm.target.trim()) : checkEmail(bindForm.target.trim())
+    const bad = kind === 'phone' ? checkPhone(bindForm.target) : checkEmail(bindForm.target.trim())
     return bad ? t(bad) : null
   }
+  /** What is sent: a phone as the 11 digits ("+86 138 0000 0000" -> 13800000000), an address trimmed. */
+  const bindTarget = (kind: 'phone' | 'email') => (kind === 'phone' ? normalizePhone(bindForm.target) ?? bindForm.target.trim() : bindForm.target.trim())
   const sendBindCode = async (kind: 'phone' | 'email') => {
     if (waits[kind].running) return
     const problem = bindProblem(kind)
     if (problem) { toast({ message: problem }); return }
     try {
-      await securityApi.bindCode(kind === 'phone' ? { phone: bindForm.target.trim() } : { email: bindForm.target.trim() })
+      await securityApi.bindCode(kind === 'phone' ? { phone: bindTarget(kind) } : { email: bindTarget(kind) })
       waits[kind].start(CODE_RESEND_SECONDS)
       toast({ message: t('login.codeSent'), level: 'success' })
     } catch (e) { toast({ message: `${t('login.codeSendFailed')}: ${errorMessage(e)}` }) }
@@ -146,7 +182,7 @@ function SecurityPage () {
     if (problem) { toast({ message: problem }); return }
     if (!bindForm.code.trim()) { toast({ message: t('security.codeRequired') }); return }
     try {
-      const target = bindForm.target.trim()
+      const target = bindTarget(kind)
       await loading.wrap(securityApi.bind({ ...(kind === 'phone' ? { phone: target } : { email: target }), code: bindForm.code.trim() }))
       toast({ message: t(kind === 'phone' ? 'security.phoneBound' : 'security.emailBound'), level: 'success' })
       setBinding(null)
@@ -162,7 +198,7 @@ function SecurityPage () {
       </View>
       {binding === kind && (
         <View className='security-form bind-form'>
-          <Input className={`security-input bind-target bind-target-${kind}`} type={kind === 'phone' ? 'number' : 'text'} maxlength={kind === 'phone' ? 11 : 254}
+          <Input className={`security-input bind-target bind-target-${kind}`} type={kind === 'phone' ? PHONE_INPUT_TYPE : 'text'} maxlength={kind === 'phone' ? PHONE_INPUT_MAX : 254}
             value={bindForm.target} placeholder={t(kind === 'phone' ? 'login.phonePlaceholder' : 'login.emailPlaceholder')}
             onInput={e => { const v = e.detail.value; setBindForm(f => ({ ...f, target: v })) }} />
           <View className='bind-code-row'>
@@ -209,14 +245,32 @@ function SecurityPage () {
 
   // ---- limits ----
   const parsed = { daily: parseLimit(limits.daily), monthly: parseLimit(limits.monthly) }
+  const limitIssues = limitProblems(limits.daily, limits.monthly)
   const saveLimits = async () => {
-    if (!parsed.daily.ok || !parsed.monthly.ok) { toast({ message: t('security.limitInvalid') }); return }
+    showProblems('limit.', Object.fromEntries(Object.entries(limitIssues).map(([k, v]) => [`limit.${k}`, v])))
+    if (!parsed.daily.ok || !parsed.monthly.ok || Object.keys(limitIssues).length) return
+    // lowering applies at once and raising again waits 24 hours: the owner confirms what will apply now
+    const lowered = (['daily', 'monthly'] as const).flatMap(kind => {
+      const wanted = (parsed[kind] as { cents: number | null }).cents
+      const now = data.limits[kind].cents
+      return wanted !== null && (now === null || wanted < now) ? [{ kind, wanted }] : []
+    })
+    if (lowered.length) {
+      const lines = lowered.map(l => t(l.wanted === 0 ? 'security.limitZeroLine' : 'security.limitLowerLine', {
+        limit: t(l.kind === 'daily' ? 'security.daily' : 'security.monthly'), value: formatCents(l.wanted)
+      }))
+      if (!(await dialog({ title: t('security.limitLowerTitle'), message: [...lines, t('security.limitLowerRule')].join(' ') }))) return
+    }
     try {
-      const next = await loading.wrap(securityApi.setLimits({ daily: parsed.daily.cents, monthly: parsed.monthly.cents }))
+      const next = await loading.wrap(securityApi.setLimits({ daily: parsed.daily.ok ? parsed.daily.cents : null, monthly: parsed.monthly.ok ? parsed.monthly.cents : null }))
       const waiting = next.daily.pending || next.monthly.pending
       toast({ message: t(waiting ? 'security.limitsPending' : 'security.limitsSaved'), level: 'success' })
       await load()
-    } catch (e) { toast({ message: errorMessage(e) }) }
+    } catch (e) {
+      const field = refusedField(e)
+      if (field === 'daily' || field === 'monthly') showProblems('limit.', { [`limit.${field}`]: errorMessage(e) })
+      else toast({ message: errorMessage(e) })
+    }
   }
   const limitRow = (kind: LimitKind, view: LimitView) => (
     <View className={`limit limit-${kind}`}>
@@ -231,32 +285,38 @@ function SecurityPage () {
           at: formatTime(view.pending.appliesAt)
         })}</Text>
       )}
-      <Input className={`security-input limit-input limit-input-${kind} ${parsed[kind].ok ? '' : 'security-input--error'}`} type={AMOUNT_INPUT_TYPE}
+      <Input className={`security-input limit-input limit-input-${kind} ${limitIssues[kind] || problems[`limit.${kind}`] ? 'security-input--error' : ''}`} type={AMOUNT_INPUT_TYPE}
         value={limits[kind]} placeholder={t('security.limitPlaceholder')}
-        onInput={e => { const v = e.detail.value; setLimitsDraft(d => ({ ...d, [kind]: v })) }} />
+        onInput={e => { const v = e.detail.value; setLimitsDraft(d => ({ ...d, [kind]: v })); clearProblem(`limit.${kind}`) }} />
+      {problem(`limit.${kind}`, limitIssues[kind])}
     </View>
   )
 
   // ---- deleting the account ----
   const deleteAccount = async () => {
-    if (data.hasPassword && !deletePw) { toast({ message: t('security.currentRequired') }); return }
-    if (!data.hasPassword && !deleteProof.code.trim()) { toast({ message: t('security.codeRequired') }); return }
-    if (!(await dialog({ message: t('security.deleteConfirm') }))) return
+    if (data.hasPassword && !deletePw) { showProblems('delete.', { 'delete.proof': t('security.currentRequired') }); return }
+    if (!data.hasPassword && !deleteProof.code.trim()) { showProblems('delete.', { 'delete.proof': t('security.codeRequired') }); return }
+    showProblems('delete.', {})
     const proof = data.hasPassword ? { password: deletePw } : { reauth: { via: deleteProof.via, code: deleteProof.code.trim() } }
-    const attempt = async (forfeit: boolean): Promise<boolean> => {
-      try {
-        await loading.wrap(securityApi.deleteAccount({ ...proof, ...(forfeit ? { forfeit: true } : {}) }))
-        return true
-      } catch (e) {
-        // credit or prizes would lapse: say so, and go on only if the owner agrees
-        if (!forfeit && e instanceof ApiError && (e.data as { reason?: string } | null)?.reason === 'forfeit') {
-          return (await dialog({ message: e.message, confirmText: t('security.deleteForfeitConfirm') })) && attempt(true)
-        }
-        toast({ message: errorMessage(e) })
-        return false
-      }
+    /** A refusal: beside the password or code when it names them, else a toast. */
+    const refused = (e: unknown) => {
+      if (['password', 'code', 'reauth'].includes(refusedField(e) ?? '')) showProblems('delete.', { 'delete.proof': errorMessage(e) })
+      else toast({ message: errorMessage(e) })
     }
-    if (!(await attempt(false))) return
+    // the proof and what stands in the way are checked first (a code is not used up): no confirmation for a typo
+    let forfeit = false
+    try {
+      await loading.wrap(securityApi.deleteAccount({ ...proof, check: true }))
+      if (!(await dialog({ message: t('security.deleteConfirm') }))) return
+    } catch (e) {
+      // credit or prizes would lapse: saying so is the confirmation, and it goes on only if the owner agrees
+      if (!(e instanceof ApiError && (e.data as { reason?: string } | null)?.reason === 'forfeit')) { refused(e); return }
+      if (!(await dialog({ message: `${e.message} ${t('security.deleteConfirm')}`, confirmText: t('security.deleteForfeitConfirm') }))) return
+      forfeit = true
+    }
+    try {
+      await loading.wrap(securityApi.deleteAccount({ ...proof, ...(forfeit ? { forfeit: true } : {}) }))
+    } catch (e) { refused(e); return }
     sessionStore.clear()
     toast({ message: t('security.deleted'), level: 'success' })
     await Taro.reLaunch({ url: ENTRY_PAGE })
@@ -273,6 +333,11 @@ function SecurityPage () {
     } catch (e) { toast({ message: errorMessage(e) }) }
   }
 
+  /** A problem beside its field (the form's own check first, then the server's). */
+  const problem = (key: string, own?: string) => {
+    const text = own ?? problems[key]
+    return text ? <Text className={`security-error security-error-${key.replace('.', '-')}`}>{text}</Text> : null
+  }
   const { age } = data
   const today = chinaToday()
   return (
@@ -287,14 +352,18 @@ function SecurityPage () {
         {!pwOpen && <View className='btn btn--ghost security-password-open' onClick={() => setPwOpen(true)}>{t(data.hasPassword ? 'security.password' : 'security.passwordFirst')}</View>}
         {pwOpen && (
           <View className='security-form password-form'>
-            {data.hasPassword && <Input className='security-input pw-current' password value={pw.current} placeholder={t('security.currentPassword')} onInput={e => { const v = e.detail.value; setPw(p => ({ ...p, current: v })) }} />}
-            {!data.hasPassword && canProve && <ReauthCode className='password-reauth' phone={data.phone} email={data.email} value={pwProof} onChange={setPwProof} />}
+            {data.hasPassword && <Input className={`security-input pw-current ${problems['pw.current'] ? 'security-input--error' : ''}`} password value={pw.current} placeholder={t('security.currentPassword')} onInput={e => { const v = e.detail.value; setPw(p => ({ ...p, current: v })); clearProblem('pw.current') }} />}
+            {problem('pw.current')}
+            {!data.hasPassword && canProve && <ReauthCode className='password-reauth' phone={data.phone} email={data.email} value={pwProof} onChange={v => { setPwProof(v); clearProblem('pw.proof') }} />}
+            {problem('pw.proof')}
             {!canProve && <Text className='security-hint security-bind-first'>{t('security.reauthBindFirst')}</Text>}
-            <Input className='security-input pw-next' password value={pw.next} maxlength={LOGIN_LIMITS.passwordMax} placeholder={t('security.newPassword')} onInput={e => { const v = e.detail.value; setPw(p => ({ ...p, next: v })) }} />
-            <Input className='security-input pw-again' password value={pw.again} maxlength={LOGIN_LIMITS.passwordMax} placeholder={t('security.newPasswordAgain')} onInput={e => { const v = e.detail.value; setPw(p => ({ ...p, again: v })) }} />
+            <Input className={`security-input pw-next ${problems['pw.next'] ? 'security-input--error' : ''}`} password value={pw.next} maxlength={LOGIN_LIMITS.passwordMax} placeholder={t('security.newPassword')} onInput={e => { const v = e.detail.value; setPw(p => ({ ...p, next: v })); clearProblem('pw.next') }} />
+            {problem('pw.next')}
+            <Input className={`security-input pw-again ${problems['pw.again'] ? 'security-input--error' : ''}`} password value={pw.again} maxlength={LOGIN_LIMITS.passwordMax} placeholder={t('security.newPasswordAgain')} onInput={e => { const v = e.detail.value; setPw(p => ({ ...p, again: v })); clearProblem('pw.again') }} />
+            {problem('pw.again')}
             <Text className='security-hint'>{t('security.passwordHint')}</Text>
             <View className='security-actions'>
-              <View className='btn btn--ghost' onClick={() => { setPwOpen(false); setPw({ current: '', next: '', again: '' }) }}>{t('feedback.cancel')}</View>
+              <View className='btn btn--ghost' onClick={() => { setPwOpen(false); setPw({ current: '', next: '', again: '' }); showProblems('pw.', {}) }}>{t('feedback.cancel')}</View>
               <View className={`btn btn--primary password-save ${canProve ? '' : 'btn--disabled'}`} onClick={() => { if (canProve) void changePassword() }}>{t('security.passwordSave')}</View>
             </View>
           </View>
@@ -366,8 +435,9 @@ function SecurityPage () {
           ? (
             <View className='security-form'>
               {data.hasPassword
-                ? <Input className='security-input delete-password' password value={deletePw} placeholder={t('security.currentPassword')} onInput={e => setDeletePw(e.detail.value)} />
-                : <ReauthCode className='delete-reauth' phone={data.phone} email={data.email} value={deleteProof} onChange={setDeleteProof} />}
+                ? <Input className={`security-input delete-password ${problems['delete.proof'] ? 'security-input--error' : ''}`} password value={deletePw} placeholder={t('security.currentPassword')} onInput={e => { setDeletePw(e.detail.value); clearProblem('delete.proof') }} />
+                : <ReauthCode className='delete-reauth' phone={data.phone} email={data.email} value={deleteProof} onChange={v => { setDeleteProof(v); clearProblem('delete.proof') }} />}
+              {problem('delete.proof')}
               <View className='btn btn--ghost delete-account' onClick={() => { void deleteAccount() }}>{t('security.deleteButton')}</View>
             </View>
             )
