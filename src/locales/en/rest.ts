@@ -108,7 +108,7 @@ const rest: RestDict = {
     send: 'Send the code to my guardian',
     sent: 'Code sent to your guardian',
     pending: 'Waiting for your guardian: a code went to {phone} at {at}. Ask your guardian for it and enter it below.',
-    codePlaceholder: '6-digit code from your guardian',
+    codePlaceholder: '6-digit code',
     codeRequired: 'Enter the 6-digit code your guardian received',
     confirm: 'Confirm',
     confirmed: 'Your guardian has agreed',

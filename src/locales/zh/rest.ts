@@ -106,7 +106,7 @@ const rest = {
     send: '发送验证码给监护人',
     sent: '验证码已发送给监护人',
     pending: '等待监护人同意：验证码已于 {at} 发送到 {phone}，请向监护人要来验证码填在下面。',
-    codePlaceholder: '监护人告诉你的 6 位验证码',
+    codePlaceholder: '6 位验证码',
     codeRequired: '请填写监护人收到的 6 位验证码',
     confirm: '确认',
     confirmed: '监护人已同意',
