@@ -14,6 +14,11 @@ import { startSms, type FakeSms } from './support/fakes'
 import { buy, currentCaseId, makeSeries, makeShopper, topUp, type Shopper } from './support/shop'
 import { CODE_MAX_ATTEMPTS, CODE_TTL_MS } from '../../server/src/security/codes'
 import { RULES } from '../../server/src/security/rules'
+import { GUARDIAN_PENDING_KEEP_MS } from '../../server/src/domain/age'
+import { runMaintenance } from '../../server/src/services/maintenance'
+import { SessionService } from '../../server/src/services/sessions'
+import { OneTimeCodes } from '../../server/src/services/codes'
+import { RateLimiter } from '../../server/src/security/rateLimiter'
 import { migrations } from '../../server/src/db/migrate'
 import { openDatabase, type DatabaseHandle } from '../../server/src/db'
 
@@ -221,6 +226,28 @@ describe.each(testDialects())('guardian consent on %s', (dialect) => {
     expect(sentFromIp).toBe(RULES.codeSendPerIp.limit)
   })
 
+  test('the right code sent five times at once: one consent, no 5xx, wrong guesses in parallel cannot pass the budget', async () => {
+    const s = await teen()
+    const guardian = nextPhone()
+    expect((await ask(s, { phone: guardian })).body.code).toBe(200)
+    const code = sms.lastCode(guardian)
+    // ten wrong guesses at once: at most the budget is counted, and then the right code is refused too
+    const guesses = await Promise.all(Array.from({ length: 10 }, (_, i) => confirm(s, String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'))))
+    expect(guesses.map(r => r.body.code)).toEqual(Array(10).fill(422))
+    expect((await confirm(s, code)).body).toMatchObject({ code: 422, data: { field: 'code' } })
+    const used = await t.db.selectFrom('one_time_codes').select('attempts').where('target', '=', guardian).execute()
+    expect(used.map(r => Number(r.attempts))).toEqual([CODE_MAX_ATTEMPTS])
+
+    t.clock.advance(61_000)
+    expect((await ask(s, {})).body.code).toBe(200)
+    const fresh = sms.lastCode(guardian)
+    const answers = await Promise.all(Array.from({ length: 5 }, () => confirm(s, fresh)))
+    for (const r of answers) expect([200, 422]).toContain(r.body.code)
+    expect(answers.filter(r => r.body.code === 200).length).toBeGreaterThanOrEqual(1)
+    expect(await row(s)).toMatchObject({ guardian_consent: 1, guardian_phone: null, guardian_phone_masked: masked(guardian) })
+    expect((await status(s)).guardian.state).toBe('given')
+  })
+
   test('a failed SMS: 502, nothing pending, the limits given back', async () => {
     const s = await teen()
     const guardian = nextPhone()
@@ -235,6 +262,25 @@ describe.each(testDialects())('guardian consent on %s', (dialect) => {
     expect((await status(s)).guardian.state).toBe('none')
     // the number's minute was given back: asking again works at once
     expect((await ask(s, { phone: guardian })).body.code).toBe(200)
+  })
+
+  test('a request nobody confirmed for a week is forgotten: the number goes, the minor asks again', async () => {
+    const s = await teen()
+    const stale = nextPhone()
+    expect((await ask(s, { phone: stale })).body.code).toBe(200)
+    t.clock.advance(GUARDIAN_PENDING_KEEP_MS - 1000)
+    const fresh = await teen()
+    const recent = nextPhone()
+    expect((await ask(fresh, { phone: recent })).body.code).toBe(200)
+    t.clock.advance(2000)
+    // the server's periodic work, with its real services (as database.test.ts runs it)
+    await runMaintenance({ db: t.db, clock: t.clock.now, sessions: new SessionService(t.db, t.clock.now), codes: new OneTimeCodes(t.db, t.clock.now), limiter: new RateLimiter(t.db, t.clock.now) } as never)
+    expect(await row(s)).toMatchObject({ guardian_phone: null, guardian_requested_at: null })
+    expect(await row(fresh)).toMatchObject({ guardian_phone: recent })
+    // a week idle ended the session too: back after a login, the minor enters the number again
+    const back = { ...s, token: await loginToken(t.app, s.userName, 'secret-pw') }
+    expect((await status(back)).guardian).toMatchObject({ state: 'none', phone: null })
+    expect((await ask(back, {})).body).toMatchObject({ code: 400, data: { field: 'phone' } })
   })
 
   test('deleting the account erases the guardian\'s number and the codes sent for it', async () => {

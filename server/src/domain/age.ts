@@ -200,3 +200,19 @@ export async function recordGuardianConsent (db: Db, clock: Clock, userId: numbe
     .executeTakeFirst()
   return Number(done.numUpdatedRows) === 1
 }
+
+/**
+ * A guardian's number is someone else's personal data: kept in full only while a request may still
+ * be confirmed. A request left unconfirmed for a week is forgotten (the number and the time; the
+ * minor is back to "not asked yet" and enters the number again).
+ */
+export const GUARDIAN_PENDING_KEEP_MS = 7 * 24 * 60 * 60 * 1000
+
+export async function forgetStaleGuardianRequests (db: Db, clock: Clock): Promise<number> {
+  const r = await db.updateTable('age_checks')
+    .set({ guardian_phone: null, guardian_requested_at: null })
+    .where('guardian_consented_at', 'is', null)
+    .where('guardian_requested_at', '<', iso(clock() - GUARDIAN_PENDING_KEEP_MS))
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows)
+}
