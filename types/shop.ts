@@ -149,7 +149,7 @@ export type AgeVerifyRequest = Static<typeof AgeVerifyRequest>
 
 /**
  * A minor's guardian consent, for minors who may buy (8 to 17); null for everyone else.
- *   none     no code sent yet (or the last one was for a number since changed)
+ *   none     no code sent yet (or a request left unconfirmed for a week, whose number was then forgotten)
  *   pending  a code went to `phone`; the guardian tells it to the minor, who enters it (guardianConfirm)
  *   given    the guardian at `phone` consented at `consentedAt`
  */
