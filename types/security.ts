@@ -7,6 +7,7 @@
 import { Type, type Static } from 'typebox'
 import { route } from './api'
 import { Code, Email, Password, Phone } from './accounts'
+import { GuardianView } from './shop'
 import { CORRECTION_REASON_MAX, MONEY_MAX_CENTS } from './limits'
 import { EmptyBody, Id, Nullable, Obj, PageFields, PageResult, StringEnum, Text, Timestamp, Cents } from './schema'
 
@@ -161,6 +162,8 @@ export const SecurityOverview = Type.Object({
     age: Nullable(Type.Integer()),
     minor: Type.Boolean(),
     guardianConsent: Type.Boolean(),
+    /** Who consented and when, or the pending request (a minor from 8 to 17; null otherwise). */
+    guardian: Nullable(GuardianView),
     /** A minor's default daily cap (the stricter of it and the own daily limit applies). */
     minorDailyCapCents: Nullable(Cents)
   }),
@@ -203,7 +206,7 @@ export const securityRoutes = {
   deleteAccount: route({
     method: 'POST', url: '/api/security/deleteAccount', auth: 'user', tag, body: DeleteAccountRequest, data: EndedSessions,
     summary: 'Delete the account (PIPL): personal data is erased, orders and the books are kept anonymised',
-    description: 'Needs the password, or for an account without one a `reauth` code (422 no_reauth when it has neither a password nor a phone or e-mail). Refused (422, DeleteBlockedData) while cash is held (withdraw it first), a withdrawal is under way, a parcel is on its way or a WeChat Pay top-up could still be paid; credit and prizes in the warehouse lapse only with `forfeit: true`. Erases name, phone, e-mail, nickname, avatar, password, logins, addresses, codes, the birth date, limits and cards, and the names and addresses on past parcels; ends every session. Orders, purchases and the books stay, owned by the anonymous row. The phone, e-mail and user name can be used again.'
+    description: 'Needs the password, or for an account without one a `reauth` code (422 no_reauth when it has neither a password nor a phone or e-mail). Refused (422, DeleteBlockedData) while cash is held (withdraw it first), a withdrawal is under way, a parcel is on its way or a WeChat Pay top-up could still be paid; credit and prizes in the warehouse lapse only with `forfeit: true`. Erases name, phone, e-mail, nickname, avatar, password, logins, addresses, codes, the birth date with the guardian\'s consent, limits and cards, and the names and addresses on past parcels; ends every session. Orders, purchases and the books stay, owned by the anonymous row. The phone, e-mail and user name can be used again.'
   }),
   sessionEnd: route({ method: 'POST', url: '/api/security/sessionEnd', auth: 'user', tag, body: SessionIdRequest, data: EndedSessions, summary: 'End one of the caller\'s sessions (another user\'s id is a 404)' }),
   sessionsEndOthers: route({ method: 'POST', url: '/api/security/sessionsEndOthers', auth: 'user', tag, body: EmptyBody, data: EndedSessions, summary: 'End every session but this one' }),

@@ -7,6 +7,7 @@
  */
 import { Type, type Static } from 'typebox'
 import { route } from './api'
+import { Code, Phone } from './accounts'
 import {
   CASE_SIZE_MAX, IDEMPOTENCY_KEY_PATTERN, OP_ID_PATTERN, SHOP_LIMITS, TOPUP_MAX_CENTS, TOPUP_MIN_CENTS
 } from './limits'
@@ -138,9 +139,34 @@ export type LedgerResponse = Static<typeof LedgerResponse>
 
 export const AgeVerifyRequest = Obj({
   birthDate: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' }),
-  guardianConsent: Type.Optional(Type.Boolean())
+  /**
+   * Ignored, accepted so that app versions still in use are not refused: a minor cannot consent for
+   * their guardian. The guardian consents with the code guardianCode sends to their phone.
+   */
+  guardianConsent: Type.Optional(Type.Boolean({ deprecated: true, description: 'Ignored: the guardian consents through guardianCode and guardianConfirm' }))
 })
 export type AgeVerifyRequest = Static<typeof AgeVerifyRequest>
+
+/**
+ * A minor's guardian consent, for minors who may buy (8 to 17); null for everyone else.
+ *   none     no code sent yet (or a request left unconfirmed for a week, whose number was then forgotten)
+ *   pending  a code went to `phone`; the guardian tells it to the minor, who enters it (guardianConfirm)
+ *   given    the guardian at `phone` consented at `consentedAt`
+ */
+export const GuardianState = StringEnum(['none', 'pending', 'given'] as const)
+export type GuardianState = Static<typeof GuardianState>
+export const GuardianView = Type.Object({
+  state: GuardianState,
+  /** The guardian's number, masked (138****0000): where the code went, or who consented. */
+  phone: Nullable(Type.String()),
+  requestedAt: Nullable(Timestamp),
+  consentedAt: Nullable(Timestamp),
+  /** Seconds until a code can be sent to the same number again (0: now). */
+  resendInSeconds: Type.Integer({ minimum: 0 }),
+  /** A code can be sent at all (false when the shop cannot send SMS now: the app says to ask the shop). */
+  canRequest: Type.Boolean()
+})
+export type GuardianView = Static<typeof GuardianView>
 
 export const AgeStatus = Type.Object({
   /** A birth date is recorded (it cannot be changed afterwards). */
@@ -149,12 +175,21 @@ export const AgeStatus = Type.Object({
   birthDate: Nullable(Type.String()),
   age: Nullable(Type.Integer()),
   minor: Type.Boolean(),
-  /** A minor's guardian has consented (always false for adults and the unverified). */
+  /** A minor's guardian has consented, by the code sent to the guardian's phone (always false for adults and the unverified). */
   guardianConsent: Type.Boolean(),
   /** Default daily spending cap of a minor; null for adults. */
-  dailyCapCents: Nullable(Cents)
+  dailyCapCents: Nullable(Cents),
+  /** The guardian's consent of a minor from 8 to 17; null otherwise. */
+  guardian: Nullable(GuardianView)
 })
 export type AgeStatus = Static<typeof AgeStatus>
+
+/** Send the code to the guardian's phone; without `phone`, again to the number of the pending request. */
+export const GuardianCodeRequest = Obj({ phone: Type.Optional(Phone) })
+export type GuardianCodeRequest = Static<typeof GuardianCodeRequest>
+/** The code the guardian received. */
+export const GuardianConfirmRequest = Obj({ code: Code })
+export type GuardianConfirmRequest = Static<typeof GuardianConfirmRequest>
 
 // ---- purchase -------------------------------------------------------------------------------------
 
@@ -354,6 +389,12 @@ export const AgeGateData = Type.Object({
   field: Type.Optional(Type.Literal('guardianConsent'))
 })
 export type AgeGateData = Static<typeof AgeGateData>
+/**
+ * 422 / 409 on guardianCode: no guardian is asked for this account (not_minor: no birth date, an adult,
+ * or under 8), consent is already given (given, 409), the shop cannot send SMS now (unavailable).
+ */
+export const GuardianRefusalData = Type.Object({ reason: StringEnum(['not_minor', 'given', 'unavailable'] as const) })
+export type GuardianRefusalData = Static<typeof GuardianRefusalData>
 /** 429 on caseSwitch: no switches left today; retryAfter: seconds until the next (China) day. */
 export const CaseSwitchLimitData = Type.Object({ switchesLeft: Type.Literal(0), retryAfter: Type.Integer() })
 export type CaseSwitchLimitData = Static<typeof CaseSwitchLimitData>
@@ -382,7 +423,17 @@ export const shopRoutes = {
   walletLedger: route({ method: 'POST', url: '/api/walletLedger', auth: 'user', tag: 'wallet', body: LedgerRequest, data: LedgerResponse, summary: 'The caller\'s ledger entries, newest first' }),
   ageVerify: route({
     method: 'POST', url: '/api/ageVerify', auth: 'user', tag: 'purchase', body: AgeVerifyRequest, data: AgeStatus,
-    summary: 'Record the birth date (and a guardian\'s consent)', description: 'Under 8 cannot buy; 8-17 need a guardian\'s consent and get a daily cap. The birth date is recorded once.'
+    summary: 'Record the birth date', description: 'Under 8 cannot buy; 8-17 need a guardian\'s consent (guardianCode, guardianConfirm) and get a daily cap. The birth date is recorded once. `guardianConsent` is ignored.'
+  }),
+  guardianCode: route({
+    method: 'POST', url: '/api/guardianCode', auth: 'user', tag: 'purchase', body: GuardianCodeRequest, data: AgeStatus,
+    summary: 'Ask a guardian\'s consent: an SMS code to the guardian\'s phone',
+    description: 'For a minor from 8 to 17 (422 GuardianRefusalData not_minor otherwise, 409 given once consent is given). The number must not be the account\'s own phone (422 naming `phone`); without `phone` the code goes again to the pending number (422 naming `phone` when there is none). The SMS says what is agreed to; the code rules of the code logins apply (6 digits, 5 minutes, 5 attempts, one a minute and ten a day per number, ten an hour per address), and at most 5 requests a day per account. 422 GuardianRefusalData unavailable when the shop cannot send SMS now (the server log tells operators what to set). Answers the age status, pending.'
+  }),
+  guardianConfirm: route({
+    method: 'POST', url: '/api/guardianConfirm', auth: 'user', tag: 'purchase', body: GuardianConfirmRequest, data: AgeStatus,
+    summary: 'Record the guardian\'s consent with the code sent to the guardian',
+    description: 'The code must be the last one guardianCode sent for this account to the pending number (422 naming `code` when wrong, used, expired or out of attempts). Records the masked number and the time; purchases are allowed from then on.'
   }),
   ageStatus: route({ method: 'POST', url: '/api/ageStatus', auth: 'user', tag: 'purchase', body: EmptyBody, data: AgeStatus, summary: 'The caller\'s age check' }),
   casePurchase: route({

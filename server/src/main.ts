@@ -69,6 +69,9 @@ async function main (): Promise<void> {
   }
   const operators = await database.db.selectFrom('users').select('id').where('role', '=', 'operator').limit(1).execute()
   if (!operators.length) app.log.warn('no operator yet: name an account in OPERATOR_ACCOUNTS (user name, phone or e-mail) and restart')
+  if (config.isProduction && !config.sms.providerUrl) {
+    app.log.warn('SMS_PROVIDER_URL is not set: no SMS login, and minors cannot get a guardian\'s consent (no code can reach the guardian), so they cannot buy')
+  }
 
   let closing = false
   const shutdown = (signal: string) => {

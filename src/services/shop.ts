@@ -1,6 +1,6 @@
 /** The shop's calls (types/shop.ts): catalogue, cases, wallet, age gate, purchase, prizes, orders. */
 import type { PageQuery } from '~types/schema'
-import type { AgeVerifyRequest, CreateOrderRequest, PayChannel, PayMethod, PrizeListRequest, PurchaseCheckRequest, PurchaseRequest, orderRoutes, shopRoutes } from '~types/shop'
+import type { AgeVerifyRequest, CreateOrderRequest, GuardianCodeRequest, GuardianConfirmRequest, PayChannel, PayMethod, PrizeListRequest, PurchaseCheckRequest, PurchaseRequest, orderRoutes, shopRoutes } from '~types/shop'
 import { getRoute, postRoute } from './request'
 
 type S = typeof shopRoutes
@@ -16,6 +16,8 @@ export const shopApi = {
   walletLedger: (q: PageQuery) => postRoute<S['walletLedger']>('/api/walletLedger', q),
   ageStatus: () => postRoute<S['ageStatus']>('/api/ageStatus', {}),
   ageVerify: (body: AgeVerifyRequest) => postRoute<S['ageVerify']>('/api/ageVerify', body),
+  guardianCode: (body: GuardianCodeRequest) => postRoute<S['guardianCode']>('/api/guardianCode', body),
+  guardianConfirm: (body: GuardianConfirmRequest) => postRoute<S['guardianConfirm']>('/api/guardianConfirm', body),
   purchaseCheck: (body: PurchaseCheckRequest) => postRoute<S['purchaseCheck']>('/api/purchaseCheck', body),
   casePurchase: (body: PurchaseRequest) => postRoute<S['casePurchase']>('/api/casePurchase', body),
   prizeList: (q: PrizeListRequest) => postRoute<S['prizeList']>('/api/prizeList', q),

@@ -2,7 +2,7 @@
 /**
  * End-to-end tests in Chromium against the shop as `npm start` runs it: scripts/start.js (the API
  * server serving the H5 build) on a free port, a fresh SQLite database in a temp dir, mail going to a
- * local SMTP server, and the map, parcel, WeChat OAuth and chat-robot (Feishu, WeCom) providers as local
+ * local SMTP server, SMS to a local relay, and the map, parcel, WeChat OAuth and chat-robot (Feishu, WeCom) providers as local
  * fakes on 127.0.0.1.
  * Everything started here is stopped here.
  */
@@ -22,6 +22,7 @@ const suno = require('../support/providers/suno')
 const jdunion = require('../support/providers/jdunion')
 const feishu = require('../support/providers/feishu')
 const wecom = require('../support/providers/wecom')
+const sms = require('../support/providers/sms')
 const { freePort, stop, waitForApi } = require('../support/processes')
 
 const root = path.resolve(__dirname, '../..')
@@ -34,7 +35,7 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
   if (!fs.existsSync(path.join(root, 'dist', 'h5', 'index.html'))) throw new Error('dist/h5 is missing: run npm run build:h5 first')
   const smtp = await startSmtp()
   // the map and parcel providers, as local servers that speak their APIs
-  const fakes = { tencent: await tencent.start({ sk: tencent.SK }), amap: await amap.start(), kuaidi100: await kuaidi100.start(), wechat: await wechat.start(), feishu: await feishu.start(), wecom: await wecom.start(), dify: await dify.start(), images: await images.start(), video: await cogvideo.start(), music: await suno.start(), jd: await jdunion.start() }
+  const fakes = { tencent: await tencent.start({ sk: tencent.SK }), amap: await amap.start(), kuaidi100: await kuaidi100.start(), wechat: await wechat.start(), feishu: await feishu.start(), wecom: await wecom.start(), dify: await dify.start(), images: await images.start(), video: await cogvideo.start(), music: await suno.start(), jd: await jdunion.start(), sms: await sms.start() }
   // the suites together make more operator alerts a minute than WeCom's 20 (robots.test.ts tests that limit)
   fakes.wecom.perMinute = fakes.feishu.perMinute = 10000
   const providerEnv = {
@@ -52,7 +53,10 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
     // JD Union's open API (the price comparison on a prize's page)
     ...jdunion.envFor(fakes.jd),
     // the operators' chat robots and complaint mailbox (operator alerts; the complaints suite reads them)
-    ...fakes.feishu.env, ...fakes.wecom.env, COMPLAINT_MAILBOX: require('./complaints.e2e').MAILBOX
+    ...fakes.feishu.env, ...fakes.wecom.env,
+    // SMS through the shop's adapter to a local relay (a guardian's consent code; the shop suite reads it)
+    ...fakes.sms.env,
+    COMPLAINT_MAILBOX: require('./complaints.e2e').MAILBOX
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-e2e-'))
   const port = await freePort()

@@ -145,7 +145,7 @@ async function loggedOutSelection ({ base }) {
   }
 }
 
-async function minorOverCap ({ base, dataDir }) {
+async function minorOverCap ({ base, dataDir, fakes }) {
   const { page, errors, close, input, shot } = await openPhonePage({ locale: 'zh-CN' })
   try {
     await page.goto(`${base}/`, { waitUntil: 'networkidle' })
@@ -153,9 +153,11 @@ async function minorOverCap ({ base, dataDir }) {
     await page.waitForURL(/\/pagesA\/home\/index/)
     const token = await page.evaluate(() => { const raw = localStorage.getItem('h5_token'); try { return JSON.parse(raw).data ?? raw } catch { return raw } })
     const userId = (await api(base, '/getUserInfo', undefined, token)).id
-    // a 14-year-old with a guardian's consent (the age gate's own page flow is the first suite's)
-    const status = await api(base, '/api/ageVerify', { birthDate: `${new Date().getFullYear() - 14}-01-01`, guardianConsent: true }, token)
+    // a 14-year-old (the age gate's own page flow is the first suite's); ticking consent for oneself counts for nothing
+    await assert.rejects(api(base, '/api/ageVerify', { birthDate: `${new Date().getFullYear() - 14}-01-01`, guardianConsent: true }, token), /guardian_consent/)
+    const status = await api(base, '/api/ageStatus', {}, token)
     assert.equal(status.dailyCapCents, 10000)
+    assert.deepEqual([status.guardianConsent, status.guardian.state], [false, 'none'])
 
     await page.locator('.series-card').first().click()
     await page.waitForURL(/blind_box_detail/)
@@ -168,7 +170,23 @@ async function minorOverCap ({ base, dataDir }) {
     await page.locator('.buy-picked').click()
     await page.waitForURL(/purchase/)
     await page.locator('.disclosure').waitFor()
-    assert.equal(await page.locator('.age-gate').count(), 0, 'the age is confirmed')
+
+    // the guardian consents: a code by SMS to the guardian's phone, which the minor enters
+    await page.locator('.age-gate .guardian--ask').waitFor()
+    const guardianPhone = `139${String(Date.now()).slice(-8)}`
+    await input('guardian-phone').fill(guardianPhone)
+    await page.locator('.guardian-send').click()
+    await page.locator('.age-gate .guardian--pending').waitFor()
+    assert.match(await page.locator('.guardian__pending').innerText(), new RegExp(`${guardianPhone.slice(0, 3)}\\*{4}${guardianPhone.slice(-4)}`))
+    assert.match(await page.locator('.guardian-resend').innerText(), /秒后可重新发送/)
+    const sms = fakes.sms.messages[fakes.sms.messages.length - 1]
+    assert.equal(sms.phone, guardianPhone)
+    assert.match(sms.text, /^【盲盒商店】.*同意.*购买盲盒/)
+    await shot('shop-minor-guardian-pending-zh.png')
+    await input('guardian-code').fill(fakes.sms.lastCode(guardianPhone))
+    await page.locator('.guardian-confirm').click()
+    await page.locator('.age-gate').waitFor({ state: 'detached' })
+    assert.equal((await api(base, '/api/ageStatus', {}, token)).guardian.state, 'given')
     assert.equal(yuan(await page.locator('.purchase-row.shortfall .purchase-row__value').innerText()), n * price, 'the empty wallet lacks it all')
     await page.locator('.disclosure .purchase-ack').click()
     await page.locator('.purchase-pay').click()

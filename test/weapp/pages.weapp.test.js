@@ -15,6 +15,7 @@ const { spawn } = require('node:child_process')
 const path = require('node:path')
 const { createHarness, waitFor } = require('./harness')
 const { freePort, stop, waitForApi } = require('../support/processes')
+const smsRelay = require('../support/providers/sms')
 
 const h = createHarness()
 const root = path.resolve(__dirname, '../..')
@@ -22,6 +23,7 @@ let server
 let dataDir
 let token
 let series
+let relay
 
 /** A call of the API from the test (jsdom has no fetch: node's http). */
 function api (route, body, as = token) {
@@ -57,11 +59,12 @@ const lastNavigation = () => h.state.navigations[h.state.navigations.length - 1]
 
 beforeAll(async () => {
   if (!fs.existsSync(path.join(h.DIST, 'app.js'))) throw new Error('dist/weapp is missing: run npm run build:weapp first')
+  relay = await smsRelay.start()
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-weapp-pages-'))
   const port = await freePort()
   server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SMTP_URL: '' },
+    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SMTP_URL: '', ...relay.env },
     stdio: 'ignore'
   })
   h.state.apiOrigin = `http://127.0.0.1:${port}`
@@ -79,6 +82,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stop(server)
+  if (relay) await relay.close()
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
@@ -209,6 +213,34 @@ test('security: this device among the sessions, a daily spending limit saved to 
   expect(h.state.toasts).toContain('该设备已退出登录')
   expect((await api('/api/walletBalance', {})).cashCents).toBeGreaterThanOrEqual(0) // this one lives on
 }, 20000)
+
+test('security, a minor: the guardian consents by the code sent to the guardian\'s phone, and the page says who and when', async () => {
+  const minor = (await api('/login/register?table=user', { user_name: `minor_${Date.now().toString(36)}`, password: 'minor-pass' }, null)).token
+  await api('/api/ageVerify', { birthDate: `${new Date().getFullYear() - 14}-01-01` }, minor).catch(() => undefined)
+  const shopper = h.state.storage.h5_token
+  h.state.storage.h5_token = minor
+  try {
+    const page = h.loadPage('pagesA/security/index')
+    await waitFor(() => expect(page.querySelector('.security-guardian.guardian--ask')).toBeTruthy(), 10000)
+    const guardian = `139${String(Date.now()).slice(-8)}`
+    page.querySelector('.guardian-phone').dispatchEvent('input', { detail: { value: guardian } })
+    await new Promise(r => setTimeout(r, 100))
+    page.querySelector('.guardian-send').dispatchEvent('tap')
+    await waitFor(() => expect(page.querySelector('.guardian--pending')).toBeTruthy(), 10000)
+    const masked = `${guardian.slice(0, 3)}****${guardian.slice(-4)}`
+    expect(textOf(page)).toContain(masked)
+    await waitFor(() => expect(page.querySelector('.guardian-resend').dom.textContent).toMatch(/^\d+ 秒后可重新发送$/))
+    expect(relay.messages[relay.messages.length - 1].phone).toBe(guardian)
+    page.querySelector('.guardian-code').dispatchEvent('input', { detail: { value: relay.lastCode(guardian) } })
+    await new Promise(r => setTimeout(r, 100))
+    page.querySelector('.guardian-confirm').dispatchEvent('tap')
+    await waitFor(() => expect(page.querySelector('.guardian--given')).toBeTruthy(), 10000)
+    expect(page.querySelector('.guardian__given').dom.textContent).toMatch(new RegExp(`^监护人 ${masked.replace(/\*/g, '\\*')} 已于 \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} 同意$`))
+    expect((await api('/api/ageStatus', {}, minor)).guardian.state).toBe('given')
+  } finally {
+    h.state.storage.h5_token = shopper
+  }
+}, 30000)
 
 test('a refused export is read without TextDecoder (WeChat has none), and says why', async () => {
   const page = h.loadPage('pagesA/my_blind_box/index')

@@ -16,6 +16,7 @@ import { media } from './migrations/0015_media'
 import { caseLeases } from './migrations/0016_case_leases'
 import { complaintClosing } from './migrations/0017_complaint_closing'
 import { helperTasks } from './migrations/0019_helper_tasks'
+import { guardianConsent } from './migrations/0021_guardian_consent'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -35,7 +36,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0015_media': media(dialect),
     '0016_case_leases': caseLeases(dialect),
     '0017_complaint_closing': complaintClosing(dialect),
-    '0019_helper_tasks': helperTasks(dialect)
+    '0019_helper_tasks': helperTasks(dialect),
+    '0021_guardian_consent': guardianConsent(dialect)
   }
 }
 

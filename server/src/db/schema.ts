@@ -227,7 +227,14 @@ export interface AgeChecksTable {
   user_id: number
   /** YYYY-MM-DD */
   birth_date: string
+  /** 1 exactly when guardian_consented_at is set (migration 0021: self-ticked consents were reset). */
   guardian_consent: number
+  /** The guardian's number a code was last sent to, while consent is pending; null once given. */
+  guardian_phone: string | null
+  guardian_requested_at: Timestamp | null
+  /** Who consented (138****0000) and when. */
+  guardian_phone_masked: string | null
+  guardian_consented_at: Timestamp | null
   created_at: Timestamp
   updated_at: Timestamp
 }

@@ -8,7 +8,7 @@ import { prepared } from '../db/prepared'
 import { iso, type Clock } from '../clock'
 import { ApiFailure, fail } from '../http/envelope'
 import { shopDayStart } from './days'
-import { ageOn, parseDate, ageRecord, MINOR_DAILY_CAP_CENTS, ADULT_AGE, OLDEST_AGE } from './age'
+import { ageOn, parseDate, ageRecord, guardianPurpose, guardianView, MINOR_DAILY_CAP_CENTS, ADULT_AGE, OLDEST_AGE } from './age'
 import { shopDay } from './days'
 import { writeAudit } from './audit'
 import { SESSION_IDLE_MS } from '../services/sessions'
@@ -331,7 +331,8 @@ export async function reviewCorrection (db: Db, clock: Clock, operatorId: number
 
 // ---- the page -------------------------------------------------------------------------------------
 
-export async function securityOverview (db: Db, clock: Clock, userId: number, sessionId: number): Promise<SecurityOverview> {
+/** `canSendSms`: whether a guardian code can be sent now (the page says to ask the shop otherwise). */
+export async function securityOverview (db: Db, clock: Clock, userId: number, sessionId: number, canSendSms: boolean): Promise<SecurityOverview> {
   const user = await db.selectFrom('users').select(['password_hash', 'phone', 'email']).where('id', '=', userId).executeTakeFirstOrThrow()
   const record = await ageRecord(db, clock, userId)
   const minor = !!record && record.age < ADULT_AGE
@@ -346,6 +347,7 @@ export async function securityOverview (db: Db, clock: Clock, userId: number, se
       age: record?.age ?? null,
       minor,
       guardianConsent: minor && !!record?.guardianConsent,
+      guardian: guardianView(record, { now: clock(), canRequest: canSendSms }),
       minorDailyCapCents: minor ? MINOR_DAILY_CAP_CENTS : null
     },
     correction: await correctionOf(db, userId)
@@ -409,7 +411,7 @@ export async function checkDeletion (db: Db, clock: Clock, userId: number, forfe
  * Deletes the account (PIPL), after deletionCheck passes again inside one transaction with the wallet
  * row locked first (so no purchase, top-up or withdrawal slips in between). Erased: user name, phone,
  * e-mail, nickname, avatar, password, role; logins (identities), addresses, codes sent to its phone or
- * address, the birth date and its correction, its complaints (what it wrote and was answered), the limits, prop cards and X-ray holds, the stored
+ * address, codes sent to a guardian for it, the birth date and the guardian's consent (with the number) and its correction, its complaints (what it wrote and was answered), the limits, prop cards and X-ray holds, the stored
  * answers of its idempotency keys (a parcel's carries its address), the device and address of every session (all
  * end), of its error reports, and the name, phone and street of its past parcels (the region stays for
  * the books of shipping). Kept, owned by the anonymous user row as the law requires: orders, purchases,
@@ -427,6 +429,8 @@ export async function deleteAccount (db: Db, clock: Clock, dialect: 'sqlite' | '
     const user = await trx.selectFrom('users').select(['phone', 'email']).where('id', '=', userId).executeTakeFirstOrThrow()
     const targets = [user.phone, user.email].filter((x): x is string => !!x)
     if (targets.length) await trx.deleteFrom('one_time_codes').where('target', 'in', targets).execute()
+    // and the codes sent to a guardian's phone for it (the number itself goes with age_checks)
+    await trx.deleteFrom('one_time_codes').where('purpose', '=', guardianPurpose(userId)).execute()
     for (const table of ['identities', 'addresses', 'spending_limits', 'birth_date_corrections', 'age_checks', 'prop_inventory', 'slot_reservations', 'complaints', 'helper_tasks'] as const) {
       await trx.deleteFrom(table).where('user_id', '=', userId).execute()
     }

@@ -11,6 +11,7 @@ import { clientMeta, enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'
 import { RULES } from '../security/rules'
+import type { RateRule } from '../security/rateLimiter'
 import { CODE_TTL_MS } from '../security/codes'
 import { ProviderUnavailableError } from '../providers/errors'
 import { channelOf, type CodePurpose } from '../services/codes'
@@ -25,14 +26,17 @@ const CODE_MINUTES = Math.round(CODE_TTL_MS / 60000)
  */
 export async function sendCode (
   request: FastifyRequest, ctx: AppContext, purpose: CodePurpose, target: string,
-  deliver: (code: string) => Promise<void>
+  deliver: (code: string) => Promise<void>,
+  /** Further limits of this kind of code (e.g. per account), given back like the target's when delivery fails. */
+  extraLimits: Array<[RateRule, string]> = []
 ): Promise<void> {
   const channel = channelOf(purpose)
   const targetKey = `${channel}:${target}`
   await enforceLimits(ctx, [
     [RULES.codeSendPerTarget, targetKey],
     [RULES.codeSendPerTargetDaily, targetKey],
-    [RULES.codeSendPerIp, request.ip]
+    [RULES.codeSendPerIp, request.ip],
+    ...extraLimits
   ])
   const { id, code } = await ctx.codes.issue(purpose, target)
   try {
@@ -42,6 +46,7 @@ export async function sendCode (
     // the person did not get a code: let them ask again at once
     await ctx.limiter.refund(RULES.codeSendPerTarget, targetKey)
     await ctx.limiter.refund(RULES.codeSendPerTargetDaily, targetKey)
+    for (const [rule, key] of extraLimits) await ctx.limiter.refund(rule, key)
     if (err instanceof ProviderUnavailableError) throw fail.providerUnavailable(channel)
     throw err
   }

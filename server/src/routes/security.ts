@@ -23,7 +23,7 @@ import {
 } from '../domain/security'
 
 export function securityRoutes (app: Api, ctx: AppContext): void {
-  defineRoute(app, ctx, r.overview, async ({ userId, session }) => securityOverview(ctx.db, ctx.clock, userId, session.sessionId))
+  defineRoute(app, ctx, r.overview, async ({ userId, session }) => securityOverview(ctx.db, ctx.clock, userId, session.sessionId, ctx.sms !== null))
 
   const minutes = Math.round(CODE_TTL_MS / 60000)
 

@@ -34,6 +34,12 @@ export const RULES = {
   codeSendPerTargetDaily: { name: 'code-target-day', limit: 10, periodMs: 24 * HOUR },
   /** At most 10 codes an hour requested from one IP, whatever the targets. */
   codeSendPerIp: { name: 'code-ip', limit: 10, periodMs: HOUR },
+  /**
+   * Guardian codes one account asks for (domain/age.ts), whatever the numbers: 5, then one every 4.8
+   * hours; the three rules above hold for each number and address as well (tested in
+   * guardian-consent.test.ts).
+   */
+  guardianCodePerAccount: { name: 'guardian-acct', limit: 5, periodMs: 24 * HOUR },
   /** Login attempts of every kind from one IP: 30 at once, then one every 2 s. */
   loginPerIp: { name: 'login-ip', limit: 30, periodMs: MINUTE },
   /** Password attempts on one account from one IP: 5, then one a minute; refunded on success. */

@@ -16,10 +16,12 @@ export type CodeChannel = 'sms' | 'mail'
  *   reauth_sms:<userId>, ...   prove it is the owner, for an account without a password (setting a
  *                              first password, deleting the account), sent to the account's own phone
  *                              or address
+ *   guardian_sms:<userId>      a minor's guardian consents to that account's purchases (sent to the
+ *                              guardian's phone, entered by the minor; domain/age.ts)
  * A new code replaces the previous one of the same purpose and target only: a bind code asked for by
  * one account does not void a login code, nor another account's bind code, to the same address.
  */
-export type CodePurpose = CodeChannel | `${'bind' | 'reauth'}_${CodeChannel}:${number}`
+export type CodePurpose = CodeChannel | `${'bind' | 'reauth'}_${CodeChannel}:${number}` | `guardian_sms:${number}`
 
 export const bindPurpose = (channel: CodeChannel, userId: number): CodePurpose => `bind_${channel}:${userId}`
 export const reauthPurpose = (channel: CodeChannel, userId: number): CodePurpose => `reauth_${channel}:${userId}`

@@ -1,10 +1,12 @@
 /**
  * Periodic work: used-up sessions, old codes and full rate-limit allowances are purged; shipped parcels
- * nobody confirmed count as received after 10 days.
+ * nobody confirmed count as received after 10 days; a guardian's number of a request nobody confirmed
+ * is forgotten after GUARDIAN_PENDING_KEEP_MS.
  */
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../context'
 import { autoReceive } from '../domain/afterDraw'
+import { forgetStaleGuardianRequests } from '../domain/age'
 
 export const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000
 
@@ -13,6 +15,7 @@ export async function runMaintenance (ctx: AppContext): Promise<void> {
   await ctx.codes.purge()
   await ctx.limiter.purge()
   await autoReceive(ctx.db, ctx.clock)
+  await forgetStaleGuardianRequests(ctx.db, ctx.clock)
 }
 
 export function startMaintenance (ctx: AppContext, log: FastifyBaseLogger, intervalMs = MAINTENANCE_INTERVAL_MS): () => void {

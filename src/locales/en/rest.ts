@@ -83,7 +83,6 @@ const rest: RestDict = {
     ageText: 'Before your first purchase we ask your age: under 8 you cannot buy; from 8 to 17 a guardian must agree and a daily limit applies.',
     birthDate: 'Pick your birth date',
     birthDateRequired: 'Please pick your birth date',
-    guardian: 'My guardian agrees to this purchase',
     ageSubmit: 'Confirm age',
     ageFirst: 'Please confirm your age first',
     tooYoung: 'Children under 8 cannot buy blind boxes',
@@ -102,6 +101,22 @@ const rest: RestDict = {
     withdraw: 'Withdraw the money',
     retry: 'Try again',
     topUpTooLarge: '{amount} is missing, more than one top-up allows ({max}); top up on the recharge page first, then buy'
+  },
+  guardian: {
+    intro: 'From 8 to 17 a guardian must agree to purchases: enter your guardian\'s phone number and we send them a code by SMS; if they agree, they tell you the code.',
+    phonePlaceholder: 'Guardian\'s phone number',
+    send: 'Send the code to my guardian',
+    sent: 'Code sent to your guardian',
+    pending: 'Waiting for your guardian: a code went to {phone} at {at}. Ask your guardian for it and enter it below.',
+    codePlaceholder: '6-digit code',
+    codeRequired: 'Enter the 6-digit code your guardian received',
+    confirm: 'Confirm',
+    confirmed: 'Your guardian has agreed',
+    resend: 'Send again',
+    resendIn: 'Send again in {n} s',
+    change: 'Change number',
+    given: 'Consent given by {phone} on {at}',
+    unavailable: 'A code cannot be sent to your guardian right now. Please contact customer service, or try again later.'
   },
   recharge: {
     balance: 'My balance',
@@ -517,6 +532,7 @@ const rest: RestDict = {
     notRecorded: 'Not recorded yet (asked before your first purchase)',
     consentGiven: 'Given',
     consentMissing: 'Not given: purchases need it',
+    consentPending: 'Waiting for your guardian',
     minorCap: 'Under 18: at most {cap} a day; with your own daily limit, the lower one applies',
     correctionRule: 'Typed the wrong birth date? You can ask once for it to be corrected; an operator checks the request.',
     pickDate: 'Pick the correct birth date',

@@ -81,7 +81,6 @@ const rest = {
     ageText: '首次购买前需确认年龄：未满 8 周岁不可购买，8 至 17 周岁需监护人同意，并有每日消费上限。',
     birthDate: '选择出生日期',
     birthDateRequired: '请选择出生日期',
-    guardian: '我的监护人已同意我购买',
     ageSubmit: '确认年龄',
     ageFirst: '请先确认年龄',
     tooYoung: '未满 8 周岁不能购买盲盒',
@@ -100,6 +99,22 @@ const rest = {
     withdraw: '申请提现',
     retry: '重试',
     topUpTooLarge: '还差 {amount}，超过单笔充值上限 {max}，请先到充值页充值后再购买'
+  },
+  guardian: {
+    intro: '8 至 17 周岁购买需要监护人同意：填写监护人的手机号，我们会给监护人发一条短信验证码；监护人同意的话，会把验证码告诉你。',
+    phonePlaceholder: '监护人的手机号',
+    send: '发送验证码给监护人',
+    sent: '验证码已发送给监护人',
+    pending: '等待监护人同意：验证码已于 {at} 发送到 {phone}，请向监护人要来验证码填在下面。',
+    codePlaceholder: '6 位验证码',
+    codeRequired: '请填写监护人收到的 6 位验证码',
+    confirm: '确认',
+    confirmed: '监护人已同意',
+    resend: '重新发送',
+    resendIn: '{n} 秒后可重新发送',
+    change: '换一个号码',
+    given: '监护人 {phone} 已于 {at} 同意',
+    unavailable: '现在无法向监护人发送验证码。请联系客服，或稍后再试。'
   },
   recharge: {
     balance: '我的余额',
@@ -515,6 +530,7 @@ const rest = {
     notRecorded: '尚未登记（首次购买前填写）',
     consentGiven: '已同意',
     consentMissing: '未同意：购买需要监护人同意',
+    consentPending: '等待监护人同意',
     minorCap: '未满 18 岁：每天最多消费 {cap}；和你自己设的每日限额相比，以更低的为准',
     correctionRule: '出生日期填错了？每个账号可以申请一次更正，由运营人员审核。',
     pickDate: '选择正确的出生日期',

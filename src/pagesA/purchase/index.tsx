@@ -13,6 +13,7 @@ import Section from '@/components/Section'
 import ActionBar from '@/components/ActionBar'
 import RarityBadge from '@/components/RarityBadge'
 import PayMethods from '@/components/PayMethods'
+import GuardianConsent from '@/components/GuardianConsent'
 import { orderApi, shopApi } from '@/services/shop'
 import { topUp } from '@/services/payment'
 import { errorMessage } from '@/services/request'
@@ -27,7 +28,7 @@ import { buildQuery, navigate, redirect } from '@/utils/navigation'
 import { loginToContinue } from '@/utils/loginReturn'
 import { randomString } from '@/utils/random'
 import { detailLink, parseSlots } from '@/utils/slots'
-import { ageOn, splitPayment } from './money'
+import { splitPayment } from './money'
 import { buyNow, runPurchase, topUpAmount, type PurchaseFlowDeps, type PurchaseOutcome } from './flow'
 import './index.scss'
 
@@ -59,7 +60,6 @@ function PurchasePage () {
   const [channel, setChannel] = useState<PayChannel | null>(null)
   const [acknowledged, setAcknowledged] = useState(false)
   const [birthDate, setBirthDate] = useState('')
-  const [guardian, setGuardian] = useState(false)
   const [busy, setBusy] = useState(false)
   const [failed, setFailed] = useState(false)
   const [notice, setNotice] = useState<Notice | null>(null)
@@ -113,10 +113,9 @@ function PurchasePage () {
   const count = whole ? box.slots.filter(s => !s.sold).length : slots.length
   const total = count * series.priceCents
   const split = splitPayment(total, balance)
-  // the birth date is recorded once; a minor may add the guardian's consent later
+  // the birth date is recorded once; a minor's guardian consents afterwards, by a code sent to the guardian's phone
   const knownBirthDate = age.birthDate
   const chosenDate = knownBirthDate ?? birthDate
-  const minor = chosenDate ? ageOn(chosenDate, new Date()) < 18 : false
   const tooYoung = age.verified && (age.age ?? 0) < 8
   const needsConsent = age.verified && age.minor && !tooYoung && !age.guardianConsent
   const cleared = age.verified && !tooYoung && !needsConsent
@@ -124,9 +123,11 @@ function PurchasePage () {
   const verifyAge = async () => {
     if (!chosenDate) { toast({ message: t('purchase.birthDateRequired') }); return }
     try {
-      setAge(await shopApi.ageVerify(minor ? { birthDate: chosenDate, guardianConsent: guardian } : { birthDate: chosenDate }))
+      setAge(await shopApi.ageVerify({ birthDate: chosenDate }))
     } catch (e) {
-      toast({ message: errorMessage(e) })
+      // a minor: the date is recorded, and the page now asks for the guardian's consent (no toast needed)
+      const asking = isApiError(e) && (e.data as { reason?: string } | null)?.reason === 'guardian_consent'
+      if (!asking) toast({ message: errorMessage(e) })
       setAge(await shopApi.ageStatus().catch(() => age))
     }
   }
@@ -263,7 +264,7 @@ function PurchasePage () {
 
       {!cleared && (
         <Section title={t('purchase.ageTitle')} className='age-gate'>
-          <Text className='age-gate__text'>{tooYoung ? t('purchase.tooYoung') : t('purchase.ageText')}</Text>
+          {!needsConsent && <Text className='age-gate__text'>{tooYoung ? t('purchase.tooYoung') : t('purchase.ageText')}</Text>}
           {!age.verified && (
             <Picker mode='date' value={birthDate || '2000-01-01'} start='1900-01-01' end={new Date().toISOString().slice(0, 10)}
               // H5's picker draws its own buttons and column labels: in the user's language (the mini-program's follows WeChat)
@@ -274,13 +275,8 @@ function PurchasePage () {
             </Picker>
           )}
           {knownBirthDate && <View className='age-gate__date age-gate__date--fixed'>{knownBirthDate}</View>}
-          {minor && !tooYoung && (
-            <View className='purchase-ack guardian' onClick={() => setGuardian(!guardian)}>
-              <View className={`purchase-ack__box ${guardian ? 'purchase-ack__box--on' : ''}`}>{guardian ? '✓' : ''}</View>
-              <Text>{t('purchase.guardian')}</Text>
-            </View>
-          )}
-          {!tooYoung && <View className='btn btn--ghost age-gate__submit' onClick={verifyAge}>{t('purchase.ageSubmit')}</View>}
+          {!age.verified && <View className='btn btn--ghost age-gate__submit' onClick={verifyAge}>{t('purchase.ageSubmit')}</View>}
+          {needsConsent && age.guardian && <GuardianConsent guardian={age.guardian} onChange={setAge} />}
         </Section>
       )}
 

@@ -9,6 +9,7 @@ import { CORRECTION_REASON_MAX, LOGIN_LIMITS, dailyAboveMonthly } from '~types/l
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
+import GuardianConsent from '@/components/GuardianConsent'
 import { securityApi } from '@/services/security'
 import { errorMessage } from '@/services/request'
 import { ApiError } from '@/services/errors'
@@ -400,7 +401,9 @@ function SecurityPage () {
         <View className='security-row'><Text className='security-row__label'>{t('security.birthDate')}</Text><Text className='security-row__value birth-date'>{age.birthDate ?? t('security.notRecorded')}</Text></View>
         {age.minor && (
           <>
-            <View className='security-row'><Text className='security-row__label'>{t('security.guardian')}</Text><Text className='security-row__value guardian-status'>{age.guardianConsent ? t('security.consentGiven') : t('security.consentMissing')}</Text></View>
+            <View className='security-row'><Text className='security-row__label'>{t('security.guardian')}</Text><Text className='security-row__value guardian-status'>{age.guardianConsent ? t('security.consentGiven') : age.guardian?.state === 'pending' ? t('security.consentPending') : t('security.consentMissing')}</Text></View>
+            {/* who consented and when; or asking for it, as on the purchase page */}
+            {age.guardian && <GuardianConsent className='security-guardian' guardian={age.guardian} onChange={() => { void load() }} />}
             {age.minorDailyCapCents !== null && <Text className='security-hint'>{t('security.minorCap', { cap: formatCents(age.minorDailyCapCents) })}</Text>}
           </>
         )}

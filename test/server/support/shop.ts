@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import { TOPUP_PRODUCT_ID } from '../../../types/shop'
 import type { Rarity } from '../../../types/shop'
+import { markGuardianRequested, recordGuardianConsent } from '../../../server/src/domain/age'
 import type { Db } from '../../../server/src/db'
 import { createSeries, type SeriesInput } from '../../../server/src/domain/catalogue'
 import { loginToken, makeUser, post, type TestClock } from './app'
@@ -51,13 +52,25 @@ export async function makeSeries (db: Db, clock: TestClock, o: SeriesOptions = {
 
 export interface Shopper { id: number; token: string; userName: string }
 
-/** A logged-in shopper; `birthDate` (default an adult's) is verified unless null. */
+/**
+ * A logged-in shopper; `birthDate` (default an adult's) is verified unless null. A minor with
+ * `guardianConsent` has it recorded as guardianConfirm records it (the code flow itself is tested in
+ * guardian-consent.test.ts); a minor without it is left asking.
+ */
 export async function makeShopper (app: FastifyInstance, db: Db, clock: TestClock, birthDate: string | null = '1990-05-01', guardianConsent?: boolean): Promise<Shopper> {
   const user = await makeUser(db, clock)
   const token = await loginToken(app, user.user_name!, user.password)
   if (birthDate) {
-    const r = await post(app, '/api/ageVerify', guardianConsent === undefined ? { birthDate } : { birthDate, guardianConsent }, { token })
-    if (r.body.code !== 200) throw new Error(`ageVerify: ${JSON.stringify(r.body)}`)
+    const r = await post(app, '/api/ageVerify', { birthDate }, { token })
+    const minorAsking = r.body.code === 422 && r.body.data?.reason === 'guardian_consent'
+    if (r.body.code !== 200 && !minorAsking) throw new Error(`ageVerify: ${JSON.stringify(r.body)}`)
+    if (minorAsking && guardianConsent) {
+      const guardianPhone = '13900000000'
+      await markGuardianRequested(db, clock.now, Number(user.id), guardianPhone)
+      if (!await recordGuardianConsent(db, clock.now, Number(user.id), guardianPhone)) throw new Error('guardian consent not recorded')
+    } else if (minorAsking && guardianConsent === undefined) {
+      throw new Error(`ageVerify: ${JSON.stringify(r.body)}`)
+    }
   }
   return { id: Number(user.id), token, userName: user.user_name! }
 }
