@@ -146,6 +146,61 @@ describe.each(testDialects())('combine on %s', (dialect) => {
     expect(answers.map(a => a.body.data.proof.nonce).sort()).toEqual([0, 1, 2, 3, 4])
   })
 
+  test('seed operations at once (rotate with rotate, combine and client seed): none fails, every draw proves out against its revealed seed', async () => {
+    // issue 21: on PostgreSQL a rotation committed while another seed operation waited on the seed row
+    // left that operation without an active seed: a 500, often half of the calls
+    const s = await makeShopper(t.app, t.db, t.clock)
+    await call(s, '/api/fairSeed', {})
+    const rounds = 6
+    const revealed: Array<{ serverSeed: string; serverSeedHash: string; nextNonce: number }> = []
+    const combines: Array<{ combineId: number }> = []
+    for (let round = 0; round < rounds; round++) {
+      const sets = await Promise.all([0, 1, 2].map(() => give(s, regular().slice(0, 3))))
+      const answers = await Promise.all([
+        call(s, '/api/fairRotate', {}),
+        ...sets.map(ids => call(s, '/api/combine', { recipeId: threeRegular, prizeIds: ids, idempotencyKey: newKey() })),
+        call(s, '/api/fairRotate', {}),
+        call(s, '/api/fairClientSeed', { clientSeed: `round-${round}` })
+      ])
+      expect(answers.map(a => a.status)).toEqual(answers.map(() => 200))
+      expect(answers.map(a => a.body.code)).toEqual(answers.map(() => 200))
+      revealed.push(answers[0].body.data.revealed, answers[4].body.data.revealed)
+      combines.push(...answers.slice(1, 4).map(a => a.body.data))
+    }
+    // every rotation revealed its own seed; one seed is active, the newest
+    expect(new Set(revealed.map(r => r.serverSeedHash)).size).toBe(2 * rounds)
+    const seeds = await t.db.selectFrom('fair_seeds').select(['status', 'server_seed_hash']).where('user_id', '=', s.id).execute()
+    expect(seeds.filter(x => x.status === 'active')).toHaveLength(1)
+    expect(seeds).toHaveLength(2 * rounds + 1)
+    // reveal the last one too, then every combine proves out against the seed it used
+    await call(s, '/api/fairRotate', {})
+    const used = new Map<string, number>()
+    for (const { combineId } of combines) {
+      const d = (await call(s, '/api/combineDetail', { combineId })).body.data
+      const p = d.proof
+      expect(p.serverSeed).not.toBeNull()
+      expect(createHash('sha256').update(p.serverSeed).digest('hex')).toBe(p.serverSeedHash)
+      const draw = fairDraw(p.serverSeed, p.clientSeed, p.nonce, p.weights)
+      expect([draw.value, draw.index]).toEqual([p.value, p.index])
+      expect(p.designIds[draw.index]).toBe(d.output.design.id)
+      used.set(p.serverSeedHash, (used.get(p.serverSeedHash) ?? 0) + 1)
+    }
+    // a seed's revealed next nonce is the number of draws made with it
+    for (const r of revealed) expect(r.nextNonce).toBe(used.get(r.serverSeedHash) ?? 0)
+  }, 60000)
+
+  test('the first use of the seeds by parallel calls makes one seed', async () => {
+    const s = await makeShopper(t.app, t.db, t.clock)
+    const answers = await Promise.all([
+      call(s, '/api/fairSeed', {}), call(s, '/api/fairRotate', {}), call(s, '/api/fairClientSeed', { clientSeed: 'first' }), call(s, '/api/fairSeed', {}),
+      call(s, '/api/fairRotate', {})
+    ])
+    expect(answers.map(a => a.body.code)).toEqual([200, 200, 200, 200, 200])
+    const seeds = await t.db.selectFrom('fair_seeds').select('status').where('user_id', '=', s.id).execute()
+    expect(seeds.filter(x => x.status === 'active')).toHaveLength(1)
+    expect(seeds).toHaveLength(3)
+  })
+
   test('a recipe\'s outcomes match its published odds: chi-square over 100,000 draws with a real seed, z = 5', async () => {
     const s = await makeShopper(t.app, t.db, t.clock)
     const seed = (await call(s, '/api/fairSeed', {})).body.data
