@@ -201,6 +201,74 @@ describe.each(testDialects())('combine on %s', (dialect) => {
     expect(seeds).toHaveLength(3)
   })
 
+  test('a prize made by combining has no case: shipped, its check, packing slip, prize page and export show its combine\'s draw', async () => {
+    // issue 21: /api/prizeVerify answered 500 for every shipped prize made by combining (it looked up the prize's case)
+    const { makeUser: mk, loginToken: lt } = await import('./support/app')
+    const { buy, currentCaseId, topUp } = await import('./support/shop')
+    const ExcelJS = (await import('exceljs')).default
+    const s = await makeShopper(t.app, t.db, t.clock)
+    await topUp(t.app, s, 5000)
+    const caseId = await currentCaseId(t.app, seriesId, s.token)
+    const bought = (await buy(t.app, s, { caseId, slots: [1] })).body.data.prizes[0].prizeId
+    const made = (await call(s, '/api/combine', { recipeId: threeRegular, prizeIds: await give(s, regular().slice(0, 3)), idempotencyKey: newKey() })).body.data
+    const output = made.output.prizeId
+    const address = (await call(s, '/api/addressSave', { name: '李四', phone: '13900139000', region: '北京市 海淀区', detail: '中关村 2 号' })).body.data
+    const shipped = await call(s, '/api/shipmentCreate', { prizeIds: [output, bought], addressId: address.id, idempotencyKey: newKey() })
+    expect(shipped.body.code).toBe(200)
+    const items = shipped.body.data.shipment.items
+    expect(items.find((i: { prizeId: number }) => i.prizeId === output)).toMatchObject({ caseId: 0, slot: 0, combineId: made.combineId })
+    expect(items.find((i: { prizeId: number }) => i.prizeId === bought)).toMatchObject({ caseId, slot: 1, combineId: null })
+    const op = await mk(t.db, t.clock, { role: 'operator' })
+    const operator = { id: Number(op.id), token: await lt(t.app, op.user_name!, op.password), userName: op.user_name! }
+    const shipmentId = shipped.body.data.shipment.id
+    expect((await call(operator, '/generalOrder/deliver', { shipmentId, carrier: 'shunfeng', trackingNo: 'SF1234567890' })).body.code).toBe(200)
+
+    // the packing slip prints the case's commitment for the one, the combine's draw for the other
+    const slip = (await call(operator, '/api/operator/packingSlip', { shipmentId })).body
+    expect(slip.code).toBe(200)
+    const commit = (await t.db.selectFrom('cases').select('commit_hash').where('id', '=', caseId).executeTakeFirstOrThrow()).commit_hash
+    const codeOf = (prizeId: number) => slip.data.codes.find((c: { prizeId: number }) => c.prizeId === prizeId)
+    expect(codeOf(bought)).toMatchObject({ caseCommit: commit, combineProof: null })
+    expect(codeOf(output)).toMatchObject({ caseCommit: null, combineProof: made.proof })
+    expect(slip.data.shipment.items.find((i: { prizeId: number }) => i.prizeId === output).combineId).toBe(made.combineId)
+
+    // the authenticity check: 200 for both, each with its own proof
+    const verify = (prizeId: number, lang = 'en') => post(t.app, '/api/prizeVerify', { prizeId, code: new URL(codeOf(prizeId).verifyUrl).searchParams.get('verify') }, { lang })
+    const combined = await verify(output)
+    expect(combined.status).toBe(200)
+    expect(combined.body.data).toMatchObject({ authentic: true, prizeId: output, origin: 'combine', caseId: 0, slot: 0, combineId: made.combineId, proof: null, combineProof: made.proof })
+    expect(combined.body.data.combineProof.serverSeed).toBeNull()
+    expect((await verify(output, 'zh')).body.code).toBe(200)
+    const fromCase = (await verify(bought)).body.data
+    expect(fromCase).toMatchObject({ origin: 'case', caseId, slot: 1, combineId: null, proof: { commit, revealed: false }, combineProof: null })
+
+    // the prize page: the combine's draw instead of a case proof
+    const detail = (await call(s, '/api/prizeDetail', { prizeId: output })).body.data
+    expect(detail).toMatchObject({ origin: 'combine', combineId: made.combineId, proof: null, combineProof: made.proof })
+    expect((await call(s, '/api/prizeDetail', { prizeId: bought })).body.data).toMatchObject({ proof: { caseId, commit }, combineProof: null })
+
+    // once the seed is revealed, the check carries it and the draw recomputes to the design in hand
+    await call(s, '/api/fairRotate', {})
+    const p = (await verify(output)).body.data.combineProof
+    expect(createHash('sha256').update(p.serverSeed).digest('hex')).toBe(p.serverSeedHash)
+    const d = fairDraw(p.serverSeed, p.clientSeed, p.nonce, p.weights)
+    expect(p.designIds[d.index]).toBe(made.output.design.id)
+    expect((await call(s, '/api/prizeDetail', { prizeId: output })).body.data.combineProof.serverSeed).toBe(p.serverSeed)
+
+    // the export: no case number, its combine's number
+    const res = await t.app.inject({ method: 'POST', url: '/dev-api/api/prizeExport', payload: {}, headers: { authorization: `Bearer ${s.token}`, 'accept-language': 'en' } })
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer)
+    const sheet = book.worksheets[0]
+    const headers = (sheet.getRow(1).values as unknown[]).slice(1)
+    const rows = Array.from({ length: sheet.rowCount - 1 }, (_, i) => (sheet.getRow(i + 2).values as unknown[]).slice(1))
+    const rowOf = (prizeId: number) => rows.find(r => r[0] === prizeId)!
+    const col = (name: string) => headers.indexOf(name)
+    expect(rowOf(output)[col('Combine no.')]).toBe(made.combineId)
+    expect(rowOf(output)[col('Case no.')] ?? '').toBe('')
+    expect(rowOf(bought)[col('Case no.')]).toBe(caseId)
+  })
+
   test('a recipe\'s outcomes match its published odds: chi-square over 100,000 draws with a real seed, z = 5', async () => {
     const s = await makeShopper(t.app, t.db, t.clock)
     const seed = (await call(s, '/api/fairSeed', {})).body.data

@@ -28,6 +28,7 @@ import { designInfo, loadSeries, text, type SeriesData } from './catalogue'
 import { idempotent } from './idempotency'
 import { writeAudit } from './audit'
 import { listPrizesByIds } from './prizes'
+import { combineProof } from './fairProof'
 
 type Db = Kysely<Database>
 export interface CombineDeps { db: Db; dialect: Dialect; clock: Clock }
@@ -145,24 +146,13 @@ function recipeView (r: Selectable<CombineRecipesTable>, s: SeriesData): Recipe 
 // ---- combine --------------------------------------------------------------------------------------
 
 async function resultOf (db: Db, c: Selectable<CombinesTable>, userId: number): Promise<CombineResult> {
-  const seed = await db.selectFrom('fair_seeds').selectAll().where('id', '=', c.seed_id).executeTakeFirstOrThrow()
-  const pool = JSON.parse(c.pool) as PoolItem[]
-  const draw = JSON.parse(c.draw) as { value: number; round: number; word: number; index: number }
   const [output] = await listPrizesByIds(db, userId, [Number(c.output_prize_id)])
   return {
     combineId: Number(c.id),
     recipeId: Number(c.recipe_id),
     inputPrizeIds: JSON.parse(c.inputs) as number[],
     output,
-    proof: {
-      serverSeedHash: seed.server_seed_hash,
-      serverSeed: seed.status === 'revealed' ? seed.server_seed : null,
-      clientSeed: c.client_seed,
-      nonce: Number(c.nonce),
-      designIds: pool.map(p => p.designId),
-      weights: pool.map(p => p.weight),
-      ...draw
-    },
+    proof: await combineProof(db, Number(c.id)),
     createdAt: c.created_at
   }
 }

@@ -191,7 +191,9 @@ const rest: RestDict = {
   },
   prize: {
     fromCombine: 'Made by combining',
+    fromCombineNo: 'Made by combine #{id}',
     combineProof: 'This prize was drawn by a combine: its proof is the seeds, the nonce and the pool, checkable on the combine result.',
+    combineProofTitle: 'Fairness proof of its combine',
     openCombine: 'Open the combine\'s proof',
     results: 'Your results',
     again: 'Again',
@@ -326,12 +328,15 @@ const rest: RestDict = {
     confirm: 'Combine {n, plural, one {# item} other {# items}} once? They become "combined".',
     inputs: '{n, plural, one {# item} other {# items}} in',
     drawn: 'Drew {value} of {total} (digest {round}, word {word}) → entry {index}',
+    drawNonce: 'Nonce of this draw: {nonce}',
+    hmac: 'HMAC-SHA256 message (its key is the server seed)',
     check: 'Check on this device',
     checkOk: '✓ Recomputed on this device from the revealed seed: same draw, this very design',
     checkBad: '✗ The recomputed draw differs from the record',
     hashOk: '✓ The server seed hashes to the value published before the combine',
     hashBad: '✗ The server seed does not hash to the published value',
     notRevealed: 'The server seed is not revealed yet. Rotate it to reveal it and check this combine here.',
+    notRevealedHere: 'The server seed is not revealed yet: once its owner rotates it, it is shown here and this draw can be checked on this device.',
     toCombine: 'Combine',
     odds: 'odds {odds}'
   },
@@ -552,6 +557,7 @@ const rest: RestDict = {
     fee: 'Shipping fee',
     free: 'Free',
     slot: 'Case {case} · box {slot}',
+    combined: 'Combine #{id}',
     carrier: 'Carrier',
     chooseCarrier: 'Choose a carrier',
     otherCarrier: 'Other (Kuaidi100 code)',
@@ -590,6 +596,9 @@ const rest: RestDict = {
     to: 'Ship to',
     items: 'Items',
     scanHint: 'Scan a code to check that the prize is the very one drawn for you',
+    commit: 'Case commitment',
+    combine: 'Combine #{id} · nonce {nonce} · client seed {clientSeed}',
+    seedHash: 'Server seed hash',
     print: 'Print',
     close: 'Close'
   },
@@ -614,6 +623,7 @@ const rest: RestDict = {
     shippedAt: 'Shipped',
     notShipped: 'Not shipped yet',
     proof: 'Fairness proof of its case',
+    combineProof: 'Fairness proof of its combine',
     failed: 'Check failed'
   },
   // issue 10, roles: the operators tab, the audit log, the recipe form, WeChat web login

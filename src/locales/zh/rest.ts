@@ -189,8 +189,10 @@ const rest = {
   },
   prize: {
     fromCombine: '合成所得',
+    fromCombineNo: '合成所得（第 {id} 次合成）',
     combineProof: '这件奖品来自合成：它的证明是种子、随机数序号（nonce）和奖池，可在合成结果页核对。',
     openCombine: '查看合成证明',
+    combineProofTitle: '合成的公平性证明',
     results: '开盒结果',
     again: '再来一次',
     toCollection: '放入收藏',
@@ -324,12 +326,15 @@ const rest = {
     confirm: '用 {n} 件奖品合成一次？这些奖品会变为“已合成”。',
     inputs: '投入 {n} 件',
     drawn: '抽取值 {value} / {total}（第 {round} 组第 {word} 个数）→ 第 {index} 项',
+    drawNonce: '这次抽取的随机数序号（nonce）：{nonce}',
+    hmac: 'HMAC-SHA256 消息（密钥为服务器种子）',
     check: '在本机验证',
     checkOk: '✓ 用公开的种子在本机重算：哈希一致，抽中的正是这一款',
     checkBad: '✗ 重算结果与记录不一致',
     hashOk: '✓ 服务器种子的 SHA-256 与合成前公布的一致',
     hashBad: '✗ 服务器种子的 SHA-256 与公布的不一致',
     notRevealed: '服务器种子尚未公开。更换种子后即可公开并在本机验证这次合成。',
+    notRevealedHere: '服务器种子尚未公开：持有者更换种子后会在这里显示，届时可在本机验算这次抽取。',
     toCombine: '合成',
     odds: '概率 {odds}'
   },
@@ -550,6 +555,7 @@ const rest = {
     fee: '运费',
     free: '包邮',
     slot: '第 {case} 箱 · 第 {slot} 号',
+    combined: '第 {id} 次合成',
     carrier: '快递公司',
     chooseCarrier: '选择快递公司',
     otherCarrier: '其他（填写快递100编码）',
@@ -588,6 +594,9 @@ const rest = {
     to: '收件人',
     items: '物品',
     scanHint: '扫描二维码验证这件奖品是否为你抽中的那一件',
+    commit: '这一箱的承诺值',
+    combine: '第 {id} 次合成 · nonce {nonce} · 客户端种子 {clientSeed}',
+    seedHash: '服务器种子哈希',
     print: '打印',
     close: '关闭'
   },
@@ -612,6 +621,7 @@ const rest = {
     shippedAt: '发货时间',
     notShipped: '尚未发货',
     proof: '这一箱的公平性证明',
+    combineProof: '合成的公平性证明',
     failed: '验证失败'
   },
   // issue 10, roles: the operators tab, the audit log, the recipe form, WeChat web login
