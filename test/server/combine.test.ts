@@ -267,6 +267,9 @@ describe.each(testDialects())('combine on %s', (dialect) => {
     expect(rowOf(output)[col('Combine no.')]).toBe(made.combineId)
     expect(rowOf(output)[col('Case no.')] ?? '').toBe('')
     expect(rowOf(bought)[col('Case no.')]).toBe(caseId)
+    // and the table API reads it with no case and no slot
+    const viaTable = await post(t.app, `/api/data/invoke?table=prizes&method=get`, { id: output }, { token: s.token })
+    expect(viaTable.body).toMatchObject({ code: 200, data: { id: output, case_id: null, slot: null } })
   })
 
   test('a recipe\'s outcomes match its published odds: chi-square over 100,000 draws with a real seed, z = 5', async () => {

@@ -86,10 +86,14 @@ export async function verifyAge (db: Db, clock: Clock, userId: number, request: 
   }
   const consent = request.guardianConsent === true || existing?.guardian_consent === 1 ? 1 : 0
   const now = iso(clock())
-  await db.insertInto('age_checks')
+  // the birth date is written once: a parallel first check with another date that got in first wins, and
+  // this one is refused as if it had come after (the upsert changes a row only where the date is this one)
+  const saved = await db.insertInto('age_checks')
     .values({ user_id: userId, birth_date: request.birthDate, guardian_consent: consent, created_at: now, updated_at: now })
-    .onConflict(oc => oc.column('user_id').doUpdateSet({ guardian_consent: consent, updated_at: now }))
-    .execute()
+    .onConflict(oc => oc.column('user_id').doUpdateSet({ guardian_consent: consent, updated_at: now }).where('age_checks.birth_date', '=', request.birthDate))
+    .returning('user_id')
+    .executeTakeFirst()
+  if (!saved) throw new ApiFailure(422, 'age.birthDateFixed', {}, { field: 'birthDate' })
   const record: AgeRecord = { birthDate: request.birthDate, guardianConsent: consent === 1, age }
   if (age < MIN_PURCHASE_AGE) throw fail.unprocessable('age.tooYoung', { min: MIN_PURCHASE_AGE }, { reason: 'too_young', status: statusOf(record) })
   if (age < ADULT_AGE && !consent) {

@@ -34,9 +34,9 @@ function CombineProofView ({ proof: p, designId }: { proof: CombineProof; design
   const total = p.weights.reduce((s, w) => s + w, 0)
   return (
     <View className='combine-proof-view'>
-      <Text className='combine-proof-view__label'>{t('combine.serverSeedHash')}</Text>
+      <Text className='combine-proof-view__label'>{t('combine.proofSeedHash')}</Text>
       <Text className='combine-proof-view__mono combine-proof-hash'>{p.serverSeedHash}</Text>
-      <Text className='combine-proof-view__label'>{t('combine.clientSeed')}</Text>
+      <Text className='combine-proof-view__label'>{t('combine.proofClientSeed')}</Text>
       <Text className='combine-proof-view__mono combine-proof-client-seed'>{p.clientSeed}</Text>
       <Text className='combine-proof-view__label combine-proof-nonce'>{t('combine.drawNonce', { nonce: p.nonce })}</Text>
       <Text className='combine-proof-view__label'>{t('combine.hmac')}</Text>

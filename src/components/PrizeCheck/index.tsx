@@ -67,7 +67,9 @@ function PrizeCheck ({ prizeId, code }: PrizeCode) {
         </View>
       </View>
       {row(t('prizeCheck.series'), tr(r.seriesTitle))}
-      {row(t('prizeCheck.where'), r.origin === 'combine' ? t('prize.fromCombineNo', { id: r.combineId ?? '' }) : `#${r.caseId} · ${t('chest.slot', { slot: r.slot })}`)}
+      {r.origin === 'combine'
+        ? row(t('prizeCheck.origin'), t('prize.fromCombineNo', { id: r.combineId ?? '' }))
+        : row(t('prizeCheck.where'), `#${r.caseId} · ${t('chest.slot', { slot: r.slot })}`)}
       {row(t('prizeCheck.drawnAt'), formatTime(r.drawnAt))}
       {row(t('prizeCheck.shippedAt'), r.shippedAt ? formatTime(r.shippedAt) : t('prizeCheck.notShipped'))}
       {r.combineProof && (

@@ -329,6 +329,8 @@ const rest: RestDict = {
     inputs: '{n, plural, one {# item} other {# items}} in',
     drawn: 'Drew {value} of {total} (digest {round}, word {word}) → entry {index}',
     drawNonce: 'Nonce of this draw: {nonce}',
+    proofSeedHash: 'SHA-256 of the server seed (published before the combine)',
+    proofClientSeed: 'Client seed',
     hmac: 'HMAC-SHA256 message (its key is the server seed)',
     check: 'Check on this device',
     checkOk: '✓ Recomputed on this device from the revealed seed: same draw, this very design',
@@ -624,6 +626,7 @@ const rest: RestDict = {
     notShipped: 'Not shipped yet',
     proof: 'Fairness proof of its case',
     combineProof: 'Fairness proof of its combine',
+    origin: 'Origin',
     failed: 'Check failed'
   },
   // issue 10, roles: the operators tab, the audit log, the recipe form, WeChat web login

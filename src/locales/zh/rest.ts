@@ -327,6 +327,8 @@ const rest = {
     inputs: '投入 {n} 件',
     drawn: '抽取值 {value} / {total}（第 {round} 组第 {word} 个数）→ 第 {index} 项',
     drawNonce: '这次抽取的随机数序号（nonce）：{nonce}',
+    proofSeedHash: '服务器种子的 SHA-256（合成前已公布）',
+    proofClientSeed: '客户端种子',
     hmac: 'HMAC-SHA256 消息（密钥为服务器种子）',
     check: '在本机验证',
     checkOk: '✓ 用公开的种子在本机重算：哈希一致，抽中的正是这一款',
@@ -622,6 +624,7 @@ const rest = {
     notShipped: '尚未发货',
     proof: '这一箱的公平性证明',
     combineProof: '合成的公平性证明',
+    origin: '来源',
     failed: '验证失败'
   },
   // issue 10, roles: the operators tab, the audit log, the recipe form, WeChat web login
