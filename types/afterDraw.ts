@@ -7,7 +7,7 @@ import { Type, type Static } from 'typebox'
 import { route } from './api'
 import { AFTER_DRAW_LIMITS, IDEMPOTENCY_KEY_PATTERN, LOGIN_LIMITS } from './limits'
 import { Cents, EmptyBody, Id, Nullable, Obj, PageFields, PageResult, StringEnum, Text, Timestamp } from './schema'
-import { DesignInfo, I18nText, PrizeStatus, WalletBalance } from './shop'
+import { CombineProof, DesignInfo, I18nText, PrizeStatus, WalletBalance } from './shop'
 
 const IdempotencyKey = Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN, description: 'A replay with the same key and body answers the first result' })
 const PrizeIds = Type.Array(Id, { minItems: 1, maxItems: AFTER_DRAW_LIMITS.itemsPerRequestMax, description: 'Prizes of the caller, each once' })
@@ -98,8 +98,10 @@ export const ShipmentItem = Type.Object({
   prizeId: Type.Integer(),
   seriesTitle: I18nText,
   design: DesignInfo,
+  /** Where it was drawn: its case and slot; a prize made by combining has none (0) and its combineId. */
   caseId: Type.Integer(),
-  slot: Type.Integer()
+  slot: Type.Integer(),
+  combineId: Nullable(Type.Integer())
 })
 export type ShipmentItem = Static<typeof ShipmentItem>
 
@@ -155,15 +157,20 @@ export const PrizeVerifyResult = Type.Object({
   prizeId: Type.Integer(),
   seriesTitle: I18nText,
   design: DesignInfo,
+  /** 'case': drawn from a case (caseId, slot, proof); 'combine': made by combining (combineId, combineProof; caseId and slot 0). */
+  origin: StringEnum(['case', 'combine'] as const),
   caseId: Type.Integer(),
   slot: Type.Integer(),
-  /** The draw's case, checkable: commitment, and the arrangement and salt once revealed. */
-  proof: Type.Object({
+  combineId: Nullable(Type.Integer()),
+  /** The draw's case, checkable: commitment, and the arrangement and salt once revealed (null for a combined prize). */
+  proof: Nullable(Type.Object({
     commit: Type.String(),
     revealed: Type.Boolean(),
     arrangement: Type.Optional(Type.Array(Type.Integer())),
     salt: Type.Optional(Type.String())
-  }),
+  })),
+  /** The combine's draw, checkable once its server seed is revealed (null for a prize from a case). */
+  combineProof: Nullable(CombineProof),
   drawnAt: Timestamp,
   shippedAt: Nullable(Timestamp)
 })
@@ -172,8 +179,16 @@ export type PrizeVerifyResult = Static<typeof PrizeVerifyResult>
 /** What the packing slip prints: the address, and per prize its QR payload. */
 export const PackingSlip = Type.Object({
   shipment: Shipment,
-  /** Per item: the text its QR encodes (a link to the prize check). */
-  codes: Type.Array(Type.Object({ prizeId: Type.Integer(), verifyUrl: Type.String() }))
+  /**
+   * Per item: the text its QR encodes (a link to the prize check), and the proof of its draw the slip
+   * prints: its case's commitment (caseCommit), or for a prize made by combining its combine's draw.
+   */
+  codes: Type.Array(Type.Object({
+    prizeId: Type.Integer(),
+    verifyUrl: Type.String(),
+    caseCommit: Nullable(Type.String()),
+    combineProof: Nullable(CombineProof)
+  }))
 })
 export type PackingSlip = Static<typeof PackingSlip>
 

@@ -7,7 +7,7 @@ import { Type, type Static } from 'typebox'
 import { route } from './api'
 import { IDEMPOTENCY_KEY_PATTERN, RECIPE_LIMITS } from './limits'
 import { EmptyBody, Id, Nullable, Obj, StringEnum, Text, Timestamp } from './schema'
-import { DesignInfo, I18nText, PrizeItem, Rarity } from './shop'
+import { CombineProof, DesignInfo, I18nText, PrizeItem, Rarity } from './shop'
 
 export const CLIENT_SEED_PATTERN = '^[A-Za-z0-9_-]{1,64}$'
 
@@ -73,22 +73,8 @@ export const CombineRequest = Obj({
 })
 export type CombineRequest = Static<typeof CombineRequest>
 
-export const CombineProof = Type.Object({
-  serverSeedHash: Type.String(),
-  /** Once the seed is rotated. */
-  serverSeed: Nullable(Type.String()),
-  clientSeed: Type.String(),
-  nonce: Type.Integer({ minimum: 0 }),
-  /** The pool drawn from: design ids and weights in order. */
-  designIds: Type.Array(Type.Integer()),
-  weights: Type.Array(Type.Integer({ minimum: 1 })),
-  /** The integer drawn in [0, total), which digest and word gave it, and the entry it fell in. */
-  value: Type.Integer({ minimum: 0 }),
-  round: Type.Integer({ minimum: 0 }),
-  word: Type.Integer({ minimum: 0 }),
-  index: Type.Integer({ minimum: 0 })
-})
-export type CombineProof = Static<typeof CombineProof>
+/** The proof of a combine's draw (defined in types/shop.ts, beside the prize it made). */
+export { CombineProof }
 
 export const CombineResult = Type.Object({
   combineId: Type.Integer(),

@@ -281,8 +281,32 @@ export const PrizeListResponse = PageResult(PrizeItem)
 export type PrizeListResponse = Static<typeof PrizeListResponse>
 export const PrizeDetailRequest = Obj({ prizeId: Id })
 export type PrizeDetailRequest = Static<typeof PrizeDetailRequest>
-/** proof: the case's commitment (null for a prize made by combining: its proof is the combine's, see combineId). */
-export const PrizeDetail = Type.Object({ ...PrizeItem.properties, proof: Nullable(CaseProof) })
+/**
+ * The proof of a combine's draw (types/fair.ts): HMAC-SHA256(serverSeed, `${clientSeed}:${nonce}`...)
+ * over the pool, checkable once the server seed is revealed. (Also re-exported by types/combine.ts.)
+ */
+export const CombineProof = Type.Object({
+  serverSeedHash: Type.String(),
+  /** Once the seed is rotated. */
+  serverSeed: Nullable(Type.String()),
+  clientSeed: Type.String(),
+  nonce: Type.Integer({ minimum: 0 }),
+  /** The pool drawn from: design ids and weights in order. */
+  designIds: Type.Array(Type.Integer()),
+  weights: Type.Array(Type.Integer({ minimum: 1 })),
+  /** The integer drawn in [0, total), which digest and word gave it, and the entry it fell in. */
+  value: Type.Integer({ minimum: 0 }),
+  round: Type.Integer({ minimum: 0 }),
+  word: Type.Integer({ minimum: 0 }),
+  index: Type.Integer({ minimum: 0 })
+})
+export type CombineProof = Static<typeof CombineProof>
+
+/**
+ * proof: the case's commitment, for a prize drawn from a case; combineProof: the combine's draw, for a
+ * prize made by combining (see combineId). Exactly one of them is set.
+ */
+export const PrizeDetail = Type.Object({ ...PrizeItem.properties, proof: Nullable(CaseProof), combineProof: Nullable(CombineProof) })
 export type PrizeDetail = Static<typeof PrizeDetail>
 
 export const FeedRequest = Obj({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SHOP_LIMITS.liveFeedMax })) })

@@ -2,12 +2,13 @@
  * Combine, end to end in Chromium (issue 9): a new shopper buys a whole case, opens the combine page
  * from the collection, sees the recipe's pool and odds and the seed hash before combining, picks three
  * regular items, combines, and on the result page reveals the seed and checks the draw on the device.
+ * The prize it made has no case: its page, the packing slip and the QR check show the combine's draw.
  * The whole case earned an X-ray card: a long press on a box of the next case opens the props, the
  * X-ray shows its design, and buying that box gives exactly that design.
  */
 const assert = require('node:assert/strict')
 const { createHash } = require('node:crypto')
-const { openPhonePage } = require('./browser')
+const { openPhonePage, passwordLogin } = require('./browser')
 const { api } = require('./api')
 
 async function run ({ base }) {
@@ -62,6 +63,48 @@ async function run ({ base }) {
     assert.equal(detail.inputPrizeIds.length, 3)
     for (const id of detail.inputPrizeIds) assert.equal((await api(base, '/api/prizeDetail', { prizeId: id }, token)).status, 'combined')
     assert.equal((await api(base, '/api/prizeDetail', { prizeId: detail.output.prizeId }, token)).origin, 'combine')
+
+    // the prize it made has no case: its page shows the combine's draw, checked on the device
+    const output = detail.output.prizeId
+    await page.goto(`${base}/pagesA/prize_detail/index?prizeId=${output}`, { waitUntil: 'networkidle' })
+    await page.locator('.combine-proof-view').waitFor()
+    assert.equal(await page.locator('.combine-proof-view .combine-proof-hash').innerText(), seed.serverSeedHash)
+    assert.equal(await page.locator('.combine-proof-view .combine-proof-server-seed').innerText(), revealed)
+    await page.locator('.combine-proof-check').click()
+    await page.locator('.combine-proof-view__result--ok').waitFor()
+    await page.locator('.combine-proof-view').scrollIntoViewIfNeeded()
+    await shot('combine-prize-zh.png')
+
+    // shipped with two more (free): the packing slip prints its combine's draw, and its QR checks it (issue 21: a 500 before)
+    const others = (await api(base, '/api/prizeList', { page: 1, size: 50, status: 'warehouse' }, token)).list.filter(p => p.prizeId !== output).slice(0, 2)
+    const address = await api(base, '/api/addressSave', { name: '王五', phone: '13712345678', region: '广东省 深圳市 南山区', detail: '科技园 8 号' }, token)
+    const { shipment } = await api(base, '/api/shipmentCreate', { prizeIds: [output, ...others.map(p => p.prizeId)], addressId: address.id, idempotencyKey: `ship-${Date.now().toString(36)}` }, token)
+    const ops = await openPhonePage({ locale: 'en-US' })
+    try {
+      await passwordLogin(ops, base, 'operator', 'operator123')
+      await ops.page.goto(`${base}/pagesA/editor/index`, { waitUntil: 'networkidle' })
+      await ops.page.locator('.editor-tab-shipments').click()
+      await ops.page.locator(`.shipment-${shipment.id} .shipment-print`).click()
+      await ops.page.locator('.packing-slip .slip-item').first().waitFor()
+      const slipText = await ops.page.locator('.packing-slip').innerText()
+      assert.match(slipText, new RegExp(`Combine #${combineId} · nonce ${detail.proof.nonce}`))
+      assert.ok(slipText.includes(detail.proof.serverSeedHash), 'the slip prints the seed hash')
+      assert.ok(!/#0 · /.test(slipText), 'no case 0')
+      await ops.shot('combine-slip-en.png')
+      const opToken = await ops.page.evaluate(() => { const raw = localStorage.getItem('h5_token'); try { return JSON.parse(raw).data ?? raw } catch { return raw } })
+      const slip = await api(base, '/api/operator/packingSlip', { shipmentId: shipment.id }, opToken)
+      const url = slip.codes.find(c => c.prizeId === output).verifyUrl
+      // anyone holding the figure: the check page shows the combine's proof and recomputes it
+      await ops.page.goto(url, { waitUntil: 'networkidle' })
+      await ops.page.locator('.prize-check--ok').waitFor()
+      await ops.page.locator('.prize-check .combine-proof-check').click()
+      await ops.page.locator('.prize-check .combine-proof-view__result--ok').waitFor()
+      assert.match(await ops.page.locator('.prize-check').innerText(), new RegExp(`Made by combine #${combineId}`))
+      await ops.shot('combine-check-en.png')
+      assert.deepEqual(ops.errors, [], 'no page errors (operator)')
+    } finally {
+      await ops.close()
+    }
 
     // the whole case earned an X-ray card: long press a box of the next case, X-ray it, buy what it showed
     assert.equal((await api(base, '/api/props', {}, token)).cards.xray, 1)

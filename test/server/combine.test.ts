@@ -146,6 +146,132 @@ describe.each(testDialects())('combine on %s', (dialect) => {
     expect(answers.map(a => a.body.data.proof.nonce).sort()).toEqual([0, 1, 2, 3, 4])
   })
 
+  test('seed operations at once (rotate with rotate, combine and client seed): none fails, every draw proves out against its revealed seed', async () => {
+    // issue 21: on PostgreSQL a rotation committed while another seed operation waited on the seed row
+    // left that operation without an active seed: a 500, often half of the calls
+    const s = await makeShopper(t.app, t.db, t.clock)
+    await call(s, '/api/fairSeed', {})
+    const rounds = 6
+    const revealed: Array<{ serverSeed: string; serverSeedHash: string; nextNonce: number }> = []
+    const combines: Array<{ combineId: number }> = []
+    for (let round = 0; round < rounds; round++) {
+      const sets = await Promise.all([0, 1, 2].map(() => give(s, regular().slice(0, 3))))
+      const answers = await Promise.all([
+        call(s, '/api/fairRotate', {}),
+        ...sets.map(ids => call(s, '/api/combine', { recipeId: threeRegular, prizeIds: ids, idempotencyKey: newKey() })),
+        call(s, '/api/fairRotate', {}),
+        call(s, '/api/fairClientSeed', { clientSeed: `round-${round}` })
+      ])
+      expect(answers.map(a => a.status)).toEqual(answers.map(() => 200))
+      expect(answers.map(a => a.body.code)).toEqual(answers.map(() => 200))
+      revealed.push(answers[0].body.data.revealed, answers[4].body.data.revealed)
+      combines.push(...answers.slice(1, 4).map(a => a.body.data))
+    }
+    // every rotation revealed its own seed; one seed is active, the newest
+    expect(new Set(revealed.map(r => r.serverSeedHash)).size).toBe(2 * rounds)
+    const seeds = await t.db.selectFrom('fair_seeds').select(['status', 'server_seed_hash']).where('user_id', '=', s.id).execute()
+    expect(seeds.filter(x => x.status === 'active')).toHaveLength(1)
+    expect(seeds).toHaveLength(2 * rounds + 1)
+    // reveal the last one too, then every combine proves out against the seed it used
+    await call(s, '/api/fairRotate', {})
+    const used = new Map<string, number>()
+    for (const { combineId } of combines) {
+      const d = (await call(s, '/api/combineDetail', { combineId })).body.data
+      const p = d.proof
+      expect(p.serverSeed).not.toBeNull()
+      expect(createHash('sha256').update(p.serverSeed).digest('hex')).toBe(p.serverSeedHash)
+      const draw = fairDraw(p.serverSeed, p.clientSeed, p.nonce, p.weights)
+      expect([draw.value, draw.index]).toEqual([p.value, p.index])
+      expect(p.designIds[draw.index]).toBe(d.output.design.id)
+      used.set(p.serverSeedHash, (used.get(p.serverSeedHash) ?? 0) + 1)
+    }
+    // a seed's revealed next nonce is the number of draws made with it
+    for (const r of revealed) expect(r.nextNonce).toBe(used.get(r.serverSeedHash) ?? 0)
+  }, 60000)
+
+  test('the first use of the seeds by parallel calls makes one seed', async () => {
+    const s = await makeShopper(t.app, t.db, t.clock)
+    const answers = await Promise.all([
+      call(s, '/api/fairSeed', {}), call(s, '/api/fairRotate', {}), call(s, '/api/fairClientSeed', { clientSeed: 'first' }), call(s, '/api/fairSeed', {}),
+      call(s, '/api/fairRotate', {})
+    ])
+    expect(answers.map(a => a.body.code)).toEqual([200, 200, 200, 200, 200])
+    const seeds = await t.db.selectFrom('fair_seeds').select('status').where('user_id', '=', s.id).execute()
+    expect(seeds.filter(x => x.status === 'active')).toHaveLength(1)
+    expect(seeds).toHaveLength(3)
+  })
+
+  test('a prize made by combining has no case: shipped, its check, packing slip, prize page and export show its combine\'s draw', async () => {
+    // issue 21: /api/prizeVerify answered 500 for every shipped prize made by combining (it looked up the prize's case)
+    const { makeUser: mk, loginToken: lt } = await import('./support/app')
+    const { buy, currentCaseId, topUp } = await import('./support/shop')
+    const ExcelJS = (await import('exceljs')).default
+    const s = await makeShopper(t.app, t.db, t.clock)
+    await topUp(t.app, s, 5000)
+    const caseId = await currentCaseId(t.app, seriesId, s.token)
+    const bought = (await buy(t.app, s, { caseId, slots: [1] })).body.data.prizes[0].prizeId
+    const made = (await call(s, '/api/combine', { recipeId: threeRegular, prizeIds: await give(s, regular().slice(0, 3)), idempotencyKey: newKey() })).body.data
+    const output = made.output.prizeId
+    const address = (await call(s, '/api/addressSave', { name: '李四', phone: '13900139000', region: '北京市 海淀区', detail: '中关村 2 号' })).body.data
+    const shipped = await call(s, '/api/shipmentCreate', { prizeIds: [output, bought], addressId: address.id, idempotencyKey: newKey() })
+    expect(shipped.body.code).toBe(200)
+    const items = shipped.body.data.shipment.items
+    expect(items.find((i: { prizeId: number }) => i.prizeId === output)).toMatchObject({ caseId: 0, slot: 0, combineId: made.combineId })
+    expect(items.find((i: { prizeId: number }) => i.prizeId === bought)).toMatchObject({ caseId, slot: 1, combineId: null })
+    const op = await mk(t.db, t.clock, { role: 'operator' })
+    const operator = { id: Number(op.id), token: await lt(t.app, op.user_name!, op.password), userName: op.user_name! }
+    const shipmentId = shipped.body.data.shipment.id
+    expect((await call(operator, '/generalOrder/deliver', { shipmentId, carrier: 'shunfeng', trackingNo: 'SF1234567890' })).body.code).toBe(200)
+
+    // the packing slip prints the case's commitment for the one, the combine's draw for the other
+    const slip = (await call(operator, '/api/operator/packingSlip', { shipmentId })).body
+    expect(slip.code).toBe(200)
+    const commit = (await t.db.selectFrom('cases').select('commit_hash').where('id', '=', caseId).executeTakeFirstOrThrow()).commit_hash
+    const codeOf = (prizeId: number) => slip.data.codes.find((c: { prizeId: number }) => c.prizeId === prizeId)
+    expect(codeOf(bought)).toMatchObject({ caseCommit: commit, combineProof: null })
+    expect(codeOf(output)).toMatchObject({ caseCommit: null, combineProof: made.proof })
+    expect(slip.data.shipment.items.find((i: { prizeId: number }) => i.prizeId === output).combineId).toBe(made.combineId)
+
+    // the authenticity check: 200 for both, each with its own proof
+    const verify = (prizeId: number, lang = 'en') => post(t.app, '/api/prizeVerify', { prizeId, code: new URL(codeOf(prizeId).verifyUrl).searchParams.get('verify') }, { lang })
+    const combined = await verify(output)
+    expect(combined.status).toBe(200)
+    expect(combined.body.data).toMatchObject({ authentic: true, prizeId: output, origin: 'combine', caseId: 0, slot: 0, combineId: made.combineId, proof: null, combineProof: made.proof })
+    expect(combined.body.data.combineProof.serverSeed).toBeNull()
+    expect((await verify(output, 'zh')).body.code).toBe(200)
+    const fromCase = (await verify(bought)).body.data
+    expect(fromCase).toMatchObject({ origin: 'case', caseId, slot: 1, combineId: null, proof: { commit, revealed: false }, combineProof: null })
+
+    // the prize page: the combine's draw instead of a case proof
+    const detail = (await call(s, '/api/prizeDetail', { prizeId: output })).body.data
+    expect(detail).toMatchObject({ origin: 'combine', combineId: made.combineId, proof: null, combineProof: made.proof })
+    expect((await call(s, '/api/prizeDetail', { prizeId: bought })).body.data).toMatchObject({ proof: { caseId, commit }, combineProof: null })
+
+    // once the seed is revealed, the check carries it and the draw recomputes to the design in hand
+    await call(s, '/api/fairRotate', {})
+    const p = (await verify(output)).body.data.combineProof
+    expect(createHash('sha256').update(p.serverSeed).digest('hex')).toBe(p.serverSeedHash)
+    const d = fairDraw(p.serverSeed, p.clientSeed, p.nonce, p.weights)
+    expect(p.designIds[d.index]).toBe(made.output.design.id)
+    expect((await call(s, '/api/prizeDetail', { prizeId: output })).body.data.combineProof.serverSeed).toBe(p.serverSeed)
+
+    // the export: no case number, its combine's number
+    const res = await t.app.inject({ method: 'POST', url: '/dev-api/api/prizeExport', payload: {}, headers: { authorization: `Bearer ${s.token}`, 'accept-language': 'en' } })
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer)
+    const sheet = book.worksheets[0]
+    const headers = (sheet.getRow(1).values as unknown[]).slice(1)
+    const rows = Array.from({ length: sheet.rowCount - 1 }, (_, i) => (sheet.getRow(i + 2).values as unknown[]).slice(1))
+    const rowOf = (prizeId: number) => rows.find(r => r[0] === prizeId)!
+    const col = (name: string) => headers.indexOf(name)
+    expect(rowOf(output)[col('Combine no.')]).toBe(made.combineId)
+    expect(rowOf(output)[col('Case no.')] ?? '').toBe('')
+    expect(rowOf(bought)[col('Case no.')]).toBe(caseId)
+    // and the table API reads it with no case and no slot
+    const viaTable = await post(t.app, `/api/data/invoke?table=prizes&method=get`, { id: output }, { token: s.token })
+    expect(viaTable.body).toMatchObject({ code: 200, data: { id: output, case_id: null, slot: null } })
+  })
+
   test('a recipe\'s outcomes match its published odds: chi-square over 100,000 draws with a real seed, z = 5', async () => {
     const s = await makeShopper(t.app, t.db, t.clock)
     const seed = (await call(s, '/api/fairSeed', {})).body.data

@@ -84,6 +84,18 @@ describe.each(testDialects())('purchases on %s', (dialect) => {
     expect((await buy(t.app, consenting, { caseId, slots: [2] })).body.code).toBe(200)
   })
 
+  test('first age checks at once with different birth dates: one date is kept, the others are refused, none answers a date it did not keep', async () => {
+    for (let round = 0; round < 4; round++) {
+      const s = await makeShopper(t.app, t.db, t.clock, null)
+      const dates = ['1990-01-01', '1991-02-02', '1992-03-03', '1993-04-04']
+      const answers = await Promise.all(dates.map(birthDate => post(t.app, '/api/ageVerify', { birthDate }, { token: s.token })))
+      expect(answers.map(a => a.status)).toEqual(answers.map(() => 200))
+      const kept = (await t.db.selectFrom('age_checks').select('birth_date').where('user_id', '=', s.id).executeTakeFirstOrThrow()).birth_date
+      answers.forEach((a, i) => expect(a.body.code).toBe(dates[i] === kept ? 200 : 422))
+      expect(answers.filter(a => a.body.code === 200)).toHaveLength(1)
+    }
+  })
+
   test('a minor\'s daily cap (100 yuan) holds across purchases and resets the next day', async () => {
     const big = await makeSeries(t.db, t.clock, { regular: 30, rare: 0, hidden: false, priceCents: 1000 })
     const caseId = await currentCaseId(t.app, big)

@@ -18,6 +18,8 @@ import { tokenStorage } from '@/services/token'
 import EditorPage from '@/pagesA/editor/index'
 import PrizeCheck from '@/components/PrizeCheck'
 import { commitInput, sha256Hex } from '@/utils/sha256'
+import { fairDraw, serverSeedHash } from '~types/fair'
+import type { CombineProof } from '~types/shop'
 import jsQR from 'jsqr'
 
 const text = (c: HTMLElement) => c.textContent || ''
@@ -28,7 +30,7 @@ const seriesTitle = { zh: '星空系列', en: 'Starry series' }
 const shipment = (over: Partial<OperatorShipment> = {}): OperatorShipment => ({
   id: 17, userId: 5, status: 'requested',
   address: { name: '张三', phone: '13800138000', region: '上海市 浦东新区', detail: '世纪大道 100 号' },
-  items: [{ prizeId: 101, seriesTitle, design, caseId: 9, slot: 4 }, { prizeId: 102, seriesTitle, design: { ...design, id: 4, name: { zh: '月亮猫', en: 'Moon cat' } }, caseId: 9, slot: 5 }],
+  items: [{ prizeId: 101, seriesTitle, design, caseId: 9, slot: 4, combineId: null }, { prizeId: 102, seriesTitle, design: { ...design, id: 4, name: { zh: '月亮猫', en: 'Moon cat' } }, caseId: 9, slot: 5, combineId: null }],
   feeCents: 1000, carrier: null, trackingNo: null, createdAt: '2026-11-20T08:00:00.000Z', shippedAt: null, receivedAt: null, autoReceiveAt: null, receivedBy: null,
   ...over
 })
@@ -144,9 +146,18 @@ describe('shipments tab', () => {
 
   it('the packing slip shows the address, the number and one QR image per prize that decodes to its link', async () => {
     const { container } = await openTab()
+    // 101 was drawn from case 9; 102 was made by combine 7 (no case): the slip prints each one's proof
+    const made = shipment()
+    const combined = { ...made, items: [made.items[0], { ...made.items[1], caseId: 0, slot: 0, combineId: 7 }] }
+    const proof: CombineProof = { serverSeedHash: 'ab'.repeat(32), serverSeed: null, clientSeed: 'lucky-7', nonce: 4, designIds: [3, 4], weights: [1, 1], value: 1, round: 0, word: 0, index: 1 }
     const slip: PackingSlip = {
-      shipment: shipment(),
-      codes: [101, 102].map(prizeId => ({ prizeId, verifyUrl: `http://shop.test/pagesA/prize_detail/index?prizeId=${prizeId}&verify=CODE${prizeId}abcdefghijklmn` }))
+      shipment: combined,
+      codes: [101, 102].map(prizeId => ({
+        prizeId,
+        verifyUrl: `http://shop.test/pagesA/prize_detail/index?prizeId=${prizeId}&verify=CODE${prizeId}abcdefghijklmn`,
+        caseCommit: prizeId === 101 ? 'cd'.repeat(32) : null,
+        combineProof: prizeId === 102 ? proof : null
+      }))
     }
     jest.spyOn(operatorApi, 'packingSlip').mockResolvedValue(slip)
     await act(async () => { fireEvent.click(container.querySelector('.shipment-17 .shipment-print')!) })
@@ -154,6 +165,11 @@ describe('shipments tab', () => {
     const el = container.querySelector('.packing-slip') as HTMLElement
     expect(text(el)).toContain('#17')
     expect(text(el)).toContain('上海市 浦东新区 世纪大道 100 号')
+    expect(text(el)).toContain('#9 · Box 4')
+    expect(text(el)).toContain(`Case commitment: ${'cd'.repeat(32)}`)
+    expect(text(el)).toContain('Combine #7 · nonce 4 · client seed lucky-7')
+    expect(text(el)).toContain(`Server seed hash: ${'ab'.repeat(32)}`)
+    expect(text(el)).not.toContain('#0')
     // Taro's Image draws its <img> in a later frame (a Stencil component): wait for both
     const qrImages = () => Array.from(el.querySelectorAll('.slip-item__qr img, img.slip-item__qr')) as HTMLImageElement[]
     await waitFor(() => expect(qrImages()).toHaveLength(2), { timeout: 5000 })
@@ -185,7 +201,7 @@ describe('PrizeCheck', () => {
   const arrangement = [5, 3, 3, 4, 3, 6]
   const salt = 'c0ffee'
   const result = (over: Partial<PrizeVerifyResult['proof']> = {}): PrizeVerifyResult => ({
-    authentic: true, prizeId: 101, seriesTitle, design, caseId: 9, slot: 2,
+    authentic: true, prizeId: 101, seriesTitle, design, origin: 'case', caseId: 9, slot: 2, combineId: null, combineProof: null,
     proof: { commit: sha256Hex(commitInput(9, arrangement, salt)), revealed: true, arrangement, salt, ...over },
     drawnAt: '2026-11-18T08:00:00.000Z', shippedAt: '2026-11-21T08:00:00.000Z'
   })
@@ -215,6 +231,44 @@ describe('PrizeCheck', () => {
     const b = render(<PrizeCheck prizeId={101} code='ABCDEFGHIJKLMNOP' />)
     await waitFor(() => expect(b.container.querySelector('.prize-check--ok')).not.toBeNull())
     expect(text(b.container)).toContain('This case is still on sale')
+  })
+
+  it('a prize made by combining has no case: its combine\'s draw is shown and, once revealed, recomputed on the device', async () => {
+    const serverSeed = '5eed'.repeat(16)
+    const weights = [5, 3, 2]
+    const d = fairDraw(serverSeed, 'lucky-7', 4, weights)
+    const designIds = [11, 12, 13]
+    designIds[d.index] = design.id
+    const combineProof: CombineProof = { serverSeedHash: serverSeedHash(serverSeed), serverSeed: null, clientSeed: 'lucky-7', nonce: 4, designIds, weights, value: d.value, round: d.round, word: d.word, index: d.index }
+    const combined = (p: CombineProof): PrizeVerifyResult => ({
+      ...result(), origin: 'combine', caseId: 0, slot: 0, combineId: 7, proof: null, combineProof: p
+    })
+    jest.spyOn(afterDrawApi, 'prizeVerify').mockResolvedValueOnce(combined(combineProof))
+    const a = render(<PrizeCheck prizeId={101} code='ABCDEFGHIJKLMNOP' />)
+    await waitFor(() => expect(a.container.querySelector('.prize-check--ok')).not.toBeNull())
+    let shown = text(a.container)
+    expect(shown).toContain('Made by combine #7')
+    expect(shown).toContain('Fairness proof of its combine')
+    expect(shown).toContain(combineProof.serverSeedHash)
+    expect(shown).toContain('Nonce of this draw: 4')
+    expect(shown).toContain('lucky-7:4')
+    expect(shown).toContain('The server seed is not revealed yet')
+    expect(shown).not.toContain('#0')
+    expect(a.container.querySelector('.combine-proof-check')).toBeNull()
+    a.unmount()
+    // revealed: the device recomputes the HMAC draw and finds this very design; a wrong design is caught
+    const cases: Array<[CombineProof, boolean]> = [[{ ...combineProof, serverSeed }, true], [{ ...combineProof, serverSeed, designIds: [design.id + 1, design.id + 1, design.id + 1] }, false]]
+    for (const [p, ok] of cases) {
+      jest.spyOn(afterDrawApi, 'prizeVerify').mockResolvedValueOnce(combined(p))
+      const b = render(<PrizeCheck prizeId={101} code='ABCDEFGHIJKLMNOP' />)
+      await waitFor(() => expect(b.container.querySelector('.combine-proof-check')).not.toBeNull())
+      await act(async () => { fireEvent.click(b.container.querySelector('.combine-proof-check')!) })
+      shown = text(b.container)
+      expect(shown).toContain('The server seed hashes to the value published before the combine')
+      expect(b.container.querySelector(ok ? '.combine-proof-view__result--ok' : '.combine-proof-view__result--bad')).not.toBeNull()
+      expect(shown).toMatch(/HMAC = [0-9a-f]{64}/)
+      b.unmount()
+    }
   })
 
   it('the server\'s failure message', async () => {

@@ -17,19 +17,19 @@ export const PRIZE_EXPORT_MAX_ROWS = 5000
 
 const WORDS: Record<Locale, {
   sheet: string
-  columns: Record<'prize' | 'series' | 'design' | 'rarity' | 'status' | 'caseNo' | 'slot' | 'value' | 'recycle' | 'drawn' | 'updated', string>
+  columns: Record<'prize' | 'series' | 'design' | 'rarity' | 'status' | 'caseNo' | 'slot' | 'combineNo' | 'value' | 'recycle' | 'drawn' | 'updated', string>
   rarity: Record<Rarity, string>
   status: Record<PrizeStatus, string>
 }> = {
   zh: {
     sheet: '我的盲盒',
-    columns: { prize: '奖品编号', series: '系列', design: '款式', rarity: '稀有度', status: '状态', caseNo: '箱号', slot: '盒位', value: '参考价值（元）', recycle: '回收价值（元）', drawn: '抽中时间', updated: '最后变动' },
+    columns: { prize: '奖品编号', series: '系列', design: '款式', rarity: '稀有度', status: '状态', caseNo: '箱号', slot: '盒位', combineNo: '合成编号', value: '参考价值（元）', recycle: '回收价值（元）', drawn: '抽中时间', updated: '最后变动' },
     rarity: { regular: '普通款', rare: '稀有款', hidden: '隐藏款' },
     status: { warehouse: '在仓库', shipping: '发货中', received: '已签收', combined: '已合成', recycled: '已回收' }
   },
   en: {
     sheet: 'My blind boxes',
-    columns: { prize: 'Prize no.', series: 'Series', design: 'Design', rarity: 'Rarity', status: 'Status', caseNo: 'Case no.', slot: 'Slot', value: 'Reference value (yuan)', recycle: 'Recycle value (yuan)', drawn: 'Drawn at', updated: 'Last change' },
+    columns: { prize: 'Prize no.', series: 'Series', design: 'Design', rarity: 'Rarity', status: 'Status', caseNo: 'Case no.', slot: 'Slot', combineNo: 'Combine no.', value: 'Reference value (yuan)', recycle: 'Recycle value (yuan)', drawn: 'Drawn at', updated: 'Last change' },
     rarity: { regular: 'Regular', rare: 'Rare', hidden: 'Hidden' },
     status: { warehouse: 'In warehouse', shipping: 'Shipping', received: 'Received', combined: 'Combined', recycled: 'Recycled' }
   }
@@ -53,6 +53,7 @@ export async function prizeWorkbook (db: Db, userId: number, locale: Locale, sta
     { header: c.status, key: 'status', width: 12 },
     { header: c.caseNo, key: 'caseNo', width: 10 },
     { header: c.slot, key: 'slot', width: 8 },
+    { header: c.combineNo, key: 'combineNo', width: 12 },
     { header: c.value, key: 'value', width: 16, style: { numFmt: '#,##0.00' } },
     { header: c.recycle, key: 'recycle', width: 16, style: { numFmt: '#,##0.00' } },
     { header: c.drawn, key: 'drawn', width: 20, style: { numFmt: 'yyyy-mm-dd hh:mm' } },
@@ -74,6 +75,8 @@ export async function prizeWorkbook (db: Db, userId: number, locale: Locale, sta
       status: w.status[r.status],
       caseNo: r.case_id === null ? '' : Number(r.case_id),
       slot: r.slot === null ? '' : Number(r.slot),
+      // a prize made by combining has no case: its combine instead
+      combineNo: r.combine_id === null ? '' : Number(r.combine_id),
       value: d ? Number(d.reference_value_cents) / 100 : null,
       recycle: d ? Number(d.recycle_value_cents) / 100 : null,
       drawn: local(r.created_at),

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto'
 import { sql, type Kysely, type Selectable } from 'kysely'
 import { AFTER_DRAW_LIMITS } from '../../../types/limits'
 import type {
-  CollectionSummary, OperatorShipment, PrizeStateFailureData, PrizeVerifyResult, RecycleRequest, RecycleResult, Shipment,
+  CollectionSummary, OperatorShipment, PackingSlip, PrizeStateFailureData, PrizeVerifyResult, RecycleRequest, RecycleResult, Shipment,
   ShipmentCreateRequest, ShipmentCreateResult, ShipmentStatus, ShippingRule
 } from '../../../types/afterDraw'
 import type { InsufficientBalanceData, PrizeStatus } from '../../../types/shop'
@@ -26,6 +26,7 @@ import { writeAudit } from './audit'
 import { proofOf } from './cases'
 import { designInfo, loadSeries, text, type SeriesData } from './catalogue'
 import { DAY_MS } from './days'
+import { combineProof, combineProofs } from './fairProof'
 import { idempotent } from './idempotency'
 import { postTransaction } from './ledger'
 import { yuan } from './purchase'
@@ -141,7 +142,7 @@ async function shipmentViews (db: Db, rows: Array<Selectable<ShipmentsTable>>): 
   if (!rows.length) return []
   const items = await db.selectFrom('shipment_items')
     .innerJoin('prizes', 'prizes.id', 'shipment_items.prize_id')
-    .select(['shipment_items.shipment_id', 'prizes.id', 'prizes.series_id', 'prizes.design_id', 'prizes.case_id', 'prizes.slot'])
+    .select(['shipment_items.shipment_id', 'prizes.id', 'prizes.series_id', 'prizes.design_id', 'prizes.case_id', 'prizes.slot', 'prizes.combine_id'])
     .where('shipment_items.shipment_id', 'in', rows.map(r => Number(r.id)))
     .orderBy('prizes.id').execute()
   const series = await loadSeries(db, items.map(i => Number(i.series_id)), true)
@@ -156,7 +157,8 @@ async function shipmentViews (db: Db, rows: Array<Selectable<ShipmentsTable>>): 
         seriesTitle: text(s.row.name, s.row.name_en),
         design: designInfo(s.designs.find(d => Number(d.id) === Number(i.design_id))!, s.odds),
         caseId: Number(i.case_id ?? 0),
-        slot: Number(i.slot ?? 0)
+        slot: Number(i.slot ?? 0),
+        combineId: i.combine_id === null ? null : Number(i.combine_id)
       }
     }),
     feeCents: Number(r.fee_cents),
@@ -318,13 +320,24 @@ export async function operatorShipments (db: Db, clock: Clock, page: number, siz
 /** The path of the app page that checks a prize by its code (the QR carries the site's origin before it). */
 export const verifyPath = (prizeId: number, code: string) => `/pagesA/prize_detail/index?prizeId=${prizeId}&verify=${code}`
 
-export async function packingSlip (db: Db, shipmentId: number, origin: string): Promise<{ shipment: OperatorShipment; codes: Array<{ prizeId: number; verifyUrl: string }> }> {
+/** The packing slip: per prize its check link and the proof of its draw (its case's commitment, or its combine's draw). */
+export async function packingSlip (db: Db, shipmentId: number, origin: string): Promise<PackingSlip> {
   const row = await db.selectFrom('shipments').selectAll().where('id', '=', shipmentId).executeTakeFirst()
   if (!row) throw shipmentNotFound()
-  const codes = await db.selectFrom('shipment_items').select(['prize_id', 'verify_code']).where('shipment_id', '=', shipmentId).orderBy('prize_id').execute()
+  const codes = await db.selectFrom('shipment_items')
+    .innerJoin('prizes', 'prizes.id', 'shipment_items.prize_id')
+    .leftJoin('cases', 'cases.id', 'prizes.case_id')
+    .select(['shipment_items.prize_id', 'shipment_items.verify_code', 'prizes.combine_id', 'cases.commit_hash'])
+    .where('shipment_items.shipment_id', '=', shipmentId).orderBy('shipment_items.prize_id').execute()
+  const combines = await combineProofs(db, codes.flatMap(c => (c.combine_id === null ? [] : [Number(c.combine_id)])))
   return {
     shipment: (await withUser(db, [row]))[0],
-    codes: codes.map(c => ({ prizeId: Number(c.prize_id), verifyUrl: `${origin}${verifyPath(Number(c.prize_id), c.verify_code)}` }))
+    codes: codes.map(c => ({
+      prizeId: Number(c.prize_id),
+      verifyUrl: `${origin}${verifyPath(Number(c.prize_id), c.verify_code)}`,
+      caseCommit: c.commit_hash ?? null,
+      combineProof: c.combine_id === null ? null : combines.get(Number(c.combine_id)) ?? null
+    }))
   }
 }
 
@@ -334,20 +347,27 @@ export async function verifyPrize (db: Db, prizeId: number, code: string): Promi
   const row = await db.selectFrom('shipment_items')
     .innerJoin('prizes', 'prizes.id', 'shipment_items.prize_id')
     .innerJoin('shipments', 'shipments.id', 'shipment_items.shipment_id')
-    .select(['prizes.id', 'prizes.series_id', 'prizes.design_id', 'prizes.case_id', 'prizes.slot', 'prizes.created_at', 'shipments.shipped_at', 'shipment_items.verify_code'])
+    .select(['prizes.id', 'prizes.series_id', 'prizes.design_id', 'prizes.case_id', 'prizes.slot', 'prizes.combine_id', 'prizes.origin', 'prizes.created_at', 'shipments.shipped_at', 'shipment_items.verify_code'])
     .where('shipment_items.verify_code', '=', code).executeTakeFirst()
   if (!row || Number(row.id) !== prizeId || row.verify_code !== code) throw new ApiFailure(404, 'prize.verifyFailed', {}, { field: 'code' })
   const series = (await loadSeries(db, [Number(row.series_id)], true)).get(Number(row.series_id)) as SeriesData
-  const c = await db.selectFrom('cases').selectAll().where('id', '=', Number(row.case_id)).executeTakeFirstOrThrow()
-  const proof = proofOf(c)
+  // a prize from a case proves its case's commitment; a prize made by combining has no case: its combine's draw
+  let proof: PrizeVerifyResult['proof'] = null
+  if (row.case_id !== null) {
+    const c = proofOf(await db.selectFrom('cases').selectAll().where('id', '=', Number(row.case_id)).executeTakeFirstOrThrow())
+    proof = { commit: c.commit, revealed: c.revealed, ...(c.arrangement ? { arrangement: c.arrangement } : {}), ...(c.salt ? { salt: c.salt } : {}) }
+  }
   return {
     authentic: true,
     prizeId,
     seriesTitle: text(series.row.name, series.row.name_en),
     design: designInfo(series.designs.find(d => Number(d.id) === Number(row.design_id))!, series.odds),
-    caseId: Number(row.case_id),
-    slot: Number(row.slot),
-    proof: { commit: proof.commit, revealed: proof.revealed, ...(proof.arrangement ? { arrangement: proof.arrangement } : {}), ...(proof.salt ? { salt: proof.salt } : {}) },
+    origin: row.origin,
+    caseId: Number(row.case_id ?? 0),
+    slot: Number(row.slot ?? 0),
+    combineId: row.combine_id === null ? null : Number(row.combine_id),
+    proof,
+    combineProof: row.combine_id === null ? null : await combineProof(db, Number(row.combine_id)),
     drawnAt: row.created_at,
     shippedAt: row.shipped_at
   }

@@ -141,11 +141,14 @@ export async function verifyAge (db: Db, clock: Clock, userId: number, request: 
     throw new ApiFailure(422, 'age.birthDateFixed', {}, { field: 'birthDate' })
   }
   const now = iso(clock())
+  // the birth date is written once: a parallel first check with another date that got in first wins, and
+  // this one is refused as if it had come after
   await db.insertInto('age_checks')
     .values({ user_id: userId, birth_date: request.birthDate, guardian_consent: 0, created_at: now, updated_at: now })
     .onConflict(oc => oc.column('user_id').doNothing())
     .execute()
   const record = (await ageRecord(db, clock, userId))!
+  if (record.birthDate !== request.birthDate) throw new ApiFailure(422, 'age.birthDateFixed', {}, { field: 'birthDate' })
   const status = statusOf(record, context)
   if (age < MIN_PURCHASE_AGE) throw fail.unprocessable('age.tooYoung', { min: MIN_PURCHASE_AGE }, { reason: 'too_young', status })
   if (age < ADULT_AGE && !record.guardianConsent) {

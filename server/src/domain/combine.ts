@@ -5,10 +5,12 @@
  *   1. the inputs leave the warehouse by one conditional UPDATE (... AND status = 'warehouse'); the
  *      same item in two parallel combines: one takes it, the other changes nothing and is a 409
  *   2. the inputs must fit the recipe (its series, the count, the rarity or one design), else 422
- *   3. the user's active seed row is locked and its nonce taken and moved on (one UPDATE ... RETURNING)
+ *   3. the user's active seed row is locked and its nonce taken and moved on (one UPDATE ... RETURNING;
+ *      a rotation that committed while it waited replaced the row: the UPDATE runs again on the new one)
  *   4. the draw (types/fair.ts) picks from the recipe's pool; the output is a new prize in the warehouse
  * A seed is rotated by revealing it and making a new one, in one transaction with the seed row locked,
- * so no draw can use a seed after its reveal.
+ * so no draw can use a seed after its reveal. Every per-user seed operation (combine, client seed,
+ * rotation) is safe against the others at the same time: see onActiveSeed.
  */
 import { randomBytes } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
@@ -26,6 +28,7 @@ import { designInfo, loadSeries, text, type SeriesData } from './catalogue'
 import { idempotent } from './idempotency'
 import { writeAudit } from './audit'
 import { listPrizesByIds } from './prizes'
+import { combineProof } from './fairProof'
 
 type Db = Kysely<Database>
 export interface CombineDeps { db: Db; dialect: Dialect; clock: Clock }
@@ -61,10 +64,29 @@ export async function activeSeed (db: Db, clock: Clock, userId: number): Promise
 
 export const seedOf = async (db: Db, clock: Clock, userId: number) => seedView(await activeSeed(db, clock, userId))
 
+/**
+ * A seed operation against the user's active seed row: `step` runs one statement that finds the active
+ * row (an UPDATE ... RETURNING, or a SELECT ... FOR UPDATE) and answers it, or undefined when there is
+ * none. On PostgreSQL a rotation committed while the statement waited on the row's lock leaves it
+ * revealed, and the statement finds nothing; under READ COMMITTED the next statement sees the new
+ * active row, so the step is run again (each miss means another rotation finished). SQLite runs one
+ * write transaction at a time and never misses. (Callers make the user's first seed beforehand.)
+ */
+async function onActiveSeed<T> (step: () => Promise<T | undefined>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const row = await step()
+    if (row !== undefined) return row
+    if (attempt >= SEED_ATTEMPTS) throw new ApiFailure(409, 'combine.seedBusy', {}, {})
+  }
+}
+/** How often a seed operation looks again for the active seed a parallel rotation replaced. */
+const SEED_ATTEMPTS = 20
+
 export async function setClientSeed (deps: CombineDeps, userId: number, clientSeed: string): Promise<FairSeedView> {
-  await activeSeed(deps.db, deps.clock, userId)
-  const row = await deps.db.updateTable('fair_seeds').set({ client_seed: clientSeed })
-    .where('user_id', '=', userId).where('status', '=', 'active').returningAll().executeTakeFirstOrThrow()
+  const { db, clock } = deps
+  await activeSeed(db, clock, userId)
+  const row = await onActiveSeed(() => db.updateTable('fair_seeds').set({ client_seed: clientSeed })
+    .where('user_id', '=', userId).where('status', '=', 'active').returningAll().executeTakeFirst())
   return seedView(row)
 }
 
@@ -73,7 +95,9 @@ export async function rotateSeed (deps: CombineDeps, userId: number): Promise<Ro
   await activeSeed(db, clock, userId)
   return db.transaction().execute(async trx => {
     const now = iso(clock())
-    const old = await forUpdate(deps.dialect, trx.selectFrom('fair_seeds').selectAll().where('user_id', '=', userId).where('status', '=', 'active')).executeTakeFirstOrThrow()
+    // two rotations at once: the second waits for the first, then reveals the seed the first made
+    const old = await onActiveSeed(() => forUpdate(deps.dialect, trx.selectFrom('fair_seeds').selectAll()
+      .where('user_id', '=', userId).where('status', '=', 'active')).executeTakeFirst())
     await trx.updateTable('fair_seeds').set({ status: 'revealed', revealed_at: now }).where('id', '=', old.id).execute()
     const current = await insertSeed(trx, clock, userId, old.client_seed)
     return {
@@ -122,24 +146,13 @@ function recipeView (r: Selectable<CombineRecipesTable>, s: SeriesData): Recipe 
 // ---- combine --------------------------------------------------------------------------------------
 
 async function resultOf (db: Db, c: Selectable<CombinesTable>, userId: number): Promise<CombineResult> {
-  const seed = await db.selectFrom('fair_seeds').selectAll().where('id', '=', c.seed_id).executeTakeFirstOrThrow()
-  const pool = JSON.parse(c.pool) as PoolItem[]
-  const draw = JSON.parse(c.draw) as { value: number; round: number; word: number; index: number }
   const [output] = await listPrizesByIds(db, userId, [Number(c.output_prize_id)])
   return {
     combineId: Number(c.id),
     recipeId: Number(c.recipe_id),
     inputPrizeIds: JSON.parse(c.inputs) as number[],
     output,
-    proof: {
-      serverSeedHash: seed.server_seed_hash,
-      serverSeed: seed.status === 'revealed' ? seed.server_seed : null,
-      clientSeed: c.client_seed,
-      nonce: Number(c.nonce),
-      designIds: pool.map(p => p.designId),
-      weights: pool.map(p => p.weight),
-      ...draw
-    },
+    proof: await combineProof(db, Number(c.id)),
     createdAt: c.created_at
   }
 }
@@ -184,9 +197,9 @@ export async function combinePrizes (deps: CombineDeps, userId: number, request:
       }
     }
     // 3. the seed: locked, its nonce taken and moved on
-    const seed = await trx.updateTable('fair_seeds').set(eb => ({ nonce: eb('nonce', '+', 1) }))
+    const seed = await onActiveSeed(() => trx.updateTable('fair_seeds').set(eb => ({ nonce: eb('nonce', '+', 1) }))
       .where('user_id', '=', userId).where('status', '=', 'active')
-      .returningAll().executeTakeFirstOrThrow()
+      .returningAll().executeTakeFirst())
     const nonce = Number(seed.nonce) - 1
     // 4. the draw and its prize
     const pool = poolOf(recipe)

@@ -2,11 +2,21 @@
  * Idempotency keys (per user): a money-moving request is applied at most once per key. The key and the
  * first result are written by the request's own transaction, after its work, so "applied" and
  * "recorded" commit together (nothing is stored for a request that fails: it may be retried).
- * When a request fails, for whatever reason (the unique key itself, a slot its twin just bought, a
- * deadlock), the stored result of the key is looked up: the same body answers the first result (a
- * replay), another body is a 409. Under concurrency on PostgreSQL a twin request either waits on the
- * first one's locks and then fails on what it changed, or fails on the key: either way it answers the
- * first result and applies nothing.
+ *
+ * The rule, on both databases: a request whose key was already used with the same body answers the
+ * first request's stored answer (a replay) and applies nothing, whether it comes after the first one
+ * answered or at the same time as it (twins); the same key with another body (or another route) is a
+ * 409 `idempotency.keyReused`. Nobody hears a replay before the first request's work is committed.
+ *
+ * How: when a request fails, for whatever reason (the unique key itself, a prize or slot its twin just
+ * took, a deadlock), the stored result of the key is looked up. Under concurrency on PostgreSQL a twin
+ * either waits on the first one's locks and then fails on what it changed, or fails on the key; the
+ * look-up (READ COMMITTED) then sees the first one's committed key. On SQLite the twins take the writer
+ * one after the other, and with the group commit (db/sqlite-driver.ts) the first one's key may be
+ * written but not yet committed when its twin fails: a read outside any transaction goes to the
+ * reading connection, which sees only committed data, and would miss it. So the look-up runs in a
+ * transaction: on SQLite it takes the writer after the first one (and sees its key), and like every
+ * member of a group it is answered only once that group has committed.
  */
 import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
@@ -40,9 +50,12 @@ export interface IdempotentCall {
 
 const keyReused = () => new ApiFailure(409, 'idempotency.keyReused', { field: 'idempotencyKey' }, { field: 'idempotencyKey' })
 
-async function stored<T> (db: Db, call: IdempotentCall, hash: string): Promise<{ found: false } | { found: true; result: T }> {
-  const row = await db.selectFrom('idempotency_keys').select(['scope', 'request_hash', 'response'])
-    .where('user_id', '=', call.userId).where('key', '=', call.key).executeTakeFirst()
+interface StoredRow { scope: string; request_hash: string; response: string | null }
+
+const storedRow = (db: Db, call: IdempotentCall): Promise<StoredRow | undefined> => db.selectFrom('idempotency_keys')
+  .select(['scope', 'request_hash', 'response']).where('user_id', '=', call.userId).where('key', '=', call.key).executeTakeFirst()
+
+function checkStored<T> (call: IdempotentCall, hash: string, row: StoredRow | undefined): { found: false } | { found: true; result: T } {
   if (!row) return { found: false }
   if (row.scope !== call.scope || row.request_hash !== hash) throw keyReused()
   if (row.response === null) throw new ApiFailure(409, 'idempotency.inProgress', { field: 'idempotencyKey' }, { field: 'idempotencyKey' })
@@ -64,7 +77,7 @@ export async function idempotent<T> (db: Db, clock: Clock, call: IdempotentCall,
       return { result, replayed: false }
     } catch (err) {
       // was the key used before (or just now, by a twin)? then answer that first result (or 409)
-      const first = await stored<T>(db, call, hash)
+      const first = checkStored<T>(call, hash, await db.transaction().execute(trx => storedRow(trx, call)))
       if (first.found) return { result: first.result, replayed: true }
       if ((isUniqueViolation(err) || isRetryableConflict(err)) && attempt < 3) continue
       throw err

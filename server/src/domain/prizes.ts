@@ -1,10 +1,11 @@
-/** Prizes a user owns (newest first, with their design and the proof of their case) and the live feed. */
+/** Prizes a user owns (newest first, with their design and the proof of their case or combine) and the live feed. */
 import type { Kysely, Selectable } from 'kysely'
 import type { FeedItem, PrizeDetail, PrizeItem, PrizeListResponse, PrizeStatus } from '../../../types/shop'
 import type { Database, PrizesTable } from '../db/schema'
 import { fail } from '../http/envelope'
 import { caseProof } from './cases'
 import { designInfo, loadSeries, text } from './catalogue'
+import { combineProof } from './fairProof'
 
 type Db = Kysely<Database>
 type PrizeRowDb = Selectable<PrizesTable>
@@ -49,7 +50,12 @@ export async function prizeDetail (db: Db, userId: number, prizeId: number): Pro
   const row = await db.selectFrom('prizes').selectAll().where('id', '=', prizeId).where('user_id', '=', userId).executeTakeFirst()
   if (!row) throw fail.notFound('prize.notFound')
   const [item] = await toItems(db, [row])
-  return { ...item, proof: row.case_id === null ? null : await caseProof(db, Number(row.case_id)) }
+  // a prize from a case proves its case's commitment; a prize made by combining, its combine's draw
+  return {
+    ...item,
+    proof: row.case_id === null ? null : await caseProof(db, Number(row.case_id)),
+    combineProof: row.combine_id === null ? null : await combineProof(db, Number(row.combine_id))
+  }
 }
 
 /** First and last character with *** between (one character: it and ***). */

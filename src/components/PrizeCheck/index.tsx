@@ -3,6 +3,7 @@ import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { PrizeVerifyResult } from '~types/afterDraw'
 import RarityBadge from '@/components/RarityBadge'
+import CombineProofView from '@/components/CombineProof'
 import { afterDrawApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
@@ -17,7 +18,7 @@ export interface ProofCheck { hash: string; matches: boolean; holds: boolean }
 /** The case proof of a checked prize, recomputed here: the hash against the commitment, the slot against the design. */
 export function checkProof (r: PrizeVerifyResult): ProofCheck | null {
   const { proof } = r
-  if (!proof.revealed || !proof.arrangement || !proof.salt) return null
+  if (!proof || !proof.revealed || !proof.arrangement || !proof.salt) return null
   const hash = sha256Hex(commitInput(r.caseId, proof.arrangement, proof.salt))
   return { hash, matches: hash === proof.commit.toLowerCase(), holds: proof.arrangement[r.slot - 1] === r.design.id }
 }
@@ -26,7 +27,8 @@ type State = { kind: 'checking' } | { kind: 'ok', result: PrizeVerifyResult, pro
 
 /**
  * The authenticity check of a prize in hand, from the code of its packing slip's QR: the server says
- * whether the code belongs to the prize, and the device recomputes the case's proof itself.
+ * whether the code belongs to the prize, and the device recomputes the case's proof itself (for a prize
+ * made by combining, which has no case, its combine's draw).
  */
 function PrizeCheck ({ prizeId, code }: PrizeCode) {
   const [state, setState] = useState<State>({ kind: 'checking' })
@@ -65,12 +67,20 @@ function PrizeCheck ({ prizeId, code }: PrizeCode) {
         </View>
       </View>
       {row(t('prizeCheck.series'), tr(r.seriesTitle))}
-      {row(t('prizeCheck.where'), `#${r.caseId} · ${t('chest.slot', { slot: r.slot })}`)}
+      {r.origin === 'combine'
+        ? row(t('prizeCheck.origin'), t('prize.fromCombineNo', { id: r.combineId ?? '' }))
+        : row(t('prizeCheck.where'), `#${r.caseId} · ${t('chest.slot', { slot: r.slot })}`)}
       {row(t('prizeCheck.drawnAt'), formatTime(r.drawnAt))}
       {row(t('prizeCheck.shippedAt'), r.shippedAt ? formatTime(r.shippedAt) : t('prizeCheck.notShipped'))}
-      <Text className='prize-check__k prize-check__proof-title'>{t('prizeCheck.proof')}</Text>
-      <Text className='prize-check__mono'>{t('prize.commit')}: {r.proof.commit}</Text>
-      {proof
+      {r.combineProof && (
+        <>
+          <Text className='prize-check__k prize-check__proof-title'>{t('prizeCheck.combineProof')}</Text>
+          <CombineProofView proof={r.combineProof} designId={r.design.id} />
+        </>
+      )}
+      {r.proof && <Text className='prize-check__k prize-check__proof-title'>{t('prizeCheck.proof')}</Text>}
+      {r.proof && <Text className='prize-check__mono'>{t('prize.commit')}: {r.proof.commit}</Text>}
+      {!r.proof ? null : proof
         ? (
           <View className={`prize-check__proof ${proof.matches && proof.holds ? 'prize-check__proof--ok' : 'prize-check__proof--bad'}`}>
             <Text className='prize-check__mono'>sha256 = {proof.hash}</Text>

@@ -5,12 +5,12 @@ import { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { CombineResult } from '~types/combine'
-import { fairDraw, serverSeedHash } from '~types/fair'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
 import ActionBar from '@/components/ActionBar'
 import RarityBadge from '@/components/RarityBadge'
+import { checkCombineProof } from '@/components/CombineProof'
 import { combineApi } from '@/services/combine'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
@@ -24,13 +24,7 @@ interface Check { hashOk: boolean; drawOk: boolean }
 
 /** Checks a combine's proof on this device with the shared HMAC-SHA256 (no server involved). */
 export function checkCombine (r: CombineResult): Check | null {
-  const p = r.proof
-  if (!p.serverSeed) return null
-  const d = fairDraw(p.serverSeed, p.clientSeed, p.nonce, p.weights)
-  return {
-    hashOk: serverSeedHash(p.serverSeed) === p.serverSeedHash,
-    drawOk: d.value === p.value && d.index === p.index && d.round === p.round && d.word === p.word && p.designIds[d.index] === r.output.design.id
-  }
+  return checkCombineProof(r.proof, r.output.design.id)
 }
 
 /** The outcome of a combine with its seeds, nonce and pool, checked on the device once the seed is revealed. */

@@ -11,7 +11,8 @@ import './slip.scss'
 
 /**
  * The packing slip of a shipment over the editor: the address, the shipment number and per prize its
- * design and a QR code of its check link. On H5, "Print" prints the slip alone (see slip.scss).
+ * design, the proof of its draw (its case's commitment, or its combine's seeds and nonce) and a QR code
+ * of its check link. On H5, "Print" prints the slip alone (see slip.scss).
  */
 function PackingSlip ({ shipmentId, onClose }: { shipmentId: number; onClose: () => void }) {
   const [slip, setSlip] = useState<Slip | null>(null)
@@ -28,7 +29,7 @@ function PackingSlip ({ shipmentId, onClose }: { shipmentId: number; onClose: ()
     if (process.env.TARO_ENV === 'h5') window.print()
   }
   const s = slip?.shipment
-  const urlOf = (prizeId: number) => slip?.codes.find(c => c.prizeId === prizeId)?.verifyUrl
+  const codeOf = (prizeId: number) => slip?.codes.find(c => c.prizeId === prizeId)
 
   return (
     <View className='packing-slip-overlay' style={top ? { top: `${top}px` } : undefined}>
@@ -57,14 +58,21 @@ function PackingSlip ({ shipmentId, onClose }: { shipmentId: number; onClose: ()
           </View>
           <Text className='packing-slip__k'>{t('slip.items')} ({s.items.length})</Text>
           {s.items.map((item, i) => {
-            const url = urlOf(item.prizeId)
+            const code = codeOf(item.prizeId)
+            const url = code?.verifyUrl
+            const combine = code?.combineProof
             return (
               <View key={item.prizeId} className='slip-item'>
                 {url ? <QrCode text={url} className='slip-item__qr' /> : <View className='slip-item__qr' />}
                 <View className='slip-item__text'>
                   <Text className='slip-item__name'>{i + 1}. {tr(item.design.name)}</Text>
                   <Text className='slip-item__sub'>{tr(item.seriesTitle)}</Text>
-                  <Text className='slip-item__sub'>#{item.caseId} · {t('chest.slot', { slot: item.slot })}</Text>
+                  {/* the proof of its draw: its case's commitment, or (a prize made by combining has no case) its combine's draw */}
+                  {item.combineId !== null
+                    ? <Text className='slip-item__sub slip-item__combine'>{t('slip.combine', { id: item.combineId, nonce: combine?.nonce ?? '', clientSeed: combine?.clientSeed ?? '' })}</Text>
+                    : <Text className='slip-item__sub'>#{item.caseId} · {t('chest.slot', { slot: item.slot })}</Text>}
+                  {combine && <Text className='slip-item__proof'>{t('slip.seedHash')}: {combine.serverSeedHash}</Text>}
+                  {code?.caseCommit && <Text className='slip-item__proof'>{t('slip.commit')}: {code.caseCommit}</Text>}
                   <Text className='slip-item__id'>ID {item.prizeId}</Text>
                 </View>
               </View>

@@ -106,7 +106,7 @@ const ShipmentCard = observer(function ShipmentCard ({ shipment: s, ocr, onDeliv
               <Text className='shipment-item__name'>{tr(item.design.name)}</Text>
               <RarityBadge rarity={item.design.rarity} />
             </View>
-            <Text className='shipment-item__sub'>{tr(item.seriesTitle)} · {t('shipments.slot', { case: item.caseId, slot: item.slot })}</Text>
+            <Text className='shipment-item__sub'>{tr(item.seriesTitle)} · {item.combineId !== null ? t('shipments.combined', { id: item.combineId }) : t('shipments.slot', { case: item.caseId, slot: item.slot })}</Text>
           </View>
         ))}
       </View>

@@ -14,6 +14,7 @@ import RarityBadge from '@/components/RarityBadge'
 import ShipSheet from '@/components/ShipSheet'
 import ParcelCard from '@/components/ParcelCard'
 import PrizeCheck from '@/components/PrizeCheck'
+import CombineProofView from '@/components/CombineProof'
 import MarketPrice from './MarketPrice'
 import { shopApi } from '@/services/shop'
 import { afterDrawApi } from '@/services/afterDraw'
@@ -29,7 +30,7 @@ import './index.scss'
 
 interface Check { hash: string; matches: boolean; holds: boolean }
 
-/** One prize: the design, its rarity and values, and the proof of its case, checked on the device. */
+/** One prize: the design, its rarity and values, and the proof of its case (or of its combine), checked on the device. */
 function PrizeDetailPage () {
   const { params } = useRouter()
   const prizeId = Number(params.prizeId)
@@ -93,14 +94,16 @@ function PrizeDetailPage () {
         <View className='kv-row'><Text className='kv-row__k'>{t('prize.recycleValue')}</Text><Text className='kv-row__v'>{formatCents(design.recycleValueCents)}</Text></View>
         {prize.origin === 'case'
           ? <View className='kv-row'><Text className='kv-row__k'>{t('prize.where')}</Text><Text className='kv-row__v'>#{prize.caseId} · {t('chest.slot', { slot: prize.slot })}</Text></View>
-          : <View className='kv-row'><Text className='kv-row__k'>{t('prize.where')}</Text><Text className='kv-row__v'>{t('prize.fromCombine')}</Text></View>}
+          : <View className='kv-row'><Text className='kv-row__k'>{t('prize.where')}</Text><Text className='kv-row__v'>{prize.combineId !== null ? t('prize.fromCombineNo', { id: prize.combineId }) : t('prize.fromCombine')}</Text></View>}
         <View className='kv-row'><Text className='kv-row__k'>{t('prize.status')}</Text><Text className='kv-row__v'>{t(`collection.${prize.status}`)}</Text></View>
       </Section>
       {/* the market price next to the reference value (JD Union; explained when the server has none) */}
       <MarketPrice keyword={design.name.zh || design.name.en} referenceCents={design.referenceValueCents} />
       {!proof && prize.combineId !== null && (
-        <Section title={t('prize.proof')} className='proof'>
-          <Text className='proof__pending'>{t('prize.combineProof')}</Text>
+        <Section title={t('prize.combineProofTitle')} className='proof'>
+          {prize.combineProof
+            ? <CombineProofView proof={prize.combineProof} designId={design.id} />
+            : <Text className='proof__pending'>{t('prize.combineProof')}</Text>}
           <View className='btn btn--ghost proof-combine' onClick={() => navigate(`/pagesA/combine_result/index?combineId=${prize.combineId}`)}>{t('prize.openCombine')}</View>
         </Section>
       )}

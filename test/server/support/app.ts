@@ -47,9 +47,9 @@ export interface TestApp {
 
 export async function createTestApp (
   dialect: Dialect,
-  options: { fakes?: Fakes; env?: Record<string, string>; build?: Partial<BuildAppOptions> } = {}
+  options: { fakes?: Fakes; env?: Record<string, string>; build?: Partial<BuildAppOptions>; sqliteFile?: boolean } = {}
 ): Promise<TestApp> {
-  const database = await createTestDatabase(dialect)
+  const database = await createTestDatabase(dialect, { sqliteFile: options.sqliteFile })
   const clock = new TestClock()
   const logs: string[] = []
   const config = loadConfig(envFor(options.fakes ?? {}, options.env), process.cwd())

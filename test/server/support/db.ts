@@ -1,5 +1,8 @@
 /** A fresh, migrated database per suite: in-memory SQLite, or a new database on the test PostgreSQL. */
 import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import pg from 'pg'
 import { openDatabase, type DatabaseHandle } from '../../../server/src/db'
 import type { Dialect } from '../../../server/src/db/dialect'
@@ -31,7 +34,23 @@ async function admin<T> (fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-export async function createTestDatabase (dialect: Dialect): Promise<TestDatabase> {
+/**
+ * `sqliteFile`: SQLite in a file of a temporary directory instead of in memory, as the server runs it:
+ * only a file database has the reading connection (server/src/db/sqlite-driver.ts).
+ */
+export async function createTestDatabase (dialect: Dialect, options: { sqliteFile?: boolean } = {}): Promise<TestDatabase> {
+  if (dialect === 'sqlite' && options.sqliteFile) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'test-db-'))
+    const handle = openDatabase({ sqlitePath: path.join(dir, 'shop.sqlite') })
+    await migrateToLatest(handle.db, handle.dialect)
+    return {
+      handle,
+      drop: async () => {
+        await handle.close()
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
+    }
+  }
   if (dialect === 'sqlite') {
     const handle = openDatabase({ sqlitePath: ':memory:' })
     await migrateToLatest(handle.db, handle.dialect)
