@@ -138,7 +138,7 @@ const tooLarge = (width: number, height: number) =>
 /**
  * Refuses a photo whose header says it is larger than IMAGE_MAX_PIXELS, before the browser decodes it
  * (a 150 KB PNG can claim 30000 x 30000: 3.6 GB once decoded, more than a phone has). A format the
- * header reader does not know is checked by its natural size once loaded, before it is drawn.
+ * header reader does not know is checked by its natural size once loaded, before it is drawn. @h5only
  */
 export async function checkPhotoSize (file: Blob): Promise<void> {
   const head = await readBytes(file.slice(0, HEADER_BYTES))

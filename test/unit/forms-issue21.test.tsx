@@ -160,7 +160,7 @@ describe('the security page', () => {
   const overview = (over: Partial<SecurityOverview> = {}): SecurityOverview => ({
     hasPassword: true, phone: '138****0001', email: null, sessions: [],
     limits: { daily: { cents: 50000, spentCents: 0, pending: null }, monthly: { cents: 100000, spentCents: 0, pending: null } },
-    age: { birthDate: '1990-05-01', age: 36, minor: false, guardianConsent: false, minorDailyCapCents: null },
+    age: { birthDate: '1990-05-01', age: 36, minor: false, guardianConsent: false, minorDailyCapCents: null, guardian: null },
     correction: null, ...over
   })
   const open = async (o: SecurityOverview = overview()) => {
