@@ -12,6 +12,7 @@ import { iso, type Clock } from '../clock'
 import { prepared } from '../db/prepared'
 import { ApiFailure, fail } from '../http/envelope'
 import { shopDay } from './days'
+import { lockLiveAccount } from '../services/users'
 
 type Db = Kysely<Database>
 
@@ -86,10 +87,14 @@ export async function verifyAge (db: Db, clock: Clock, userId: number, request: 
   }
   const consent = request.guardianConsent === true || existing?.guardian_consent === 1 ? 1 : 0
   const now = iso(clock())
-  await db.insertInto('age_checks')
-    .values({ user_id: userId, birth_date: request.birthDate, guardian_consent: consent, created_at: now, updated_at: now })
-    .onConflict(oc => oc.column('user_id').doUpdateSet({ guardian_consent: consent, updated_at: now }))
-    .execute()
+  await db.transaction().execute(async trx => {
+    // a birth date is personal data: not kept for an account deleted meanwhile
+    await lockLiveAccount(trx, userId)
+    await trx.insertInto('age_checks')
+      .values({ user_id: userId, birth_date: request.birthDate, guardian_consent: consent, created_at: now, updated_at: now })
+      .onConflict(oc => oc.column('user_id').doUpdateSet({ guardian_consent: consent, updated_at: now }))
+      .execute()
+  })
   const record: AgeRecord = { birthDate: request.birthDate, guardianConsent: consent === 1, age }
   if (age < MIN_PURCHASE_AGE) throw fail.unprocessable('age.tooYoung', { min: MIN_PURCHASE_AGE }, { reason: 'too_young', status: statusOf(record) })
   if (age < ADULT_AGE && !consent) {
