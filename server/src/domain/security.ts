@@ -397,8 +397,10 @@ export async function checkDeletion (db: Db, clock: Clock, userId: number, forfe
 }
 
 /**
- * Deletes the account (PIPL), after deletionCheck passes again inside one transaction with the wallet
- * row locked first (so no purchase, top-up or withdrawal slips in between). Erased: user name, phone,
+ * Deletes the account (PIPL), after deletionCheck passes again inside one transaction with the account
+ * row locked FOR UPDATE first, then the wallet row: every request that creates what blocks the deletion
+ * or holds personal data (parcels, withdrawals, purchases, prepays, addresses, birth dates...) holds the
+ * account row while it writes (lockLiveAccount), so none slips in between, and none comes after. Erased: user name, phone,
  * e-mail, nickname, avatar, password, role; logins (identities), addresses, codes sent to its phone or
  * address, the birth date and its correction, its complaints (what it wrote and was answered), the limits, prop cards and X-ray holds, the stored
  * answers of its idempotency keys (a parcel's carries its address), the device and address of every session (all
