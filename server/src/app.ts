@@ -178,7 +178,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     },
     kuaidi100: config.express.kuaidi100 ? new Kuaidi100Client(config.express.kuaidi100, config.express.apiBase) : null,
     robots,
-    alerts: new Alerts([robots.feishu, robots.wecom].filter(r => r !== null), mailer, config.complaintMailboxes, config.alertLocale, app.log),
+    alerts: new Alerts([robots.feishu, robots.wecom].filter(r => r !== null), mailer, config.complaintMailboxes, config.alertLocale, app.log, clock),
     limiter: new RateLimiter(database.db, clock),
     tts: options.tts !== undefined ? options.tts : ttsEngineFor(config.ttsEngine),
     ai: config.ai ? new DifyClient(config.ai.base, config.ai.apiKey) : null,
@@ -268,7 +268,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     // a PDF being drawn finishes (within its time limit) before the database closes
     await ctx.pdfTasks.close()
     // alerts under way finish (each within the providers' time limit) before the mailer closes
-    await ctx.alerts.flush()
+    await ctx.alerts.flush(true)
     mailer?.close?.()
     if (ownsDatabase) await database.close()
   })

@@ -37,7 +37,7 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
   // the map and parcel providers, as local servers that speak their APIs
   const fakes = { tencent: await tencent.start({ sk: tencent.SK }), amap: await amap.start(), kuaidi100: await kuaidi100.start(), wechat: await wechat.start(), feishu: await feishu.start(), wecom: await wecom.start(), dify: await dify.start(), images: await images.start(), video: await cogvideo.start(), music: await suno.start(), jd: await jdunion.start(), sms: await sms.start() }
   // the suites together make more operator alerts a minute than WeCom's 20 (robots.test.ts tests that limit)
-  fakes.wecom.perMinute = fakes.feishu.perMinute = 10000
+  fakes.wecom.perMinute = fakes.feishu.perMinute = fakes.feishu.perSecond = 10000
   const providerEnv = {
     // WeChat web OAuth (the H5 WeChat login): its authorize page and API
     ...fakes.wechat.env,

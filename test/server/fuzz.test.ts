@@ -693,7 +693,7 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
     ;[video, music] = await Promise.all([cogvideoFake.start(), sunoFake.start()])
     // the operators' robots hear of complaints, shipments and withdrawals the fuzz makes
     ;[feishu, wecom] = await Promise.all([feishuFake.start(), wecomFake.start()])
-    feishu.perMinute = wecom.perMinute = 1_000_000
+    feishu.perMinute = wecom.perMinute = feishu.perSecond = 1_000_000
     t = await createTestApp(dialect, {
       fakes: { sms, smtp, wechat },
       env: {

@@ -28,7 +28,9 @@ export class TableRepository {
    * write transaction at a time anyway.) The partial unique index of migration 0005 backs the flag up.
    */
   private async lockOwner (trx: Transaction<any>, owner: number): Promise<void> {
-    await forUpdate(this.dialect, trx.selectFrom('users').select('id').where('id', '=', owner)).execute()
+    const row = await forUpdate(this.dialect, trx.selectFrom('users').select('deleted_at').where('id', '=', owner)).executeTakeFirst()
+    // an account deleted since this request's session was read writes nothing
+    if (!row || row.deleted_at !== null) throw fail.unauthorized()
   }
 
   /**

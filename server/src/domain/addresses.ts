@@ -34,7 +34,9 @@ const notFound = () => new ApiFailure(404, 'address.notFound', {}, { field: 'id'
 async function ownerWrite<T> (db: Db, dialect: Dialect, userId: number, write: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   try {
     return await db.transaction().execute(async trx => {
-      await forUpdate(dialect, trx.selectFrom('users').select('id').where('id', '=', userId)).execute()
+      const owner = await forUpdate(dialect, trx.selectFrom('users').select('deleted_at').where('id', '=', userId)).executeTakeFirst()
+      // an account deleted since this request's session was read keeps no address
+      if (!owner || owner.deleted_at !== null) throw fail.unauthorized()
       return write(trx)
     })
   } catch (err) {

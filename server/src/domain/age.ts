@@ -14,8 +14,8 @@ import { prepared } from '../db/prepared'
 import { ApiFailure, fail } from '../http/envelope'
 import { shopDay } from './days'
 import { RULES } from '../security/rules'
-import { maskPhone } from '../services/users'
 import type { CodePurpose } from '../services/codes'
+import { asLiveAccount, lockLiveAccount, maskPhone } from '../services/users'
 
 type Db = Kysely<Database>
 
@@ -141,13 +141,16 @@ export async function verifyAge (db: Db, clock: Clock, userId: number, request: 
     throw new ApiFailure(422, 'age.birthDateFixed', {}, { field: 'birthDate' })
   }
   const now = iso(clock())
-  // the birth date is written once: a parallel first check with another date that got in first wins, and
-  // this one is refused as if it had come after
-  await db.insertInto('age_checks')
-    .values({ user_id: userId, birth_date: request.birthDate, guardian_consent: 0, created_at: now, updated_at: now })
-    .onConflict(oc => oc.column('user_id').doNothing())
-    .execute()
-  const record = (await ageRecord(db, clock, userId))!
+  const record = await db.transaction().execute(async trx => {
+    // a birth date is personal data: not kept for an account deleted meanwhile; written once: a parallel
+    // first check with another date that got in first wins, and this one is refused as if it came after
+    await lockLiveAccount(trx, userId)
+    await trx.insertInto('age_checks')
+      .values({ user_id: userId, birth_date: request.birthDate, guardian_consent: 0, created_at: now, updated_at: now })
+      .onConflict(oc => oc.column('user_id').doNothing())
+      .execute()
+    return (await ageRecord(trx, clock, userId))!
+  })
   if (record.birthDate !== request.birthDate) throw new ApiFailure(422, 'age.birthDateFixed', {}, { field: 'birthDate' })
   const status = statusOf(record, context)
   if (age < MIN_PURCHASE_AGE) throw fail.unprocessable('age.tooYoung', { min: MIN_PURCHASE_AGE }, { reason: 'too_young', status })
@@ -184,10 +187,11 @@ export async function guardianTarget (db: Db, clock: Clock, userId: number, phon
 /** Notes the number a guardian code was just sent to: consent is pending there (a new number replaces the old). */
 export async function markGuardianRequested (db: Db, clock: Clock, userId: number, phone: string): Promise<void> {
   const now = iso(clock())
-  await db.updateTable('age_checks')
+  // the guardian's number is personal data: not kept for an account deleted meanwhile
+  await asLiveAccount(db, userId, trx => trx.updateTable('age_checks')
     .set({ guardian_phone: phone, guardian_requested_at: now, updated_at: now })
     .where('user_id', '=', userId).where('guardian_consented_at', 'is', null)
-    .execute()
+    .execute())
 }
 
 /**

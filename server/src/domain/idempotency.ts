@@ -25,6 +25,7 @@ import { isRetryableConflict, isUniqueViolation } from '../db/errors'
 import { iso, type Clock } from '../clock'
 import { ApiFailure } from '../http/envelope'
 import { prepared } from '../db/prepared'
+import { lockLiveAccount } from '../services/users'
 
 type Db = Kysely<Database>
 
@@ -70,6 +71,9 @@ export async function idempotent<T> (db: Db, clock: Clock, call: IdempotentCall,
   for (let attempt = 1; ; attempt++) {
     try {
       const result = await db.transaction().execute(async trx => {
+        // every keyed request acts for a live account: a deletion that committed since its session was
+        // read refuses it (401), one in progress waits for it and then sees what it created
+        await lockLiveAccount(trx, call.userId)
         const value = await run(trx)
         await recordKey.execute(trx, call.userId, call.key, call.scope, hash, JSON.stringify(value), iso(clock()))
         return value

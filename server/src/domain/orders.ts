@@ -19,6 +19,7 @@ import { iso, type Clock } from '../clock'
 import { ApiFailure } from '../http/envelope'
 import { postTransaction } from './ledger'
 import { addToWallet } from './wallet'
+import { lockLiveAccount } from '../services/users'
 
 type Db = Kysely<Database>
 
@@ -156,10 +157,17 @@ export async function cancelOrder (db: Db, clock: Clock, opId: string): Promise<
   return row ?? null
 }
 
-export async function savePrepay (db: Db, clock: Clock, opId: string, prepay: { prepayId?: string; url?: string }): Promise<void> {
-  await db.updateTable('orders')
-    .set({ prepay_id: prepay.prepayId ?? null, prepay_url: prepay.url ?? null, prepay_at: iso(clock()), updated_at: iso(clock()) })
-    .where('op_id', '=', opId).execute()
+/**
+ * Records a prepay, with the account row locked (a recorded prepay holds a deletion back for its
+ * lifetime: security.ts): an account deleted since the request's session was read gets none (401).
+ */
+export async function savePrepay (db: Db, clock: Clock, userId: number, opId: string, prepay: { prepayId?: string; url?: string }): Promise<void> {
+  await db.transaction().execute(async trx => {
+    await lockLiveAccount(trx, userId)
+    await trx.updateTable('orders')
+      .set({ prepay_id: prepay.prepayId ?? null, prepay_url: prepay.url ?? null, prepay_at: iso(clock()), updated_at: iso(clock()) })
+      .where('op_id', '=', opId).execute()
+  })
 }
 
 export function isWeChatChannel (channel: PayChannel | null): boolean {

@@ -57,7 +57,7 @@ export async function paymentParams (ctx: AppContext, order: OrderRow, clientIp:
         prepayId = await wechatPayCall(() => client.jsapiPrepay({
           outTradeNo: order.op_id, description: TOPUP_DESCRIPTION, amountCents: Number(order.amount_cents), openid: identity.subject
         }))
-        await savePrepay(ctx.db, ctx.clock, order.op_id, { prepayId })
+        await savePrepay(ctx.db, ctx.clock, Number(order.user_id), order.op_id, { prepayId })
       }
       return { ...base, jsapi: client.jsapiParams(prepayId) }
     }
@@ -68,7 +68,7 @@ export async function paymentParams (ctx: AppContext, order: OrderRow, clientIp:
         url = await wechatPayCall(() => client.h5Prepay({
           outTradeNo: order.op_id, description: TOPUP_DESCRIPTION, amountCents: Number(order.amount_cents), clientIp
         }))
-        await savePrepay(ctx.db, ctx.clock, order.op_id, { url })
+        await savePrepay(ctx.db, ctx.clock, Number(order.user_id), order.op_id, { url })
       }
       return { ...base, h5Url: url }
     }

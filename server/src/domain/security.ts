@@ -16,7 +16,7 @@ import type { LedgerKind } from '../db/schema'
 import type { DailyCapData } from '../../../types/shop'
 import { PREPAY_TTL_MS } from '../providers/wechatpay'
 import { lockOperators } from './operators'
-import { maskEmail, maskPhone } from '../services/users'
+import { lockLiveAccount, maskEmail, maskPhone } from '../services/users'
 import { formatYuan } from '../i18n/fields'
 import { dailyAboveMonthly } from '../../../types/limits'
 import {
@@ -145,6 +145,7 @@ export async function limitsView (db: Db, clock: Clock, userId: number): Promise
 export async function setLimits (db: Db, clock: Clock, userId: number, request: LimitsRequest): Promise<LimitsView> {
   const now = clock()
   await db.transaction().execute(async trx => {
+    await lockLiveAccount(trx, userId)
     const rows = await limitRows(trx, userId)
     // the limits as they will stand once every change applies: a daily one above the monthly one is refused
     const target = (kind: LimitKind) => {
@@ -253,17 +254,21 @@ export async function requestCorrection (db: Db, clock: Clock, userId: number, r
   if (!age) throw fail.unprocessable('correction.noBirthDate')
   if (age.birth_date === request.birthDate) throw fail.field('birthDate', 'correction.sameDate')
   try {
-    await db.insertInto('birth_date_corrections').values({
-      user_id: userId,
-      old_birth_date: age.birth_date,
-      new_birth_date: request.birthDate,
-      reason: request.reason.trim(),
-      status: 'pending',
-      reviewer_id: null,
-      review_note: null,
-      created_at: iso(clock()),
-      reviewed_at: null
-    }).execute()
+    await db.transaction().execute(async trx => {
+      // a birth date is personal data: not kept for an account deleted meanwhile
+      await lockLiveAccount(trx, userId)
+      await trx.insertInto('birth_date_corrections').values({
+        user_id: userId,
+        old_birth_date: age.birth_date,
+        new_birth_date: request.birthDate,
+        reason: request.reason.trim(),
+        status: 'pending',
+        reviewer_id: null,
+        review_note: null,
+        created_at: iso(clock()),
+        reviewed_at: null
+      }).execute()
+    })
   } catch (e) {
     if (await correctionOf(db, userId)) throw fail.conflict('correction.once')
     throw e
@@ -408,8 +413,10 @@ export async function checkDeletion (db: Db, clock: Clock, userId: number, forfe
 }
 
 /**
- * Deletes the account (PIPL), after deletionCheck passes again inside one transaction with the wallet
- * row locked first (so no purchase, top-up or withdrawal slips in between). Erased: user name, phone,
+ * Deletes the account (PIPL), after deletionCheck passes again inside one transaction with the account
+ * row locked FOR UPDATE first, then the wallet row: every request that creates what blocks the deletion
+ * or holds personal data (parcels, withdrawals, purchases, prepays, addresses, birth dates...) holds the
+ * account row while it writes (lockLiveAccount), so none slips in between, and none comes after. Erased: user name, phone,
  * e-mail, nickname, avatar, password, role; logins (identities), addresses, codes sent to its phone or
  * address, codes sent to a guardian for it, the birth date and the guardian's consent (with the number) and its correction, its complaints (what it wrote and was answered), the limits, prop cards and X-ray holds, the stored
  * answers of its idempotency keys (a parcel's carries its address), the device and address of every session (all
@@ -420,11 +427,19 @@ export async function checkDeletion (db: Db, clock: Clock, userId: number, forfe
 export async function deleteAccount (db: Db, clock: Clock, dialect: 'sqlite' | 'postgres', userId: number, forfeit: boolean): Promise<number> {
   const now = iso(clock())
   return db.transaction().execute(async trx => {
+    // the shop keeps an operator: the last one makes another account an operator first (the operators'
+    // rows are locked first, in id order, as setRole does, so two operators deleting take turns)
+    const operators = await lockOperators(trx, dialect)
+    // then the account row, FOR UPDATE: every request that creates what blocks the deletion or holds
+    // personal data takes FOR KEY SHARE on it first (lockLiveAccount), a login FOR SHARE (sessions.ts);
+    // the deletion waits for those in progress and sees what they created, later ones wait for it and
+    // find the account deleted
+    const accountQuery = trx.selectFrom('users').select('deleted_at').where('id', '=', userId)
+    const account = await (dialect === 'postgres' ? accountQuery.forUpdate() : accountQuery).executeTakeFirst()
+    if (!account || account.deleted_at !== null) throw fail.unauthorized()
     const walletQuery = trx.selectFrom('wallets').select('user_id').where('user_id', '=', userId)
     await (dialect === 'postgres' ? walletQuery.forUpdate() : walletQuery).execute()
     const { credit, prizes, cards } = await deletionCheck(trx, clock, userId, forfeit)
-    // the shop keeps an operator: the last one makes another account an operator first
-    const operators = await lockOperators(trx, dialect)
     if (operators.includes(userId) && operators.length <= 1) throw fail.unprocessable('operators.lastOperatorDelete', {}, { reason: 'last_operator' } satisfies DeleteBlockedData)
     const user = await trx.selectFrom('users').select(['phone', 'email']).where('id', '=', userId).executeTakeFirstOrThrow()
     const targets = [user.phone, user.email].filter((x): x is string => !!x)

@@ -37,7 +37,7 @@ export function afterDrawRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.shipmentCreate, async ({ body, userId }) => {
     const { result, replayed } = await createShipment(ctx, userId, body)
     // after the commit, once: the operators' robots hear of it (a replay alerts nobody)
-    if (!replayed) ctx.alerts.shipmentRequested(result.shipment)
+    if (!replayed) ctx.alerts.shipmentRequested(result.shipment, userId)
     return result
   })
   defineRoute(app, ctx, r.shipmentList, async ({ body, userId }) => listShipments(db, clock, userId, body.page, body.size, body.status))

@@ -58,7 +58,8 @@ async function loginWithCode (request: FastifyRequest, ctx: AppContext, purpose:
   await enforceLimits(ctx, [[RULES.loginPerIp, request.ip]])
   if (!await ctx.codes.verify(purpose, target, code)) throw fail.unauthorized('code.invalid', {}, { field: 'code' })
   const user = await userForContact(ctx.db, ctx.clock, kind, target)
-  const token = await ctx.sessions.create(Number(user.id), clientMeta(request))
+  // only if the phone or address the code went to is still the account's (not rebound, not deleted)
+  const token = await ctx.sessions.create(Number(user.id), clientMeta(request), { [kind]: target })
   return { token, user: toUserInfo(user) }
 }
 

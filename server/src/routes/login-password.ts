@@ -47,7 +47,8 @@ export function passwordLoginRoutes (app: Api, ctx: AppContext): void {
     if (!user || !valid) throw fail.unauthorized('login.failed')
 
     for (const [rule, subject] of accountChecks) await ctx.limiter.refund(rule, subject)
-    const token = await ctx.sessions.create(Number(user.id), clientMeta(request))
+    // only if the password verified is still the account's, and the account was not deleted meanwhile
+    const token = await ctx.sessions.create(Number(user.id), clientMeta(request), { passwordHash: user.password_hash })
     return { token, user: toUserInfo(user) }
   })
 }

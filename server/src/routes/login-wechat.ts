@@ -47,7 +47,8 @@ async function login (request: FastifyRequest, ctx: AppContext, claim: Omit<Iden
     ...claim,
     nickname: claim.nickname || translate(request.locale, 'wechat.defaultNickname')
   })
-  const token = await ctx.sessions.create(Number(user.id), clientMeta(request))
+  // only if the identity still leads to the account (a deletion unlinks it)
+  const token = await ctx.sessions.create(Number(user.id), clientMeta(request), { identity: { provider: claim.provider, subject: claim.subject } })
   return { token, user: toUserInfo(user) }
 }
 

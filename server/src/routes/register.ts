@@ -51,7 +51,7 @@ export function registerRoutes (app: Api, ctx: AppContext): void {
       if (isUniqueViolation(err)) throw fail.conflict(TAKEN[kind])
       throw err
     }
-    const token = await ctx.sessions.create(Number(user.id), clientMeta(request))
+    const token = await ctx.sessions.create(Number(user.id), clientMeta(request), { passwordHash })
     return { token, user: toUserInfo(user) }
   })
 }

@@ -77,8 +77,23 @@ export function securityRoutes (app: Api, ctx: AppContext): void {
     // once the owner is proven: the current password again is no change
     if (session.user.password_hash && await verifyPassword(session.user.password_hash, body.newPassword)) throw fail.field('newPassword', 'security.passwordSame')
     const hash = await hashPassword(body.newPassword)
-    await ctx.db.updateTable('users').set({ password_hash: hash, updated_at: iso(ctx.clock()) }).where('id', '=', userId).execute()
-    return { ended: await endSessions(ctx.db, ctx.clock, userId, { except: session.sessionId }) }
+    // one transaction: the new password and the end of the other sessions. The write is conditional on
+    // the password the owner just proved (or its absence) and on the account not being deleted: a
+    // deletion or another change that committed meanwhile wins and this one changes nothing (409). The
+    // row lock the update takes makes a password login in flight wait and then refuse (sessions.ts).
+    const ended = await ctx.db.transaction().execute(async trx => {
+      const changed = await trx.updateTable('users').set({ password_hash: hash, updated_at: iso(ctx.clock()) })
+        .where('id', '=', userId).where('deleted_at', 'is', null)
+        .where(eb => session.user.password_hash === null ? eb('password_hash', 'is', null) : eb('password_hash', '=', session.user.password_hash))
+        .executeTakeFirst()
+      if (Number(changed.numUpdatedRows) !== 1) {
+        const now = await trx.selectFrom('users').select('deleted_at').where('id', '=', userId).executeTakeFirst()
+        if (!now || now.deleted_at !== null) throw fail.unauthorized()
+        throw fail.conflict('security.passwordChangedMeanwhile')
+      }
+      return endSessions(trx, ctx.clock, userId, { except: session.sessionId })
+    })
+    return { ended }
   })
 
   defineRoute(app, ctx, r.reauthCode, async ({ body, session, userId, request }) => {
@@ -110,7 +125,9 @@ export function securityRoutes (app: Api, ctx: AppContext): void {
     if (!await ctx.codes.verify(bindPurpose(channel(kind), userId), target, body.code)) throw badCode()
     try {
       // the unique keys on users.phone and users.email decide between accounts binding one target at once
-      await ctx.db.updateTable('users').set({ [kind]: target, updated_at: iso(ctx.clock()) }).where('id', '=', userId).execute()
+      // not on an account deleted since this request's session was read
+      const bound = await ctx.db.updateTable('users').set({ [kind]: target, updated_at: iso(ctx.clock()) }).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst()
+      if (Number(bound.numUpdatedRows) !== 1) throw fail.unauthorized()
     } catch (e) {
       if (isUniqueViolation(e)) throw new ApiFailure(409, kind === 'phone' ? 'security.phoneTaken' : 'security.emailTaken', {}, { field: kind })
       throw e

@@ -14,6 +14,7 @@ import { defineRoute } from '../http/route'
 import { translate, type MessageKey } from '../i18n/messages'
 import { RULES } from '../security/rules'
 import { newTaskId, parsePages } from '../domain/tasks'
+import { asLiveAccount } from '../services/users'
 import type { HelperTasksTable } from '../db/schema'
 
 const PDF_URL = new RegExp(PDF_URL_PATTERN)
@@ -49,9 +50,10 @@ export function taskRoutesOf (app: Api, ctx: AppContext): void {
     if (place === 'full') throw new ApiFailure(429, 'tasks.pdf.busy')
     const id = newTaskId()
     try {
-      await ctx.db.insertInto('helper_tasks').values({
+      // not for an account deleted since this request's session was read (its tasks go with it)
+      await asLiveAccount(ctx.db, userId, trx => trx.insertInto('helper_tasks').values({
         id, kind: 'pdf', user_id: userId, status: 'pending', provider_id: null, source: sha256, page_count: null, result: null, error: null, created_at: now(), updated_at: now()
-      }).execute()
+      }).execute())
     } catch (err) {
       ctx.pdfTasks.release(userId)
       throw err
@@ -87,9 +89,10 @@ export function taskRoutesOf (app: Api, ctx: AppContext): void {
     await enforceLimits(ctx, [[RULES.taskPerUser, String(userId)]])
     const id = newTaskId()
     const providerId = await providerCall('video', () => video.create(text, id))
-    await ctx.db.insertInto('helper_tasks').values({
+    // not for an account deleted since this request's session was read (its tasks go with it)
+    await asLiveAccount(ctx.db, userId, trx => trx.insertInto('helper_tasks').values({
       id, kind: 'video', user_id: userId, status: 'running', provider_id: providerId, source: null, page_count: null, result: null, error: null, created_at: now(), updated_at: now()
-    }).execute()
+    }).execute())
     return { id, status: 'running' as const }
   })
 
@@ -119,9 +122,10 @@ export function taskRoutesOf (app: Api, ctx: AppContext): void {
     await enforceLimits(ctx, [[RULES.taskPerUser, String(userId)]])
     const clips = (await providerCall('music', () => music.generate(prompt))).slice(0, TASK_LIMITS.musicItemsMax)
     const ids = clips.map(() => newTaskId())
-    await ctx.db.insertInto('helper_tasks').values(clips.map((c, i) => ({
+    // not for an account deleted since this request's session was read (its tasks go with it)
+    await asLiveAccount(ctx.db, userId, trx => trx.insertInto('helper_tasks').values(clips.map((c, i) => ({
       id: ids[i], kind: 'music' as const, user_id: userId, status: 'running' as const, provider_id: c.providerId, source: null, page_count: null, result: null, error: null, created_at: now(), updated_at: now()
-    }))).execute()
+    }))).execute())
     return { item_ids: ids, prompt }
   })
 

@@ -7,13 +7,17 @@ import type { UserRow } from '../db/schema'
 import { iso, type Clock } from '../clock'
 import { hashToken, newToken } from '../security/tokens'
 import { prepared } from '../db/prepared'
+import { dialectOf } from '../db/lock'
+import { fail } from '../http/envelope'
 
 /** The session of a token's hash with its account (every signed-in request asks it: prepared). */
 const sessionByHash = prepared((db: Db, tokenHash: string) => db.selectFrom('sessions')
   .innerJoin('users', 'users.id', 'sessions.user_id')
   .selectAll('users')
   .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.revoked_at'])
-  .where('sessions.token_hash', '=', tokenHash))
+  .where('sessions.token_hash', '=', tokenHash)
+  // a deleted account accepts nothing, whatever session row survived
+  .where('users.deleted_at', 'is', null))
 
 const MINUTE = 60 * 1000
 const DAY = 24 * 60 * MINUTE
@@ -27,23 +31,55 @@ export interface ClientMeta { ip: string | null; userAgent: string | null; appTy
 
 export interface ActiveSession { sessionId: number; user: UserRow }
 
+/**
+ * What a login read and proved before creating the session: the session is created only if the account
+ * still exists, is not deleted, and still holds it. A password login names the hash it verified (null
+ * for none), a code login the phone or address the code went to, a WeChat login its identity.
+ */
+export interface SessionGuard {
+  passwordHash?: string | null
+  phone?: string
+  email?: string
+  identity?: { provider: string; subject: string }
+}
+
 export class SessionService {
   constructor (private readonly db: Db, private readonly clock: Clock) {}
 
-  async create (userId: number, meta: ClientMeta): Promise<string> {
+  /**
+   * A new session of the account, if the account still is what the login read (`guard`), else a 401:
+   * a login that verified a password or a code while the account was deleted, or its password, phone or
+   * address changed, gets no session. The check and the insert are one transaction with the account row
+   * locked (PostgreSQL: FOR SHARE, which waits for a deletion, a password change or a binding in progress,
+   * then reads what they committed; and makes them wait for this insert, so that the sessions they end
+   * include this one). SQLite runs one write transaction at a time.
+   */
+  async create (userId: number, meta: ClientMeta, guard: SessionGuard = {}): Promise<string> {
     const token = newToken()
     const now = this.clock()
-    await this.db.insertInto('sessions').values({
-      token_hash: hashToken(token),
-      user_id: userId,
-      created_at: iso(now),
-      last_seen_at: iso(now),
-      expires_at: iso(now + SESSION_MAX_AGE_MS),
-      revoked_at: null,
-      user_agent: meta.userAgent?.slice(0, 300) ?? null,
-      ip: meta.ip?.slice(0, 64) ?? null,
-      app_type: meta.appType?.slice(0, 32) ?? null
-    }).execute()
+    await this.db.transaction().execute(async trx => {
+      const q = trx.selectFrom('users').select(['deleted_at', 'password_hash', 'phone', 'email']).where('id', '=', userId)
+      const user = await (dialectOf(trx) === 'postgres' ? q.forShare() : q).executeTakeFirst()
+      const holds = !!user && user.deleted_at === null &&
+        (guard.passwordHash === undefined || user.password_hash === guard.passwordHash) &&
+        (guard.phone === undefined || user.phone === guard.phone) &&
+        (guard.email === undefined || user.email === guard.email) &&
+        (guard.identity === undefined || !!await trx.selectFrom('identities').select('user_id')
+          .where('provider', '=', guard.identity.provider).where('subject', '=', guard.identity.subject)
+          .where('user_id', '=', userId).executeTakeFirst())
+      if (!holds) throw fail.unauthorized('login.changed')
+      await trx.insertInto('sessions').values({
+        token_hash: hashToken(token),
+        user_id: userId,
+        created_at: iso(now),
+        last_seen_at: iso(now),
+        expires_at: iso(now + SESSION_MAX_AGE_MS),
+        revoked_at: null,
+        user_agent: meta.userAgent?.slice(0, 300) ?? null,
+        ip: meta.ip?.slice(0, 64) ?? null,
+        app_type: meta.appType?.slice(0, 32) ?? null
+      }).execute()
+    })
     return token
   }
 

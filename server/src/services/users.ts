@@ -5,6 +5,7 @@ import type { NewUser, UserRow } from '../db/schema'
 import { iso, type Clock } from '../clock'
 import { LOGIN_LIMITS } from '../../../types/limits'
 import { fail } from '../http/envelope'
+import { dialectOf } from '../db/lock'
 import { displayUserName, userNameKey } from '../security/userNames'
 
 export type IdentifierKind = 'user_name' | 'phone' | 'email'
@@ -36,6 +37,30 @@ export function checkNewUserName (name: string): void {
 
 export async function findUserById (db: Db, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/**
+ * The account row, locked until the transaction ends, or a 401 when the account was deleted (a session
+ * resolved just before the deletion committed must not act on it). On PostgreSQL: FOR KEY SHARE, which
+ * waits for a deletion in progress (deleteAccount holds the row FOR UPDATE) and makes a deletion that
+ * starts later wait for this transaction, so it sees what this one created; it does not wait for other
+ * writers of the row (a nickname, a password) nor for other requests of the owner. Call it first in a
+ * transaction that creates what blocks deleting the account or holds personal data (parcels,
+ * withdrawals, top-ups, addresses, complaints...), before any other lock, so that the order of locks is
+ * the deletion's. SQLite runs one write transaction at a time: the check inside it is enough.
+ */
+export async function lockLiveAccount (trx: Db, userId: number): Promise<void> {
+  const q = trx.selectFrom('users').select('deleted_at').where('id', '=', userId)
+  const row = await (dialectOf(trx) === 'postgres' ? q.forKeyShare() : q).executeTakeFirst()
+  if (!row || row.deleted_at !== null) throw fail.unauthorized()
+}
+
+/** Runs `write` in a transaction that holds the account row (lockLiveAccount) first. */
+export async function asLiveAccount<T> (db: Db, userId: number, write: (trx: Db) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async trx => {
+    await lockLiveAccount(trx, userId)
+    return write(trx)
+  })
 }
 
 export type NewUserFields = Omit<NewUser, 'created_at' | 'updated_at' | 'role' | 'user_name_key'> & { role?: NewUser['role'] }

@@ -8,6 +8,7 @@ export interface FakeFeishu extends FakeProvider<FeishuCall> {
   now: () => number
   keyword: string | null
   perMinute: number
+  perSecond: number
   env: { FEISHU_WEBHOOK_URL: string; FEISHU_WEBHOOK_SECRET: string }
 }
 export const TOKEN: string

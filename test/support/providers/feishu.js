@@ -4,7 +4,7 @@
 // over an empty message) and the timestamp (seconds) within an hour of the bot's clock (`fake.now`).
 // Answers {code: 0, msg: 'success', data: {}}; refusals (HTTP 200 unless said) with a non-zero code:
 // 19001 an unknown token, 19021 a bad signature or timestamp, 19024 the keyword missing (`fake.keyword`),
-// 11232 over `fake.perMinute`, 9499 a body that is not a text message (HTTP 400 for one that is not JSON).
+// 11232 over `fake.perMinute` (100) or `fake.perSecond` (5) (documented: 100 a minute, 5 a second per bot), 9499 a body that is not a text message (HTTP 400 for one that is not JSON).
 // Accepted texts land in `fake.messages`; `fake.next` forces the next answer (see http.js).
 const crypto = require('node:crypto')
 const { listen, sendJson, answerTrouble } = require('./http')
@@ -22,6 +22,7 @@ async function start ({ secret = SECRET, token = TOKEN } = {}) {
     /** A keyword every message must contain (the bot's "custom keywords" security setting), or null. */
     keyword: null,
     perMinute: 100,
+    perSecond: 5,
     env: {}
   }
   const sent = []
@@ -45,7 +46,10 @@ async function start ({ secret = SECRET, token = TOKEN } = {}) {
     if (fake.keyword && !body.content.text.includes(fake.keyword)) return refuse(res, 19024, 'Key Words Not Found')
     const minuteAgo = Date.now() - 60000
     while (sent.length && sent[0] < minuteAgo) sent.shift()
-    if (sent.length >= fake.perMinute) return refuse(res, 11232, 'frequency limited psm[lark.oapi.app_platform_runtime]appID[1]')
+    const secondAgo = Date.now() - 1000
+    if (sent.length >= fake.perMinute || sent.filter(at => at >= secondAgo).length >= fake.perSecond) {
+      return refuse(res, 11232, 'frequency limited psm[lark.oapi.app_platform_runtime]appID[1]')
+    }
     sent.push(Date.now())
     fake.messages.push(body.content.text)
     sendJson(res, { code: 0, msg: 'success', data: {} })
