@@ -63,7 +63,7 @@ describe.each(testDialects())('code logins on %s', (dialect) => {
     const mail = smtp.mails[smtp.mails.length - 1]
     expect(mail.to).toEqual([address])
     expect(mail.from).toBe('shop@example.test')
-    expect(mail.subject).toBe(`Blind Box Shop verification code: ${code}`)
+    expect(mail.subject).toBe(`Pickbox verification code: ${code}`)
     expect(mail.text).toContain('expires in 5 minutes')
     const r = await post(t.app, '/login/mail', { phone: address, code }, { ip: nextIp() })
     expect(r.body.code).toBe(200)
@@ -71,7 +71,7 @@ describe.each(testDialects())('code logins on %s', (dialect) => {
     t.clock.advance(61_000)
     const again = await post(t.app, '/login/mail', { phone: address, code: await mailCode(address, nextIp(), 'zh') }, { ip: nextIp() })
     expect(again.body.data.user.id).toBe(r.body.data.user.id)
-    expect(smtp.mails[smtp.mails.length - 1].subject).toMatch(/^盲盒商店验证码：\d{6}$/)
+    expect(smtp.mails[smtp.mails.length - 1].subject).toMatch(/^拾盒验证码：\d{6}$/)
   })
 
   test('validation: phone format, e-mail format, code 4-6 characters', async () => {
