@@ -221,9 +221,9 @@ describe.each(testDialects())('providers not configured, in production, on %s', 
 
   test('SMS and mail say "not configured" (422) and the login settings hide them', async () => {
     const s = await get(t.app, '/login/sms/code', { query: { phone: '13512340001' }, lang: 'zh' })
-    expect(s.body).toEqual({ code: 422, message: '短信服务未配置', data: { provider: 'sms' } })
+    expect(s.body).toEqual({ code: 422, message: '这个商城暂不提供短信服务', data: { provider: 'sms' } })
     const m = await post(t.app, '/login/mail/sendCode', { phone: 'a@example.com' })
-    expect(m.body).toEqual({ code: 422, message: 'Mail is not configured', data: { provider: 'mail' } })
+    expect(m.body).toEqual({ code: 422, message: 'Mail is not available in this shop', data: { provider: 'mail' } })
     const settings = await get(t.app, '/system/setting/login')
     expect(settings.body.data).toEqual({ password: true, sms: false, email: false, wechat: false, weapp: false, register: true })
   })

@@ -391,6 +391,6 @@ describe.each(testDialects())('complaints without mailbox, mail or robots on %s'
     const op = await makeUser(t.db, t.clock, { role: 'operator' })
     const token = await loginToken(t.app, op.user_name!, op.password)
     expect((await post(t.app, '/common/mail/send', { title: 'T', content: 'C', mail: 'a@example.org' }, { token, lang: 'en' })).body)
-      .toEqual({ code: 422, message: 'Mail is not configured', data: { provider: 'mail' } })
+      .toEqual({ code: 422, message: 'Mail is not available in this shop', data: { provider: 'mail' } })
   })
 })
