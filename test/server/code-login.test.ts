@@ -225,6 +225,6 @@ describe.each(testDialects())('providers not configured, in production, on %s', 
     const m = await post(t.app, '/login/mail/sendCode', { phone: 'a@example.com' })
     expect(m.body).toEqual({ code: 422, message: 'Mail is not available in this shop', data: { provider: 'mail' } })
     const settings = await get(t.app, '/system/setting/login')
-    expect(settings.body.data).toEqual({ password: true, sms: false, email: false, wechat: false, weapp: false, register: true })
+    expect(settings.body.data).toMatchObject({ password: true, sms: false, email: false, wechat: false, weapp: false, register: true })
   })
 })

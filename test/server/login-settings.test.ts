@@ -8,6 +8,16 @@ import { loadConfig } from '../../server/src/config'
 import { testDialects } from './support/db'
 import { createTestApp, get, loginToken, makeUser, post, type TestApp } from './support/app'
 import { configWordIn } from '../support/configWords'
+import { execFileSync } from 'node:child_process'
+import * as tencent from '../support/providers/tencent'
+import * as amap from '../support/providers/amap'
+import * as kuaidi100 from '../support/providers/kuaidi100'
+import * as jd from '../support/providers/jdunion'
+
+/** Whether the local text-to-speech engine is here (TTS_ENGINE unset or auto then turns it on). */
+function espeakInstalled (): boolean {
+  try { execFileSync('espeak-ng', ['--version'], { stdio: 'ignore' }); return true } catch { return false }
+}
 import { startSms, startSmtp, startWeChat, WX, type FakeSms, type FakeSmtp, type FakeWeChat } from './support/fakes'
 
 describe.each(testDialects())('login settings on %s', (dialect) => {
@@ -27,7 +37,8 @@ describe.each(testDialects())('login settings on %s', (dialect) => {
   })
 
   test('production with no provider: password and sign-up only', async () => {
-    const t = await app({ NODE_ENV: 'production' })
+    // (text to speech is a local engine, on wherever espeak-ng is installed: off here to have none)
+    const t = await app({ NODE_ENV: 'production', TTS_ENGINE: 'off' })
     expect((await get(t.app, '/system/setting/login')).body).toEqual({
       code: 200, message: 'OK', data: { password: true, sms: false, email: false, wechat: false, weapp: false, register: true, capabilities: { maps: false, tracking: false, priceCompare: false, speech: false, ai: false } }
     })
@@ -60,17 +71,18 @@ describe.each(testDialects())('login settings on %s', (dialect) => {
     expect(await caps({ NODE_ENV: 'development', TTS_ENGINE: 'off' })).toEqual({ maps: false, tracking: false, priceCompare: false, speech: false, ai: false })
     // each provider turns on its own feature and nothing else
     const one = [
-      [{ TENCENT_MAP_KEY: 'k' }, 'maps'],
-      [{ KUAIDI100_CUSTOMER: 'c', KUAIDI100_KEY: 'k' }, 'tracking'],
-      [{ JD_UNION_APP_KEY: 'k', JD_UNION_APP_SECRET: 's' }, 'priceCompare'],
-      [{ AI_API_KEY: 'k' }, 'ai']
+      [{ TENCENT_MAP_KEY: tencent.KEY }, 'maps'],
+      [{ KUAIDI100_CUSTOMER: kuaidi100.CUSTOMER, KUAIDI100_KEY: kuaidi100.KEY }, 'tracking'],
+      [{ JD_UNION_APP_KEY: jd.APP_KEY, JD_UNION_APP_SECRET: jd.APP_SECRET }, 'priceCompare'],
+      [{ AI_API_KEY: 'app-test-key' }, 'ai'],
+      [{ TTS_ENGINE: 'auto' }, ...(espeakInstalled() ? ['speech'] as const : [])]
     ] as const
-    for (const [env, on] of one) {
+    for (const [env, ...on] of one) {
       const got = await caps({ NODE_ENV: 'production', TTS_ENGINE: 'off', ...env })
-      expect(Object.entries(got).filter(([, v]) => v).map(([k]) => k)).toEqual([on])
+      expect(Object.entries(got).filter(([, v]) => v).map(([k]) => k)).toEqual(on)
     }
     // the AMap key alone does not give the address form its search (that is the Tencent service)
-    expect((await caps({ NODE_ENV: 'production', TTS_ENGINE: 'off', AMAP_KEY: 'k' })).maps).toBe(false)
+    expect((await caps({ NODE_ENV: 'production', TTS_ENGINE: 'off', AMAP_KEY: amap.KEY })).maps).toBe(false)
   })
 
   test('a feature called without its provider: 422 naming the provider in data, in words a shopper can read', async () => {

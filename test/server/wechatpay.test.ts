@@ -334,7 +334,7 @@ describe.each(testDialects())('WeChat Pay not configured on %s', (dialect) => {
     try {
       const res = await t.app.inject({ method: 'POST', url: `${PREFIX}/generalOrder/notify/wechat`, payload: '{}', headers: { 'content-type': 'application/json' } })
       expect(res.statusCode).toBe(404)
-      expect(res.json()).toEqual({ code: 'FAIL', message: 'WeChat Pay is not available in this shop' })
+      expect(res.json()).toEqual({ code: 'FAIL', message: 'WeChat Pay is not configured' })
       const methods = (await get(t.app, '/generalOrder/payMethod')).body.data.map((m: { channel: string }) => m.channel)
       expect(methods).toEqual(['sandbox'])
     } finally {
