@@ -36,13 +36,32 @@ export type UserInfo = Static<typeof UserInfo>
 export const LoginResult = Type.Object({ token: Type.String(), user: UserInfo })
 export type LoginResult = Static<typeof LoginResult>
 
+/**
+ * Which optional shopper features this shop can serve (each needs a third party the server may lack):
+ * the app hides what cannot work instead of showing a shopper a configuration word.
+ */
+export const ShopCapabilities = Type.Object({
+  /** Address search and "use my location" in the address form (Tencent location service). */
+  maps: Type.Boolean(),
+  /** A parcel's tracking timeline (Kuaidi100); without it the number is shown to copy. */
+  tracking: Type.Boolean(),
+  /** The market price on a prize page (JD Union). */
+  priceCompare: Type.Boolean(),
+  /** Reading the results aloud after a draw (text to speech). */
+  speech: Type.Boolean(),
+  /** AI help (reading a screenshot in a message to the shop). */
+  ai: Type.Boolean()
+})
+export type ShopCapabilities = Static<typeof ShopCapabilities>
+
 export const LoginSettings = Type.Object({
   password: Type.Boolean(),
   sms: Type.Boolean(),
   email: Type.Boolean(),
   wechat: Type.Boolean(),
   weapp: Type.Boolean(),
-  register: Type.Boolean()
+  register: Type.Boolean(),
+  capabilities: ShopCapabilities
 })
 export type LoginSettings = Static<typeof LoginSettings>
 
@@ -149,7 +168,7 @@ export const accountRoutes = {
   mpUrl: route({ method: 'POST', url: '/get_mp_url', auth: 'none', tag, body: MpUrlRequest, data: MpUrlResult, summary: 'A URL link that opens the mini-program' }),
   userInfo: route({ method: 'GET', url: '/getUserInfo', auth: 'user', tag, data: UserInfo, summary: 'The logged-in user' }),
   logout: route({ method: 'GET', url: '/logout', auth: 'none', tag, data: Type.Null(), summary: 'Log out', description: 'Always succeeds; a live bearer token is revoked.' }),
-  loginSettings: route({ method: 'GET', url: '/system/setting/login', auth: 'none', tag, data: LoginSettings, summary: 'Which login methods this shop offers' }),
+  loginSettings: route({ method: 'GET', url: '/system/setting/login', auth: 'none', tag, data: LoginSettings, summary: 'Which login methods and optional shopper features (capabilities) this shop offers' }),
   errorReport: route({
     method: 'POST', url: '/error/report', auth: 'optional', tag: 'reports', body: ErrorReport, data: Type.Null(),
     summary: 'Report a client error', description: `Stored for the operators; at most ${ERROR_REPORT_LIMITS.body} bytes of JSON.`

@@ -271,6 +271,12 @@ export const PrizeItem = Type.Object({
   slot: Type.Integer({ minimum: 0, maximum: CASE_SIZE_MAX }),
   combineId: Nullable(Type.Integer()),
   design: DesignInfo,
+  /**
+   * The state of the parcel a 'shipping' prize is in: 'requested' (waiting to be sent) or 'shipping'
+   * (on its way); null for a prize in no parcel. The app and the export name the prize by it, so a
+   * prize never reads "on its way" while its parcel waits.
+   */
+  parcelStatus: Nullable(StringEnum(['requested', 'shipping', 'received'] as const)),
   createdAt: Timestamp
 })
 export type PrizeItem = Static<typeof PrizeItem>

@@ -147,7 +147,7 @@ export const DEFAULTS = {
   WECHAT_API_BASE: 'https://api.weixin.qq.com',
   WECHAT_OAUTH_AUTHORIZE_URL: 'https://open.weixin.qq.com/connect/oauth2/authorize',
   WECHATPAY_API_BASE: 'https://api.mch.weixin.qq.com',
-  MAIL_FROM: 'Blind Box Shop <no-reply@localhost>',
+  MAIL_FROM: 'Pickbox <no-reply@localhost>',
   TENCENT_MAP_API_BASE: 'https://apis.map.qq.com',
   AMAP_API_BASE: 'https://restapi.amap.com',
   KUAIDI100_API_BASE: 'https://poll.kuaidi100.com',

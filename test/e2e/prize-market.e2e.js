@@ -3,7 +3,8 @@
  * (test/support/providers/jdunion.js, which checks the signature): the demo shopper, with a prize just bought, opens
  * its page; next to the design's reference value it shows the lowest and median offer, how many offers,
  * the source and the time, equal to what the market answered; in Chinese and in English, 375 px wide.
- * When the server answers that the comparison is not configured, the section says so instead.
+ * A shop without the comparison (its public capabilities) shows no section, only the reference value;
+ * so does a page whose call finds the provider gone.
  */
 const assert = require('node:assert/strict')
 const { openPhonePage, passwordLogin } = require('./browser')
@@ -68,18 +69,34 @@ async function run ({ base, fakes }) {
     await page.evaluate(() => document.querySelector('.market-source')?.scrollIntoView({ block: 'center' }))
     await shot('prize-market-en.png')
 
-    // a server without the comparison answers 422 {provider: 'jdUnion'} (server/test/bijia.test.ts): the
-    // section explains it, and the reference value stays
+    // a shop without the comparison (its public capabilities say so): the market is not asked, the
+    // section is not there, and the reference value is a plain row of the page; no configuration words
+    await page.route('**/dev-api/system/setting/login', async route => {
+      const res = await route.fetch()
+      const body = await res.json()
+      body.data.capabilities.priceCompare = false
+      await route.fulfill({ response: res, body: JSON.stringify(body) })
+    })
+    const before = fakes.jd.calls.length
+    await page.goto(`${base}/pagesA/prize_detail/index?prizeId=${prize.prizeId}`, { waitUntil: 'networkidle' })
+    await page.locator('.prize-reference').waitFor()
+    assert.equal(await page.locator('.market').count(), 0)
+    assert.equal(fakes.jd.calls.length, before, 'the market is not asked')
+    assert.equal(yuan(await page.locator('.prize-reference').innerText()), detail.design.referenceValueCents)
+    assert.doesNotMatch(await page.locator('body').innerText(), /configured|not set up|JD_UNION/i)
+    await shot('prize-market-none-en.png')
+    await page.unroute('**/dev-api/system/setting/login')
+
+    // the provider gone since the shop said it had it (the call answers 422 {provider: 'jdUnion'},
+    // server/test/bijia.test.ts): the section goes and the reference value stays, as a plain row
     await page.route('**/dev-api/api/bijia_spu_search', route => route.fulfill({
-      status: 200, contentType: 'application/json', body: JSON.stringify({ code: 422, message: 'JD Union price comparison is not configured', data: { provider: 'jdUnion' } })
+      status: 200, contentType: 'application/json', body: JSON.stringify({ code: 422, message: 'JD Union price comparison is not available in this shop', data: { provider: 'jdUnion' } })
     }))
     await page.goto(`${base}/pagesA/prize_detail/index?prizeId=${prize.prizeId}`, { waitUntil: 'networkidle' })
-    await page.locator('.market-off').waitFor()
-    assert.match(await page.locator('.market-off').innerText(), /not set up/)
-    assert.equal(await page.locator('.market-lowest').count(), 0)
-    assert.equal(yuan(await page.locator('.market-reference').innerText()), detail.design.referenceValueCents)
-    await page.locator('.market').scrollIntoViewIfNeeded()
-    await shot('prize-market-off-en.png')
+    await page.locator('.prize-reference').waitFor()
+    assert.equal(await page.locator('.market').count(), 0)
+    assert.equal(yuan(await page.locator('.prize-reference').innerText()), detail.design.referenceValueCents)
+    assert.doesNotMatch(await page.locator('body').innerText(), /configured|not set up/i)
     assert.deepEqual(errors, [])
   } catch (e) {
     await shot('prize-market-failure.png').catch(() => undefined)

@@ -10,6 +10,11 @@ import { testDialects } from './support/db'
 import { invariantViolations } from './support/invariants'
 import { buy, currentCaseId, makeSeries, makeShopper, newKey, topUp, type Shopper } from './support/shop'
 import { DAY_MS } from '../../server/src/domain/days'
+import { EXPORT_WORDS } from '../../server/src/data/prizeExport'
+import zhCore from '../../src/locales/zh/core'
+import zhRest from '../../src/locales/zh/rest'
+import enCore from '../../src/locales/en/core'
+import enRest from '../../src/locales/en/rest'
 
 describe.each(testDialects())('after the draw on %s', (dialect) => {
   let t: TestApp
@@ -117,7 +122,7 @@ describe.each(testDialects())('after the draw on %s', (dialect) => {
 
     test('the export has readable columns in the caller\'s language', async () => {
       const { s, prizes } = await shopperWithPrizes(2)
-      for (const [lang, header, statusWord] of [['zh', '系列', '在仓库'], ['en', 'Series', 'In warehouse']] as const) {
+      for (const [lang, header, statusWord] of [['zh', '系列', '仓库中'], ['en', 'Series', 'In warehouse']] as const) {
         const res = await t.app.inject({ method: 'POST', url: '/dev-api/api/prizeExport', payload: {}, headers: { authorization: `Bearer ${s.token}`, 'accept-language': lang } })
         expect(res.headers['content-type']).toContain('spreadsheetml')
         const book = new ExcelJS.Workbook()
@@ -132,6 +137,50 @@ describe.each(testDialects())('after the draw on %s', (dialect) => {
         expect(row[4]).toBe(statusWord)
         expect(row).not.toContain('warehouse')
       }
+    })
+
+    test('the export\'s words are the app\'s: statuses, parcel states and rarities, in both languages', () => {
+      const app = { zh: { ...zhCore, ...zhRest }, en: { ...enCore, ...enRest } }
+      for (const lang of ['zh', 'en'] as const) {
+        const w = EXPORT_WORDS[lang]
+        expect(w.status).toEqual({
+          warehouse: app[lang].collection.warehouse, shipping: app[lang].collection.shipping, received: app[lang].collection.received,
+          combined: app[lang].collection.combined, recycled: app[lang].collection.recycled
+        })
+        expect(w.parcel).toEqual({ requested: app[lang].parcel.requested, shipping: app[lang].parcel.shipping })
+        expect(w.rarity).toEqual(app[lang].rarity)
+      }
+    })
+
+    test('a prize follows its parcel: waiting while the parcel waits, on its way once sent, received with it (list, detail and export)', async () => {
+      const { s, prizes } = await shopperWithPrizes(2)
+      const addressId = await addressOf(s)
+      const [sent, kept] = prizes.map(p => p.prizeId)
+      const made = (await call(s, '/api/shipmentCreate', { prizeIds: [sent], addressId, idempotencyKey: newKey() })).body.data.shipment
+      const seen = async () => {
+        const list = (await call(s, '/api/prizeList', { page: 1, size: 10 })).body.data.list as Array<{ prizeId: number; status: string; parcelStatus: string | null }>
+        const detail = (await call(s, '/api/prizeDetail', { prizeId: sent })).body.data
+        const words: Record<string, unknown> = {}
+        for (const lang of ['zh', 'en'] as const) {
+          const res = await t.app.inject({ method: 'POST', url: '/dev-api/api/prizeExport', payload: {}, headers: { authorization: `Bearer ${s.token}`, 'accept-language': lang } })
+          const book = new ExcelJS.Workbook()
+          await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer)
+          const sheet = book.worksheets[0]
+          for (let i = 2; i <= sheet.rowCount; i++) {
+            const row = (sheet.getRow(i).values as unknown[]).slice(1)
+            if (row[0] === sent) words[lang] = row[4]
+          }
+        }
+        const item = list.find(p => p.prizeId === sent)!
+        expect(list.find(p => p.prizeId === kept)).toMatchObject({ status: 'warehouse', parcelStatus: null })
+        expect(detail).toMatchObject({ status: item.status, parcelStatus: item.parcelStatus })
+        return { status: item.status, parcel: item.parcelStatus, words }
+      }
+      expect(await seen()).toEqual({ status: 'shipping', parcel: 'requested', words: { zh: '待发货', en: 'Waiting to be shipped' } })
+      expect((await call(operator, '/generalOrder/deliver', { shipmentId: made.id, carrier: 'shunfeng', trackingNo: 'SF1234567890' })).body.code).toBe(200)
+      expect(await seen()).toEqual({ status: 'shipping', parcel: 'shipping', words: { zh: '运输中', en: 'On its way' } })
+      expect((await call(s, '/generalOrder/confirm', { shipmentId: made.id })).body.code).toBe(200)
+      expect(await seen()).toEqual({ status: 'received', parcel: 'received', words: { zh: '已签收', en: 'Received' } })
     })
   })
 

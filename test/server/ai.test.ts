@@ -117,7 +117,7 @@ test('without AI_API_KEY the calls say the AI is not configured', async () => {
     const u = await makeUser(t.db, t.clock)
     const token = await loginToken(t.app, u.user_name!, u.password)
     const r = await post(t.app, '/api/textTransform', { query: '你好', from: 'zh', to: 'en' }, { token, lang: 'en' })
-    expect(r.body).toEqual({ code: 422, message: 'The AI service is not configured', data: { provider: 'ai' } })
+    expect(r.body).toEqual({ code: 422, message: 'The AI service is not available in this shop', data: { provider: 'ai' } })
   } finally {
     await t.close()
   }

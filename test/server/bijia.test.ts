@@ -132,8 +132,8 @@ test('without JD_UNION_APP_KEY the calls say the price comparison is not configu
     const u = await makeUser(t.db, t.clock)
     const token = await loginToken(t.app, u.user_name!, u.password)
     expect((await post(t.app, '/api/bijia_spu_search', { keyword: 'x' }, { token, lang: 'en' })).body)
-      .toEqual({ code: 422, message: 'JD Union price comparison is not configured', data: { provider: 'jdUnion' } })
+      .toEqual({ code: 422, message: 'JD Union price comparison is not available in this shop', data: { provider: 'jdUnion' } })
     expect((await post(t.app, '/api/bijia_spu_goods_search', { spuId: '1' }, { token, lang: 'zh' })).body)
-      .toEqual({ code: 422, message: '京东联盟比价未配置', data: { provider: 'jdUnion' } })
+      .toEqual({ code: 422, message: '这个商城暂不提供京东联盟比价', data: { provider: 'jdUnion' } })
   } finally { await t.close() }
 })

@@ -198,7 +198,7 @@ describe.each(testDialects())('complaints on %s', (dialect) => {
     expect(replied.body.code).toBe(200)
     expect(replied.body.data).toMatchObject({ mailed: 'sent', complaint: { id: a.id, status: 'answered', reply: '您好，已核实是发错了款式，\n我们会补发正确的款式。', repliedAt: expect.any(String) } })
     const mail = smtp.mails.slice(mails).find(m => m.to.includes('reader@example.test'))!
-    expect(mail.subject).toBe(`盲盒商店回复了你的留言 #${a.id} / Blind Box Shop replied to your message #${a.id}`)
+    expect(mail.subject).toBe(`拾盒回复了你的留言 #${a.id} / Pickbox replied to your message #${a.id}`)
     expect(mail.text).toContain('我们会补发正确的款式。')
     expect(mail.text).toContain('收到的款式和抽到的不一样')
     // the shopper sees the reply and the status
@@ -395,6 +395,6 @@ describe.each(testDialects())('complaints without mailbox, mail or robots on %s'
     const op = await makeUser(t.db, t.clock, { role: 'operator' })
     const token = await loginToken(t.app, op.user_name!, op.password)
     expect((await post(t.app, '/common/mail/send', { title: 'T', content: 'C', mail: 'a@example.org' }, { token, lang: 'en' })).body)
-      .toEqual({ code: 422, message: 'Mail is not configured', data: { provider: 'mail' } })
+      .toEqual({ code: 422, message: 'Mail is not available in this shop', data: { provider: 'mail' } })
   })
 })

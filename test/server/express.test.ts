@@ -137,8 +137,8 @@ describe.each(testDialects())('parcel tracking on %s', (dialect) => {
     for (const [path, body] of [['/api/expressInquiry', { com: 'zhongtong', num: '75312345678901' }], ['/api/expressMap', { com: 'zhongtong', num: '75312345678901', from: '广州', to: '北京' }]] as const) {
       const r = await call(path, body, { app: bare, token: bareToken })
       expect(r.status).toBe(200)
-      expect(r.body).toEqual({ code: 422, message: 'Kuaidi100 is not configured', data: { provider: 'kuaidi100' } })
-      expect((await call(path, body, { app: bare, token: bareToken, lang: 'zh' })).body.message).toBe('快递100未配置')
+      expect(r.body).toEqual({ code: 422, message: 'Kuaidi100 is not available in this shop', data: { provider: 'kuaidi100' } })
+      expect((await call(path, body, { app: bare, token: bareToken, lang: 'zh' })).body.message).toBe('这个商城暂不提供快递100')
     }
     expect((await call('/api/expressInquiry', { com: 'shunfeng', num: 'SF1234567890123' }, { app: bare, token: bareToken })).body).toMatchObject({ code: 400, data: { field: 'phone' } })
   })

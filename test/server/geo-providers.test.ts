@@ -293,14 +293,14 @@ describe.each(testDialects())('maps on %s', (dialect) => {
     for (const [path, body] of tencentCalls) {
       const r = await call(path, body, { app: bare, token: bareToken })
       expect(r.status).toBe(200)
-      expect(r.body).toEqual({ code: 422, message: 'Tencent location service is not configured', data: { provider: 'tencentMap' } })
+      expect(r.body).toEqual({ code: 422, message: 'Tencent location service is not available in this shop', data: { provider: 'tencentMap' } })
     }
     const amapCalls: Array<[string, object]> = [
       ['/api/amap_geo', { address: '北京' }], ['/api/amap_regeocode', { latitude: 1, longitude: 2 }],
       ['/api/amap_direction_driving', { origin: { latitude: 1, longitude: 2 }, destination: { latitude: 1, longitude: 3 } }]
     ]
     for (const [path, body] of amapCalls) {
-      expect((await call(path, body, { app: bare, token: bareToken, lang: 'zh' })).body).toEqual({ code: 422, message: '高德地图未配置', data: { provider: 'amap' } })
+      expect((await call(path, body, { app: bare, token: bareToken, lang: 'zh' })).body).toEqual({ code: 422, message: '这个商城暂不提供高德地图', data: { provider: 'amap' } })
     }
     // spec 5's checks come first: a missing point is still named
     expect((await call('/api/geocoder', {}, { app: bare, token: bareToken })).body).toMatchObject({ code: 400, data: { field: 'location' } })

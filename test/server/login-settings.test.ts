@@ -6,7 +6,18 @@
  */
 import { loadConfig } from '../../server/src/config'
 import { testDialects } from './support/db'
-import { createTestApp, get, type TestApp } from './support/app'
+import { createTestApp, get, loginToken, makeUser, post, type TestApp } from './support/app'
+import { configWordIn } from '../support/configWords'
+import { execFileSync } from 'node:child_process'
+import * as tencent from '../support/providers/tencent'
+import * as amap from '../support/providers/amap'
+import * as kuaidi100 from '../support/providers/kuaidi100'
+import * as jd from '../support/providers/jdunion'
+
+/** Whether the local text-to-speech engine is here (TTS_ENGINE unset or auto then turns it on). */
+function espeakInstalled (): boolean {
+  try { execFileSync('espeak-ng', ['--version'], { stdio: 'ignore' }); return true } catch { return false }
+}
 import { startSms, startSmtp, startWeChat, WX, type FakeSms, type FakeSmtp, type FakeWeChat } from './support/fakes'
 
 describe.each(testDialects())('login settings on %s', (dialect) => {
@@ -26,20 +37,21 @@ describe.each(testDialects())('login settings on %s', (dialect) => {
   })
 
   test('production with no provider: password and sign-up only', async () => {
-    const t = await app({ NODE_ENV: 'production' })
+    // (text to speech is a local engine, on wherever espeak-ng is installed: off here to have none)
+    const t = await app({ NODE_ENV: 'production', TTS_ENGINE: 'off' })
     expect((await get(t.app, '/system/setting/login')).body).toEqual({
-      code: 200, message: 'OK', data: { password: true, sms: false, email: false, wechat: false, weapp: false, register: true }
+      code: 200, message: 'OK', data: { password: true, sms: false, email: false, wechat: false, weapp: false, register: true, capabilities: { maps: false, tracking: false, priceCompare: false, speech: false, ai: false } }
     })
   })
 
   test('production with every provider configured: every method', async () => {
     const t = await app({ NODE_ENV: 'production' }, { sms, smtp, wechat: wx })
-    expect((await get(t.app, '/system/setting/login')).body.data).toEqual({ password: true, sms: true, email: true, wechat: true, weapp: true, register: true })
+    expect((await get(t.app, '/system/setting/login')).body.data).toMatchObject({ password: true, sms: true, email: true, wechat: true, weapp: true, register: true })
   })
 
   test('one at a time: each method follows its own provider', async () => {
     const web = await app({ NODE_ENV: 'production', WECHAT_OAUTH_APPID: WX.oauthAppId, WECHAT_OAUTH_SECRET: WX.oauthSecret })
-    expect((await get(web.app, '/system/setting/login')).body.data).toEqual({ password: true, sms: false, email: false, wechat: true, weapp: false, register: true })
+    expect((await get(web.app, '/system/setting/login')).body.data).toMatchObject({ password: true, sms: false, email: false, wechat: true, weapp: false, register: true })
     const mini = await app({ NODE_ENV: 'production', WECHAT_APPID: WX.appId, WECHAT_SECRET: WX.secret })
     expect((await get(mini.app, '/system/setting/login')).body.data).toMatchObject({ wechat: false, weapp: true })
     const mail = await app({ NODE_ENV: 'production' }, { smtp })
@@ -48,9 +60,51 @@ describe.each(testDialects())('login settings on %s', (dialect) => {
 
   test('development: SMS and mail codes are logged, so those tabs stay; WeChat is off until configured', async () => {
     const t = await app({ NODE_ENV: 'development' })
-    expect((await get(t.app, '/system/setting/login')).body.data).toEqual({ password: true, sms: true, email: true, wechat: false, weapp: false, register: true })
+    expect((await get(t.app, '/system/setting/login')).body.data).toMatchObject({ password: true, sms: true, email: true, wechat: false, weapp: false, register: true })
     // and a WeChat login without the configuration says so
     expect((await get(t.app, '/login/wechat', { lang: 'zh' })).body).toMatchObject({ code: 422, data: { provider: 'wechat' } })
+  })
+
+  test('capabilities: each optional shopper feature is on exactly when its provider is there, in every mode', async () => {
+    const caps = async (env: Record<string, string>) => (await get((await app(env)).app, '/system/setting/login')).body.data.capabilities
+    // no provider at all (and no local engine): every optional feature is off, even outside production
+    expect(await caps({ NODE_ENV: 'development', TTS_ENGINE: 'off' })).toEqual({ maps: false, tracking: false, priceCompare: false, speech: false, ai: false })
+    // each provider turns on its own feature and nothing else
+    const one = [
+      [{ TENCENT_MAP_KEY: tencent.KEY }, 'maps'],
+      [{ KUAIDI100_CUSTOMER: kuaidi100.CUSTOMER, KUAIDI100_KEY: kuaidi100.KEY }, 'tracking'],
+      [{ JD_UNION_APP_KEY: jd.APP_KEY, JD_UNION_APP_SECRET: jd.APP_SECRET }, 'priceCompare'],
+      [{ AI_API_KEY: 'app-test-key' }, 'ai'],
+      [{ TTS_ENGINE: 'auto' }, ...(espeakInstalled() ? ['speech'] as const : [])]
+    ] as const
+    for (const [env, ...on] of one) {
+      const got = await caps({ NODE_ENV: 'production', TTS_ENGINE: 'off', ...env })
+      expect(Object.entries(got).filter(([, v]) => v).map(([k]) => k)).toEqual(on)
+    }
+    // the AMap key alone does not give the address form its search (that is the Tencent service)
+    expect((await caps({ NODE_ENV: 'production', TTS_ENGINE: 'off', AMAP_KEY: amap.KEY })).maps).toBe(false)
+  })
+
+  test('a feature called without its provider: 422 naming the provider in data, in words a shopper can read', async () => {
+    const t = await app({ NODE_ENV: 'production', TTS_ENGINE: 'off' })
+    const caps = (await get(t.app, '/system/setting/login')).body.data.capabilities
+    expect(caps).toMatchObject({ priceCompare: false, speech: false, maps: false })
+    const u = await makeUser(t.db, t.clock)
+    const token = await loginToken(t.app, u.user_name!, u.password)
+    const calls: Array<[string, unknown, string]> = [
+      ['/api/bijia_spu_search', { keyword: '星星' }, 'jdUnion'],
+      ['/api/text/tts', { text: '你好' }, 'tts'],
+      ['/api/geocoder', { location: '39.9,116.4' }, 'tencentMap']
+    ]
+    for (const [path, body, provider] of calls) {
+      for (const lang of ['zh', 'en']) {
+        const r = await post(t.app, path, body, { token, lang })
+        expect(r.body).toMatchObject({ code: 422, data: { provider } })
+        expect(configWordIn(r.body.message)).toBeNull()
+      }
+    }
+    expect((await post(t.app, '/api/text/tts', { text: 'hi' }, { token, lang: 'en' })).body.message).toBe('Text to speech is not available in this shop')
+    expect((await post(t.app, '/api/text/tts', { text: '你好' }, { token, lang: 'zh' })).body.message).toBe('这个商城暂不提供语音合成')
   })
 
   test('WECHAT_OAUTH_AUTHORIZE_URL: the authorize page the browser is sent to (WeChat\'s by default)', async () => {

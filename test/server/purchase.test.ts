@@ -410,7 +410,7 @@ describe.each(testDialects())('prizes and the live feed on %s', (dialect) => {
     const items = list.body.data.list
     expect(items.map((p: { slot: number }) => p.slot)).toEqual([3, 2, 1])
     expect(items[0]).toEqual({
-      prizeId: second.body.data.prizes[0].prizeId, status: 'warehouse', origin: 'case', combineId: null, seriesId, seriesTitle: { zh: expect.any(String), en: expect.any(String) },
+      prizeId: second.body.data.prizes[0].prizeId, status: 'warehouse', origin: 'case', combineId: null, parcelStatus: null, seriesId, seriesTitle: { zh: expect.any(String), en: expect.any(String) },
       caseId, slot: 3, design: second.body.data.prizes[0].design, createdAt: new Date(t.clock.now()).toISOString()
     })
     expect((await post(t.app, '/api/prizeList', { page: 2, size: 2 }, { token: alice.token })).body.data.list.map((p: { slot: number }) => p.slot)).toEqual([1])

@@ -173,9 +173,9 @@ describe.each(testDialects())('the robot routes on %s', (dialect) => {
 
   test('not configured: 422 "provider not configured" naming the robot', async () => {
     expect((await send('/api/feishuRobotText', { text: 'hi' }, { app: bare, token: bareOperator, lang: 'en' })).body)
-      .toEqual({ code: 422, message: 'The Feishu robot is not configured', data: { provider: 'feishu' } })
+      .toEqual({ code: 422, message: 'The Feishu robot is not available in this shop', data: { provider: 'feishu' } })
     expect((await send('/api/wechatRobotText', { text: 'hi' }, { app: bare, token: bareOperator, lang: 'zh' })).body)
-      .toEqual({ code: 422, message: '企业微信机器人未配置', data: { provider: 'wecom' } })
+      .toEqual({ code: 422, message: '这个商城暂不提供企业微信机器人', data: { provider: 'wecom' } })
   })
 
   test('refusals (code / errcode not 0) are a 422 naming the reason, never a 5xx', async () => {
@@ -201,7 +201,7 @@ describe.each(testDialects())('the robot routes on %s', (dialect) => {
       const op = await makeUser(wrong.db, wrong.clock, { role: 'operator' })
       const token = await loginToken(wrong.app, op.user_name!, op.password)
       expect((await send('/api/feishuRobotText', { text: 'hi' }, { app: wrong, token, lang: 'en' })).body)
-        .toEqual({ code: 422, message: 'The Feishu robot refused the message: the signature check failed; check FEISHU_WEBHOOK_SECRET and the server clock (code 19021)', data: { provider: 'feishu', status: '19021' } })
+        .toEqual({ code: 422, message: 'The Feishu robot refused the message: the signature check failed; check the robot\'s signing secret (see the editor\'s Settings tab) and the server clock (code 19021)', data: { provider: 'feishu', status: '19021' } })
       expect((await send('/api/wechatRobotText', { text: 'hi' }, { app: wrong, token, lang: 'en' })).body)
         .toEqual({ code: 422, message: 'The WeCom robot refused the message: the webhook URL is not valid (the robot may have been removed) (code 93000)', data: { provider: 'wecom', status: '93000' } })
     } finally {

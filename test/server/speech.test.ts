@@ -88,7 +88,7 @@ test('with the engine off, the call says text to speech is not configured', asyn
     const u = await makeUser(t.db, t.clock)
     const token = await loginToken(t.app, u.user_name!, u.password)
     const r = await post(t.app, '/api/text/tts', { text: '你好' }, { token, lang: 'zh' })
-    expect(r.body).toEqual({ code: 422, message: '语音合成未配置', data: { provider: 'tts' } })
+    expect(r.body).toEqual({ code: 422, message: '这个商城暂不提供语音合成', data: { provider: 'tts' } })
   } finally {
     await t.close()
   }

@@ -416,7 +416,7 @@ describe.each(testDialects())('helper tasks unconfigured on %s', (dialect) => {
     ] as const) {
       const r = await post(t.app, url, body, { token, lang: 'en', ip: nextIp() })
       expect([url, r.body.code, r.body.data]).toEqual([url, 422, { provider }])
-      expect(r.body.message).toMatch(/not configured/)
+      expect(r.body.message).toMatch(/is not available in this shop$/)
     }
     const r = await t.app.inject({ method: 'POST', url: `${PREFIX}/api/helpers`, headers: { authorization: `Bearer ${token}` }, payload: {} })
     expect(r.json().data).toMatchObject({ pdf: false, video: false, music: false })

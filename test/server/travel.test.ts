@@ -122,6 +122,6 @@ test('without the Juhe keys each call says its provider is not configured (one k
     const token = await loginToken(t.app, u.user_name!, u.password)
     expect((await post(t.app, '/api/queryTickets', { from: '北京', to: '上海', date: '2026-03-02' }, { token })).body.code).toBe(200)
     expect((await post(t.app, '/api/queryFlight', { from: 'BJS', to: 'SHA', date: '2026-03-02' }, { token, lang: 'en' })).body)
-      .toEqual({ code: 422, message: 'Juhe flight query is not configured', data: { provider: 'juheFlight' } })
+      .toEqual({ code: 422, message: 'Juhe flight query is not available in this shop', data: { provider: 'juheFlight' } })
   } finally { await t.close(); await fake.close() }
 })

@@ -217,7 +217,7 @@ describe.each(testDialects())('pictures on %s', (dialect) => {
     try {
       const who = await account(off, 'shopper')
       const r = await send('/api/ocr', makePng(8, 8, [0, 0, 0]), { app: off, token: who.token, lang: 'zh' })
-      expect(r.body).toEqual({ code: 422, message: '文字识别未配置', data: { provider: 'ocr' } })
+      expect(r.body).toEqual({ code: 422, message: '这个商城暂不提供文字识别', data: { provider: 'ocr' } })
     } finally { await off.close() }
   }, 60000)
 
@@ -366,7 +366,7 @@ describe.each(testDialects())('pictures on %s', (dialect) => {
     const off = await createTestApp(dialect)
     try {
       const op = await account(off, 'operator')
-      expect((await post(off.app, '/api/pic/word2pic', { text: 'a' }, { token: op.token, lang: 'zh-CN', ip: nextIp() })).body).toEqual({ code: 422, message: 'AI 绘图未配置', data: { provider: 'imageGen' } })
+      expect((await post(off.app, '/api/pic/word2pic', { text: 'a' }, { token: op.token, lang: 'zh-CN', ip: nextIp() })).body).toEqual({ code: 422, message: '这个商城暂不提供AI 绘图', data: { provider: 'imageGen' } })
     } finally { await off.close() }
     t.clock.advance(61_000)
     const op2 = await account(t, 'operator')

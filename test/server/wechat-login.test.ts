@@ -121,8 +121,8 @@ describe.each(testDialects())('WeChat not configured or down, on %s', (dialect) 
   test('not configured: 422 "not configured" and the settings say so', async () => {
     const t = await createTestApp(dialect)
     try {
-      expect((await post(t.app, '/login/weapp', { code: 'x' })).body).toMatchObject({ code: 422, message: 'WeChat mini-program is not configured' })
-      expect((await get(t.app, '/login/wechat', { lang: 'zh' })).body).toMatchObject({ code: 422, message: '微信网页授权未配置' })
+      expect((await post(t.app, '/login/weapp', { code: 'x' })).body).toMatchObject({ code: 422, message: 'WeChat mini-program is not available in this shop' })
+      expect((await get(t.app, '/login/wechat', { lang: 'zh' })).body).toMatchObject({ code: 422, message: '这个商城暂不提供微信网页授权' })
       expect((await post(t.app, '/login/wechat', { code: 'x' })).body.code).toBe(422)
       expect((await get(t.app, '/login/openid', { query: { code: 'x' } })).body.code).toBe(422)
       expect((await post(t.app, '/get_mp_url', {})).body.code).toBe(422)

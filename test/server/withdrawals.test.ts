@@ -466,7 +466,7 @@ describe.each(testDialects())('withdrawals through WeChat Pay on %s', (dialect) 
       const w = (await post(plain.app, '/api/withdrawRequest', { amountCents: 1000, idempotencyKey: newKey() }, { token: shopper.token })).body.data
       const op = await makeOperator(plain)
       const r = await post(plain.app, '/api/operator/withdrawApprove', { withdrawalId: w.id }, { token: op.token })
-      expect(r.body).toEqual({ code: 422, message: 'WeChat Pay is not configured', data: { provider: 'wechatpay' } })
+      expect(r.body).toEqual({ code: 422, message: 'WeChat Pay is not available in this shop', data: { provider: 'wechatpay' } })
       expect((await plain.db.selectFrom('withdrawals').select('status').where('id', '=', w.id).executeTakeFirstOrThrow()).status).toBe('requested')
       expect(await invariantViolations(plain.db)).toEqual([])
     } finally {

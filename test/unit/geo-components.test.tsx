@@ -1,7 +1,9 @@
 /**
  * AddressLocator and TrackingTimeline (issue 8) rendered in jsdom: locating, the IP fallback, the
- * debounced search and picking a place, "not configured" keeping the form usable by hand; the parcel
- * timeline newest first, its fallback to carrier + number with a copy button.
+ * debounced search and picking a place; a shop without maps (its public capabilities) showing only
+ * the fields to type, and a provider gone meanwhile keeping the form usable by hand; the parcel timeline
+ * newest first, its fallback to carrier + number with a copy button (not even asked for without
+ * tracking). A shopper reads no configuration words in any of these.
  */
 import { render, fireEvent, act, cleanup } from '@testing-library/react'
 import Taro from '@tarojs/taro'
@@ -11,6 +13,10 @@ import { geoApi } from '@/services/geo'
 import { expressApi } from '@/services/express'
 import { ApiError } from '@/services/errors'
 import { localeStore } from '@/stores/locale'
+import { capabilitiesStore } from '@/stores/capabilities'
+import { accountApi } from '@/services/account'
+import type { LoginSettings, ShopCapabilities } from '~types/accounts'
+import { configWordIn } from '../support/configWords'
 import { SEARCH_DEBOUNCE_MS } from '@/constants'
 import type { Place, ReverseGeocode } from '~types/geo'
 import type { ExpressTrack } from '~types/express'
@@ -44,8 +50,20 @@ beforeEach(() => {
   })
   localeStore.setLocale('en')
   jest.spyOn(Taro, 'showToast').mockImplementation(ok)
+  shop({})
 })
-afterEach(() => { cleanup(); jest.restoreAllMocks(); jest.useRealTimers() })
+afterEach(() => { cleanup(); jest.restoreAllMocks(); jest.useRealTimers(); capabilitiesStore.clear() })
+
+/** The shop's public settings as GET /system/setting/login answers them: every optional feature on unless turned off here. */
+function shop (off: Partial<ShopCapabilities>) {
+  const settings: LoginSettings = {
+    password: true, sms: true, email: true, wechat: false, weapp: false, register: true,
+    capabilities: { maps: true, tracking: true, priceCompare: true, speech: true, ai: true, ...off }
+  }
+  capabilitiesStore.clear()
+  return jest.spyOn(accountApi, 'loginSettings').mockResolvedValue(settings)
+}
+const settle = () => act(async () => { for (let i = 0; i < 5; i++) await Promise.resolve() })
 
 describe('AddressLocator helpers', () => {
   test('region text and back; a place detail without its region', () => {
@@ -87,17 +105,43 @@ describe('AddressLocator', () => {
     expect(text(container)).toContain('按网络位置估算')
   })
 
-  test('maps not configured: says so plainly; the search goes away; region and detail stay editable by hand', async () => {
+  test('a shop without maps: no locate button and no search, only the fields to type; no configuration words', async () => {
+    for (const lang of ['zh', 'en'] as const) {
+      localeStore.setLocale(lang)
+      shop({ maps: false })
+      const geocoder = jest.spyOn(geoApi, 'geocoder')
+      const onChange = jest.fn()
+      const { container, unmount } = render(<AddressLocator onPick={jest.fn()} onChange={onChange} />)
+      await settle()
+      expect(container.querySelector('.address-locator__locate')).toBeNull()
+      expect(container.querySelector('.address-locator__search-input')).toBeNull()
+      expect(configWordIn(text(container))).toBeNull()
+      const [region, detail] = Array.from(container.querySelectorAll('.address-locator__input'))
+      await act(async () => { type(region, '广东省 深圳市 福田区') })
+      await act(async () => { type(detail, '福中三路1号') })
+      expect(onChange).toHaveBeenLastCalledWith({ region: { province: '广东省', city: '深圳市', district: '福田区' }, detail: '福中三路1号' })
+      expect(geocoder).not.toHaveBeenCalled()
+      unmount()
+    }
+    // a page opened after the answer is in starts without them (no flash of a button that would fail)
+    const { container } = render(<AddressLocator onPick={jest.fn()} />)
+    expect(container.querySelector('.address-locator__locate')).toBeNull()
+  })
+
+  test('maps gone since the shop said it had them: says plainly what to do; the search goes away; region and detail stay editable by hand', async () => {
     localeStore.setLocale('zh')
     jest.spyOn(Taro, 'getLocation').mockResolvedValue({ latitude: 39.9, longitude: 116.3, speed: 0, altitude: 0, accuracy: 20, horizontalAccuracy: 20, verticalAccuracy: 0, errMsg: 'ok' } as never)
     jest.spyOn(geoApi, 'geocoder').mockRejectedValue(notConfigured('tencentMap'))
     const onPick = jest.fn()
     const onChange = jest.fn()
     const { container } = render(<AddressLocator onPick={onPick} onChange={onChange} />)
+    await settle()
     expect(container.querySelector('.address-locator__search-input')).not.toBeNull()
     await act(async () => { fireEvent.click(container.querySelector('.address-locator__locate')!) })
-    expect(text(container)).toContain('地图服务未配置，请手动填写地址')
+    expect(text(container)).toContain('请手动填写所在地区和详细地址')
+    expect(configWordIn(text(container))).toBeNull()
     expect(container.querySelector('.address-locator__search-input')).toBeNull()
+    expect(capabilitiesStore.has('maps')).toBe(false)
     expect(onPick).not.toHaveBeenCalled()
     const [region, detail] = Array.from(container.querySelectorAll('.address-locator__input'))
     await act(async () => { type(region, '广东省 深圳市 福田区') })
@@ -147,7 +191,7 @@ describe('TrackingTimeline', () => {
     localeStore.setLocale('zh')
     const inquiry = jest.spyOn(expressApi, 'inquiry').mockResolvedValue(TRACK)
     const { container } = render(<TrackingTimeline com='zhongtong' num='75312345678901' />)
-    await act(async () => { await Promise.resolve() })
+    await settle()
     expect(inquiry).toHaveBeenCalledWith({ com: 'zhongtong', num: '75312345678901' })
     expect(text(container)).toContain('中通快递')
     expect(text(container)).toContain('已签收')
@@ -157,14 +201,17 @@ describe('TrackingTimeline', () => {
     expect(events[0].className).toContain('tracking__event--latest')
   })
 
-  test('not configured: carrier and number with a copy button (Taro.setClipboardData)', async () => {
-    jest.spyOn(expressApi, 'inquiry').mockRejectedValue(notConfigured('kuaidi100'))
+  test('a shop without tracking: not asked; carrier and number with a copy button (Taro.setClipboardData)', async () => {
+    shop({ tracking: false })
+    const inquiry = jest.spyOn(expressApi, 'inquiry').mockRejectedValue(notConfigured('kuaidi100'))
     const clip = jest.spyOn(Taro, 'setClipboardData').mockImplementation(ok)
     const { container } = render(<TrackingTimeline com='shunfeng' num='SF1234567890123' phone='8000' />)
-    await act(async () => { await Promise.resolve() })
+    await settle()
+    expect(inquiry).not.toHaveBeenCalled()
     expect(text(container)).toContain('SF Express')
     expect(text(container)).toContain('SF1234567890123')
-    expect(text(container)).toContain('Tracking is not set up')
+    expect(text(container)).toContain("Copy the number to follow the parcel on the carrier's site or app")
+    expect(configWordIn(text(container))).toBeNull()
     expect(container.querySelector('.tracking__retry')).toBeNull()
     await act(async () => { fireEvent.click(container.querySelector('.tracking__copy')!) })
     expect(clip).toHaveBeenCalledWith({ data: 'SF1234567890123' })
@@ -176,7 +223,7 @@ describe('TrackingTimeline', () => {
       .mockRejectedValueOnce(new ApiError(422, '查询无结果，请隔段时间再查', { provider: 'kuaidi100', status: '500' }))
       .mockResolvedValueOnce({ ...TRACK, delivered: false, events: [] })
     const { container } = render(<TrackingTimeline com='yuantong' num='YT0000000000' />)
-    await act(async () => { await Promise.resolve() })
+    await settle()
     expect(text(container)).toContain('Tracking details are unavailable')
     expect(text(container)).toContain('查询无结果，请隔段时间再查')
     await act(async () => { fireEvent.click(container.querySelector('.tracking__retry')!) })

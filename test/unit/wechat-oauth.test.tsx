@@ -20,7 +20,7 @@ import {
 
 const ok = () => Promise.resolve({ errMsg: 'ok' }) as never
 const text = (c: HTMLElement) => c.textContent || ''
-const SETTINGS: LoginSettings = { password: true, sms: true, email: true, wechat: true, weapp: false, register: true }
+const SETTINGS: LoginSettings = { password: true, sms: true, email: true, wechat: true, weapp: false, register: true, capabilities: { maps: false, tracking: false, priceCompare: false, speech: false, ai: false } }
 const USER = { id: 7, userName: null, nickname: '微信小明', phone: null, email: null, avatar: null, role: 'shopper' as const }
 
 function setRoute (params: Record<string, string> = {}) {

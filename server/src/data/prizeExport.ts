@@ -1,7 +1,9 @@
 /**
  * The collection as a spreadsheet a person can read (issue 8): one row per prize, columns named in the
  * caller's language, values as the app shows them (series and design names, rarity and status words,
- * money in yuan, dates as dates), never raw ids of designs or status codes.
+ * money in yuan, dates as dates), never raw ids of designs or status codes. The rarity and status words
+ * are the app's own (src/locales: rarity.*, collection.*, parcel.*; test/server/after-draw.test.ts
+ * compares them), and a prize on its way is named by its parcel's state, as the app names it.
  */
 import ExcelJS from 'exceljs'
 import type { Kysely } from 'kysely'
@@ -9,6 +11,7 @@ import type { PrizeStatus, Rarity } from '../../../types/shop'
 import type { Database } from '../db/schema'
 import type { Locale } from '../i18n/messages'
 import { loadSeries } from '../domain/catalogue'
+import { parcelStatuses } from '../domain/prizes'
 
 type Db = Kysely<Database>
 
@@ -20,19 +23,32 @@ const WORDS: Record<Locale, {
   columns: Record<'prize' | 'series' | 'design' | 'rarity' | 'status' | 'caseNo' | 'slot' | 'combineNo' | 'value' | 'recycle' | 'drawn' | 'updated', string>
   rarity: Record<Rarity, string>
   status: Record<PrizeStatus, string>
+  /** A shipping prize by the state of its parcel. */
+  parcel: Record<'requested' | 'shipping', string>
 }> = {
   zh: {
     sheet: '我的盲盒',
     columns: { prize: '奖品编号', series: '系列', design: '款式', rarity: '稀有度', status: '状态', caseNo: '箱号', slot: '盒位', combineNo: '合成编号', value: '参考价值（元）', recycle: '回收价值（元）', drawn: '抽中时间', updated: '最后变动' },
     rarity: { regular: '普通款', rare: '稀有款', hidden: '隐藏款' },
-    status: { warehouse: '在仓库', shipping: '发货中', received: '已签收', combined: '已合成', recycled: '已回收' }
+    status: { warehouse: '仓库中', shipping: '发货中', received: '已签收', combined: '已合成', recycled: '已回收' },
+    parcel: { requested: '待发货', shipping: '运输中' }
   },
   en: {
     sheet: 'My blind boxes',
     columns: { prize: 'Prize no.', series: 'Series', design: 'Design', rarity: 'Rarity', status: 'Status', caseNo: 'Case no.', slot: 'Slot', combineNo: 'Combine no.', value: 'Reference value (yuan)', recycle: 'Recycle value (yuan)', drawn: 'Drawn at', updated: 'Last change' },
     rarity: { regular: 'Regular', rare: 'Rare', hidden: 'Hidden' },
-    status: { warehouse: 'In warehouse', shipping: 'Shipping', received: 'Received', combined: 'Combined', recycled: 'Recycled' }
+    status: { warehouse: 'In warehouse', shipping: 'Shipping', received: 'Received', combined: 'Combined', recycled: 'Recycled' },
+    parcel: { requested: 'Waiting to be shipped', shipping: 'On its way' }
   }
+}
+
+/** The words of the export (for the test that holds them to the app's). */
+export const EXPORT_WORDS = WORDS
+
+/** A prize's status as the app shows it: a shipping prize by its parcel (waiting or on its way). */
+export function statusWord (w: typeof WORDS[Locale], status: PrizeStatus, parcel: 'requested' | 'shipping' | 'received' | undefined): string {
+  if (status === 'shipping' && (parcel === 'requested' || parcel === 'shipping')) return w.parcel[parcel]
+  return w.status[status]
 }
 
 export async function prizeWorkbook (db: Db, userId: number, locale: Locale, status?: PrizeStatus): Promise<Buffer> {
@@ -40,6 +56,7 @@ export async function prizeWorkbook (db: Db, userId: number, locale: Locale, sta
   if (status) q = q.where('status', '=', status)
   const rows = await q.orderBy('id', 'desc').limit(PRIZE_EXPORT_MAX_ROWS).execute()
   const series = await loadSeries(db, rows.map(r => Number(r.series_id)), true)
+  const parcels = await parcelStatuses(db, rows)
   const w = WORDS[locale]
   const workbook = new ExcelJS.Workbook()
   workbook.creator = 'blindbox-shop'
@@ -72,7 +89,7 @@ export async function prizeWorkbook (db: Db, userId: number, locale: Locale, sta
       series: s ? name(s.row.name, s.row.name_en) : '',
       design: d ? name(d.name, d.name_en) : '',
       rarity: d ? w.rarity[d.rarity] : '',
-      status: w.status[r.status],
+      status: statusWord(w, r.status, parcels.get(Number(r.id))),
       caseNo: r.case_id === null ? '' : Number(r.case_id),
       slot: r.slot === null ? '' : Number(r.slot),
       // a prize made by combining has no case: its combine instead

@@ -77,7 +77,7 @@ function rulesOf (s: DemoSeries): I18nText {
   const price = (s.priceCents / 100).toFixed(0)
   return {
     zh: `每箱 ${n} 盒：${s.regular.length} 款常规款与 ${s.rare.length} 款稀有款各一只，整箱购买即得全套。每箱有 1/${s.hiddenOneIn} 的概率把其中一只常规款换成隐藏款。` +
-      `每箱开售时已用安全随机数打乱并公布承诺哈希，售罄后公开排列与盐值，可自行验证。单盒 ${price} 元；奖品可回收为积分（不可提现）。`,
+      `每箱开售时已用安全随机数打乱并公布承诺哈希，售罄后公开排列与盐值，可自行验证。单盒 ${price} 元；奖品可回收为抵扣金（不可提现）。`,
     en: `Each case holds ${n} boxes: each of the ${s.regular.length} regular and ${s.rare.length} rare designs once, so a whole case is a full set. ` +
       `One case in ${s.hiddenOneIn} has one regular design swapped for the hidden one. Every case is shuffled with a secure random generator and its commitment hash published ` +
       `before sale; the arrangement and salt are revealed when it sells out, so anyone can check it. ${price} yuan a box; prizes can be recycled for credit (not withdrawable).`

@@ -30,7 +30,7 @@ export function newOpId (ms: number): string {
 }
 
 /** The description WeChat Pay shows the payer. */
-export const TOPUP_DESCRIPTION = '盲盒商店-余额充值'
+export const TOPUP_DESCRIPTION = '拾盒-余额充值'
 
 export function payMethods (config: Config): PayMethod[] {
   const methods: PayMethod[] = []

@@ -1,7 +1,7 @@
 /** Prizes a user owns (newest first, with their design and the proof of their case or combine) and the live feed. */
 import type { Kysely, Selectable } from 'kysely'
 import type { FeedItem, PrizeDetail, PrizeItem, PrizeListResponse, PrizeStatus } from '../../../types/shop'
-import type { Database, PrizesTable } from '../db/schema'
+import type { Database, PrizesTable, ShipmentStatusRow } from '../db/schema'
 import { fail } from '../http/envelope'
 import { caseProof } from './cases'
 import { designInfo, loadSeries, text } from './catalogue'
@@ -10,8 +10,28 @@ import { combineProof } from './fairProof'
 type Db = Kysely<Database>
 type PrizeRowDb = Selectable<PrizesTable>
 
+/**
+ * The state of the parcel each shipping prize is in (its newest parcel: a parcel is never cancelled,
+ * so a prize is in at most one that is not received).
+ */
+export async function parcelStatuses (db: Db, rows: Array<Pick<PrizeRowDb, 'id' | 'status'>>): Promise<Map<number, ShipmentStatusRow>> {
+  const ids = rows.filter(r => r.status === 'shipping' || r.status === 'received').map(r => Number(r.id))
+  const found = new Map<number, ShipmentStatusRow>()
+  for (let i = 0; i < ids.length; i += 500) {
+    const part = await db.selectFrom('shipment_items')
+      .innerJoin('shipments', 'shipments.id', 'shipment_items.shipment_id')
+      .select(['shipment_items.prize_id', 'shipments.status', 'shipments.id'])
+      .where('shipment_items.prize_id', 'in', ids.slice(i, i + 500))
+      .orderBy('shipments.id', 'asc')
+      .execute()
+    for (const p of part) found.set(Number(p.prize_id), p.status)
+  }
+  return found
+}
+
 async function toItems (db: Db, rows: PrizeRowDb[]): Promise<PrizeItem[]> {
   const series = await loadSeries(db, rows.map(r => Number(r.series_id)), true)
+  const parcels = await parcelStatuses(db, rows)
   return rows.map(r => {
     const s = series.get(Number(r.series_id))!
     const design = s.designs.find(d => Number(d.id) === Number(r.design_id))!
@@ -25,6 +45,7 @@ async function toItems (db: Db, rows: PrizeRowDb[]): Promise<PrizeItem[]> {
       slot: Number(r.slot ?? 0),
       combineId: r.combine_id === null ? null : Number(r.combine_id),
       design: designInfo(design, s.odds),
+      parcelStatus: parcels.get(Number(r.id)) ?? null,
       createdAt: r.created_at
     }
   })

@@ -1,8 +1,19 @@
-/** GET /system/setting/login: which login methods this configuration offers. */
-import { accountRoutes as r, type LoginSettings } from '../../../types/accounts'
+/** GET /system/setting/login: which login methods and optional shopper features this configuration offers. */
+import { accountRoutes as r, type LoginSettings, type ShopCapabilities } from '../../../types/accounts'
 import type { Api, AppContext } from '../context'
 import { features } from '../config'
 import { defineRoute } from '../http/route'
+
+/** The optional features a shopper may see: each is on only when its provider is there. */
+export function shopCapabilities (ctx: AppContext): ShopCapabilities {
+  return {
+    maps: ctx.maps.tencent !== null,
+    tracking: ctx.kuaidi100 !== null,
+    priceCompare: ctx.jdUnion !== null,
+    speech: ctx.tts !== null,
+    ai: ctx.ai !== null
+  }
+}
 
 export function loginSettings (ctx: AppContext): LoginSettings {
   const f = features(ctx.config)
@@ -12,7 +23,8 @@ export function loginSettings (ctx: AppContext): LoginSettings {
     email: ctx.mailer !== null,
     wechat: f.wechatWeb,
     weapp: f.weapp,
-    register: true
+    register: true,
+    capabilities: shopCapabilities(ctx)
   }
 }
 

@@ -3,8 +3,9 @@
  * location": locate() (the device, else the IP location) -> geocoder -> region and detail. The search
  * box waits SEARCH_DEBOUNCE_MS after typing, then lists places: around the user's position when there
  * is one (mapsearch within KEYWORD_SEARCH_RADIUS_M), else the address geocoded (geoaddress) and the
- * places around it. Picking one fills the form and calls onPick. When the map provider is not
- * configured, or locating fails, it says so and the region and detail stay editable by hand.
+ * places around it. Picking one fills the form and calls onPick. When the shop has no maps
+ * (capabilitiesStore) the locate button and the search are not shown and the region and detail are
+ * typed by hand; when locating fails it says so plainly.
  */
 import { useEffect, useRef, useState } from 'react'
 import { Input, Text, View } from '@tarojs/components'
@@ -15,6 +16,7 @@ import type { MessageKey } from '@/locales/types'
 import { errorMessage } from '@/services/request'
 import { geoApi, isNotConfigured, nearbyBoundary } from '@/services/geo'
 import { t } from '@/stores/locale'
+import { capabilitiesStore } from '@/stores/capabilities'
 import { locate } from '@/utils/location'
 import './index.scss'
 
@@ -67,7 +69,8 @@ function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLo
   const [detail, setDetail] = useState(initial?.detail ?? '')
   const [busy, setBusy] = useState(false)
   const [notice, setNotice] = useState<Notice>(null)
-  const [mapsOff, setMapsOff] = useState(false)
+  // no maps in this shop (known from its capabilities, or a call found them gone): type by hand
+  const [mapsOff, setMapsOff] = useState(() => capabilitiesStore.known && !capabilitiesStore.has('maps'))
   const [keyword, setKeyword] = useState('')
   const [searching, setSearching] = useState(false)
   const [places, setPlaces] = useState<Place[] | null>(null)
@@ -81,8 +84,15 @@ function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLo
     onPick(pick)
   }
 
+  useEffect(() => {
+    let live = true
+    capabilitiesStore.ensure().then(s => { if (live && !s.capabilities.maps) setMapsOff(true) }, () => undefined)
+    return () => { live = false }
+  }, [])
+
   const failed = (e: unknown) => {
     if (isNotConfigured(e)) {
+      capabilitiesStore.turnOff('maps')
       setMapsOff(true)
       setNotice({ key: 'geo.notConfigured', tone: 'warn' })
     } else {
@@ -177,12 +187,12 @@ function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLo
 
   return (
     <View className='address-locator'>
-      <View className='address-locator__bar'>
+      {!mapsOff && <View className='address-locator__bar'>
         <View className={`address-locator__locate ${busy ? 'address-locator__locate--busy' : ''}`} onClick={useMyLocation}>
           <Text className='address-locator__pin'>📍</Text>
           <Text>{busy ? t('geo.locating') : t('geo.useMyLocation')}</Text>
         </View>
-      </View>
+      </View>}
       {notice && (
         <Text className={`address-locator__notice address-locator__notice--${notice.tone}`}>
           {'key' in notice ? t(notice.key) : notice.text}

@@ -1,7 +1,8 @@
 /**
  * A parcel's journey (issue 8): the events of expressInquiry as a timeline, newest first. Carrier and
- * tracking number (with a copy button) are always shown, so when tracking is not configured or fails
- * the shopper can still look the parcel up with the carrier.
+ * tracking number (with a copy button) are always shown, so when the shop has no tracking
+ * (capabilitiesStore: then it is not even asked) or it fails, the shopper can still look the parcel
+ * up with the carrier.
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { Text, View } from '@tarojs/components'
@@ -14,6 +15,7 @@ import { expressApi } from '@/services/express'
 import { isNotConfigured } from '@/services/geo'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
+import { capabilitiesStore } from '@/stores/capabilities'
 import { toast } from '@/utils/feedback'
 import './index.scss'
 
@@ -45,6 +47,9 @@ function TrackingTimeline ({ com, num, phone }: TrackingTimelineProps) {
   const load = useCallback(async () => {
     const mine = ++seq.current
     setState({ kind: 'loading' })
+    const settings = await capabilitiesStore.ensure().catch(() => null)
+    if (mine !== seq.current) return
+    if (settings && !settings.capabilities.tracking) { setState({ kind: 'off' }); return }
     try {
       const track = await expressApi.inquiry(phone ? { com, num, phone } : { com, num })
       if (mine === seq.current) setState({ kind: 'ok', track })

@@ -5,9 +5,11 @@ import { observer } from 'mobx-react-lite'
 import type { LoginResult, LoginSettings } from '~types/accounts'
 import PageShell from '@/components/PageShell'
 import LangSwitch from '@/components/LangSwitch'
+import GuestPreview from './GuestPreview'
 import { accountApi } from '@/services/account'
 import { errorMessage } from '@/services/request'
 import { sessionStore } from '@/stores/session'
+import { capabilitiesStore } from '@/stores/capabilities'
 import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
 import { CODE_MAX, CODE_RESEND_SECONDS, HOME_PAGE, PASSWORD_MAX, USERNAME_MAX } from '@/constants'
@@ -53,6 +55,8 @@ function LoginPage () {
   const [form, setForm] = useState<LoginForm>(EMPTY)
   const [errors, setErrors] = useState<FieldErrors>({})
   const [busy, setBusy] = useState(false)
+  // the visitor opened the list of series and odds (asked for only then: the page stays light)
+  const [preview, setPreview] = useState(false)
   // GET /system/setting/login: which ways in this shop has (a method without its provider is off)
   const [settings, setSettings] = useState<LoginSettings | null>(null)
   // H5: WeChat sent the browser back here with a code and state (handled once, when the page opens)
@@ -63,7 +67,7 @@ function LoginPage () {
   }, [])
   useEffect(() => {
     let live = true
-    accountApi.loginSettings().then(s => {
+    capabilitiesStore.refresh().then(s => {
       if (!live) return
       setSettings(s)
       // inside WeChat, someone who logged in with WeChat here before comes back in without a tap
@@ -253,6 +257,8 @@ function LoginPage () {
     placeholder={t('login.passwordPlaceholder')} onInput={e => set('password', e.detail.value)} />
 
   const registering = mode === 'register'
+  /** Guest browsing: the shop without an account (home shows series; buying asks for a login then). */
+  const browse = () => navigate(HOME_PAGE)
   return (
     <PageShell className='login-page' title={registering ? t('login.registerNavTitle') : undefined}>
       <View className='login-top'>
@@ -263,6 +269,25 @@ function LoginPage () {
         <Text className='login-title'>{registering ? t('login.registerTitle') : t('login.welcome')}</Text>
         <Text className='login-subtitle'>{t('login.subtitle')}</Text>
       </View>
+
+      {!registering && (
+        <View className='login-guest'>
+          <View className='login-guest__main'>
+            <View className='login-guest__words'>
+              <Text className='login-guest__title'>{t('login.guestTitle')}</Text>
+              <Text className='login-guest__text'>{t('login.guestText')}</Text>
+            </View>
+            <View className='login-guest__browse' onClick={browse}>{t('login.guestBrowse')} ›</View>
+          </View>
+          <View className='login-guest__links'>
+            <Text className={`login-guest__link guest-odds ${preview ? 'login-guest__link--on' : ''}`} onClick={() => setPreview(p => !p)}>
+              {t('login.guestOdds')} {preview ? '▴' : '▾'}
+            </Text>
+            <Text className='login-guest__link guest-fairness' onClick={() => navigate(agreementLink('fairness'))}>{t('login.guestFairness')} ›</Text>
+          </View>
+          {preview && <GuestPreview onSeries={id => navigate(`/pages/blind_box_detail/index?seriesId=${id}`)} onAll={browse} />}
+        </View>
+      )}
 
       <View className='login-card'>
         {registering

@@ -42,19 +42,20 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
   // the form as last saved (or opened): Back asks before it drops anything typed or uploaded since
   const [savedPrint, setSavedPrint] = useState(() => formPrint(initial))
   const published = form.status !== 'draft'
-  // the AI helpers (spec 7 AiAnalysis, textTransform): hidden once the server says it has no AI
-  const [aiOn, setAiOn] = useState(true)
+  // which helpers the server can answer (POST /api/helpers): a button that cannot work is not shown
+  const [helpers, helperOff] = useHelpers()
+  // the AI helpers (spec 7 AiAnalysis, textTransform): shown once the server says it has AI
+  const aiOn = helpers?.ai === true
   const [aiBusy, setAiBusy] = useState(false)
   const aiFailed = (e: unknown) => {
     if (e instanceof ApiError && e.code === 422 && (e.data as { provider?: string } | null)?.provider === 'ai') {
-      setAiOn(false)
+      helperOff('ai')
       toast({ message: t('seriesForm.aiOff') })
     } else {
       toast({ message: errorMessage(e) })
     }
   }
   // a cover drawn from words (spec 7 /api/pic/word2pic): shown once the server says it can draw
-  const [helpers, helperOff] = useHelpers()
   const [coverPrompt, setCoverPrompt] = useState('')
   const [drawing, setDrawing] = useState(false)
   const drawCover = async () => {

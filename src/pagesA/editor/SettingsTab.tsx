@@ -3,6 +3,7 @@ import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { AFTER_DRAW_LIMITS, settingsConflicts, type ShopSettings } from '~types/limits'
 import Section from '@/components/Section'
+import ServicesPanel from './ServicesPanel'
 import { operatorApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
 import { ApiError } from '@/services/errors'
@@ -53,7 +54,7 @@ export function settingsProblems (saved: ShopSettings, draft: Record<Key, string
   return { problems, changes }
 }
 
-/** The operator's shop settings: the shipping rule, withdrawal limits, prop prices (audited on the server). */
+/** The operator's shop settings: the shipping rule, withdrawal limits, prop prices (audited on the server), and the services. */
 function SettingsTab () {
   const [saved, setSaved] = useState<ShopSettings | null>(null)
   const [draft, setDraft] = useState<Record<Key, string> | null>(null)
@@ -87,17 +88,21 @@ function SettingsTab () {
   }
 
   return (
-    <Section title={t('opSettings.title')} className='op-settings'>
-      {FIELDS.map(f => (
-        <View key={f.key} className={`op-setting op-setting-${f.key}`}>
-          <Text className='editor-label'>{t(f.label)}</Text>
-          <Input className={`editor-input ${problems.has(f.key) ? 'editor-input--error' : ''}`} type={f.money ? AMOUNT_INPUT_TYPE : WHOLE_INPUT_TYPE}
-            value={draft[f.key]} onInput={e => setDraft({ ...draft, [f.key]: e.detail.value })} />
-          {problems.has(f.key) && <Text className='editor-hint editor-hint--error'>{problems.get(f.key)}</Text>}
-        </View>
-      ))}
-      <View className={`btn btn--primary op-settings__save ${problems.size || !changed ? 'btn--disabled' : ''}`} onClick={save}>{t('opSettings.save')}</View>
-    </Section>
+    <>
+      <Section title={t('opSettings.title')} className='op-settings'>
+        {FIELDS.map(f => (
+          <View key={f.key} className={`op-setting op-setting-${f.key}`}>
+            <Text className='editor-label'>{t(f.label)}</Text>
+            <Input className={`editor-input ${problems.has(f.key) ? 'editor-input--error' : ''}`} type={f.money ? AMOUNT_INPUT_TYPE : WHOLE_INPUT_TYPE}
+              value={draft[f.key]} onInput={e => setDraft({ ...draft, [f.key]: e.detail.value })} />
+            {problems.has(f.key) && <Text className='editor-hint editor-hint--error'>{problems.get(f.key)}</Text>}
+          </View>
+        ))}
+        <View className={`btn btn--primary op-settings__save ${problems.size || !changed ? 'btn--disabled' : ''}`} onClick={save}>{t('opSettings.save')}</View>
+      </Section>
+      {/* which third-party services this server has, and what turns each on */}
+      <ServicesPanel />
+    </>
   )
 }
 

@@ -17,6 +17,7 @@ import { afterDrawApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
 import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
+import { prizeStatusKey } from '@/utils/prizeStatus'
 import type { MessageKey } from '@/locales/types'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { navigate, redirect } from '@/utils/navigation'
@@ -205,7 +206,7 @@ function MyBlindBoxPage () {
                 </View>
                 <View className='prize-row__side'>
                   <RarityBadge rarity={p.design.rarity} />
-                  <Text className='prize-row__status'>{t(`collection.${p.status}`)}</Text>
+                  <Text className='prize-row__status'>{t(prizeStatusKey(p))}</Text>
                 </View>
               </View>
             )

@@ -5,6 +5,7 @@ import Section from '@/components/Section'
 import { marketPrice, type MarketPrice as Market } from '@/services/bijia'
 import { ApiError } from '@/services/errors'
 import { localeStore, t } from '@/stores/locale'
+import { capabilitiesStore } from '@/stores/capabilities'
 import { formatCents, formatTime } from '@/utils/format'
 
 type State =
@@ -34,8 +35,8 @@ interface Props {
 
 /**
  * The market price next to the design's reference value (issue 11, bijia): the lowest and median offer
- * of the best-matching product on JD, how many offers, the source and when it was asked. Without a
- * configured provider the section says so instead of showing numbers.
+ * of the best-matching product on JD, how many offers, the source and when it was asked. Shown only
+ * when the shop has price comparison (capabilitiesStore); a shopper never reads why it is missing.
  */
 function MarketPrice ({ keyword, referenceCents }: Props) {
   const [state, setState] = useState<State>({ kind: 'loading' })
@@ -48,7 +49,13 @@ function MarketPrice ({ keyword, referenceCents }: Props) {
       market => { if (live) setState(market ? { kind: 'ready', market } : { kind: 'none' }) },
       (e: unknown) => {
         if (!live) return
-        setState(notConfigured(e) ? { kind: 'off' } : { kind: 'failed', message: e instanceof ApiError ? e.message : t('market.failed') })
+        if (notConfigured(e)) {
+          // the shop lost its provider since the page asked: the section goes (the page shows the reference value)
+          capabilitiesStore.turnOff('priceCompare')
+          setState({ kind: 'off' })
+        } else {
+          setState({ kind: 'failed', message: e instanceof ApiError ? e.message : t('market.failed') })
+        }
       }
     )
     return () => { live = false }

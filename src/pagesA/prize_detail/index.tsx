@@ -20,6 +20,8 @@ import { shopApi } from '@/services/shop'
 import { afterDrawApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
+import { prizeStatusKey } from '@/utils/prizeStatus'
+import { capabilitiesStore } from '@/stores/capabilities'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { formatCents, tr } from '@/utils/format'
 import { randomString } from '@/utils/random'
@@ -58,7 +60,10 @@ function PrizeDetailPage () {
       toast({ message: errorMessage(e) })
     }
   }
-  useDidShow(() => { void load() })
+  useDidShow(() => {
+    void load()
+    capabilitiesStore.ensure().catch(() => undefined)
+  })
 
   if (verifyCode && Number.isInteger(prizeId) && prizeId > 0) {
     return <PageShell className='prize-detail-page'><PrizeCheck prizeId={prizeId} code={verifyCode} /></PageShell>
@@ -91,14 +96,16 @@ function PrizeDetailPage () {
         <Text className='prize-card__series'>{tr(prize.seriesTitle)}</Text>
       </View>
       <Section>
+        {/* the reference value sits beside the market price when the shop has one, else here */}
+        {!capabilitiesStore.has('priceCompare') && <View className='kv-row'><Text className='kv-row__k'>{t('prize.value')}</Text><Text className='kv-row__v prize-reference'>{formatCents(design.referenceValueCents)}</Text></View>}
         <View className='kv-row'><Text className='kv-row__k'>{t('prize.recycleValue')}</Text><Text className='kv-row__v'>{formatCents(design.recycleValueCents)}</Text></View>
         {prize.origin === 'case'
           ? <View className='kv-row'><Text className='kv-row__k'>{t('prize.where')}</Text><Text className='kv-row__v'>#{prize.caseId} · {t('chest.slot', { slot: prize.slot })}</Text></View>
           : <View className='kv-row'><Text className='kv-row__k'>{t('prize.where')}</Text><Text className='kv-row__v'>{prize.combineId !== null ? t('prize.fromCombineNo', { id: prize.combineId }) : t('prize.fromCombine')}</Text></View>}
-        <View className='kv-row'><Text className='kv-row__k'>{t('prize.status')}</Text><Text className='kv-row__v'>{t(`collection.${prize.status}`)}</Text></View>
+        <View className='kv-row'><Text className='kv-row__k'>{t('prize.status')}</Text><Text className='kv-row__v prize-status'>{t(prizeStatusKey(prize))}</Text></View>
       </Section>
-      {/* the market price next to the reference value (JD Union; explained when the server has none) */}
-      <MarketPrice keyword={design.name.zh || design.name.en} referenceCents={design.referenceValueCents} />
+      {/* the market price next to the reference value (JD Union; only when the shop has it) */}
+      {capabilitiesStore.has('priceCompare') && <MarketPrice keyword={design.name.zh || design.name.en} referenceCents={design.referenceValueCents} />}
       {!proof && prize.combineId !== null && (
         <Section title={t('prize.combineProofTitle')} className='proof'>
           {prize.combineProof

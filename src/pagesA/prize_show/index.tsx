@@ -9,6 +9,7 @@ import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
 import ActionBar from '@/components/ActionBar'
 import RarityBadge from '@/components/RarityBadge'
+import { capabilitiesStore } from '@/stores/capabilities'
 import { drawStore } from '@/stores/draw'
 import { t } from '@/stores/locale'
 import { isH5 } from '@/config'
@@ -30,9 +31,9 @@ function PrizeShowPage () {
   const result = drawStore.last
   const player = useRef<AudioPlayer | null>(null)
   const [reading, setReading] = useState(false)
-  // null: not asked yet; false: the server has no text to speech (the button goes)
-  const [speechOn, setSpeechOn] = useState<boolean | null>(null)
   useEffect(() => () => { player.current?.destroy() }, [])
+  // the button shows only when the shop can read aloud (its public capabilities)
+  useEffect(() => { capabilitiesStore.ensure().catch(() => undefined) }, [])
   if (!result || result.prizes.length === 0) {
     return <PageShell className='prize-show-page'><EmptyState icon='🏆' text={t('prize.none')} action={{ label: t('titles.home'), onClick: () => { void redirect('/pages/home/index') } }} /></PageShell>
   }
@@ -47,7 +48,6 @@ function PrizeShowPage () {
     try {
       const list = prizes.map(p => t('prize.speechItem', { rarity: t(`rarity.${p.design.rarity}`), name: tr(p.design.name) })).join(localeStore.locale === 'zh' ? '，' : ', ')
       const audio = await speechApi.tts({ text: t('prize.speech', { n: prizes.length, list }), lang: localeStore.locale })
-      setSpeechOn(true)
       player.current?.destroy()
       const p = new AudioPlayer({ src: mediaUrl(audio.url) })
       player.current = p
@@ -57,7 +57,7 @@ function PrizeShowPage () {
     } catch (e) {
       setReading(false)
       if (e instanceof ApiError && e.code === 422 && (e.data as { provider?: string } | null)?.provider === 'tts') {
-        setSpeechOn(false)
+        capabilitiesStore.turnOff('speech')
         toast({ message: t('prize.speechOff') })
       } else {
         toast({ message: errorMessage(e) })
@@ -82,7 +82,7 @@ function PrizeShowPage () {
         <Text className='prize-summary__title'>{t('prize.results')}</Text>
         <Text className='prize-summary__text'>{t('prize.summary', { n: prizes.length, value: formatCents(value), paid: formatCents(result.totalCents) })}</Text>
       </View>
-      {speechOn !== false && (
+      {capabilitiesStore.has('speech') && (
         <View className={`prize-read ${reading ? 'prize-read--on' : ''}`} onClick={() => { void readAloud() }}>{reading ? t('prize.reading') : t('prize.readAloud')}</View>
       )}
       <Section>

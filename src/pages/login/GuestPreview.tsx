@@ -1,0 +1,66 @@
+import { useEffect, useState } from 'react'
+import { View, Text } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import type { SeriesSummary } from '~types/shop'
+import { shopApi } from '@/services/shop'
+import { t } from '@/stores/locale'
+import { formatCents, formatPpm, tr } from '@/utils/format'
+
+/** How many series the entry page lists (the rest are on home). */
+export const GUEST_PREVIEW_SIZE = 3
+
+interface Props {
+  onSeries: (id: number) => void
+  onAll: () => void
+}
+
+/**
+ * The series on sale with their odds, for a visitor who has not logged in: asked for only when the
+ * visitor opens it (the entry page itself stays a few lines of text; scripts/prerender.js snapshots it
+ * closed).
+ */
+function GuestPreview ({ onSeries, onAll }: Props) {
+  const [list, setList] = useState<SeriesSummary[] | null>(null)
+  const [failed, setFailed] = useState(false)
+  const [attempt, setAttempt] = useState(0)
+
+  useEffect(() => {
+    let live = true
+    setFailed(false)
+    shopApi.seriesList({ page: 1, size: GUEST_PREVIEW_SIZE }).then(
+      r => { if (live) setList(r.list) },
+      () => { if (live) setFailed(true) }
+    )
+    return () => { live = false }
+  }, [attempt])
+
+  if (failed) {
+    return (
+      <View className='guest-preview guest-preview--failed' onClick={() => setAttempt(a => a + 1)}>
+        <Text className='guest-preview__note'>{t('login.guestFailed')} · {t('feedback.retry')}</Text>
+      </View>
+    )
+  }
+  if (!list) return <View className='guest-preview'><Text className='guest-preview__note'>{t('login.guestLoading')}</Text></View>
+  return (
+    <View className='guest-preview'>
+      {list.length === 0 && <Text className='guest-preview__note'>{t('login.guestEmpty')}</Text>}
+      {list.map(s => (
+        <View key={s.id} className='guest-series' onClick={() => onSeries(s.id)}>
+          <View className='guest-series__head'>
+            <Text className='guest-series__title'>{tr(s.title)}</Text>
+            <Text className='guest-series__price'>{formatCents(s.priceCents)}</Text>
+          </View>
+          <View className='guest-series__odds'>
+            <Text className='guest-chip guest-chip--rare'>{t('rarity.rare')} {formatPpm(s.oddsPpm.rare)}</Text>
+            <Text className='guest-chip guest-chip--hidden'>{t('rarity.hidden')} {formatPpm(s.oddsPpm.hidden)}</Text>
+            <Text className='guest-series__size'>{t('home.perCase', { n: s.caseSize })}</Text>
+          </View>
+        </View>
+      ))}
+      <View className='guest-preview__all' onClick={onAll}>{t('login.guestAll')} ›</View>
+    </View>
+  )
+}
+
+export default observer(GuestPreview)
