@@ -19,10 +19,12 @@ interface Draft { id?: number; name: string; phone: string; region: string; deta
 const EMPTY: Draft = { name: '', phone: '', region: '', detail: '', isDefault: false }
 const PHONE = new RegExp(LOGIN_LIMITS.phonePattern)
 
+const REQUIRED = { name: 'ship.nameRequired', phone: 'ship.phoneRequired', region: 'ship.regionRequired', detail: 'ship.detailRequired' } as const
+
 /** The first problem of an address form, in the user's language (null: it may be saved). */
 export function addressProblem (d: Draft): string | null {
   for (const field of ['name', 'phone', 'region', 'detail'] as const) {
-    if (!d[field].trim()) return t('ship.required', { field: t(`ship.${field}`) })
+    if (!d[field].trim()) return t(REQUIRED[field])
   }
   if (!PHONE.test(d.phone.trim())) return t('ship.phoneInvalid')
   return null

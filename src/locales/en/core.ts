@@ -61,6 +61,7 @@ const core: CoreDict = {
     notNow: 'Not now',
     welcome: 'Welcome to Pickbox',
     subtitle: 'Log in to open, collect and combine',
+    registerSubtitle: 'Sign up to open, collect and combine',
     tabPassword: 'Password',
     tabSms: 'SMS code',
     tabEmail: 'E-mail code',
@@ -124,7 +125,10 @@ const core: CoreDict = {
     perCase: '{n, plural, one {# box} other {# boxes}} a case',
     feedLine: '{name} drew {design}',
     loadFailed: 'Could not load: pull down to retry',
-    toCombine: 'Combine'
+    toCombine: 'Combine',
+    toBoxes: 'My boxes',
+    toWallet: 'Wallet',
+    toProfile: 'Account'
   },
   profile: {
     guest: 'Not logged in',

@@ -64,6 +64,7 @@ const core = {
     notNow: '暂不',
     welcome: '欢迎来到拾盒',
     subtitle: '登录后开盒、收藏、合成',
+    registerSubtitle: '注册后开盒、收藏、合成',
     tabPassword: '密码登录',
     tabSms: '短信登录',
     tabEmail: '邮箱登录',
@@ -127,7 +128,10 @@ const core = {
     perCase: '每箱 {n} 盒',
     feedLine: '{name} 抽中了 {design}',
     loadFailed: '加载失败，下拉重试',
-    toCombine: '合成'
+    toCombine: '合成',
+    toBoxes: '我的盲盒',
+    toWallet: '充值提现',
+    toProfile: '个人中心'
   },
   profile: {
     guest: '未登录',

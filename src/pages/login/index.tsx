@@ -260,7 +260,7 @@ function LoginPage () {
       <View className='login-brand'>
         <View className='login-logo'>🎁</View>
         <Text className='login-title'>{registering ? t('login.registerTitle') : t('login.welcome')}</Text>
-        <Text className='login-subtitle'>{t('login.subtitle')}</Text>
+        <Text className='login-subtitle'>{t(registering ? 'login.registerSubtitle' : 'login.subtitle')}</Text>
       </View>
 
       <View className='login-card'>
