@@ -659,7 +659,7 @@ const rest: RestDict = {
     count: '{n, plural, one {# entry} other {# entries}}',
     created: 'Created',
     removed: 'Removed',
-    noChange: 'No field changed',
+    designValues: 'reference {reference} · recycles for {recycle}',
     entityRef: '{entity} #{id}',
     entity: {
       series: 'Series',
@@ -679,7 +679,8 @@ const rest: RestDict = {
       shipment: { deliver: 'Shipped' },
       withdrawal: { approve: 'Withdrawal approved', reject: 'Withdrawal rejected' },
       birth_date: { correct: 'Birth date corrected', reject: 'Birth date correction rejected' },
-      complaint: { reply: 'Message answered', close: 'Message closed' }
+      complaint: { reply: 'Message answered', close: 'Message closed' },
+      account: { delete: 'Account deleted' }
     },
     field: {
       role: 'Role',
@@ -710,13 +711,19 @@ const rest: RestDict = {
       reason: 'Reason',
       returnedCents: 'Returned',
       user: 'Account',
-      userId: 'User id',
+      userId: 'Shopper',
       amountCents: 'Amount',
       source: 'Source',
       birthDate: 'Birth date',
       note: 'Note',
       correctionId: 'Correction request',
-      reply: 'Reply'
+      reply: 'Reply',
+      firstCaseId: 'First case',
+      revealedCases: 'Cases revealed',
+      deleted: 'Deleted',
+      creditLapsedCents: 'Credit lapsed',
+      prizesLapsed: 'Prizes lapsed',
+      cardsLapsed: 'Cards lapsed'
     },
     lang: { zh: 'Chinese', en: 'English' },
     value: {
@@ -738,7 +745,8 @@ const rest: RestDict = {
       pending: 'Pending',
       open: 'Awaiting reply',
       answered: 'Answered',
-      closed: 'Closed'
+      closed: 'Closed',
+      OPERATOR_ACCOUNTS: 'Start-up configuration'
     }
   },
   recipeForm: {

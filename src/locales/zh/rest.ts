@@ -657,7 +657,7 @@ const rest = {
     count: '共 {n} 条',
     created: '新建',
     removed: '删除',
-    noChange: '没有字段变化',
+    designValues: '参考价 {reference} · 回收 {recycle}',
     entityRef: '{entity} #{id}',
     entity: {
       series: '系列',
@@ -677,7 +677,8 @@ const rest = {
       shipment: { deliver: '发货' },
       withdrawal: { approve: '批准提现', reject: '拒绝提现' },
       birth_date: { correct: '更正出生日期', reject: '驳回出生日期更正' },
-      complaint: { reply: '回复留言', close: '关闭留言' }
+      complaint: { reply: '回复留言', close: '关闭留言' },
+      account: { delete: '注销账号' }
     },
     field: {
       role: '角色',
@@ -714,7 +715,13 @@ const rest = {
       birthDate: '出生日期',
       note: '备注',
       correctionId: '更正申请',
-      reply: '回复'
+      reply: '回复',
+      firstCaseId: '首箱',
+      revealedCases: '公开的箱',
+      deleted: '已注销',
+      creditLapsedCents: '作废的赠送金',
+      prizesLapsed: '作废的奖品',
+      cardsLapsed: '作废的道具卡'
     },
     lang: { zh: '中文', en: '英文' },
     value: {
@@ -736,7 +743,8 @@ const rest = {
       pending: '待审核',
       open: '待回复',
       answered: '已回复',
-      closed: '已关闭'
+      closed: '已关闭',
+      OPERATOR_ACCOUNTS: '启动配置'
     }
   },
   recipeForm: {
