@@ -44,7 +44,7 @@ const rest = {
     propsFor: '{slot} 号盒的道具',
     propsMore: '在道具页购买道具卡',
     propNone: '{prop}已用完',
-    cardNone: '你还没有{prop}，可在道具页购买',
+    cardNone: '你没有{prop}，可在道具页购买',
     propMode: '点一个未售的盒子使用{prop}（再点上方按钮取消）',
     propsTip: '长按盒子可使用道具',
     designs: '款式',
