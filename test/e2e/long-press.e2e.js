@@ -54,10 +54,17 @@ async function run ({ base }) {
       assert.ok(!(await sheetOpen()), 'a tap on the backdrop closes the sheet')
     }
 
-    // 3. a box low on the screen: once the sheet is open, its prop buttons lie under the finger
+    // 3. a box low on the screen: once the sheet is open, its prop buttons lie under the finger.
+    // The page scrolls (its scrolling box, whichever it is) to put the box between the panel's top and the bottom bar.
     const low = page.locator('.slot:not(.slot--sold)').last()
-    await low.evaluate(el => el.scrollIntoView({ block: 'end' }))
-    await page.evaluate(() => { (document.scrollingElement || document.documentElement).scrollBy(0, 140) })
+    const barTop = (await page.locator('.action-bar').boundingBox()).y
+    await low.evaluate((el, y) => {
+      let box = el.parentElement
+      while (box && !(box.scrollHeight > box.clientHeight + 1 && /auto|scroll/.test(getComputedStyle(box).overflowY))) box = box.parentElement
+      const scroller = box || document.scrollingElement
+      const r = el.getBoundingClientRect()
+      scroller.scrollTop += r.top + r.height / 2 - y
+    }, barTop - 45)
     await page.waitForTimeout(300)
     const at = await centre(low)
     await touch('touchStart', at.x, at.y)

@@ -134,6 +134,34 @@ test('blind_box_detail, purchase, open_chest_animation, prize_show: pick two box
   for (const p of prizes.slice(0, 2)) expect(textOf(show)).toContain(p.design.name.zh)
 }, 40000)
 
+test('blind_box_detail, long press: the props sheet stays open when the finger lifts; a tap of its own on the backdrop closes it', async () => {
+  const page = h.loadPage('pagesA/blind_box_detail/index', { seriesId: String(series[1].id) })
+  await waitFor(() => expect(page.querySelector('.props-bar')).toBeTruthy(), 10000)
+  const free = page.querySelectorAll('.slot').filter(x => !x.dom.className.includes('slot--sold'))[0]
+  const point = { clientX: 40, clientY: 300, pageX: 40, pageY: 300 }
+  const sheet = () => page.querySelector('.prop-sheet')
+  const modals = h.state.modals.length
+  // WeChat: touchstart, held, touchend on the box, then the tap the touch ends with
+  free.dispatchEvent('touchstart', { touches: [point], changedTouches: [point] })
+  await new Promise(r => setTimeout(r, 450))
+  await waitFor(() => expect(sheet()).toBeTruthy())
+  free.dispatchEvent('touchend', { touches: [], changedTouches: [point] })
+  free.dispatchEvent('tap', { touches: [], changedTouches: [point] })
+  // a platform that hands the end of the press to what now lies under the finger: the backdrop, a prop
+  page.querySelector('.prop-sheet__mask').dispatchEvent('tap', { touches: [], changedTouches: [point] })
+  page.querySelector('.prop-sheet-shake').dispatchEvent('tap', { touches: [], changedTouches: [point] })
+  await new Promise(r => setTimeout(r, 100))
+  expect(sheet()).toBeTruthy()
+  expect(page.querySelectorAll('.slot--picked').length).toBe(0)
+  expect(h.state.modals.length).toBe(modals)
+  // a tap of its own: its touch starts on the backdrop
+  const mask = page.querySelector('.prop-sheet__mask')
+  mask.dispatchEvent('touchstart', { touches: [point], changedTouches: [point] })
+  mask.dispatchEvent('touchend', { touches: [], changedTouches: [point] })
+  mask.dispatchEvent('tap', { touches: [], changedTouches: [point] })
+  await waitFor(() => expect(sheet()).toBeFalsy())
+}, 20000)
+
 test('recharge: the balance from the server, only channels the mini-program can pay, and a sandbox top-up lands', async () => {
   const before = await api('/api/walletBalance', {})
   const page = h.loadPage('pagesA/recharge/index')

@@ -138,8 +138,8 @@ function LoginPage () {
     const value = form[target].trim()
     const bad = target === 'phone' ? checkPhone(value) : checkEmail(value)
     if (bad) {
+      // shown under the field (a toast would cover it)
       setErrors(e => ({ ...e, [target]: bad }))
-      toast({ message: t(bad) })
       return
     }
     try {
@@ -157,10 +157,8 @@ function LoginPage () {
     const found = validateLogin(mode, form)
     setErrors(found)
     const first = Object.values(found)[0]
-    if (first) {
-      toast({ message: t(first) })
-      return
-    }
+    // the problems show under their fields; a toast repeating one would cover them
+    if (first) return
     setBusy(true)
     try {
       const result = await login()
@@ -194,7 +192,6 @@ function LoginPage () {
   const loginByWechat = async () => {
     if (!form.agreed) {
       setErrors({ agreed: 'login.agreeRequired' })
-      toast({ message: t('login.agreeRequired') })
       return
     }
     if (process.env.TARO_ENV === 'h5') {
