@@ -116,6 +116,6 @@ describe('English copy', () => {
   test('a purchase line says the case and its boxes', () => {
     expect(`${t('purchase.caseNo', { id: 5 })} · ${t('purchase.slots', { n: 1, slots: '2' })}`).toBe('Case #5 · box 2')
     expect(t('purchase.slots', { n: 2, slots: '2, 3' })).toBe('boxes 2, 3')
-    expect(t('detail.wholeCaseN', { n: 12, price: '¥468.00' })).toBe('Whole case (12) · ¥468.00')
+    expect(t('detail.wholeCaseN', { n: 12, price: '¥468.00' })).toBe('Whole case (12) ¥468.00')
   })
 })

@@ -55,7 +55,7 @@ const rest = {
     switchCase: '换一箱',
     pickSlots: '选盒购买',
     wholeCase: '整箱购买',
-    wholeCaseN: '整箱 {n} 盒 · {price}',
+    wholeCaseN: '整箱 {n} 盒 {price}',
     sold: '已售',
     noSeries: '未找到该系列',
     perBox: '/ 盒',
