@@ -9,6 +9,17 @@ import { longPress, LONG_PRESS_MS } from '@/utils/longPress'
 import { avatarInitial, firstGrapheme } from '@/utils/initial'
 import { addressProblem } from '@/components/ShipSheet'
 import { localeStore, t } from '@/stores/locale'
+import { Current } from '@tarojs/runtime'
+import { shopApi } from '@/services/shop'
+import BlindBoxDetailPage from '@/pagesA/blind_box_detail/index'
+
+// a bare render has no page around it: "shown" is when it mounts
+jest.mock('@tarojs/taro', () => {
+  const actual = jest.requireActual('@tarojs/taro')
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { useEffect } = require('react')
+  return { __esModule: true, ...actual, default: actual.default, useDidShow: (fn: () => void) => useEffect(() => { fn() }, []) }
+})
 
 afterEach(() => { cleanup(); jest.useRealTimers() })
 
@@ -117,5 +128,41 @@ describe('English copy', () => {
     expect(`${t('purchase.caseNo', { id: 5 })} · ${t('purchase.slots', { n: 1, slots: '2' })}`).toBe('Case #5 · box 2')
     expect(t('purchase.slots', { n: 2, slots: '2, 3' })).toBe('boxes 2, 3')
     expect(t('detail.wholeCaseN', { n: 12, price: '¥468.00' })).toBe('Whole case (12) ¥468.00')
+  })
+})
+
+describe('a series\' page', () => {
+  const series = (rules: { zh: string; en: string }) => ({
+    id: 3, title: { zh: '萌宠乐园', en: 'Pet park' }, description: { zh: '描述', en: 'About' }, cover: '/c.webp', priceCents: 3900, caseSize: 3, designCount: 1,
+    oddsPpm: { regular: 1000000, rare: 0, hidden: 0 }, status: 'on_sale', hiddenCasePpm: 0, valueRange: { minCents: 100, maxCents: 100 }, rules,
+    designs: [{ id: 11, name: { zh: '星星兔', en: 'Star bunny' }, image: '/a.webp', rarity: 'regular', referenceValueCents: 100, recycleValueCents: 10, oddsPpm: 1000000 }]
+  }) as never
+  const box = { caseId: 5, seriesId: 3, commit: 'ab'.repeat(32), size: 3, switchesLeft: 5, slots: [{ slot: 1, sold: false }, { slot: 2, sold: true }, { slot: 3, sold: false }] } as never
+  async function open (rules: { zh: string; en: string }) {
+    localeStore.setLocale('en')
+    Current.router = { path: '/pagesA/blind_box_detail/index', params: { seriesId: '3' }, onReady: '', onHide: '', onShow: '', shareTimeline: '', shareAppMessage: '' } as never
+    jest.spyOn(shopApi, 'seriesDetail').mockResolvedValue(series(rules))
+    jest.spyOn(shopApi, 'caseCurrent').mockResolvedValue(box)
+    const view = render(<BlindBoxDetailPage />)
+    for (let i = 0; i < 5; i++) await act(async () => { await Promise.resolve() })
+    return view.container
+  }
+  afterEach(() => { jest.restoreAllMocks() })
+
+  test('without rules it has no rules card; with them it has', async () => {
+    const none = await open({ zh: '', en: '  ' })
+    expect(none.querySelector('.buy-whole')).not.toBeNull()
+    expect(none.querySelector('.detail-rules')).toBeNull()
+    expect(none.textContent).not.toContain('Rules')
+    cleanup()
+    const some = await open({ zh: '每箱 3 盒', en: '3 boxes a case' })
+    expect(some.querySelector('.detail-rules')!.textContent).toBe('3 boxes a case')
+  })
+
+  test('the whole-case button says what the whole case costs: the unsold boxes at the box price', async () => {
+    const c = await open({ zh: '', en: '' })
+    expect(c.querySelector('.buy-whole')!.textContent).toBe('Whole case (2) ¥78.00')
+    act(() => { localeStore.setLocale('zh') })
+    expect(c.querySelector('.buy-whole')!.textContent).toBe('整箱 2 盒 ¥78.00')
   })
 })
