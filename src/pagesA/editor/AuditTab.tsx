@@ -33,11 +33,13 @@ function Value ({ r, side }: { r: DiffRow; side: 'before' | 'after' }) {
   }
   const designs = designList(r.path, value)
   if (designs) {
+    // entries written before designs carried their images have none: no empty frames then
+    const withImages = designs.some(d => d.image)
     return (
       <View className={`audit-designs ${cls}--designs`}>
         {designs.map((d, i) => (
           <View key={i} className='audit-design'>
-            {d.image ? <Image className='audit-thumb' src={mediaUrl(d.image)} mode='aspectFill' lazyLoad /> : <View className='audit-thumb audit-thumb--none' />}
+            {d.image ? <Image className='audit-thumb' src={mediaUrl(d.image)} mode='aspectFill' lazyLoad /> : withImages && <View className='audit-thumb audit-thumb--none' />}
             <View className='audit-design__text'>
               <Text className='audit-design__name'>{d.name}{d.rarity ? ` · ${d.rarity}` : ''}</Text>
               {d.values && <Text className='audit-design__values'>{d.values}</Text>}
