@@ -19,6 +19,11 @@ const pointOf = (event: object): { x: number; y: number } | null => {
 export interface LongPressOptions {
   onLongPress: () => void
   onTap?: () => void
+  /**
+   * The finger that made a long press lifted (or the touch was cancelled). What the long press opened
+   * must not take the tap or click the same touch ends with as one of its own (issue 21).
+   */
+  onRelease?: () => void
   ms?: number
   tolerance?: number
 }
@@ -31,7 +36,7 @@ export interface LongPressHandlers {
   onTouchCancel: () => void
 }
 
-export function longPress ({ onLongPress, onTap, ms = LONG_PRESS_MS, tolerance = LONG_PRESS_TOLERANCE_PX }: LongPressOptions): LongPressHandlers {
+export function longPress ({ onLongPress, onTap, onRelease, ms = LONG_PRESS_MS, tolerance = LONG_PRESS_TOLERANCE_PX }: LongPressOptions): LongPressHandlers {
   let timer: ReturnType<typeof setTimeout> | null = null
   let start: { x: number; y: number } | null = null
   let fired = false
@@ -56,12 +61,17 @@ export function longPress ({ onLongPress, onTap, ms = LONG_PRESS_MS, tolerance =
     onTouchEnd () {
       const wasLong = fired
       clear()
+      fired = false
       if (!wasLong && !moved) onTap?.()
       start = null
+      if (wasLong) onRelease?.()
     },
     onTouchCancel () {
+      const wasLong = fired
       clear()
+      fired = false
       start = null
+      if (wasLong) onRelease?.()
     }
   }
 }

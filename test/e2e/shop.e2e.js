@@ -349,6 +349,12 @@ async function buyAndOpen ({ base }) {
     await page.goto(detailUrl, { waitUntil: 'networkidle' })
     await page.locator('.proof-verify').click()
     await page.locator('.proof-result--ok').waitFor()
+    // the result renders below the button, under the fold: the page scrolls to it (issue 21)
+    await page.waitForFunction(() => {
+      const r = document.querySelector('.proof-result').getBoundingClientRect()
+      const bar = document.querySelector('.action-bar')
+      return r.top >= 0 && r.bottom <= (bar ? bar.getBoundingClientRect().top : window.innerHeight) + 1
+    }, null, { timeout: 3000 })
     assert.equal((await page.locator('.proof-commit').innerText()).trim(), commit.trim())
     await shot('shop-verify-zh.png')
 

@@ -10,6 +10,9 @@ import { buy, currentCaseId, makeShopper, topUp } from './support/shop'
 import { makePng, multipartBody } from '../support/png'
 import { UPLOAD_MAX_BYTES } from '../../types/limits'
 import { seriesOdds } from '../../types/odds'
+import { changesNothing } from '../../server/src/domain/audit'
+import { createSeries } from '../../server/src/domain/catalogue'
+import { DEMO_SERIES, demoSeriesInput } from '../../server/src/db/seed'
 
 const COLOURS: Array<[number, number, number]> = [[230, 80, 80], [80, 180, 90], [70, 110, 220], [240, 190, 60], [150, 90, 200], [40, 190, 190], [250, 130, 40]]
 
@@ -235,5 +238,38 @@ describe.each(testDialects())('the series editor on %s', (dialect) => {
     const now = (await as(op.token, '/api/operator/series', { seriesId: s.id })).body.data
     expect(now).toMatchObject({ priceCents: winner, version: s.version + 1 })
     expect(now.designs).toHaveLength(4)
+  })
+
+  test('the audit log: a save that changes nothing writes no entry; a seeded series is recorded like an edited one', async () => {
+    const png = (await upload(makePng(24, 24, COLOURS[4]))).body.data.url
+    const s = (await as(op.token, '/api/operator/seriesSave', draft([png, png, png, png]))).body.data
+    const entries = () => t.db.selectFrom('audit_log').selectAll().where('entity', '=', 'series').where('entity_id', '=', s.id).orderBy('id').execute()
+    const same = { ...draft([png, png, png, png], { id: s.id, version: s.version }), designs: s.designs.map((d: Record<string, unknown>) => ({ id: d.id, name: d.name, rarity: d.rarity, image: d.image, referenceValueCents: d.referenceValueCents, recycleValueCents: d.recycleValueCents })) }
+    const unchanged = await as(op.token, '/api/operator/seriesSave', same)
+    expect(unchanged.body.code).toBe(200)
+    expect((await entries()).map(a => a.action)).toEqual(['series.create'])
+    const changed = await as(op.token, '/api/operator/seriesSave', { ...same, version: unchanged.body.data.version, priceCents: 4200 })
+    expect(changed.body.code).toBe(200)
+    const after = await entries()
+    expect(after.map(a => a.action)).toEqual(['series.create', 'series.update'])
+    expect(JSON.parse(after[1].detail)).toMatchObject({ before: { priceCents: 3900 }, after: { priceCents: 4200 } })
+    // the comparison does not depend on the order the keys were written in
+    const n = Number((await t.db.selectFrom('audit_log').select(eb => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+    expect(changesNothing({ before: { a: 1, b: { c: [1, 2] } }, after: { b: { c: [1, 2] }, a: 1 } })).toBe(true)
+    expect(changesNothing({ before: null, after: { a: 1 } })).toBe(false)
+    expect(changesNothing({ before: { a: 1 }, after: { a: 2 } })).toBe(false)
+
+    // a seeded series (catalogue.createSeries, the demo shop): designs by id with both names and image
+    const seeded = await createSeries(t.db, t.clock.now, demoSeriesInput(DEMO_SERIES[0]))
+    const [created] = await t.db.selectFrom('audit_log').selectAll().where('entity', '=', 'series').where('entity_id', '=', seeded).execute()
+    const detail = JSON.parse(created.detail)
+    const designs = await t.db.selectFrom('designs').selectAll().where('series_id', '=', seeded).orderBy('sort').execute()
+    expect(detail.before).toBeNull()
+    expect(Object.keys(detail.after).sort()).toEqual(['caseSize', 'cover', 'description', 'designs', 'hiddenCasePpm', 'priceCents', 'rules', 'status', 'title'])
+    expect(detail.after.designs).toEqual(designs.map(d => ({
+      id: Number(d.id), name: { zh: d.name, en: d.name_en }, rarity: d.rarity, image: d.image,
+      referenceValueCents: Number(d.reference_value_cents), recycleValueCents: Number(d.recycle_value_cents)
+    })))
+    expect(Number((await t.db.selectFrom('audit_log').select(eb => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(n + 1)
   })
 })

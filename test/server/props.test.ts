@@ -80,7 +80,7 @@ describe.each(testDialects())('props on %s', (dialect) => {
     const s = await shopper()
     const seriesId = await makeSeries(t.db, t.clock)
     const caseId = await currentCaseId(t.app, seriesId, s.token)
-    expect((await use(s, 'hint', caseId, 3)).body).toMatchObject({ code: 422, message: 'No hint card left: buy one first' })
+    expect((await use(s, 'hint', caseId, 3)).body).toMatchObject({ code: 422, message: 'You have no hint card: buy one first' })
     await giveCards(s, 'hint', 3)
     const answers = await Promise.all([use(s, 'hint', caseId, 3), use(s, 'hint', caseId, 3)])
     expect(answers.map(a => a.body.code).sort()).toEqual([200, 409])

@@ -132,7 +132,7 @@ describe('the address form', () => {
     const { container } = await open()
     await type(field(container, 'phone'), '12345')
     await click(container.querySelector('.ship-form__save')!)
-    expect(text(container.querySelector('.ship-row-name'))).toContain('Please fill in Receiver')
+    expect(text(container.querySelector('.ship-row-name'))).toContain('Enter the receiver\'s name')
     expect(text(container.querySelector('.ship-row-phone'))).toContain('11-digit')
     expect(container.querySelector('.ship-row-region .ship-form__problem')).not.toBeNull()
     expect(container.querySelector('.ship-row-detail .ship-form__problem')).not.toBeNull()

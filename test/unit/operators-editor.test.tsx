@@ -229,6 +229,52 @@ describe('the Audit log tab', () => {
     await flush()
     expect(audit).toHaveBeenLastCalledWith({ page: 1, size: 20 })
   })
+
+  it('seeded and edited series, shipments and context read as people read them: no JSON, keys, carrier codes or image paths, no empty entries', async () => {
+    const design = (id: number, zh: string, en: string, image: string) => ({ id, name: { zh, en }, rarity: 'regular', image, referenceValueCents: 3900, recycleValueCents: 975 })
+    jest.spyOn(operatorRoleApi, 'audit').mockResolvedValue({
+      list: [
+        // a save of an unchanged series (written before the server stopped writing them): not shown
+        entry({ id: 25, action: 'series.update', entity: 'series', entityId: 1, before: { priceCents: 3900, title: { zh: '萌宠', en: 'Pets' } }, after: { title: { zh: '萌宠', en: 'Pets' }, priceCents: 3900 } }),
+        entry({ id: 24, action: 'shipment.deliver', entity: 'shipment', entityId: 8, before: { status: 'requested', carrier: null, trackingNo: null }, after: { status: 'shipping', carrier: 'shunfeng', trackingNo: 'SF1234567890' }, context: { userId: 3 } }),
+        entry({ id: 23, action: 'series.publish', entity: 'series', entityId: 1, before: { status: 'draft' }, after: { status: 'on_sale' }, context: { firstCaseId: 5 } }),
+        entry({ id: 22, action: 'series.retire', entity: 'series', entityId: 1, before: { status: 'on_sale' }, after: { status: 'retired' }, context: { revealedCases: [5, 6] } }),
+        entry({
+          id: 21, action: 'series.update', entity: 'series', entityId: 1,
+          before: { cover: '/media/art/gift.webp', designs: [design(1, '小狗', 'Puppy', '/media/art/dog.webp')] },
+          after: { cover: '/media/u/abc.png', designs: [design(1, '小狗', 'Doggy', '/media/art/dog2.webp')] }
+        }),
+        // the demo shop's series, as the server records it now
+        entry({ id: 20, action: 'series.create', entity: 'series', entityId: 1, actor: null, after: { status: 'on_sale', title: { zh: '萌宠乐园', en: 'Pet Party' }, cover: '/media/art/gift.webp', priceCents: 3900, designs: [design(1, '小狗', 'Puppy', '/media/art/dog.webp'), design(2, '小猫', 'Kitty', '/media/art/cat.webp')] } }),
+        // and as it was recorded before (names in Chinese only, no ids)
+        entry({ id: 19, action: 'series.create', entity: 'series', entityId: 2, actor: null, after: { priceCents: 5900, designs: [{ name: '甜甜圈', rarity: 'regular', referenceValueCents: 5900, recycleValueCents: 1475 }] } })
+      ],
+      total: 7,
+      entities: ['series', 'shipment'],
+      actors: [{ id: 1, name: 'Demo operator (operator)' }]
+    })
+    const { container } = await openTab('audit')
+    const all = text(container)
+    expect(all).not.toMatch(/[{}"]|firstCaseId|revealedCases|shunfeng|\/media\//)
+    expect(container.querySelector('.audit-entry-25')).toBeNull()
+    expect(text(container.querySelector('.audit-entry-24'))).toContain('CarrierSF Express')
+    expect(text(container.querySelector('.audit-entry-23'))).toContain('First case: #5')
+    expect(text(container.querySelector('.audit-entry-22'))).toContain('Cases revealed: #5, #6')
+    // images as thumbnails, before and after
+    const images = (id: number, cls: string) => [...container.querySelectorAll(`.audit-entry-${id} ${cls}`)].map(i => i.getAttribute('src'))
+    expect(images(21, '.audit-diff__before--image')).toEqual(['/media/art/gift.webp', '/media/art/dog.webp'].map(p => expect.stringContaining(p)))
+    expect(images(21, '.audit-diff__after--image')).toEqual(['/media/u/abc.png', '/media/art/dog2.webp'].map(p => expect.stringContaining(p)))
+    expect(text(container.querySelector('.audit-entry-21'))).toContain('Designs 1 · Name · EnglishPuppy → Doggy')
+    // a created series: its designs listed, each with its image and values
+    const created = container.querySelector('.audit-entry-20')!
+    expect([...created.querySelectorAll('.audit-design__name')].map(n => n.textContent)).toEqual(['Puppy · Regular', 'Kitty · Regular'])
+    expect(created.querySelectorAll('.audit-design .audit-thumb').length).toBe(2)
+    expect(text(created)).toContain('reference ¥39.00 · recycles for ¥9.75')
+    expect([...container.querySelectorAll('.audit-entry-19 .audit-design__name')].map(n => n.textContent)).toEqual(['甜甜圈 · Regular'])
+    act(() => { localeStore.setLocale('zh') })
+    expect(text(container.querySelector('.audit-entry-24'))).toContain('顺丰')
+    expect(text(container.querySelector('.audit-entry-23'))).toContain('首箱: #5')
+  })
 })
 
 const SERIES: SeriesDetail = {

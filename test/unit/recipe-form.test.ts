@@ -109,7 +109,8 @@ describe('the audit diff', () => {
     expect(formatAuditValue('x', 'something.unknown')).toBe('something.unknown')
     expect(fieldLabel('name.zh')).toBe('Name · Chinese')
     expect(fieldLabel('hintCardPriceCents')).toBe('Hint card price')
-    expect(fieldLabel('notAKnownField')).toBe('notAKnownField')
+    // a key without a label reads as words, never as an identifier
+    expect(fieldLabel('notAKnownField')).toBe('Not a known field')
     localeStore.setLocale('zh')
     expect(fieldLabel('design.rarity')).toBe('稀有度')
     expect(formatAuditValue('rarity', 'hidden')).toBe('隐藏')

@@ -100,13 +100,40 @@ test('home: the series on sale from the server; a tap on one opens its page', as
   await waitFor(() => expect(lastNavigation().url).toBe(`/pagesA/blind_box_detail/index?seriesId=${series[0].id}`))
 }, 20000)
 
-test('blind_box_detail, purchase, open_chest_animation, prize_show: pick two boxes, pay from the balance, open them, see them', async () => {
+test('blind_box_detail, purchase, open_chest_animation, prize_show: a long press opens the props (the lift keeps them open), pick two boxes, pay from the balance, open them, see them', async () => {
   const s = series[0]
   const detail = await api('/api/seriesDetail', { seriesId: s.id })
   const page = h.loadPage('pagesA/blind_box_detail/index', { seriesId: String(s.id) })
   await waitFor(() => expect(page.querySelectorAll('.slot').length).toBeGreaterThan(0), 10000)
   for (const d of detail.designs) expect(textOf(page)).toContain(d.name.zh)
   const free = () => page.querySelectorAll('.slot').filter(x => !x.dom.className.includes('slot--sold'))
+  // long press (issue 21): the props sheet stays open when the finger lifts; a tap of its own on the backdrop closes it
+  await waitFor(() => expect(page.querySelector('.props-bar')).toBeTruthy(), 10000)
+  const held = free()[0]
+  const point = { clientX: 40, clientY: 300, pageX: 40, pageY: 300 }
+  const sheet = () => page.querySelector('.prop-sheet')
+  const modals = h.state.modals.length
+  // WeChat: touchstart, held, touchend on the box, then the tap the touch ends with
+  held.dispatchEvent('touchstart', { touches: [point], changedTouches: [point] })
+  await new Promise(r => setTimeout(r, 450))
+  await waitFor(() => expect(sheet()).toBeTruthy())
+  held.dispatchEvent('touchend', { touches: [], changedTouches: [point] })
+  held.dispatchEvent('tap', { touches: [], changedTouches: [point] })
+  // a platform that hands the end of the press to what now lies under the finger: the backdrop, a prop
+  page.querySelector('.prop-sheet__mask').dispatchEvent('tap', { touches: [], changedTouches: [point] })
+  page.querySelector('.prop-sheet-shake').dispatchEvent('tap', { touches: [], changedTouches: [point] })
+  await new Promise(r => setTimeout(r, 100))
+  expect(sheet()).toBeTruthy()
+  expect(page.querySelectorAll('.slot--picked').length).toBe(0)
+  expect(h.state.modals.length).toBe(modals)
+  // a tap of its own: its touch starts on the backdrop
+  const mask = page.querySelector('.prop-sheet__mask')
+  mask.dispatchEvent('touchstart', { touches: [point], changedTouches: [point] })
+  mask.dispatchEvent('touchend', { touches: [], changedTouches: [point] })
+  mask.dispatchEvent('tap', { touches: [], changedTouches: [point] })
+  await waitFor(() => expect(sheet()).toBeFalsy())
+  // the next taps come a moment later, as a person's do (the tap ending a long press is not a pick)
+  await new Promise(r => setTimeout(r, 700))
   free()[0].dispatchEvent('tap')
   await waitFor(() => expect(page.querySelectorAll('.slot--picked').length).toBe(1))
   free().filter(x => !x.dom.className.includes('slot--picked'))[0].dispatchEvent('tap')

@@ -25,7 +25,22 @@ export interface AuditEntry {
   detail: AuditDetail
 }
 
+/** A value with the keys of every object sorted: two states compare equal whatever order they were built in. */
+function canonical (v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical)
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map(k => [k, canonical((v as Record<string, unknown>)[k])]))
+  return v
+}
+
+/** Whether an entry records no change: a before and an after that are the same state (e.g. a save of an unchanged series). */
+export function changesNothing (detail: AuditDetail): boolean {
+  if (detail.before === null || detail.before === undefined || detail.after === null || detail.after === undefined) return false
+  return JSON.stringify(canonical(detail.before)) === JSON.stringify(canonical(detail.after))
+}
+
+/** Writes one entry; an entry whose before and after are the same is not written (it says nothing happened). */
 export async function writeAudit (db: Kysely<Database>, clock: Clock, entry: AuditEntry): Promise<void> {
+  if (changesNothing(entry.detail)) return
   await db.insertInto('audit_log').values({
     actor_id: entry.actorId,
     action: entry.action,

@@ -226,12 +226,23 @@ export async function createSeries (db: Db, clock: Clock, input: SeriesInput, ac
       sort: i + 1,
       created_at: now
     }))).execute()
+    // ids in the order of `sort` (the order RETURNING gives rows is not defined)
+    const designIds = await trx.selectFrom('designs').select('id').where('series_id', '=', seriesId).orderBy('sort').execute()
+    // the same state the editor records for a series (domain/editor.ts auditState), so the audit tab
+    // shows a seeded series like an edited one: each design by its id, both names, image and values
     await writeAudit(trx, clock, {
       actorId,
       action: 'series.create',
       entity: 'series',
       entityId: seriesId,
-      detail: { before: null, after: { title: input.title, priceCents: input.priceCents, hiddenCasePpm: input.hiddenCasePpm, caseSize, status: input.status, designs: input.designs.map(d => ({ name: d.name.zh, rarity: d.rarity, referenceValueCents: d.referenceValueCents, recycleValueCents: d.recycleValueCents })) } }
+      detail: {
+        before: null,
+        after: {
+          status: input.status, title: input.title, description: input.description, rules: input.rules, cover: input.cover,
+          priceCents: input.priceCents, hiddenCasePpm: input.hiddenCasePpm, caseSize,
+          designs: input.designs.map((d, i) => ({ id: Number(designIds[i].id), name: d.name, rarity: d.rarity, image: d.image, referenceValueCents: d.referenceValueCents, recycleValueCents: d.recycleValueCents }))
+        }
+      }
     })
     if (input.status === 'on_sale') await createCase(trx, clock, seriesId)
     return seriesId

@@ -21,11 +21,13 @@ const FIELDS = ['name', 'phone', 'region', 'detail'] as const
 type Field = typeof FIELDS[number]
 export type AddressProblems = Partial<Record<Field, string>>
 
+const REQUIRED = { name: 'ship.nameRequired', phone: 'ship.phoneRequired', region: 'ship.regionRequired', detail: 'ship.detailRequired' } as const
+
 /** Every problem of an address form, by field, in the user's language (none: it may be saved). */
 export function addressProblems (d: Draft): AddressProblems {
   const out: AddressProblems = {}
   for (const field of FIELDS) {
-    if (!d[field].trim()) out[field] = t('ship.required', { field: t(`ship.${field}`) })
+    if (!d[field].trim()) out[field] = t(REQUIRED[field])
   }
   if (!out.phone && !normalizePhone(d.phone)) out.phone = t('ship.phoneInvalid')
   return out

@@ -61,6 +61,7 @@ const core: CoreDict = {
     notNow: 'Not now',
     welcome: 'Welcome to Pickbox',
     subtitle: 'Log in to open, collect and combine',
+    registerSubtitle: 'Sign up to open, collect and combine',
     guestTitle: 'Look around first, no account needed',
     guestText: 'See the series on sale, the odds of every design and how to check each draw.',
     guestBrowse: 'Browse',
@@ -133,7 +134,10 @@ const core: CoreDict = {
     perCase: '{n, plural, one {# box} other {# boxes}} a case',
     feedLine: '{name} drew {design}',
     loadFailed: 'Could not load: pull down to retry',
-    toCombine: 'Combine'
+    toCombine: 'Combine',
+    toBoxes: 'My boxes',
+    toWallet: 'Wallet',
+    toProfile: 'Account'
   },
   profile: {
     guest: 'Not logged in',

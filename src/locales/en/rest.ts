@@ -46,6 +46,7 @@ const rest: RestDict = {
     propsFor: 'Props for box {slot}',
     propsMore: 'Buy cards on the props page',
     propNone: 'No {prop} left',
+    cardNone: '{prop}: you have none. Buy one on the props page',
     propMode: 'Tap an unsold box to use the {prop} (tap it again above to stop)',
     propsTip: 'Press and hold a box for props',
     designs: 'Designs',
@@ -56,6 +57,7 @@ const rest: RestDict = {
     switchCase: 'Switch case',
     pickSlots: 'Buy picked boxes',
     wholeCase: 'Buy whole case',
+    wholeCaseN: 'Whole case ({n}) {price}',
     sold: 'Sold',
     noSeries: 'Series not found',
     perBox: 'per box',
@@ -77,8 +79,9 @@ const rest: RestDict = {
     disclosure: 'I have seen the designs, odds and rules',
     nothing: 'No box selected yet',
     disclosureTitle: 'Designs, odds and rules',
+    caseNo: 'Case #{id}',
     wholeCase: 'whole case, {n, plural, one {# box} other {# boxes}}',
-    slots: 'boxes {slots}',
+    slots: '{n, plural, one {box} other {boxes}} {slots}',
     ageTitle: 'Your age',
     ageText: 'Before your first purchase we ask your age: under 8 you cannot buy; from 8 to 17 a guardian must agree and a daily limit applies.',
     birthDate: 'Pick your birth date',
@@ -288,7 +291,10 @@ const rest: RestDict = {
     save: 'Save address',
     cancel: 'Cancel',
     phoneInvalid: 'Enter an 11-digit mainland mobile number',
-    required: 'Please fill in {field}',
+    nameRequired: 'Enter the receiver\'s name',
+    phoneRequired: 'Enter the receiver\'s mobile number',
+    regionRequired: 'Enter the province, city and district',
+    detailRequired: 'Enter the street, building and room',
     fee: 'Shipping fee',
     free: 'Free',
     rule: 'Free from {n, plural, one {# item} other {# items}}; otherwise {fee}, paid from your balance (credit first)',
@@ -718,7 +724,7 @@ const rest: RestDict = {
     count: '{n, plural, one {# entry} other {# entries}}',
     created: 'Created',
     removed: 'Removed',
-    noChange: 'No field changed',
+    designValues: 'reference {reference} · recycles for {recycle}',
     entityRef: '{entity} #{id}',
     entity: {
       series: 'Series',
@@ -738,7 +744,8 @@ const rest: RestDict = {
       shipment: { deliver: 'Shipped' },
       withdrawal: { approve: 'Withdrawal approved', reject: 'Withdrawal rejected' },
       birth_date: { correct: 'Birth date corrected', reject: 'Birth date correction rejected' },
-      complaint: { reply: 'Message answered', close: 'Message closed' }
+      complaint: { reply: 'Message answered', close: 'Message closed' },
+      account: { delete: 'Account deleted' }
     },
     field: {
       role: 'Role',
@@ -769,13 +776,19 @@ const rest: RestDict = {
       reason: 'Reason',
       returnedCents: 'Returned',
       user: 'Account',
-      userId: 'User id',
+      userId: 'Shopper',
       amountCents: 'Amount',
       source: 'Source',
       birthDate: 'Birth date',
       note: 'Note',
       correctionId: 'Correction request',
-      reply: 'Reply'
+      reply: 'Reply',
+      firstCaseId: 'First case',
+      revealedCases: 'Cases revealed',
+      deleted: 'Deleted',
+      creditLapsedCents: 'Credit lapsed',
+      prizesLapsed: 'Prizes lapsed',
+      cardsLapsed: 'Cards lapsed'
     },
     lang: { zh: 'Chinese', en: 'English' },
     value: {
@@ -797,7 +810,8 @@ const rest: RestDict = {
       pending: 'Pending',
       open: 'Awaiting reply',
       answered: 'Answered',
-      closed: 'Closed'
+      closed: 'Closed',
+      OPERATOR_ACCOUNTS: 'Start-up configuration'
     }
   },
   recipeForm: {

@@ -64,6 +64,7 @@ const core = {
     notNow: '暂不',
     welcome: '欢迎来到拾盒',
     subtitle: '登录后开盒、收藏、合成',
+    registerSubtitle: '注册后开盒、收藏、合成',
     guestTitle: '先逛逛，不用登录',
     guestText: '看看在售系列、每款的概率，以及怎样验证每一次抽盒。',
     guestBrowse: '进店逛逛',
@@ -136,7 +137,10 @@ const core = {
     perCase: '每箱 {n} 盒',
     feedLine: '{name} 抽中了 {design}',
     loadFailed: '加载失败，下拉重试',
-    toCombine: '合成'
+    toCombine: '合成',
+    toBoxes: '我的盲盒',
+    toWallet: '充值提现',
+    toProfile: '个人中心'
   },
   profile: {
     guest: '未登录',

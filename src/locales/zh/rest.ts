@@ -44,6 +44,7 @@ const rest = {
     propsFor: '{slot} 号盒的道具',
     propsMore: '在道具页购买道具卡',
     propNone: '{prop}已用完',
+    cardNone: '你没有{prop}，可在道具页购买',
     propMode: '点一个未售的盒子使用{prop}（再点上方按钮取消）',
     propsTip: '长按盒子可使用道具',
     designs: '款式',
@@ -54,6 +55,7 @@ const rest = {
     switchCase: '换一箱',
     pickSlots: '选盒购买',
     wholeCase: '整箱购买',
+    wholeCaseN: '整箱 {n} 盒 {price}',
     sold: '已售',
     noSeries: '未找到该系列',
     perBox: '/ 盒',
@@ -75,6 +77,7 @@ const rest = {
     disclosure: '我已查看款式、概率与规则',
     nothing: '还没有选择盲盒',
     disclosureTitle: '款式、概率与规则',
+    caseNo: '#{id}',
     wholeCase: '整箱 {n} 盒',
     slots: '第 {slots} 号盒',
     ageTitle: '年龄确认',
@@ -286,7 +289,10 @@ const rest = {
     save: '保存地址',
     cancel: '取消',
     phoneInvalid: '请输入 11 位大陆手机号',
-    required: '请填写{field}',
+    nameRequired: '请填写收货人',
+    phoneRequired: '请填写手机号',
+    regionRequired: '请填写所在地区（省 市 区）',
+    detailRequired: '请填写详细地址',
     fee: '运费',
     free: '包邮',
     rule: '满 {n} 件包邮，否则运费 {fee}，从余额扣除（先扣抵扣金）',
@@ -716,7 +722,7 @@ const rest = {
     count: '共 {n} 条',
     created: '新建',
     removed: '删除',
-    noChange: '没有字段变化',
+    designValues: '参考价 {reference} · 回收 {recycle}',
     entityRef: '{entity} #{id}',
     entity: {
       series: '系列',
@@ -736,7 +742,8 @@ const rest = {
       shipment: { deliver: '发货' },
       withdrawal: { approve: '批准提现', reject: '拒绝提现' },
       birth_date: { correct: '更正出生日期', reject: '驳回出生日期更正' },
-      complaint: { reply: '回复留言', close: '关闭留言' }
+      complaint: { reply: '回复留言', close: '关闭留言' },
+      account: { delete: '注销账号' }
     },
     field: {
       role: '角色',
@@ -773,7 +780,13 @@ const rest = {
       birthDate: '出生日期',
       note: '备注',
       correctionId: '更正申请',
-      reply: '回复'
+      reply: '回复',
+      firstCaseId: '首箱',
+      revealedCases: '公开的箱',
+      deleted: '已注销',
+      creditLapsedCents: '作废的抵扣金',
+      prizesLapsed: '作废的奖品',
+      cardsLapsed: '作废的道具卡'
     },
     lang: { zh: '中文', en: '英文' },
     value: {
@@ -795,7 +808,8 @@ const rest = {
       pending: '待审核',
       open: '待回复',
       answered: '已回复',
-      closed: '已关闭'
+      closed: '已关闭',
+      OPERATOR_ACCOUNTS: '启动配置'
     }
   },
   recipeForm: {

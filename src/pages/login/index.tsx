@@ -143,8 +143,8 @@ function LoginPage () {
     const value = target === 'phone' ? normalizePhone(form.phone) ?? form.phone.trim() : form.email.trim()
     const bad = target === 'phone' ? checkPhone(value) : checkEmail(value)
     if (bad) {
+      // shown under the field (a toast would cover it)
       setErrors(e => ({ ...e, [target]: bad }))
-      toast({ message: t(bad) })
       return
     }
     try {
@@ -162,10 +162,8 @@ function LoginPage () {
     const found = validateLogin(mode, form)
     setErrors(found)
     const first = Object.values(found)[0]
-    if (first) {
-      toast({ message: t(first) })
-      return
-    }
+    // the problems show under their fields; a toast repeating one would cover them
+    if (first) return
     setBusy(true)
     try {
       const result = await login()
@@ -199,7 +197,6 @@ function LoginPage () {
   const loginByWechat = async () => {
     if (!form.agreed) {
       setErrors({ agreed: 'login.agreeRequired' })
-      toast({ message: t('login.agreeRequired') })
       return
     }
     if (process.env.TARO_ENV === 'h5') {
@@ -267,7 +264,7 @@ function LoginPage () {
       <View className='login-brand'>
         <View className='login-logo'>🎁</View>
         <Text className='login-title'>{registering ? t('login.registerTitle') : t('login.welcome')}</Text>
-        <Text className='login-subtitle'>{t('login.subtitle')}</Text>
+        <Text className='login-subtitle'>{t(registering ? 'login.registerSubtitle' : 'login.subtitle')}</Text>
       </View>
 
       {!registering && (

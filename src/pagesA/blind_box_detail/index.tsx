@@ -158,7 +158,12 @@ function BlindBoxDetailPage () {
         onLongPress: () => {
           lastLongPress.current = Date.now()
           const sold = latest.current.box?.slots.find(x => x.slot === slot)?.sold ?? true
-          if (!sold && sessionStore.loggedIn) callComponent(refs, 'propSheet', 'open', slot)
+          if (!sold && sessionStore.loggedIn) callComponent(refs, 'propSheet', 'open', slot, true)
+        },
+        // the tap that ends the press is not the shopper's: neither on the sheet nor on the box
+        onRelease: () => {
+          lastLongPress.current = Date.now()
+          if (refs.propSheet?.current) callComponent(refs, 'propSheet', 'released')
         }
       })
       presses.current.set(slot, h)
@@ -203,7 +208,7 @@ function BlindBoxDetailPage () {
               const left = k === 'shake' ? propState.shakesLeft : propState.cards[k]
               return (
                 <View key={k} className={`props-bar__item props-bar-${k} ${mode === k ? 'props-bar__item--on' : ''} ${left ? '' : 'props-bar__item--off'}`}
-                  onClick={() => { if (left) setMode(mode === k ? null : k); else toast({ message: t('detail.propNone', { prop: t(`props.${k}`) }) }) }}>
+                  onClick={() => { if (left) setMode(mode === k ? null : k); else toast({ message: k === 'shake' ? t('detail.propNone', { prop: t(`props.${k}`) }) : t('detail.cardNone', { prop: t(`props.${k}`) }) }) }}>
                   {t(`props.${k}`)} {left}
                 </View>
               )
@@ -234,15 +239,18 @@ function BlindBoxDetailPage () {
         <Text className='case-commit'>{t('prize.commit')}: {box.commit}</Text>
       </Section>
 
-      <Section title={t('detail.rules')}>
-        <Text className='detail-rules'>{tr(series.rules)}</Text>
-      </Section>
+      {/* a series without rules has no rules card (an empty card says nothing) */}
+      {tr(series.rules).trim() && (
+        <Section title={t('detail.rules')}>
+          <Text className='detail-rules'>{tr(series.rules)}</Text>
+        </Section>
+      )}
 
       <PropSheet ref={propSheet} state={propState} hints={hints} onUse={(kind, slot) => { void useProp(kind, slot) }} />
       {preview && <DesignPreview design={preview} onClose={() => setPreview(null)} />}
       <ActionBar>
         <View className={`btn btn--ghost buy-whole ${unsold === 0 ? 'btn--disabled' : ''}`} onClick={() => { if (unsold) buy(true) }}>
-          {t('detail.wholeCase')} ({unsold})
+          {unsold ? t('detail.wholeCaseN', { n: unsold, price: formatCents(unsold * series.priceCents) }) : t('detail.wholeCase')}
         </View>
         <View className={`btn btn--primary buy-picked ${picked.length === 0 ? 'btn--disabled' : ''}`} onClick={() => buy(false)}>
           {picked.length ? t('detail.buyN', { n: picked.length, price: formatCents(picked.length * series.priceCents) }) : t('detail.pickSlots')}

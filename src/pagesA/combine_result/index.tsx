@@ -19,6 +19,7 @@ import { tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate, redirect } from '@/utils/navigation'
 import './index.scss'
+import { reveal as scrollToResult } from '@/utils/reveal'
 
 interface Check { hashOk: boolean; drawOk: boolean }
 
@@ -75,7 +76,7 @@ function CombineResultPage () {
             <>
               <Text className='seeds__label'>{t('combine.serverSeed')}</Text>
               <Text className='seeds__mono proof-server-seed'>{p.serverSeed}</Text>
-              <View className='btn btn--ghost combine-check' onClick={() => setCheck(checkCombine(result))}>{t('combine.check')}</View>
+              <View className='btn btn--ghost combine-check' onClick={() => { setCheck(checkCombine(result)); scrollToResult('.combine-check-result') }}>{t('combine.check')}</View>
             </>
             )
           : (

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { View, Text, ScrollView } from '@tarojs/components'
+import { View, Text, ScrollView, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { AuditActor, AuditEntryView } from '~types/operators'
 import Section from '@/components/Section'
@@ -9,7 +9,8 @@ import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { toast } from '@/utils/feedback'
 import { formatTime } from '@/utils/format'
-import { actionLabel, auditDiff, entityLabel, fieldLabel, formatAuditValue } from '@/utils/auditDiff'
+import { actionLabel, auditDiff, designList, entityLabel, fieldLabel, formatAuditValue, isImageField, type DiffRow } from '@/utils/auditDiff'
+import { mediaUrl } from '@/utils/media'
 import './AuditTab.scss'
 
 const PAGE = 20
@@ -17,9 +18,38 @@ const PAGE = 20
 /** What an entry says besides before and after (the account a role change was about, a withdrawal's amount). */
 function contextLine (e: AuditEntryView): string {
   return Object.entries(e.context)
-    .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
+    // scalars, and lists of them (the cases a retirement revealed)
+    .filter(([, v]) => v !== null && v !== undefined && (typeof v !== 'object' || (Array.isArray(v) && v.length > 0 && v.every(x => typeof x !== 'object'))))
     .map(([k, v]) => `${fieldLabel(k)}: ${formatAuditValue(k, v)}`)
     .join(' · ')
+}
+
+/** One side of a changed field: an image as a thumbnail, a series' designs as a list, anything else as text. */
+function Value ({ r, side }: { r: DiffRow; side: 'before' | 'after' }) {
+  const value = r[side]
+  const cls = `audit-diff__${side}`
+  if (isImageField(r.path) && typeof value === 'string' && value) {
+    return <Image className={`audit-thumb ${cls}--image`} src={mediaUrl(value)} mode='aspectFill' lazyLoad />
+  }
+  const designs = designList(r.path, value)
+  if (designs) {
+    // entries written before designs carried their images have none: no empty frames then
+    const withImages = designs.some(d => d.image)
+    return (
+      <View className={`audit-designs ${cls}--designs`}>
+        {designs.map((d, i) => (
+          <View key={i} className='audit-design'>
+            {d.image ? <Image className='audit-thumb' src={mediaUrl(d.image)} mode='aspectFill' lazyLoad /> : withImages && <View className='audit-thumb audit-thumb--none' />}
+            <View className='audit-design__text'>
+              <Text className='audit-design__name'>{d.name}{d.rarity ? ` · ${d.rarity}` : ''}</Text>
+              {d.values && <Text className='audit-design__values'>{d.values}</Text>}
+            </View>
+          </View>
+        ))}
+      </View>
+    )
+  }
+  return <Text className={cls}>{formatAuditValue(r.path, value)}</Text>
 }
 
 const Entry = observer(function Entry ({ e, onActor }: { e: AuditEntryView; onActor: (a: AuditActor) => void }) {
@@ -27,6 +57,8 @@ const Entry = observer(function Entry ({ e, onActor }: { e: AuditEntryView; onAc
   const created = e.before === null && e.after !== null
   const removed = e.after === null && e.before !== null
   const context = contextLine(e)
+  // an entry that changed nothing says nothing (the server no longer writes them; older ones are skipped)
+  if (rows.length === 0 && !created && !removed) return null
   return (
     <View className={`audit-entry audit-entry-${e.id}`}>
       <View className='audit-entry__head'>
@@ -41,22 +73,20 @@ const Entry = observer(function Entry ({ e, onActor }: { e: AuditEntryView; onAc
       </View>
       {context && <Text className='audit-entry__context'>{context}</Text>}
       {(created || removed) && <Text className={`audit-entry__tag audit-entry__tag--${created ? 'created' : 'removed'}`}>{t(created ? 'audit.created' : 'audit.removed')}</Text>}
-      {rows.length === 0
-        ? <Text className='audit-entry__context'>{t('audit.noChange')}</Text>
-        : (
-          <View className='audit-diff'>
-            {rows.map(r => (
-              <View key={r.path} className={`audit-diff__row audit-diff__row--${r.kind}`}>
-                <Text className='audit-diff__field'>{r.label ?? fieldLabel(r.path)}</Text>
-                <View className='audit-diff__values'>
-                  {r.kind !== 'added' && <Text className='audit-diff__before'>{formatAuditValue(r.path, r.before)}</Text>}
-                  {r.kind === 'changed' && <Text className='audit-diff__arrow'> → </Text>}
-                  {r.kind !== 'removed' && <Text className='audit-diff__after'>{formatAuditValue(r.path, r.after)}</Text>}
-                </View>
+      {rows.length > 0 && (
+        <View className='audit-diff'>
+          {rows.map(r => (
+            <View key={r.path} className={`audit-diff__row audit-diff__row--${r.kind} ${designList(r.path, r.after ?? r.before) ? 'audit-diff__row--list' : ''}`}>
+              <Text className='audit-diff__field'>{r.label ?? fieldLabel(r.path)}</Text>
+              <View className='audit-diff__values'>
+                {r.kind !== 'added' && <Value r={r} side='before' />}
+                {r.kind === 'changed' && <Text className='audit-diff__arrow'> → </Text>}
+                {r.kind !== 'removed' && <Value r={r} side='after' />}
               </View>
-            ))}
-          </View>
-          )}
+            </View>
+          ))}
+        </View>
+      )}
     </View>
   )
 })

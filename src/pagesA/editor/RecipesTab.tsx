@@ -17,6 +17,7 @@ import {
   type RecipeErrors, type RecipeField, type RecipeForm
 } from '@/utils/recipeForm'
 import './RecipesTab.scss'
+import { reveal } from '@/utils/reveal'
 
 const RARITIES: Rarity[] = ['regular', 'rare', 'hidden']
 /** Whole numbers: the mini-program's number keyboard; in a browser text, checked by the form (a number field drops what it dislikes). */
@@ -55,7 +56,7 @@ const RecipeEditor = observer(function RecipeEditor ({ initial, series, onDone }
     const found = validateRecipe(form, designs ?? [])
     setErrors(found)
     const first = Object.values(found)[0]
-    if (first) { toast({ message: first }); return }
+    if (first) { reveal('.editor-hint--error'); return }
     setBusy(true)
     try {
       await loading.wrap(recipeAdminApi.save(recipeRequest(form)))

@@ -24,6 +24,7 @@ import ImagePicker from './ImagePicker'
 import { notConfigured, useHelpers } from './useHelpers'
 import PromoTasks from './PromoTasks'
 import './SeriesTab.scss'
+import { reveal } from '@/utils/reveal'
 
 const RARITIES: Rarity[] = ['regular', 'rare', 'hidden']
 
@@ -132,7 +133,8 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
     const found = validateSeries(form, publish)
     setErrors(found)
     const first = Object.values(found)[0]
-    if (first) toast({ message: first })
+    // shown under their fields: bring the first into view (a toast repeating it would cover it)
+    if (first) reveal('.editor-hint--error')
     return !first
   }
 
@@ -148,8 +150,11 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
       return saved
     } catch (e) {
       const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined
-      if (field) setErrors(prev => ({ ...prev, [field]: errorMessage(e) }))
-      toast({ message: errorMessage(e) })
+      if (field) {
+        setErrors(prev => ({ ...prev, [field]: errorMessage(e) }))
+        const message = errorMessage(e)
+        reveal(`.error-${field.replace(/\./g, '-')}`, () => { toast({ message }) })
+      } else toast({ message: errorMessage(e) })
       return null
     }
   }

@@ -163,10 +163,8 @@ const DeliverForm = observer(function DeliverForm ({ shipmentId, ocr, onDelivere
     const carrierError = checkCarrier(carrier)
     const trackingError = checkTrackingNo(no)
     setErrors({ carrier: carrierError ? t(carrierError) : undefined, trackingNo: trackingError ? t(trackingError) : undefined })
-    if (carrierError || trackingError) {
-      toast({ message: t((carrierError ?? trackingError)!) })
-      return
-    }
+    // shown under their fields (a toast would cover them)
+    if (carrierError || trackingError) return
     setBusy(true)
     try {
       onDelivered(await operatorApi.deliver({ shipmentId, carrier, trackingNo: no }))

@@ -25,11 +25,12 @@ const SKELETON_CARDS = [1, 2, 3]
 export const FEED_REFRESH_MS = 30000
 
 const SHORTCUTS: { key: string; icon: string; label: MessageKey; link: string }[] = [
-  { key: 'boxes', icon: '🧸', label: 'profile.myBoxes', link: '/pages/my_blind_box/index' },
+  // short labels: five share a 375 px row (English ones are about twice as wide)
+  { key: 'boxes', icon: '🧸', label: 'home.toBoxes', link: '/pages/my_blind_box/index' },
   { key: 'combine', icon: '⚗️', label: 'home.toCombine', link: '/pages/combine/index' },
   { key: 'props', icon: '🔮', label: 'profile.props', link: '/pages/props/index' },
-  { key: 'wallet', icon: '💰', label: 'profile.wallet', link: '/pages/recharge/index' },
-  { key: 'profile', icon: '👤', label: 'titles.profile', link: '/pages/profile/index' }
+  { key: 'wallet', icon: '💰', label: 'home.toWallet', link: '/pages/recharge/index' },
+  { key: 'profile', icon: '👤', label: 'home.toProfile', link: '/pages/profile/index' }
 ]
 
 function HomePage () {

@@ -29,6 +29,7 @@ import { navigate } from '@/utils/navigation'
 import { mediaUrl } from '@/utils/media'
 import { commitInput, sha256Hex } from '@/utils/sha256'
 import './index.scss'
+import { reveal } from '@/utils/reveal'
 
 interface Check { hash: string; matches: boolean; holds: boolean }
 
@@ -85,6 +86,8 @@ function PrizeDetailPage () {
     if (!proof || !proof.revealed || !proof.arrangement || !proof.salt) return
     const hash = sha256Hex(commitInput(proof.caseId, proof.arrangement, proof.salt))
     setCheck({ hash, matches: hash === proof.commit.toLowerCase(), holds: proof.arrangement[prize.slot - 1] === design.id })
+    // the result renders below the button, under the fold on a phone
+    reveal('.proof-result')
   }
 
   return (

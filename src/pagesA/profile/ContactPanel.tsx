@@ -21,6 +21,7 @@ import { redirect } from '@/utils/navigation'
 import { rememberReturn } from '@/utils/loginReturn'
 import { complaintRequest, emptyComplaintForm, validateComplaint, type ComplaintForm } from '@/utils/complaintForm'
 import './ContactPanel.scss'
+import { reveal } from '@/utils/reveal'
 
 const PAGE = 10
 
@@ -85,7 +86,8 @@ function ContactPanel () {
     if (busy) return
     setTried(true)
     const first = Object.values(errors)[0]
-    if (first) { toast({ message: first }); return }
+    // the errors show under their fields: bring the first into view rather than repeat it in a toast over them
+    if (first) { reveal(`.contact-error-${Object.keys(errors)[0] === 'orderNo' ? 'order' : Object.keys(errors)[0]}`); return }
     setBusy(true)
     try {
       await loading.wrap(complaintApi.create(complaintRequest(form, key.current)))

@@ -13,6 +13,7 @@ import { dialog } from '@/utils/feedback'
 import { navigate } from '@/utils/navigation'
 import ContactPanel from './ContactPanel'
 import './index.scss'
+import { avatarInitial } from '@/utils/initial'
 
 /**
  * Personal centre: who is logged in, the way to every personal page, the contact form (opened from the
@@ -42,7 +43,7 @@ function ProfilePage () {
   return (
     <PageShell className='profile-page'>
       <View className='profile-card'>
-        <View className='profile-avatar'>{(sessionStore.displayName || '?').slice(0, 1).toUpperCase()}</View>
+        <View className='profile-avatar'>{avatarInitial(sessionStore.displayName)}</View>
         <View className='profile-who'>
           <Text className='profile-name'>{sessionStore.loggedIn ? (sessionStore.displayName || '…') : t('profile.guest')}</Text>
           {user && <Text className='profile-sub'>{user.phone || user.email || (user.userName ? `@${user.userName}` : '')}</Text>}

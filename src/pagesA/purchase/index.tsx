@@ -239,7 +239,7 @@ function PurchasePage () {
           <Image className='purchase-item__img' src={mediaUrl(series.cover)} mode='aspectFit' />
           <View className='purchase-item__body'>
             <Text className='purchase-item__title'>{tr(series.title)}</Text>
-            <Text className='purchase-item__sub'>#{caseId} · {whole ? t('purchase.wholeCase', { n: count }) : t('purchase.slots', { slots: slots.join(', ') })}</Text>
+            <Text className='purchase-item__sub'>{t('purchase.caseNo', { id: caseId })} · {whole ? t('purchase.wholeCase', { n: count }) : t('purchase.slots', { n: slots.length, slots: slots.join(', ') })}</Text>
           </View>
           <Text className='purchase-item__count'>×{count}</Text>
         </View>

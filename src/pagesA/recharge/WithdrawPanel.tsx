@@ -55,10 +55,8 @@ function WithdrawPanel ({ refreshKey, onChanged }: WithdrawPanelProps) {
           : amount > left ? t('withdraw.overDaily', { left: formatCents(left) }) : null
 
   const submit = async () => {
-    if (busy || amount === null || error) {
-      if (error) toast({ message: error })
-      return
-    }
+    // an error is shown under the amount already (a toast would cover it)
+    if (busy || amount === null || error) return
     if (key.current.amount !== amount) key.current = { amount, value: randomString(24) }
     setBusy(true)
     try {

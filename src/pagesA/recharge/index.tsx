@@ -75,7 +75,9 @@ function RechargePage () {
 
   const pay = async () => {
     if (busy) return
-    if (amount === null || amountError) { toast({ message: t(amountError ?? 'recharge.amountInvalid') }); return }
+    // a wrong amount is shown under the field already (a toast would cover it); no amount at all is not
+    if (amountError) return
+    if (amount === null) { toast({ message: t('recharge.amountInvalid') }); return }
     if (!channel) { toast({ message: t('payment.method') }); return }
     setBusy(true)
     try {
