@@ -6,8 +6,8 @@
  */
 import { testDialects } from './support/db'
 import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from './support/app'
-import { EspeakEngine, fixWavSizes, wavDurationMs } from '../../server/src/providers/tts'
-import { voiceOf } from '../../server/src/routes/speech'
+import { EspeakEngine, fixWavSizes, wavDurationMs, type TtsEngine } from '../../server/src/providers/tts'
+import { TTS_CONCURRENCY, voiceOf } from '../../server/src/routes/speech'
 
 /** The RMS level of 16-bit PCM samples, 0..1. */
 function rms (wav: Buffer): number {
@@ -92,4 +92,47 @@ test('with the engine off, the call says text to speech is not configured', asyn
   } finally {
     await t.close()
   }
+})
+
+/** The real engine, with a record of who was speaking when (the places are what the test looks at). */
+class WatchedEngine implements TtsEngine {
+  readonly name = 'espeak-ng'
+  private readonly real = new EspeakEngine()
+  private active: string[] = []
+  readonly starts: string[] = []
+  maxActive = 0
+  maxOfOne = 0
+  speak (text: string, lang: 'zh' | 'en'): Promise<Buffer> {
+    const who = text.split(' ')[0]
+    this.active.push(who)
+    this.starts.push(who)
+    this.maxActive = Math.max(this.maxActive, this.active.length)
+    this.maxOfOne = Math.max(this.maxOfOne, this.active.filter(a => a === who).length)
+    return this.real.speak(text, lang).finally(() => { this.active.splice(this.active.indexOf(who), 1) })
+  }
+}
+
+describe.each(testDialects())('the engine shared fairly on %s', (dialect) => {
+  test('one shopper\'s burst runs one voice at a time and another shopper is served after at most one of it', async () => {
+    const engine = new WatchedEngine()
+    const t = await createTestApp(dialect, { build: { tts: engine } })
+    try {
+      const a = await makeUser(t.db, t.clock)
+      const b = await makeUser(t.db, t.clock)
+      const [ta, tb] = [await loginToken(t.app, a.user_name!, a.password), await loginToken(t.app, b.user_name!, b.password)]
+      const long = 'a ' + 'The shop reads the result of the draw aloud. '.repeat(8)
+      const burst = Array.from({ length: 5 }, (_, i) => post(t.app, '/api/text/tts', { text: `${long} ${i}` }, { token: ta, ip: nextIp() }))
+      // b asks once a's first voice is running
+      while (!engine.starts.length) await new Promise(resolve => setTimeout(resolve, 5))
+      const other = post(t.app, '/api/text/tts', { text: 'b Hello' }, { token: tb, ip: nextIp() })
+      const answers = await Promise.all([...burst, other])
+      expect(answers.map(r => r.body.code)).toEqual([200, 200, 200, 200, 200, 200])
+      expect(engine.maxActive).toBeLessThanOrEqual(TTS_CONCURRENCY)
+      expect(engine.maxOfOne).toBe(1)
+      // b's voice started before a's second one
+      expect(engine.starts.indexOf('b')).toBeLessThanOrEqual(1)
+    } finally {
+      await t.close()
+    }
+  })
 })
