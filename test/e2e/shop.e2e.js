@@ -181,7 +181,7 @@ async function minorOverCap ({ base, dataDir, fakes }) {
     assert.match(await page.locator('.guardian-resend').innerText(), /秒后可重新发送/)
     const sms = fakes.sms.messages[fakes.sms.messages.length - 1]
     assert.equal(sms.phone, guardianPhone)
-    assert.match(sms.text, /^【盲盒商店】.*同意.*购买盲盒/)
+    assert.match(sms.text, /^【拾盒】.*同意.*购买盲盒/)
     await shot('shop-minor-guardian-pending-zh.png')
     await input('guardian-code').fill(fakes.sms.lastCode(guardianPhone))
     await page.locator('.guardian-confirm').click()

@@ -73,7 +73,7 @@ describe.each(testDialects())('guardian consent on %s', (dialect) => {
     const sms1 = sms.messages[sms.messages.length - 1]
     expect(sms1.phone).toBe(guardian)
     // the SMS says who asks, what is agreed to, in the shop's name, and how long the code lives
-    expect(sms1.text).toMatch(/^【盲盒商店】/)
+    expect(sms1.text).toMatch(/^【拾盒】/)
     expect(sms1.text).toContain(`账号 ${s.id}`)
     expect(sms1.text).toContain('购买盲盒')
     expect(sms1.text).toContain('100 元')
@@ -104,7 +104,7 @@ describe.each(testDialects())('guardian consent on %s', (dialect) => {
     const guardian = nextPhone()
     expect((await ask(s, { phone: guardian }, { lang: 'en' })).body.code).toBe(200)
     const text = sms.messages[sms.messages.length - 1].text
-    expect(text).toMatch(/^Blind Box Shop: /)
+    expect(text).toMatch(/^Pickbox: /)
     expect(text).toContain(`account ${s.id}`)
     expect(text).toContain('buying blind boxes')
     expect(text).toContain('100 yuan a day')

@@ -16,11 +16,11 @@ const KEYS = [...new Set([...SOURCE.matchAll(/^ {2}'?([\w.]+)'?:/gm)].map(m => m
 const PROVIDERS: ProviderName[] = ['sms', 'mail', 'weapp', 'wechat', 'wechatpay', 'tencentMap', 'amap', 'kuaidi100', 'feishu', 'wecom', 'tts', 'ai', 'ocr', 'imageGen', 'pdf', 'video', 'music', 'jdUnion', 'juheTrain', 'juheFlight']
 const SHOP = { zh: '拾盒', en: 'Pickbox' } as const
 /** What the shop sends to a person's phone or mailbox. */
-const SENT = KEYS.filter(k => /^(code\.(smsText|mailSubject)|security\.(bind|reauth)(Sms|Mail)Text|complaint\.replyMail(Title|Text))$/.test(k))
+const SENT = KEYS.filter(k => /^(code\.(smsText|mailSubject)|security\.(bind|reauth)(Sms|Mail)Text|complaint\.replyMail(Title|Text)|guardian\.smsText)$/.test(k))
 
 test('the catalogue was read', () => {
   expect(KEYS.length).toBeGreaterThan(250)
-  expect(SENT.length).toBe(8)
+  expect(SENT.length).toBe(9)
 })
 
 describe.each(['zh', 'en'] as const)('%s', (lang) => {
