@@ -25,7 +25,7 @@ const TEXT = {
     withdrawConflict: 'Cannot be above the daily withdrawal maximum (¥5,000.00)',
     range: 'From ¥0.00 to ¥1,000.00',
     discardNew: 'the design images uploaded',
-    required: 'Please fill in Receiver',
+    required: 'Enter the receiver\'s name',
     limitConflict: 'The daily limit cannot be above the monthly one (¥1,000.00)',
     samePassword: 'The new password must differ from the current one',
     zeroConfirm: '24 hours',
