@@ -4,16 +4,7 @@
  * from it), with only a little compressed data after, so the files stay a few hundred bytes.
  */
 const zlib = require('node:zlib')
-const { crc32 } = require('./png')
-
-function pngChunk (type, data) {
-  const len = Buffer.alloc(4)
-  len.writeUInt32BE(data.length)
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(crc32(body))
-  return Buffer.concat([len, body, crc])
-}
+const { chunk: pngChunk } = require('./png')
 
 /** A PNG whose IHDR says width x height (8-bit greyscale), with the first rows of zeros deflated. */
 function pngClaiming (width, height) {

@@ -52,4 +52,4 @@ function multipartBody (field, filename, contentType, bytes, boundary = 'shopTes
   return { body: Buffer.concat([head, bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` }
 }
 
-module.exports = { makePng, multipartBody, crc32 }
+module.exports = { makePng, multipartBody, crc32, chunk }
