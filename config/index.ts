@@ -1,12 +1,15 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { defineConfig, type UserConfigExport } from '@tarojs/cli'
+import { dotenvParse } from '@tarojs/helper'
 import TsconfigPathsPlugin from 'tsconfig-paths-webpack-plugin'
 import devConfig from './dev'
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { PrecompressPlugin } = require('../scripts/precompress.js') as { PrecompressPlugin: new () => unknown }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { PrerenderPlugin } = require('../scripts/prerender.js') as { PrerenderPlugin: new () => unknown }
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { weappApiBase } = require('../scripts/weapp-api-base.js') as { weappApiBase: (o: { base?: string, production: boolean }) => string }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { StagedBootPlugin } = require('../scripts/webpack/staged-boot.js') as { StagedBootPlugin: new (o: { prewarm: string[] }) => unknown }
 import prodConfig from './prod'
@@ -26,6 +29,19 @@ function shellEnv (): Record<string, string> {
   for (const k of APP_ENV_KEYS) out[k] = JSON.stringify('')
   for (const [k, v] of Object.entries(process.env)) {
     if (k.startsWith('TARO_APP_') && v !== undefined) out[k] = JSON.stringify(v)
+  }
+  // the mini-program gets an absolute API base (WeChat takes no relative URL), https in production:
+  // a production build without one stops here (scripts/weapp-api-base.js)
+  if (process.env.TARO_ENV === 'weapp') {
+    // Taro puts the `.env*` files' value over this one afterwards: that is the one to check then
+    const fromFiles = dotenvParse(path.resolve(__dirname, '..'), ['TARO_APP_'], process.env.NODE_ENV).TARO_APP_API_BASE
+    try {
+      out.TARO_APP_API_BASE = JSON.stringify(weappApiBase({ base: fromFiles ?? process.env.TARO_APP_API_BASE, production: process.env.NODE_ENV === 'production' }))
+    } catch (e) {
+      // the reason alone (thrown, Taro would add that it found no config file)
+      console.error(`\n${(e as Error).message}\n`)
+      process.exit(1)
+    }
   }
   return out
 }

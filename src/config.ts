@@ -17,13 +17,19 @@ export interface AppConfig {
   errorReportUrl: string
 }
 
+/** H5: the page's own origin (the API server serves the app too). */
 export const DEFAULT_API_BASE = '/dev-api'
+/**
+ * The mini-program: WeChat takes only absolute URLs. The build always inlines one (config/index.ts,
+ * scripts/weapp-api-base.js: this development default, or TARO_APP_API_BASE, https in production).
+ */
+export const DEFAULT_WEAPP_API_BASE = 'http://127.0.0.1:3000/dev-api'
 
 const flag = (v: string | undefined) => v === 'true' || v === '1'
 
 export function getConfig (): AppConfig {
   return {
-    apiBase: (process.env.TARO_APP_API_BASE || DEFAULT_API_BASE).replace(/\/+$/, ''),
+    apiBase: (process.env.TARO_APP_API_BASE || (process.env.TARO_ENV === 'weapp' ? DEFAULT_WEAPP_API_BASE : DEFAULT_API_BASE)).replace(/\/+$/, ''),
     appId: process.env.TARO_APP_ID || 'blindbox-shop',
     appType: process.env.TARO_APP_TYPE || (process.env.TARO_ENV === 'weapp' ? 'weapp' : 'h5'),
     env: process.env.TARO_APP_ENV || 'dev',

@@ -48,7 +48,9 @@ export const isExternal = (link: string) => /^[a-z][a-z\d+.-]*:/i.test(link)
 
 /** Only http(s) links with a host are followed; javascript:, data: and broken URLs are refused. */
 export function isValidExternal (link: string): boolean {
-  if (!/^https?:\/\//i.test(link)) return false
+  // the mini-program's web-view loads only https pages (its business domains):
+  // https://developers.weixin.qq.com/miniprogram/dev/component/web-view.html
+  if (!(process.env.TARO_ENV === 'weapp' ? /^https:\/\//i : /^https?:\/\//i).test(link)) return false
   try {
     const u = new URL(link)
     return !!u.hostname && !/\s/.test(link)
