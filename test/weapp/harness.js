@@ -1,14 +1,27 @@
 /**
  * Runs the weapp build in miniprogram-simulate: App() and Page() are captured (Page is shimmed onto
- * Component, which is all simulate knows), wx.* storage and navigation are kept in memory, and
- * wx.request is carried over real HTTP to a server the test names.
+ * Component, which is all simulate knows), and wx.* is a simulated WeChat that refuses what WeChat
+ * refuses. Each rule below names the documentation page it comes from; test/weapp/harness.weapp.test.js
+ * shows each refusal, so no test can pass only because this fake is kinder than WeChat.
+ * - Network (wx.request, uploadFile, downloadFile): absolute http(s) URLs only; with the domain check on
+ *   (urlCheck, as on a phone) only https hosts in the request-domain list; at most 10 at once (more
+ *   wait their turn). The listed test host is delivered to the local server (state.apiOrigin).
+ * - Storage: 1 MB per key, 10 MB in all. Page stack: 10 pages at most; unknown pages fail.
+ * - setData: at most 1 MB at a time. wx.login: codes from the local code2session fake, each once.
+ * Privacy, scopes and location: ./wx-privacy.js.
  */
 const fs = require('node:fs')
 const http = require('node:http')
+const os = require('node:os')
 const path = require('node:path')
 const simulate = require('miniprogram-simulate')
+const { WEAPP_TEST_API_ORIGIN } = require('./origin')
 
 const DIST = path.resolve(__dirname, '../../dist/weapp')
+const MB = 1024 * 1024
+
+/** Bytes of a value as WeChat measures what it stores or sends across: its JSON text, in UTF-8. */
+const jsonBytes = (v) => Buffer.byteLength(JSON.stringify(v === undefined ? null : v) || '', 'utf8')
 
 function createHarness () {
   const state = {
@@ -26,12 +39,30 @@ function createHarness () {
     /** What wx.chooseImage picks next: a file on disk, or an errMsg to fail with (e.g. a cancel). */
     chooseImage: { path: '', fail: '' },
     uploads: [],
-    apiOrigin: ''
+    downloads: [],
+    /** The local server the test host is delivered to (http://127.0.0.1:PORT). */
+    apiOrigin: '',
+    /**
+     * The domain check (project.config.json urlCheck; always on for a phone without debug mode): when on,
+     * only https origins in `requestDomains` are reached.
+     */
+    urlCheck: true,
+    requestDomains: [WEAPP_TEST_API_ORIGIN],
+    /** Calls on the network now, and the most there ever were at once. */
+    inFlight: 0,
+    maxInFlight: 0,
+    /** setData calls WeChat refused (over 1 MB). */
+    setDataRefused: [],
+    /** The local code2session fake wx.login asks for codes (test/support/providers/wechat.js startMiniProgram). */
+    wechat: null,
+    loginCodes: []
   }
+  /** The page stack (routes, with their queries): what getCurrentPages() answers. */
+  state.stack = [{ route: state.route.route, options: state.route.query }]
 
   global.App = (o) => { state.app = o }
   global.getApp = () => state.app
-  global.getCurrentPages = () => [{ route: state.route.route, options: state.route.query }]
+  global.getCurrentPages = () => state.stack.map(p => ({ route: p.route, options: p.options }))
   global.Page = (pageOpts) => {
     const { data, ...rest } = pageOpts
     const methods = {}
@@ -43,6 +74,17 @@ function createHarness () {
       lifetimes: {
         attached () {
           this.route = this.__route__ = state.route.route
+          // https://developers.weixin.qq.com/miniprogram/dev/reference/api/Page.html#Page-prototype-setData-Object-data-Function-callback
+          // "单次设置的数据不能超过1024kB": WeChat refuses a larger setData
+          const setData = this.setData.bind(this)
+          this.setData = (data, cb) => {
+            const bytes = jsonBytes(data)
+            if (bytes > MB) {
+              state.setDataRefused.push({ route: this.route, bytes })
+              throw new Error(`setData: exceeded max data size 1024KB (${Math.ceil(bytes / 1024)} KB)`)
+            }
+            return setData(data, cb)
+          }
           this.onLoad(state.route.query)
           this.onShow()
           this.onReady()
@@ -55,47 +97,187 @@ function createHarness () {
     const res = { errMsg: `${name}:ok`, ...extra }
     setTimeout(() => { opts && opts.success && opts.success(res); opts && opts.complete && opts.complete(res) }, 0)
   }
-  wx.setStorageSync = (k, v) => { state.storage[k] = v }
+  const fail = (opts, errMsg, extra = {}) => {
+    const res = { errMsg, ...extra }
+    setTimeout(() => { opts && opts.fail && opts.fail(res); opts && opts.complete && opts.complete(res) }, 0)
+  }
+  // https://developers.weixin.qq.com/miniprogram/dev/api/storage/wx.setStorageSync.html
+  // "单个 key 允许存储的最大数据长度为 1MB，所有数据存储上限为 10MB"; the sync forms throw, the others fail
+  const storageBytes = () => Object.entries(state.storage).reduce((n, [k, v]) => n + Buffer.byteLength(k) + jsonBytes(v), 0)
+  const storageRefusal = (name, k, v) => {
+    if (typeof k !== 'string' || !k) return `${name}:fail parameter error: parameter.key should be String instead of ${typeof k}`
+    const bytes = jsonBytes(v)
+    if (bytes > MB) return `${name}:fail entry size limit reached (${bytes} bytes; 1 MB per key)`
+    const others = storageBytes() - (k in state.storage ? Buffer.byteLength(k) + jsonBytes(state.storage[k]) : 0)
+    if (others + Buffer.byteLength(k) + bytes > 10 * MB) return `${name}:fail exceed storage max size 10MB`
+    return ''
+  }
+  // WeChat keeps a copy (JSON-able values), not the caller's object
+  const stored = (v) => (v === undefined ? '' : JSON.parse(JSON.stringify(v)))
+  wx.setStorageSync = (k, v) => {
+    const refusal = storageRefusal('setStorageSync', k, v)
+    if (refusal) throw new Error(refusal)
+    state.storage[k] = stored(v)
+  }
   wx.getStorageSync = (k) => (k in state.storage ? state.storage[k] : '')
   wx.removeStorageSync = (k) => { delete state.storage[k] }
-  wx.getSystemInfoSync = () => ({ language: 'zh_CN', windowWidth: 375, windowHeight: 812, pixelRatio: 2, platform: 'devtools' })
-  for (const name of ['navigateTo', 'redirectTo', 'reLaunch', 'switchTab']) {
-    wx[name] = (opts) => { state.navigations.push({ type: name, url: opts.url }); ok(name, opts) }
+  wx.clearStorageSync = () => { for (const k of Object.keys(state.storage)) delete state.storage[k] }
+  wx.getStorageInfoSync = () => ({ keys: Object.keys(state.storage), currentSize: Math.ceil(storageBytes() / 1024), limitSize: 10 * 1024 })
+  wx.setStorage = (opts) => {
+    const refusal = storageRefusal('setStorage', opts.key, opts.data)
+    if (refusal) return fail(opts, refusal)
+    state.storage[opts.key] = stored(opts.data)
+    ok('setStorage', opts)
   }
-  wx.navigateBack = (opts) => { state.navigations.push({ type: 'navigateBack' }); ok('navigateBack', opts) }
+  wx.getStorage = (opts) => (opts.key in state.storage ? ok('getStorage', opts, { data: state.storage[opts.key] }) : fail(opts, 'getStorage:fail data not found'))
+  wx.removeStorage = (opts) => { delete state.storage[opts.key]; ok('removeStorage', opts) }
+  wx.getSystemInfoSync = () => ({ language: 'zh_CN', windowWidth: 375, windowHeight: 812, pixelRatio: 2, platform: 'devtools' })
+
+  // Navigation over a real page stack. Pages are not rendered by navigating (a test loads a page itself
+  // with loadPage: the simulator runs a compiled page's code once per file); state.navigations keeps
+  // every call. https://developers.weixin.qq.com/miniprogram/dev/api/route/wx.navigateTo.html: "小程序中页面栈最多十层";
+  // a page missing from app.json fails (errMsg as WeChat's: 'navigateTo:fail page "x" is not found').
+  const appJson = () => JSON.parse(fs.readFileSync(path.join(DIST, 'app.json'), 'utf8'))
+  const routesOf = (app) => [...app.pages, ...(app.subPackages || app.subpackages || []).flatMap(p => p.pages.map(x => `${p.root.replace(/\/$/, '')}/${x}`))]
+  const target = (name, url) => {
+    const [raw, query = ''] = String(url || '').split('?')
+    const here = state.stack[state.stack.length - 1].route
+    const route = raw.startsWith('/') ? raw.slice(1) : path.posix.join(path.posix.dirname(here), raw)
+    if (!routesOf(appJson()).includes(route)) return { errMsg: `${name}:fail page "${route}" is not found` }
+    return { route, options: Object.fromEntries(new URLSearchParams(query)) }
+  }
+  const navigate = (name, opts, apply) => {
+    state.navigations.push({ type: name, url: opts.url })
+    const t = target(name, opts.url)
+    if (t.errMsg) return fail(opts, t.errMsg)
+    const refusal = apply(t)
+    if (refusal) return fail(opts, refusal)
+    ok(name, opts)
+  }
+  wx.navigateTo = (opts) => navigate('navigateTo', opts, (t) => {
+    if (state.stack.length >= 10) return 'navigateTo:fail webview count limit exceed'
+    state.stack.push(t)
+  })
+  wx.redirectTo = (opts) => navigate('redirectTo', opts, (t) => { state.stack[state.stack.length - 1] = t })
+  wx.reLaunch = (opts) => navigate('reLaunch', opts, (t) => { state.stack = [t] })
+  wx.switchTab = (opts) => navigate('switchTab', opts, (t) => {
+    // https://developers.weixin.qq.com/miniprogram/dev/api/route/wx.switchTab.html: only tabBar pages
+    const tabs = ((appJson().tabBar || {}).list || []).map(x => x.pagePath)
+    if (!tabs.includes(t.route)) return 'switchTab:fail can not switch to no-tabBar page'
+    state.stack = [t]
+  })
+  wx.navigateBack = (opts = {}) => {
+    state.navigations.push({ type: 'navigateBack' })
+    const delta = Math.max(1, opts.delta || 1)
+    // "如果 delta 大于现有页面数，则返回到首页": the first page stays
+    state.stack = state.stack.slice(0, Math.max(1, state.stack.length - delta))
+    ok('navigateBack', opts)
+  }
   wx.showToast = (opts) => { state.toasts.push(opts.title); ok('showToast', opts) }
   wx.showModal = (opts) => { state.modals.push(opts.content); ok('showModal', opts, { confirm: state.modalConfirms, cancel: !state.modalConfirms }) }
   wx.showLoading = (opts) => ok('showLoading', opts)
   wx.hideLoading = (opts) => ok('hideLoading', opts)
   wx.setClipboardData = (opts) => { state.clipboard = opts.data; ok('setClipboardData', opts) }
   wx.setNavigationBarTitle = (opts) => { state.titles.push(opts.title); ok('setNavigationBarTitle', opts) }
-  wx.request = (opts) => {
-    const url = new URL(opts.url, state.apiOrigin)
-    const body = opts.data === undefined ? undefined : JSON.stringify(opts.data)
-    state.requests.push({ url: url.pathname + url.search, method: opts.method || 'GET', header: opts.header, data: opts.data })
-    const req = http.request(url, { method: opts.method || 'GET', headers: { ...opts.header } }, (res) => {
-      const chunks = []
-      res.on('data', c => { chunks.push(c) })
-      res.on('end', () => {
-        const buf = Buffer.concat(chunks)
-        const text = buf.toString('utf8')
-        let data = text
-        // responseType arraybuffer: the bytes as they came (as wx.request hands them over)
-        if (opts.responseType === 'arraybuffer') data = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length)
-        else try { data = JSON.parse(text) } catch { /* not JSON: left as text */ }
-        const out = { statusCode: res.statusCode, data, header: res.headers, errMsg: 'request:ok' }
-        opts.success && opts.success(out)
-        opts.complete && opts.complete(out)
+  // https://developers.weixin.qq.com/miniprogram/dev/framework/ability/network.html: wx.request,
+  // uploadFile and downloadFile reach only the https (or wss) domains configured for the app, not IP
+  // addresses or localhost, and a configured domain without a port matches no URL with one; the check is
+  // skipped only in DevTools with "do not verify domain names" or in a phone's debug mode (urlCheck
+  // off). A URL must be absolute: a relative one fails as invalid. "最大并发限制是 10 个": since base
+  // library 1.4.0 the ones beyond wait in a queue instead of failing.
+  function route (name, rawUrl) {
+    let url
+    try {
+      url = /^[a-z][a-z\d+.-]*:\/\//i.test(String(rawUrl)) ? new URL(String(rawUrl)) : null
+    } catch { url = null }
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return { errMsg: `${name}:fail invalid url "${rawUrl}"` }
+    if (state.urlCheck && (url.protocol !== 'https:' || !state.requestDomains.includes(url.origin))) {
+      return { errMsg: `${name}:fail url not in domain list` }
+    }
+    // delivery: the listed test host is the local server (a hosts entry and a TLS-terminating proxy);
+    // any other reachable URL (urlCheck off) goes where it says
+    const deliver = url.origin === WEAPP_TEST_API_ORIGIN ? new URL(url.pathname + url.search, state.apiOrigin) : url
+    if (deliver.protocol !== 'http:') return { errMsg: `${name}:fail the simulator reaches only ${WEAPP_TEST_API_ORIGIN} and http URLs` }
+    return { url, deliver }
+  }
+  const queue = []
+  function onNetwork (start) {
+    const run = () => {
+      state.inFlight++
+      state.maxInFlight = Math.max(state.maxInFlight, state.inFlight)
+      let done = false
+      start(() => {
+        if (done) return
+        done = true
+        state.inFlight--
+        const next = queue.shift()
+        if (next) next()
       })
+    }
+    if (state.inFlight < 10) run()
+    else queue.push(run)
+  }
+
+  wx.request = (opts) => {
+    const r = route('request', opts.url)
+    if (r.errMsg) { fail(opts, r.errMsg); return { abort () {} } }
+    const method = (opts.method || 'GET').toUpperCase()
+    const body = opts.data === undefined || method === 'GET' ? undefined : (typeof opts.data === 'string' ? opts.data : JSON.stringify(opts.data))
+    state.requests.push({ url: r.url.pathname + r.url.search, method, header: opts.header, data: opts.data })
+    let req = null
+    let aborted = false
+    onNetwork((release) => {
+      if (aborted) { release(); return }
+      req = http.request(r.deliver, { method, headers: { ...opts.header } }, (res) => {
+        const chunks = []
+        res.on('data', c => { chunks.push(c) })
+        res.on('end', () => {
+          release()
+          const buf = Buffer.concat(chunks)
+          const text = buf.toString('utf8')
+          let data = text
+          // responseType arraybuffer: the bytes as they came (as wx.request hands them over)
+          if (opts.responseType === 'arraybuffer') data = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length)
+          else try { data = JSON.parse(text) } catch { /* not JSON: left as text */ }
+          const out = { statusCode: res.statusCode, data, header: res.headers, errMsg: 'request:ok' }
+          opts.success && opts.success(out)
+          opts.complete && opts.complete(out)
+        })
+      })
+      req.on('error', (e) => {
+        release()
+        fail(opts, aborted ? 'request:fail abort' : `request:fail ${e.message}`)
+      })
+      if (body !== undefined) req.write(body)
+      req.end()
     })
-    req.on('error', (e) => {
-      const out = { errMsg: `request:fail ${e.message}` }
-      opts.fail && opts.fail(out)
-      opts.complete && opts.complete(out)
+    return { abort () { aborted = true; if (req) req.destroy() } }
+  }
+
+  // https://developers.weixin.qq.com/miniprogram/dev/api/network/download/wx.downloadFile.html: the body
+  // saved to a temporary file, its path and the HTTP status handed over (any status is a success)
+  wx.downloadFile = (opts) => {
+    const r = route('downloadFile', opts.url)
+    if (r.errMsg) { fail(opts, r.errMsg); return { abort () {}, onProgressUpdate () {} } }
+    state.downloads.push({ url: r.url.pathname + r.url.search, header: opts.header })
+    let req = null
+    onNetwork((release) => {
+      req = http.request(r.deliver, { method: 'GET', headers: { ...opts.header } }, (res) => {
+        const chunks = []
+        res.on('data', c => chunks.push(c))
+        res.on('end', () => {
+          release()
+          const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wxfile-')), path.basename(r.url.pathname) || 'download')
+          fs.writeFileSync(file, Buffer.concat(chunks))
+          const out = { statusCode: res.statusCode, tempFilePath: file, errMsg: 'downloadFile:ok' }
+          opts.success && opts.success(out)
+          opts.complete && opts.complete(out)
+        })
+      })
+      req.on('error', (e) => { release(); fail(opts, `downloadFile:fail ${e.message}`) })
+      req.end()
     })
-    if (body !== undefined && (opts.method || 'GET') !== 'GET') req.write(body)
-    req.end()
-    return { abort () { req.destroy() } }
+    return { abort () { if (req) req.destroy() }, onProgressUpdate () {} }
   }
 
   wx.chooseImage = (opts) => {
@@ -106,10 +288,11 @@ function createHarness () {
     }
     ok('chooseImage', opts, { tempFilePaths: [file], tempFiles: [{ path: file, size: fs.statSync(file).size }] })
   }
-  // wx.uploadFile: the file read from its path and sent as multipart/form-data over real HTTP, the answer's
-  // body handed over as text (as WeChat does)
+  // wx.uploadFile (https://developers.weixin.qq.com/miniprogram/dev/api/network/upload/wx.uploadFile.html):
+  // the file read from its path and sent as multipart/form-data, the answer's body handed over as text
   wx.uploadFile = (opts) => {
-    const url = new URL(opts.url, state.apiOrigin)
+    const r = route('uploadFile', opts.url)
+    if (r.errMsg) { fail(opts, r.errMsg); return { abort () {}, onProgressUpdate () {} } }
     const boundary = `----wxupload${Date.now().toString(16)}`
     const bytes = fs.readFileSync(opts.filePath)
     const body = Buffer.concat([
@@ -117,23 +300,33 @@ function createHarness () {
       bytes,
       Buffer.from(`\r\n--${boundary}--\r\n`)
     ])
-    state.uploads.push({ url: url.pathname, name: opts.name, header: opts.header, bytes: bytes.length })
-    const req = http.request(url, { method: 'POST', headers: { ...opts.header, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length } }, (res) => {
-      const chunks = []
-      res.on('data', c => chunks.push(c))
-      res.on('end', () => {
-        const out = { statusCode: res.statusCode, data: Buffer.concat(chunks).toString('utf8'), errMsg: 'uploadFile:ok' }
-        opts.success && opts.success(out)
-        opts.complete && opts.complete(out)
+    state.uploads.push({ url: r.url.pathname, name: opts.name, header: opts.header, bytes: bytes.length })
+    let req = null
+    onNetwork((release) => {
+      req = http.request(r.deliver, { method: 'POST', headers: { ...opts.header, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length } }, (res) => {
+        const chunks = []
+        res.on('data', c => chunks.push(c))
+        res.on('end', () => {
+          release()
+          const out = { statusCode: res.statusCode, data: Buffer.concat(chunks).toString('utf8'), errMsg: 'uploadFile:ok' }
+          opts.success && opts.success(out)
+          opts.complete && opts.complete(out)
+        })
       })
+      req.on('error', (e) => { release(); fail(opts, `uploadFile:fail ${e.message}`) })
+      req.end(body)
     })
-    req.on('error', (e) => {
-      const out = { errMsg: `uploadFile:fail ${e.message}` }
-      opts.fail && opts.fail(out)
-      opts.complete && opts.complete(out)
-    })
-    req.end(body)
-    return { abort () { req.destroy() }, onProgressUpdate () {} }
+    return { abort () { if (req) req.destroy() }, onProgressUpdate () {} }
+  }
+
+  // https://developers.weixin.qq.com/miniprogram/dev/api/open-api/login/wx.login.html: a code valid
+  // for one code2Session call (and five minutes). Codes come from the local code2session fake
+  // (state.wechat, test/support/providers/wechat.js startMiniProgram), as WeChat's client gets them from
+  // WeChat; without one (a tourist app id) the code is one no server accepts.
+  wx.login = (opts = {}) => {
+    const code = state.wechat ? state.wechat.mint() : `tourist_${Date.now().toString(36)}`
+    state.loginCodes.push(code)
+    ok('login', opts, { code })
   }
 
   function boot () {
@@ -143,11 +336,15 @@ function createHarness () {
 
   function loadPage (route, query = {}) {
     state.route = { route, query }
+    // the page on top of the stack is the one shown
+    state.stack[state.stack.length - 1] = { route, options: query }
     const id = simulate.load(path.join(DIST, route), `p-${route.replace(/\W/g, '-')}`, { compiler: 'official', rootPath: DIST })
     const page = simulate.render(id)
     page.attach(document.createElement('parent-wrapper'))
     return page
   }
+
+  // privacy, scopes, location: ./wx-privacy.js
 
   return { state, boot, loadPage, DIST }
 }

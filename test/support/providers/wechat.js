@@ -102,4 +102,51 @@ async function start () {
   return fake
 }
 
-module.exports = { start, APPID, SECRET }
+// The mini-program's login, as https://developers.weixin.qq.com/miniprogram/dev/OpenApiDoc/user-login/code2Session.html
+// describes it: GET /sns/jscode2session?appid&secret&js_code&grant_type=authorization_code answers
+// {openid, session_key[, unionid]}; a code works once (40163 "code been used"), an unknown one is 40029,
+// a wrong appid/secret 40013, a wrong grant_type 40002. Errors come as HTTP 200 with {errcode, errmsg}.
+// wx.login's codes come from `fake.mint(user)` (the simulator's wx.login asks it, as WeChat's client
+// asks WeChat's servers), so only codes WeChat itself handed out work.
+const MINI_APPID = 'wxfakemini00001'
+const MINI_SECRET = 'fake-mini-secret-0001'
+
+async function startMiniProgram () {
+  const fake = {
+    appid: MINI_APPID,
+    secret: MINI_SECRET,
+    /** Who is logged in to WeChat on the simulated phone. */
+    user: { openid: 'o_fake_mini_user_0001' },
+    calls: [],
+    url: '',
+    close: null,
+    /** A fresh login code for `user` (what wx.login answers). */
+    mint (user = fake.user) {
+      const code = `mini_${crypto.randomBytes(12).toString('hex')}`
+      codes.set(code, user)
+      return code
+    }
+  }
+  const codes = new Map()
+  const used = new Set()
+  const server = await listen((req, res) => {
+    const url = new URL(req.url || '/', 'http://x')
+    const q = url.searchParams
+    fake.calls.push({ path: url.pathname, query: Object.fromEntries(q) })
+    const err = (errcode, errmsg) => sendJson(res, { errcode, errmsg })
+    if (url.pathname !== '/sns/jscode2session') return err(40066, 'invalid url')
+    if (q.get('appid') !== MINI_APPID || q.get('secret') !== MINI_SECRET) return err(40013, 'invalid appid')
+    if (q.get('grant_type') !== 'authorization_code') return err(40002, 'invalid grant_type')
+    const code = q.get('js_code') || ''
+    if (used.has(code)) return err(40163, 'code been used')
+    const user = codes.get(code)
+    if (!user) return err(40029, 'invalid code')
+    used.add(code)
+    return sendJson(res, { openid: user.openid, session_key: `sk-${user.openid}`, ...(user.unionid ? { unionid: user.unionid } : {}) })
+  })
+  fake.url = server.url
+  fake.close = server.close
+  return fake
+}
+
+module.exports = { start, startMiniProgram, APPID, SECRET, MINI_APPID, MINI_SECRET }
