@@ -149,6 +149,9 @@ function createHarness () {
     return page
   }
 
+  // privacy, scopes, location: ./wx-privacy.js
+  require('./wx-privacy').install(wx, state, { ok })
+
   return { state, boot, loadPage, DIST }
 }
 
