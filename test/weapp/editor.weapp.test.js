@@ -106,7 +106,21 @@ test('editor, the series tab: a new draft with a design whose image is picked wi
   // a cancelled pick says no file was selected and sends nothing; the operator has not agreed to the privacy
   // guide yet: WeChat holds chooseImage and the app's prompt asks first (issue 22)
   h.state.chooseImage = { path: '', fail: 'chooseImage:fail cancel' }
+  const why = '选择图片需要你同意隐私保护指引，未同意时无法继续。'
+  // declined, and not asked again: the pick says why it cannot go on, and nothing is sent
+  h.state.modalConfirms = false
   page.querySelector('.design-image-0').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.privacy-prompt')).toBeTruthy())
+  page.querySelector('.privacy-prompt__decline').dispatchEvent('tap')
+  await waitFor(() => expect(h.state.toasts[h.state.toasts.length - 1]).toBe(why))
+  expect(h.state.modals[h.state.modals.length - 1]).toBe(why)
+  expect(h.state.uploads).toHaveLength(0)
+  // declined, then "ask again": WeChat asks once more through the prompt, and the agree button lets the pick go on
+  h.state.modalConfirms = true
+  page.querySelector('.design-image-0').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.privacy-prompt')).toBeTruthy())
+  page.querySelector('.privacy-prompt__decline').dispatchEvent('tap')
+  await waitFor(() => expect(h.state.privacy.asked).toHaveLength(3))
   await waitFor(() => expect(page.querySelector('#privacy-agree')).toBeTruthy())
   tapAgree(h.state, page)
   await waitFor(() => expect(h.state.toasts[h.state.toasts.length - 1]).toBe('未选择文件'))
