@@ -20,7 +20,7 @@ afterEach(() => {
 
 test.each([
   ['zh', '用户隐私保护提示', '《拾盒隐私保护指引》', '同意并继续', '拒绝'],
-  ['en', 'Your privacy', 'the Pickbox Privacy Guide', 'Agree and continue', 'Decline']
+  ['en', 'Your privacy', 'the Pickbox Privacy Guide', 'Agree', 'Decline']
 ] as const)('%s: shown only while a call is held; decline answers disagree, the guide opens', (locale, title, contract, agree, decline) => {
   process.env.TARO_ENV = 'weapp'
   localeStore.setLocale(locale)

@@ -122,7 +122,7 @@ const core: CoreDict = {
     text: 'Before using your location, picking images or files, or copying a tracking number, please read ',
     contract: 'the {app} Privacy Guide',
     after: '. These features need your consent; you can keep shopping if you decline.',
-    agree: 'Agree and continue',
+    agree: 'Agree',
     decline: 'Decline',
     askAgain: 'Ask again',
     imageNeeded: 'Picking an image needs your consent to the privacy guide; without it this cannot go on.',
