@@ -156,13 +156,13 @@ function install (wx, state, { ok }, options = {}) {
   }
 
   // https://developers.weixin.qq.com/miniprogram/dev/api/open-api/authorize/wx.authorize.html
-  // authorizing the location scope is itself a private location API (privacy first)
+  // wx.authorize of a scope is itself a private API in the privacy guide's list (location, werun, album,
+  // contacts, calendar, microphone, camera, bluetooth: privacy first), scope.userInfo aside:
+  // https://developers.weixin.qq.com/miniprogram/dev/framework/user-privacy/miniprogram-intro.html
   wx.authorize = (opts = {}) => {
     const scope = opts.scope
     if (!SCOPES.includes(scope)) { fail(opts, 'authorize:fail invalid scope'); return }
-    const gate = scope === 'scope.userLocation' || scope === 'scope.userFuzzyLocation'
-      ? (go) => privacyGate('authorize', opts, go)
-      : (go) => go()
+    const gate = scope === 'scope.userInfo' ? (go) => go() : (go) => privacyGate('authorize', opts, go)
     gate(() => scopeGate('authorize', scope, opts, () => ok('authorize', opts)))
   }
   // https://developers.weixin.qq.com/miniprogram/dev/api/open-api/setting/wx.getSetting.html

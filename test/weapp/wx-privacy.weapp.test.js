@@ -133,6 +133,8 @@ describe('authorize, getSetting, openSetting', () => {
     expect((await call(wx.authorize, { scope: 'scope.everything' })).res.errMsg).toBe('authorize:fail invalid scope')
     expect((await call(wx.getSetting)).res.authSetting).toEqual({})
     expect((await call(wx.authorize, { scope: 'scope.userLocation' })).res).toEqual({ errMsg: 'authorize:fail privacy permission is not authorized', errno: 104 })
+    expect((await call(wx.authorize, { scope: 'scope.writePhotosAlbum' })).res.errno).toBe(104)
+    expect(state.scopePopups).toEqual([])
     state.privacy.agreed = true
     expect((await call(wx.authorize, { scope: 'scope.userLocation' })).ok).toBe(true)
     expect((await call(wx.getSetting)).res.authSetting).toEqual({ 'scope.userLocation': true })
