@@ -115,6 +115,9 @@ test('editor, the series tab: a new draft with a design whose image is picked wi
   await waitFor(() => expect(h.state.toasts[h.state.toasts.length - 1]).toBe(why))
   expect(h.state.modals[h.state.modals.length - 1]).toBe(why)
   expect(h.state.uploads).toHaveLength(0)
+  // the picker takes a tap again once its pick is over (the toast comes just before)
+  const idle = () => waitFor(() => expect(page.querySelector('.design-image-0').dom.textContent).not.toContain('上传中'))
+  await idle()
   // declined, then "ask again": WeChat asks once more through the prompt, and the agree button lets the pick go on
   h.state.modalConfirms = true
   page.querySelector('.design-image-0').dispatchEvent('tap')
@@ -127,6 +130,7 @@ test('editor, the series tab: a new draft with a design whose image is picked wi
   expect(h.state.privacy.agreed).toBe(true)
   expect(page.querySelector('.privacy-prompt')).toBeFalsy()
   expect(h.state.uploads).toHaveLength(0)
+  await idle()
   h.state.chooseImage = { path: file, fail: '' }
   page.querySelector('.design-image-0').dispatchEvent('tap')
   await waitFor(() => expect(page.querySelector('.design-image-0 .image-picker__img')).toBeTruthy(), 10000)
