@@ -21,5 +21,6 @@ export function installPrivacyListener (): void {
 /** The privacy guide as WeChat shows it (the one filled in on the mini-program's admin pages). */
 export function openPrivacyContract (): void {
   if (process.env.TARO_ENV !== 'weapp' || typeof Taro.openPrivacyContract !== 'function') return
-  Taro.openPrivacyContract({})
+  // Taro hands back a promise for it: a failure (no guide filled in yet) must not surface as an unhandled rejection
+  Promise.resolve(Taro.openPrivacyContract({}) as unknown).catch(() => undefined)
 }
