@@ -28,6 +28,23 @@ export default defineAppConfig({
   // reads these; H5 has no such setting, and each call passes its own: src/services/request.ts,
   // upload.ts, download.ts; PLATFORM_TIMEOUT_MS in src/constants.ts, compared in test/unit/timeouts.test.ts)
   networkTimeout: { request: 60000, connectSocket: 60000, uploadFile: 60000, downloadFile: 60000 },
+  // WeChat only (H5 has no such fields). getLocation, the one private location API the app calls
+  // (src/utils/location.ts), must be declared or it fails "getLocation:fail the api need to be declared in
+  // the requiredPrivateInfos field in app.json/ext.json":
+  // https://developers.weixin.qq.com/miniprogram/dev/reference/configuration/app.html#requiredPrivateInfos
+  // scope.userLocation's desc is what WeChat's location popup says the position is for ("你的位置信息将用于
+  // ...", at most 30 characters):
+  // https://developers.weixin.qq.com/miniprogram/dev/reference/configuration/app.html#permission
+  // https://developers.weixin.qq.com/miniprogram/dev/framework/open-ability/authorize.html
+  // No __usePrivacyCheck__: since 2023-10-17 WeChat checks privacy consent whether or not it is set
+  // (https://developers.weixin.qq.com/miniprogram/dev/framework/user-privacy/PrivacyAuthorize.html); the
+  // app answers wx.onNeedPrivacyAuthorization itself (src/utils/privacy.ts, components/PrivacyPrompt).
+  ...(process.env.TARO_ENV === 'weapp'
+    ? {
+        requiredPrivateInfos: ['getLocation'],
+        permission: { 'scope.userLocation': { desc: '填写收货地址时定位你所在的地区和附近地点' } }
+      }
+    : {}),
   window: {
     backgroundTextStyle: 'dark',
     backgroundColor: '#F8F8F8',

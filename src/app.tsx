@@ -2,11 +2,14 @@ import { type PropsWithChildren } from 'react'
 import { useLaunch } from '@tarojs/taro'
 import { installInterceptors } from '@/services/request'
 import { installErrorReporting } from '@/utils/errorReport'
+import { installPrivacyListener } from '@/utils/privacy'
 import { sessionStore } from '@/stores/session'
 import './app.scss'
 
 installInterceptors()
 installErrorReporting()
+// the mini-program's answer to WeChat's privacy check, once for the whole app (components/PrivacyPrompt)
+installPrivacyListener()
 
 function App ({ children }: PropsWithChildren) {
   useLaunch(() => {

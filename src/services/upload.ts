@@ -10,6 +10,7 @@ import type { UploadResult } from '~types/editor'
 import { UPLOAD_FIELD, UPLOAD_IMAGE_TYPES, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, UPLOAD_PDF_MAX_BYTES, UPLOAD_PDF_MAX_MB } from '~types/limits'
 import { UPLOAD_TIMEOUT_MS } from '@/constants'
 import { t } from '@/stores/locale'
+import { PermissionRefused, withPrivacyRetry } from '@/utils/permission'
 import { ApiError } from './errors'
 import { buildHeaders, buildUrl } from './request'
 
@@ -17,7 +18,7 @@ const UPLOAD_URL = '/api/operator/upload'
 
 /** An upload that did not happen, with the message to show (spec 9's upload texts). */
 export class UploadError extends Error {
-  constructor (readonly reason: 'none' | 'open' | 'path' | 'size' | 'type' | 'send' | 'failed', message: string) {
+  constructor (readonly reason: 'none' | 'open' | 'path' | 'size' | 'type' | 'send' | 'failed' | 'privacy', message: string) {
     super(message)
     this.name = 'UploadError'
   }
@@ -45,6 +46,13 @@ function uploadHeaders (url: string): Record<string, string> {
   return header
 }
 
+/** A picker that gave nothing: cancelled, privacy declined (the text says why), or failed to open. */
+function pickFailed (e: unknown): UploadError {
+  if (e instanceof PermissionRefused) return new UploadError('privacy', e.message)
+  const msg = String((e as { errMsg?: string })?.errMsg ?? e)
+  return /cancel/i.test(msg) ? new UploadError('none', t('upload.noFile')) : new UploadError('open', t('upload.openFailed'))
+}
+
 /**
  * Mini-program: pick one image from the album or the camera and upload it (to the editor's upload,
  * or another route that takes a file: OCR, a shopper's screenshot).
@@ -52,10 +60,10 @@ function uploadHeaders (url: string): Record<string, string> {
 export async function chooseAndUpload<T = UploadResult> (url = UPLOAD_URL): Promise<T> {
   let picked: Taro.chooseImage.SuccessCallbackResult
   try {
-    picked = await Taro.chooseImage({ count: 1, sizeType: ['compressed'], sourceType: ['album', 'camera'] })
+    // privacy declined: says why and offers to ask again (issue 22)
+    picked = await withPrivacyRetry(() => Taro.chooseImage({ count: 1, sizeType: ['compressed'], sourceType: ['album', 'camera'] }), 'privacy.imageNeeded')
   } catch (e) {
-    const msg = String((e as { errMsg?: string })?.errMsg ?? e)
-    throw /cancel/i.test(msg) ? new UploadError('none', t('upload.noFile')) : new UploadError('open', t('upload.openFailed'))
+    throw pickFailed(e)
   }
   const path = picked.tempFilePaths?.[0]
   if (!path) throw new UploadError('path', t('upload.noPath'))
@@ -128,10 +136,9 @@ export async function uploadPdfObject (file: File | null | undefined): Promise<U
 export async function chooseAndUploadPdf (): Promise<UploadResult> {
   let picked: Taro.chooseMessageFile.SuccessCallbackResult
   try {
-    picked = await Taro.chooseMessageFile({ count: 1, type: 'file', extension: ['pdf'] })
+    picked = await withPrivacyRetry(() => Taro.chooseMessageFile({ count: 1, type: 'file', extension: ['pdf'] }), 'privacy.fileNeeded')
   } catch (e) {
-    const msg = String((e as { errMsg?: string })?.errMsg ?? e)
-    throw /cancel/i.test(msg) ? new UploadError('none', t('upload.noFile')) : new UploadError('open', t('upload.openFailed'))
+    throw pickFailed(e)
   }
   const file = picked.tempFiles?.[0]
   if (!file?.path) throw new UploadError('path', t('upload.noPath'))

@@ -10,6 +10,7 @@ import Taro from '@tarojs/taro'
 import { isH5 } from '@/config'
 import { FALLBACK_LOCATION_ACCURACY_M, GEOLOCATION_TIMEOUT_MS } from '@/constants'
 import { geoApi, rectangleCentre } from '@/services/geo'
+import { refusalOf } from '@/utils/permission'
 
 /** A position (spec 3's location fields), and where it came from. */
 export interface Located {
@@ -20,10 +21,18 @@ export interface Located {
   horizontalAccuracy: number
   /** 'device': the platform's location; 'ip': the centre of the IP location's city box. */
   source: 'device' | 'ip'
+  /**
+   * Why the device's position was not had, when the user said no (issue 22): 'scope', the location scope
+   * refused in WeChat (the settings can turn it back on); 'privacy', the privacy prompt declined.
+   */
+  refused?: 'scope' | 'privacy'
 }
 
 /** Neither the device nor the IP location could place the user. */
 export class LocationError extends Error {
+  /** As Located.refused: the user refused the device's position before the IP location failed too. */
+  refused?: 'scope' | 'privacy'
+
   constructor (message: string, readonly cause?: unknown) {
     super(message)
     this.name = 'LocationError'
@@ -111,10 +120,20 @@ export async function locateByIp (): Promise<Located> {
  */
 export async function locate (options: { timeoutMs?: number } = {}): Promise<Located> {
   const timeoutMs = options.timeoutMs ?? GEOLOCATION_TIMEOUT_MS
+  let refused: Located['refused']
   try {
     return await withTimeout(devicePosition(timeoutMs), timeoutMs)
-  } catch {
-    // refused, failed, unsupported or too slow: the IP location (spec 8)
-    return locateByIp()
+  } catch (e) {
+    // refused, failed, unsupported or too slow: the IP location (spec 8). A refusal is remembered, so the
+    // page can say "you have denied authorization" and offer the settings (scope) or ask again (privacy).
+    const why = refusalOf(e)
+    if (why === 'scope' || why === 'privacy') refused = why
+  }
+  try {
+    const at = await locateByIp()
+    return refused ? { ...at, refused } : at
+  } catch (e) {
+    if (e instanceof LocationError) e.refused = refused
+    throw e
   }
 }

@@ -186,8 +186,24 @@ describe('locate()', () => {
 
   test('refused or failed: the centre of the IP location rectangle, accuracy 1000', async () => {
     jest.spyOn(Taro, 'getLocation').mockRejectedValue({ errMsg: 'getLocation:fail auth deny' } as never)
-    expect(await locate()).toEqual({ latitude: expect.closeTo(23.129, 9), longitude: expect.closeTo(113.264, 9), speed: 0, altitude: 0, horizontalAccuracy: 1000, source: 'ip' })
+    expect(await locate()).toEqual({ latitude: expect.closeTo(23.129, 9), longitude: expect.closeTo(113.264, 9), speed: 0, altitude: 0, horizontalAccuracy: 1000, source: 'ip', refused: 'scope' })
     expect(seen).toEqual([{ path: '/api/amap_ip_location', body: {} }])
+  })
+
+  test('issue 22: why the device gave nothing is kept: the scope refused, privacy declined, or neither', async () => {
+    const spy = jest.spyOn(Taro, 'getLocation')
+    spy.mockRejectedValue({ errMsg: 'getLocation:fail privacy permission is not authorized', errno: 104 } as never)
+    expect(await locate()).toMatchObject({ source: 'ip', refused: 'privacy' })
+    spy.mockRejectedValue({ errMsg: 'getLocation:fail:auth denied' } as never)
+    expect(await locate()).toMatchObject({ source: 'ip', refused: 'scope' })
+    spy.mockRejectedValue({ errMsg: 'getLocation:fail system permission denied' } as never)
+    expect((await locate()).refused).toBeUndefined()
+    // the IP location failing too: the error still says the user refused
+    ipRectangle = ''
+    spy.mockRejectedValue({ errMsg: 'getLocation:fail auth deny' } as never)
+    const e = await locate().then(() => null, (err: unknown) => err)
+    expect(e).toBeInstanceOf(LocationError)
+    expect((e as LocationError).refused).toBe('scope')
   })
 
   test('no position within the timeout: the IP location too', async () => {

@@ -9,6 +9,7 @@ const os = require('node:os')
 const { spawn } = require('node:child_process')
 const path = require('node:path')
 const { createHarness, waitFor } = require('./harness')
+const { tapAgree } = require('./wx-privacy')
 const { freePort, stop, waitForApi } = require('../support/processes')
 
 const h = createHarness()
@@ -102,11 +103,34 @@ test('editor, the series tab: a new draft with a design whose image is picked wi
   await new Promise(r => setTimeout(r, 100))
   page.querySelector('.design-add').dispatchEvent('tap')
   await waitFor(() => expect(page.querySelector('.design-image-0')).toBeTruthy())
-  // a cancelled pick says no file was selected and sends nothing
+  // a cancelled pick says no file was selected and sends nothing; the operator has not agreed to the privacy
+  // guide yet: WeChat holds chooseImage and the app's prompt asks first (issue 22)
   h.state.chooseImage = { path: '', fail: 'chooseImage:fail cancel' }
+  const why = '选择图片需要你同意隐私保护指引，未同意时无法继续。'
+  // declined, and not asked again: the pick says why it cannot go on, and nothing is sent
+  h.state.modalConfirms = false
   page.querySelector('.design-image-0').dispatchEvent('tap')
-  await waitFor(() => expect(h.state.toasts[h.state.toasts.length - 1]).toBe('未选择文件'))
+  await waitFor(() => expect(page.querySelector('.privacy-prompt')).toBeTruthy())
+  page.querySelector('.privacy-prompt__decline').dispatchEvent('tap')
+  await waitFor(() => expect(h.state.toasts[h.state.toasts.length - 1]).toBe(why))
+  expect(h.state.modals[h.state.modals.length - 1]).toBe(why)
   expect(h.state.uploads).toHaveLength(0)
+  // the picker takes a tap again once its pick is over (the toast comes just before)
+  const idle = () => waitFor(() => expect(page.querySelector('.design-image-0').dom.textContent).not.toContain('上传中'))
+  await idle()
+  // declined, then "ask again": WeChat asks once more through the prompt, and the agree button lets the pick go on
+  h.state.modalConfirms = true
+  page.querySelector('.design-image-0').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.privacy-prompt')).toBeTruthy())
+  page.querySelector('.privacy-prompt__decline').dispatchEvent('tap')
+  await waitFor(() => expect(h.state.privacy.asked).toHaveLength(3))
+  await waitFor(() => expect(page.querySelector('#privacy-agree')).toBeTruthy())
+  tapAgree(h.state, page)
+  await waitFor(() => expect(h.state.toasts[h.state.toasts.length - 1]).toBe('未选择文件'))
+  expect(h.state.privacy.agreed).toBe(true)
+  expect(page.querySelector('.privacy-prompt')).toBeFalsy()
+  expect(h.state.uploads).toHaveLength(0)
+  await idle()
   h.state.chooseImage = { path: file, fail: '' }
   page.querySelector('.design-image-0').dispatchEvent('tap')
   await waitFor(() => expect(page.querySelector('.design-image-0 .image-picker__img')).toBeTruthy(), 10000)

@@ -345,6 +345,7 @@ function createHarness () {
   }
 
   // privacy, scopes, location: ./wx-privacy.js
+  require('./wx-privacy').install(wx, state, { ok })
 
   return { state, boot, loadPage, DIST }
 }

@@ -17,7 +17,8 @@ import { errorMessage } from '@/services/request'
 import { geoApi, isNotConfigured, nearbyBoundary } from '@/services/geo'
 import { t } from '@/stores/locale'
 import { capabilitiesStore } from '@/stores/capabilities'
-import { locate } from '@/utils/location'
+import { LocationError, locate } from '@/utils/location'
+import { openSettingsFor } from '@/utils/permission'
 import './index.scss'
 
 /** What the form holds once a place is known. */
@@ -61,7 +62,8 @@ export function placeDetail (p: Place): string {
   return rest.includes(p.title) ? rest : [rest, p.title].filter(Boolean).join(' ')
 }
 
-type Notice = { key: MessageKey; tone: 'info' | 'warn' } | { text: string; tone: 'warn' } | null
+/** denied: WeChat's location scope is refused (issue 22): "you have denied authorization" and a way to the settings. */
+type Notice = { key: MessageKey; tone: 'info' | 'warn'; denied?: boolean } | { text: string; tone: 'warn' } | null
 
 function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLocatorProps) {
   const [region, setRegion] = useState<Region>(initial?.region ?? EMPTY_REGION)
@@ -108,21 +110,26 @@ function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLo
       let at
       try {
         at = await locate()
-      } catch {
-        setNotice({ key: 'geo.locateFailed', tone: 'warn' })
+      } catch (e) {
+        setNotice({ key: 'geo.locateFailed', tone: 'warn', denied: e instanceof LocationError && e.refused === 'scope' })
         return
       }
       here.current = { latitude: at.latitude, longitude: at.longitude }
       try {
         const found = await geoApi.geocoder(`${at.latitude},${at.longitude}`)
         fill({ region: found.region, detail: found.detail, latitude: at.latitude, longitude: at.longitude })
-        setNotice({ key: at.source === 'ip' ? 'geo.approximate' : 'geo.located', tone: at.source === 'ip' ? 'warn' : 'info' })
+        setNotice({ key: at.source === 'ip' ? 'geo.approximate' : 'geo.located', tone: at.source === 'ip' ? 'warn' : 'info', denied: at.refused === 'scope' })
       } catch (e) {
         failed(e)
       }
     } finally {
       setBusy(false)
     }
+  }
+
+  // the location scope refused: the user turns it on in WeChat's settings (a tap opens them), then locate again
+  const toSettings = async () => {
+    if (await openSettingsFor('scope.userLocation')) await useMyLocation()
   }
 
   const search = async (text: string) => {
@@ -193,10 +200,17 @@ function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLo
           <Text>{busy ? t('geo.locating') : t('geo.useMyLocation')}</Text>
         </View>
       </View>}
-      {notice && (
+      {notice && !('key' in notice && notice.denied) && (
         <Text className={`address-locator__notice address-locator__notice--${notice.tone}`}>
           {'key' in notice ? t(notice.key) : notice.text}
         </Text>
+      )}
+      {notice && 'key' in notice && notice.denied && (
+        <View className='address-locator__notice address-locator__notice--warn address-locator__denied'>
+          <Text className='address-locator__denied-text'>{t('login.authDenied')}</Text>
+          <Text className='address-locator__denied-text'>{t(notice.key)}</Text>
+          <Text className='address-locator__settings' onClick={() => { void toSettings() }}>{t('privacy.openSettings')}</Text>
+        </View>
       )}
 
       {!mapsOff && (

@@ -5,6 +5,7 @@ import { reaction } from 'mobx'
 import { localeStore } from '@/stores/locale'
 import { pageTitle, shareMessage, shareTimeline, type ShareInput } from '@/utils/navigation'
 import { firstPaintShown, takeOver } from '@/utils/takeover'
+import PrivacyPrompt from '@/components/PrivacyPrompt'
 import './index.scss'
 
 export interface PageShellProps {
@@ -63,5 +64,6 @@ export default function PageShell ({ share, className, title, children }: PropsW
   useShareAppMessage(() => shareMessage(shareInput()))
   useShareTimeline(() => shareTimeline(shareInput()))
 
-  return <View className={`page-shell ${className ?? ''}`}>{ready ? children : null}</View>
+  // WeChat's privacy prompt shows over whatever page is current (the mini-program only; stores/privacy)
+  return <View className={`page-shell ${className ?? ''}`}>{ready ? children : null}<PrivacyPrompt /></View>
 }

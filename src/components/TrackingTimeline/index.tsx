@@ -17,6 +17,7 @@ import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { capabilitiesStore } from '@/stores/capabilities'
 import { toast } from '@/utils/feedback'
+import { withPrivacyRetry } from '@/utils/permission'
 import './index.scss'
 
 export interface TrackingTimelineProps {
@@ -66,11 +67,12 @@ function TrackingTimeline ({ com, num, phone }: TrackingTimelineProps) {
 
   const copy = async () => {
     try {
-      await Taro.setClipboardData({ data: num })
+      // privacy declined (the mini-program): says why and offers to ask again (issue 22)
+      await withPrivacyRetry(() => Taro.setClipboardData({ data: num }), 'privacy.clipboardNeeded')
       // the mini-program shows its own "copied" toast
       if (isH5()) await toast(t('tracking.copied'))
     } catch {
-      // the platform said why (no permission): nothing more to say
+      // declined after all: the dialog said why; any other failure the platform reported itself
     }
   }
 

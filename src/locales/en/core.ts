@@ -116,6 +116,20 @@ const core: CoreDict = {
     enterCorrectInfo: 'Please enter the correct information',
     success: 'Logged in'
   },
+  // issue 22: WeChat's privacy consent (components/PrivacyPrompt) and what happens when it is declined
+  privacy: {
+    title: 'Your privacy',
+    text: 'Before using your location, picking images or files, or copying a tracking number, please read ',
+    contract: 'the {app} Privacy Guide',
+    after: '. These features need your consent; you can keep shopping if you decline.',
+    agree: 'Agree',
+    decline: 'Decline',
+    askAgain: 'Ask again',
+    imageNeeded: 'Picking an image needs your consent to the privacy guide; without it this cannot go on.',
+    fileNeeded: 'Picking a file needs your consent to the privacy guide; without it this cannot go on.',
+    clipboardNeeded: 'Copying needs your consent to the privacy guide; without it nothing is copied.',
+    openSettings: 'Open settings'
+  },
   rarity: {
     regular: 'Regular',
     rare: 'Rare',

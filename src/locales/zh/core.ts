@@ -119,6 +119,20 @@ const core = {
     enterCorrectInfo: '请输入正确的信息',
     success: '登录成功'
   },
+  // issue 22: WeChat's privacy consent (components/PrivacyPrompt) and what happens when it is declined
+  privacy: {
+    title: '用户隐私保护提示',
+    text: '使用定位、选择图片或文件、复制单号前，请阅读',
+    contract: '《{app}隐私保护指引》',
+    after: '。同意后才能使用这些功能；拒绝也可以继续购物。',
+    agree: '同意并继续',
+    decline: '拒绝',
+    askAgain: '重新授权',
+    imageNeeded: '选择图片需要你同意隐私保护指引，未同意时无法继续。',
+    fileNeeded: '选择文件需要你同意隐私保护指引，未同意时无法继续。',
+    clipboardNeeded: '复制需要你同意隐私保护指引，未同意时无法复制。',
+    openSettings: '去设置'
+  },
   rarity: {
     regular: '普通款',
     rare: '稀有款',
