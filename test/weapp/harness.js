@@ -350,6 +350,42 @@ function createHarness () {
   return { state, boot, loadPage, DIST }
 }
 
+/**
+ * Every `src` and `poster` a rendered page hands to WeChat (image, video, audio, web-view), read from
+ * Taro's render data (the simulator keeps no properties of built-in components on the DOM). WeChat
+ * loads a path without a scheme from the package, so a server's file must come as an absolute URL:
+ * https://developers.weixin.qq.com/miniprogram/dev/component/image.html ("图片资源地址").
+ */
+function mediaSources (page, dist = DIST) {
+  // Taro shortens each component's attributes (image's src is i.p4, video's i.p41...): the compiled
+  // templates (base.wxml, one tmpl_0_<nn> per component) say which key holds src and poster
+  const keys = {}
+  const wxml = fs.readFileSync(path.join(dist, 'base.wxml'), 'utf8')
+  for (const m of wxml.matchAll(/<template name="tmpl_0_([\w-]+)">\s*<([\w-]+)([^>]*)>/g)) {
+    const attrs = {}
+    for (const a of m[3].matchAll(/\b(src|poster)="\{\{i\.(\w+)\}\}"/g)) attrs[a[1]] = a[2]
+    if (Object.keys(attrs).length) keys[m[1]] = { tag: m[2], ...attrs }
+  }
+  const out = []
+  const walk = (v) => {
+    if (!v || typeof v !== 'object') return
+    if (Array.isArray(v)) { v.forEach(walk); return }
+    const k = keys[v.nn]
+    if (k) for (const a of ['src', 'poster']) if (k[a] && typeof v[k[a]] === 'string' && v[k[a]]) out.push(v[k[a]])
+    for (const x of Object.values(v)) walk(x)
+  }
+  walk(page.instance.data)
+  return out
+}
+
+/** Sources WeChat could not load: not absolute http(s), not data:, and not a file of the package. */
+function unloadableSources (page, dist = DIST) {
+  return mediaSources(page).filter(src => {
+    if (/^https?:\/\//i.test(src) || /^data:/i.test(src) || /^wxfile:\/\//i.test(src)) return false
+    return !fs.existsSync(path.join(dist, src.replace(/^\//, '')))
+  })
+}
+
 async function waitFor (fn, timeout = 5000) {
   const start = Date.now()
   for (;;) {
@@ -358,4 +394,4 @@ async function waitFor (fn, timeout = 5000) {
   }
 }
 
-module.exports = { createHarness, waitFor, simulate }
+module.exports = { createHarness, waitFor, simulate, mediaSources, unloadableSources }

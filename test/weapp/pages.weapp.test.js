@@ -13,7 +13,8 @@ const http = require('node:http')
 const os = require('node:os')
 const { spawn } = require('node:child_process')
 const path = require('node:path')
-const { createHarness, waitFor } = require('./harness')
+const { createHarness, waitFor, mediaSources, unloadableSources } = require('./harness')
+const { WEAPP_TEST_API_ORIGIN } = require('./origin')
 const { freePort, stop, waitForApi } = require('../support/processes')
 const smsRelay = require('../support/providers/sms')
 
@@ -96,6 +97,12 @@ test('home: the series on sale from the server; a tap on one opens its page', as
   const page = h.loadPage('pagesA/home/index')
   await waitFor(() => expect(page.querySelectorAll('.series-card').length).toBe(series.length), 10000)
   for (const s of series) expect(textOf(page)).toContain(s.title.zh)
+  // the series' pictures come from the server as absolute https URLs on its domain (WeChat would look
+  // for a bare /media/... path inside the package)
+  const pictures = mediaSources(page).filter(src => src.includes('/media/'))
+  expect(pictures.length).toBeGreaterThan(0)
+  for (const src of pictures) expect(src.startsWith(`${WEAPP_TEST_API_ORIGIN}/media/`)).toBe(true)
+  expect(unloadableSources(page)).toEqual([])
   page.querySelector(`.series-card-${series[0].id}`).dispatchEvent('tap')
   await waitFor(() => expect(lastNavigation().url).toBe(`/pagesA/blind_box_detail/index?seriesId=${series[0].id}`))
 }, 20000)
@@ -163,6 +170,10 @@ test('blind_box_detail, purchase, open_chest_animation, prize_show: a long press
   expect(show.querySelector('.prize-share')).toBeTruthy()
   const prizes = (await api('/api/prizeList', { page: 1, size: 50 })).list
   for (const p of prizes.slice(0, 2)) expect(textOf(show)).toContain(p.design.name.zh)
+  // the prizes' pictures and the chest's sound: absolute URLs on the API's domain, or the package's own files
+  expect(mediaSources(show).filter(src => src.includes('/media/')).length).toBeGreaterThan(0)
+  expect(unloadableSources(show)).toEqual([])
+  expect(unloadableSources(chest)).toEqual([])
 }, 40000)
 
 test('recharge: the balance from the server, only channels the mini-program can pay, and a sandbox top-up lands', async () => {
