@@ -222,7 +222,24 @@ function createHarness () {
     const r = route('request', opts.url)
     if (r.errMsg) { fail(opts, r.errMsg); return { abort () {} } }
     const method = (opts.method || 'GET').toUpperCase()
-    const body = opts.data === undefined || method === 'GET' ? undefined : (typeof opts.data === 'string' ? opts.data : JSON.stringify(opts.data))
+    // https://developers.weixin.qq.com/miniprogram/dev/api/network/request/wx.request.html ("data 参数说明"):
+    // GET data becomes the query string (encodeURIComponent(k)=encodeURIComponent(v)&...); POST data is
+    // JSON for content-type application/json (the default), a query string for x-www-form-urlencoded
+    const contentType = String(Object.entries(opts.header || {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1] || 'application/json')
+    const form = (o) => Object.entries(o).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'object' && v !== null ? JSON.stringify(v) : v)}`).join('&')
+    let body
+    if (method === 'GET') {
+      if (opts.data !== undefined && opts.data !== null) {
+        const q = typeof opts.data === 'string' ? opts.data : form(opts.data)
+        if (q) {
+          for (const u of [r.url, r.deliver]) u.search = u.search ? `${u.search}&${q}` : `?${q}`
+        }
+      }
+    } else if (opts.data !== undefined) {
+      body = typeof opts.data === 'string' || opts.data instanceof ArrayBuffer ? opts.data
+        : /x-www-form-urlencoded/i.test(contentType) ? form(opts.data) : JSON.stringify(opts.data)
+      if (body instanceof ArrayBuffer) body = Buffer.from(body)
+    }
     state.requests.push({ url: r.url.pathname + r.url.search, method, header: opts.header, data: opts.data })
     let req = null
     let aborted = false

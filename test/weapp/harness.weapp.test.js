@@ -66,6 +66,9 @@ describe('network: wx.request, uploadFile, downloadFile', () => {
   test('the listed https host reaches the shop; uploads and downloads too', async () => {
     const res = await call('request', { url: `${WEAPP_TEST_API_ORIGIN}/dev-api/ping?x=1`, method: 'POST', data: { a: 1 } })
     expect(res).toMatchObject({ ok: true, statusCode: 200, errMsg: 'request:ok', data: { path: '/dev-api/ping?x=1', method: 'POST' } })
+    // GET data goes as the query string, as WeChat sends it
+    const get = await call('request', { url: `${WEAPP_TEST_API_ORIGIN}/dev-api/code`, data: { phone: '13800000001', n: 2 } })
+    expect(get.data).toMatchObject({ path: '/dev-api/code?phone=13800000001&n=2', method: 'GET' })
     const up = await call('uploadFile', { url: `${WEAPP_TEST_API_ORIGIN}/dev-api/common/upload`, filePath: file, name: 'file' })
     expect(up).toMatchObject({ ok: true, statusCode: 200, errMsg: 'uploadFile:ok' })
     expect(typeof up.data).toBe('string')
