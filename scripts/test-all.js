@@ -20,6 +20,7 @@ const steps = [
   // the production mini-program, with the https API address the simulator's WeChat lists (test/weapp/origin.js)
   !process.env.SKIP_BUILD && ['build weapp', bin('taro'), ['build', '--type', 'weapp'], { ...prod, TARO_APP_API_BASE: WEAPP_TEST_API_BASE }],
   ['weapp package sizes', process.execPath, ['scripts/check-weapp-size.js']],
+  ['weapp configuration and WeChat\'s code-quality check (miniprogram-ci)', process.execPath, ['scripts/check-weapp-wechat.js']],
   ['weapp (miniprogram-simulate)', bin('jest'), ['-c', 'jest.weapp.config.js', '--ci']],
   !process.env.SKIP_BUILD && ['build h5', bin('taro'), ['build', '--type', 'h5'], prod],
   ['bundles carry no schema code', process.execPath, ['scripts/check-bundles.js', 'h5', 'weapp']],
