@@ -67,7 +67,7 @@ const H5_PAGES_COMMON_MIN = 6
  * (scripts/webpack/staged-boot.js): without this they run inside the step of whichever import needs
  * them first (most inside @tarojs/taro's), making that step a long task.
  */
-const BOOT_PREWARM = ['preact', 'preact/hooks', 'react', 'mobx', 'history', 'universal-router']
+const BOOT_PREWARM = ['react', 'react-dom', 'mobx', 'history', 'universal-router']
 const FIRST_PAGES = [/[\\/]src[\\/]pages[\\/]login[\\/]index\.tsx$/, /[\\/]src[\\/]pagesA[\\/]home[\\/]index\.tsx$/]
 interface WebpackModule { resource?: string }
 interface WebpackChunkGraph {
@@ -108,9 +108,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
         : [],
       options: {}
     },
-    // H5 runs on Preact (Taro aliases react and react-dom to preact/compat): about 35 KB brotli less
-    // before the first render than React DOM; the mini-program keeps React (Taro's own reconciler)
-    framework: process.env.TARO_ENV === 'h5' ? 'preact' : 'react',
+    // React on both builds: React DOM on H5, Taro's own reconciler in the mini-program
+    framework: 'react',
     compiler: { type: 'webpack5', prebundle: { enable: false } },
     // H5: Taro's terser defaults keep every function's name and quote every object key; nothing here
     // reads a function's name, so the scripts go out without them (and with two compress passes)
@@ -161,7 +160,7 @@ export default defineConfig<'webpack5'>(async (merge) => {
         chain.resolve.alias.set('whatwg-fetch$', path.resolve(__dirname, '..', 'src', 'shims', 'empty.js'))
         chain.resolve.alias.set('abortcontroller-polyfill/dist/abortcontroller-polyfill-only$', path.resolve(__dirname, '..', 'src', 'shims', 'empty.js'))
         chain.resolve.alias.set('jsonp-retry$', path.resolve(__dirname, '..', 'src', 'shims', 'jsonp.js'))
-        // mobx-react-lite's fallback for React before 18: Preact's compat has the hook itself (see the file)
+        // mobx-react-lite's fallback for React before 18: React 18 has the hook itself (see the file)
         chain.resolve.alias.set('use-sync-external-store/shim$', path.resolve(__dirname, '..', 'src', 'shims', 'use-sync-external-store.js'))
         // Page chunks share code instead of repeating it (Taro splits only the entry's chunks): what most
         // pages use, and what the first pages (login, home) share with any other page, goes into one chunk
@@ -223,8 +222,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
           .use('unused-taro-styles').loader(path.resolve(__dirname, '..', 'scripts', 'webpack', 'unused-taro-styles-loader.js'))
       },
       devServer: {
-        // no hot reloading: with Preact it would need @prefresh/webpack (see babel.config.js)
-        hot: false,
+        // React Fast Refresh in development (babel-preset-taro's hot, Taro's react-refresh plugin)
+        hot: true,
         host: '127.0.0.1',
         port: 10086,
         proxy: [{ context: ['/dev-api'], target: process.env.API_PROXY_TARGET || 'http://127.0.0.1:3000', changeOrigin: true }]

@@ -36,7 +36,7 @@ function removeFirstPaint () {
 /**
  * H5, while index.html's first paint is on screen (this page prerendered, or the splash): the page's
  * content renders after the shell's first commit, in a task of its own (the first paint shows until
- * then). The H5 build runs on Preact, whose startTransition renders at once (React would slice it).
+ * then), as a transition React may slice into short tasks.
  */
 function deferFirstRender (): boolean {
   return process.env.TARO_ENV === 'h5' && firstPaintShown()
