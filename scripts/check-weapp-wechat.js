@@ -231,7 +231,8 @@ async function main () {
     const t1 = Date.now()
     const results = await codeQuality(root)
     for (const r of results) {
-      console.log(`${r.success ? '✓' : '✗'} ${r.name}: ${r.text}${r.detail && !Array.isArray(r.detail) && r.name === 'PACKAGE_SIZE_LIMIT' ? ` ${JSON.stringify(r.detail)}` : ''}`)
+      // a check's text names what it looks for ("JS compression is not turned on"): shown only when it fails
+      console.log(`${r.success ? '✓' : '✗'} ${r.name}${r.success ? '' : `: ${r.text} (${r.docURL})`}${r.name === 'PACKAGE_SIZE_LIMIT' && r.detail ? ` ${JSON.stringify(r.detail)}` : ''}`)
       if (!r.success) failed = true
     }
     console.log(`miniprogram-ci checkCodeQuality: ${results.filter(r => !r.success).length} of ${results.length} failed (${Date.now() - t1} ms)`)
