@@ -5,57 +5,22 @@
  * prize page offers recycle and ship and opens the address sheet; the combine page shows the pool and
  * the seed hash and combines three items, and the result page reveals the seed and checks the draw.
  */
-const fs = require('node:fs')
-const http = require('node:http')
-const os = require('node:os')
-const { spawn } = require('node:child_process')
-const path = require('node:path')
 const { createHarness, waitFor } = require('./harness')
-const { freePort, stop, waitForApi } = require('../support/processes')
+const { startShop, callApi } = require('./shop')
 const jdunion = require('../support/providers/jdunion')
 
 const h = createHarness()
-const root = path.resolve(__dirname, '../..')
-let server
-let dataDir
+let shop
 let token
 let prizes
 let jd
 
-/** A call of the API from the test (jsdom has no fetch: node's http). */
-function api (route, body) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${h.state.apiOrigin}/dev-api${route}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) }
-    }, res => {
-      let text = ''
-      res.on('data', c => { text += c })
-      res.on('end', () => {
-        const json = JSON.parse(text)
-        if (json.code !== 200) reject(new Error(`${route}: ${text}`))
-        else resolve(json.data)
-      })
-    })
-    req.on('error', reject)
-    if (body !== undefined) req.write(JSON.stringify(body))
-    req.end()
-  })
-}
+const api = (route, body, as = token) => callApi(h.state.apiOrigin, route, body, as)
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(h.DIST, 'app.js'))) throw new Error('dist/weapp is missing: run npm run build:weapp first')
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-weapp-'))
-  const port = await freePort()
   // the price comparison on the prize page: a local JD Union router
   jd = await jdunion.start()
-  server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SMTP_URL: '', ...jdunion.envFor(jd) },
-    stdio: 'ignore'
-  })
-  h.state.apiOrigin = `http://127.0.0.1:${port}`
-  await waitForApi(h.state.apiOrigin, server, 60000)
+  shop = await startShop(h, { ...jdunion.envFor(jd) }, { prefix: 'shop-weapp-' })
   // the demo shopper, with three prizes of the first series
   token = (await api('/login/passwd', { user_name: 'shopper', password: 'shopper123' })).token
   const me = await api('/getUserInfo')
@@ -76,9 +41,8 @@ beforeAll(async () => {
 }, 90000)
 
 afterAll(async () => {
-  await stop(server)
+  await shop?.stop()
   await jd?.close()
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
 const textOf = (page) => page.dom.textContent

@@ -5,70 +5,29 @@
  */
 const fs = require('node:fs')
 const http = require('node:http')
-const os = require('node:os')
-const { spawn } = require('node:child_process')
 const path = require('node:path')
 const { createHarness, waitFor } = require('./harness')
 const { tapAgree } = require('./wx-privacy')
-const { freePort, stop, waitForApi } = require('../support/processes')
+const { startShop, callApi, eventually } = require('./shop')
 
 const h = createHarness()
-const root = path.resolve(__dirname, '../..')
-let server
-let dataDir
+let shop
 let token
 
-/** A call of the API from the test (jsdom has no fetch: node's http). */
-function api (route, body, as = token) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${h.state.apiOrigin}/dev-api${route}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(as ? { authorization: `Bearer ${as}` } : {}) }
-    }, res => {
-      let text = ''
-      res.on('data', c => { text += c })
-      res.on('end', () => {
-        const json = JSON.parse(text)
-        if (json.code !== 200) reject(new Error(`${route}: ${text}`))
-        else resolve(json.data)
-      })
-    })
-    req.on('error', reject)
-    if (body !== undefined) req.write(JSON.stringify(body))
-    req.end()
-  })
-}
+const api = (route, body, as = token) => callApi(h.state.apiOrigin, route, body, as)
 
 const textOf = (page) => page.dom.textContent
-/** waitFor takes a synchronous check: this one awaits an asynchronous one until it passes. */
-async function eventually (check, timeout = 10000) {
-  const start = Date.now()
-  for (;;) {
-    try { return await check() } catch (e) { if (Date.now() - start > timeout) throw e }
-    await new Promise(r => setTimeout(r, 50))
-  }
-}
 const lastNavigation = () => h.state.navigations[h.state.navigations.length - 1]
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(h.DIST, 'app.js'))) throw new Error('dist/weapp is missing: run npm run build:weapp first')
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-weapp-editor-'))
-  const port = await freePort()
-  server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SMTP_URL: '' },
-    stdio: 'ignore'
-  })
-  h.state.apiOrigin = `http://127.0.0.1:${port}`
-  await waitForApi(h.state.apiOrigin, server, 60000)
+  shop = await startShop(h, {}, { prefix: 'shop-weapp-editor-' })
   token = (await api('/login/passwd', { user_name: 'operator', password: 'operator123' })).token
   h.state.storage.h5_token = token
   h.boot()
 }, 90000)
 
 afterAll(async () => {
-  await stop(server)
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+  await shop?.stop()
 })
 
 /** The editor page, loaded once (miniprogram-simulate registers a page's component once per file). */
@@ -89,7 +48,7 @@ test('editor, as the operator: the desk\'s tabs, and a shop setting typed, saved
 
 test('editor, the series tab: a new draft with a design whose image is picked with chooseImage and sent with uploadFile, saved to the server', async () => {
   const { makePng } = require('../support/png')
-  const file = path.join(dataDir, 'design.png')
+  const file = path.join(shop.dataDir, 'design.png')
   const png = makePng(40, 40, [200, 60, 90])
   fs.writeFileSync(file, png)
   const page = editor

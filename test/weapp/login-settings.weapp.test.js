@@ -5,43 +5,27 @@
  * WeChat web button never shows in the mini-program). login.weapp.test.js has the development server's
  * case: every tab, no WeChat button.
  */
-const fs = require('node:fs')
-const os = require('node:os')
-const { spawn } = require('node:child_process')
-const path = require('node:path')
 const { createHarness, waitFor } = require('./harness')
-const { freePort, stop, waitForApi } = require('../support/processes')
+const { startShop } = require('./shop')
 
 const h = createHarness()
-const root = path.resolve(__dirname, '../..')
 const servers = []
 
+/** A server of its own with `env`; its origin. */
 async function startServer (env) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-weapp-login-'))
-  const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SMTP_URL: '', SMS_PROVIDER_URL: '', STATIC_DIR: '/nonexistent-h5', ...env },
-    stdio: 'ignore'
-  })
-  servers.push({ child, dataDir })
-  const origin = `http://127.0.0.1:${port}`
-  await waitForApi(origin, child, 60000)
-  return origin
+  const shop = await startShop(h, { SMS_PROVIDER_URL: '', STATIC_DIR: '/nonexistent-h5', ...env }, { prefix: 'shop-weapp-login-', setOrigin: false })
+  servers.push(shop)
+  return shop.origin
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(h.DIST, 'app.js'))) throw new Error('dist/weapp is missing: run npm run build:weapp first')
   // WeChat web OAuth configured too: its button is for H5 only
   h.state.apiOrigin = await startServer({ NODE_ENV: 'production', WECHAT_APPID: 'wx0123456789abcdef', WECHAT_SECRET: 'mini-secret', WECHAT_OAUTH_APPID: 'wxoauth0123456789', WECHAT_OAUTH_SECRET: 'oauth-secret' })
   h.boot()
 }, 90000)
 
 afterAll(async () => {
-  for (const s of servers) {
-    await stop(s.child)
-    fs.rmSync(s.dataDir, { recursive: true, force: true })
-  }
+  for (const s of servers) await s.stop()
 })
 
 const textOf = (page) => page.dom.textContent

@@ -5,61 +5,28 @@
  * session, and the shopper lands logged in. The code works once: sent again it is refused, and nothing
  * is created for it.
  */
-const fs = require('node:fs')
-const http = require('node:http')
-const os = require('node:os')
-const { spawn } = require('node:child_process')
 const path = require('node:path')
 const { createHarness, waitFor } = require('./harness')
-const { freePort, stop, waitForApi } = require('../support/processes')
+const { startShop, request } = require('./shop')
 const { startMiniProgram } = require('../support/providers/wechat')
 
 const h = createHarness()
-const root = path.resolve(__dirname, '../..')
-let server
-let dataDir
+let shop
 let wechat
 
-function post (route, body, token) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${h.state.apiOrigin}/dev-api${route}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }
-    }, res => {
-      let text = ''
-      res.on('data', c => { text += c })
-      res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(text) }))
-    })
-    req.on('error', reject)
-    req.end(body === undefined ? undefined : JSON.stringify(body))
-  })
-}
+const post = (route, body, token) => request(h.state.apiOrigin, route, body, token)
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(h.DIST, 'app.js'))) throw new Error('dist/weapp is missing: run npm run build:weapp first')
   wechat = await startMiniProgram()
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-weapp-wx-'))
-  const port = await freePort()
-  server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn',
-      DATABASE_URL: '', SMTP_URL: '', STATIC_DIR: '/nonexistent-h5',
-      WECHAT_APPID: wechat.appid, WECHAT_SECRET: wechat.secret, WECHAT_API_BASE: wechat.url
-    },
-    stdio: 'ignore'
-  })
-  h.state.apiOrigin = `http://127.0.0.1:${port}`
-  await waitForApi(h.state.apiOrigin, server, 60000)
+  shop = await startShop(h, { STATIC_DIR: '/nonexistent-h5', WECHAT_APPID: wechat.appid, WECHAT_SECRET: wechat.secret, WECHAT_API_BASE: wechat.url }, { prefix: 'shop-weapp-wx-' })
   // the simulated phone's WeChat hands out the fake's codes
   h.state.wechat = wechat
   h.boot()
 }, 90000)
 
 afterAll(async () => {
-  await stop(server)
+  await shop?.stop()
   if (wechat) await wechat.close()
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
 test('the WeChat button logs in through wx.login and code2session; the code works once', async () => {

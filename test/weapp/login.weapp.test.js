@@ -4,36 +4,23 @@
  * the subpackage pagesA (home), which renders the user's name.
  */
 const fs = require('node:fs')
-const os = require('node:os')
-const { spawn } = require('node:child_process')
 const path = require('node:path')
 const { createHarness, waitFor } = require('./harness')
-const { freePort, stop, waitForApi } = require('../support/processes')
+const { startShop, callApi } = require('./shop')
 
 const h = createHarness()
 const root = path.resolve(__dirname, '../..')
-let server
-let dataDir
+let shop
 
 // The shop's real API server (npm start's server), on a free port with a fresh SQLite database and
 // the demo accounts it seeds in development.
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(h.DIST, 'app.js'))) throw new Error('dist/weapp is missing: run npm run build:weapp first')
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-weapp-'))
-  const port = await freePort()
-  server = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [path.join(root, 'server', 'src', 'main.ts')], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SMTP_URL: '' },
-    stdio: 'ignore'
-  })
-  h.state.apiOrigin = `http://127.0.0.1:${port}`
-  await waitForApi(h.state.apiOrigin, server, 60000)
+  shop = await startShop(h, {}, { prefix: 'shop-weapp-' })
   h.boot()
 }, 90000)
 
 afterAll(async () => {
-  await stop(server)
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+  await shop?.stop()
 })
 
 const textOf = (page) => page.dom.textContent

@@ -4,69 +4,37 @@
  * filing a complaint with a screenshot the AI reads. Each is checked through the API, not only on screen.
  */
 const fs = require('node:fs')
-const http = require('node:http')
 const os = require('node:os')
-const { spawn } = require('node:child_process')
 const path = require('node:path')
 const { createHarness, waitFor, mediaSources } = require('./harness')
 const { WEAPP_TEST_API_ORIGIN } = require('./origin')
-const { freePort, stop, waitForApi } = require('../support/processes')
+const { startShop, callApi } = require('./shop')
 const smsRelay = require('../support/providers/sms')
 const dify = require('../support/providers/dify')
 const { makePng } = require('../support/png')
 
 const h = createHarness()
-const root = path.resolve(__dirname, '../..')
 const PHONE = '13800000001' // the demo shopper's
-let server
-let dataDir
+let shop
 let relay
 let ai
 let token
 
-function api (route, body, as = token) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${h.state.apiOrigin}/dev-api${route}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(as ? { authorization: `Bearer ${as}` } : {}) }
-    }, res => {
-      let text = ''
-      res.on('data', c => { text += c })
-      res.on('end', () => {
-        const json = JSON.parse(text)
-        if (json.code !== 200) reject(new Error(`${route}: ${text}`))
-        else resolve(json.data)
-      })
-    })
-    req.on('error', reject)
-    if (body !== undefined) req.write(JSON.stringify(body))
-    req.end()
-  })
-}
+const api = (route, body, as = token) => callApi(h.state.apiOrigin, route, body, as)
 const textOf = (page) => page.dom.textContent
 const settle = () => new Promise(r => setTimeout(r, 100))
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(h.DIST, 'app.js'))) throw new Error('dist/weapp is missing: run npm run build:weapp first')
   relay = await smsRelay.start()
   ai = await dify.start()
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-weapp-more-'))
-  const port = await freePort()
-  server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SMTP_URL: '', STATIC_DIR: '/nonexistent-h5', ...relay.env, ...dify.envFor(ai) },
-    stdio: 'ignore'
-  })
-  h.state.apiOrigin = `http://127.0.0.1:${port}`
-  await waitForApi(h.state.apiOrigin, server, 60000)
+  shop = await startShop(h, { STATIC_DIR: '/nonexistent-h5', ...relay.env, ...dify.envFor(ai) }, { prefix: 'shop-weapp-more-' })
   h.boot()
 }, 90000)
 
 afterAll(async () => {
-  await stop(server)
+  await shop?.stop()
   if (relay) await relay.close()
   if (ai) await ai.close()
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
 test('SMS code login: the code sent to the phone logs the shopper in and into pagesA', async () => {

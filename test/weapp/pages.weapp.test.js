@@ -8,68 +8,25 @@
  * language switch; "Contact us" files a message and lists it), security (this device listed, a daily limit saved, another device logged out); and a refused export is read without TextDecoder, which
  * WeChat does not have (the harness takes it away while the app runs).
  */
-const fs = require('node:fs')
-const http = require('node:http')
-const os = require('node:os')
-const { spawn } = require('node:child_process')
-const path = require('node:path')
 const { createHarness, waitFor, mediaSources, unloadableSources } = require('./harness')
 const { WEAPP_TEST_API_ORIGIN } = require('./origin')
-const { freePort, stop, waitForApi } = require('../support/processes')
+const { startShop, callApi, eventually } = require('./shop')
 const smsRelay = require('../support/providers/sms')
 
 const h = createHarness()
-const root = path.resolve(__dirname, '../..')
-let server
-let dataDir
+let shop
 let token
 let series
 let relay
 
-/** A call of the API from the test (jsdom has no fetch: node's http). */
-function api (route, body, as = token) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${h.state.apiOrigin}/dev-api${route}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(as ? { authorization: `Bearer ${as}` } : {}) }
-    }, res => {
-      let text = ''
-      res.on('data', c => { text += c })
-      res.on('end', () => {
-        const json = JSON.parse(text)
-        if (json.code !== 200) reject(new Error(`${route}: ${text}`))
-        else resolve(json.data)
-      })
-    })
-    req.on('error', reject)
-    if (body !== undefined) req.write(JSON.stringify(body))
-    req.end()
-  })
-}
+const api = (route, body, as = token) => callApi(h.state.apiOrigin, route, body, as)
 
 const textOf = (page) => page.dom.textContent
-/** waitFor takes a synchronous check: this one awaits an asynchronous one until it passes. */
-async function eventually (check, timeout = 10000) {
-  const start = Date.now()
-  for (;;) {
-    try { return await check() } catch (e) { if (Date.now() - start > timeout) throw e }
-    await new Promise(r => setTimeout(r, 50))
-  }
-}
 const lastNavigation = () => h.state.navigations[h.state.navigations.length - 1]
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(h.DIST, 'app.js'))) throw new Error('dist/weapp is missing: run npm run build:weapp first')
   relay = await smsRelay.start()
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-weapp-pages-'))
-  const port = await freePort()
-  server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SMTP_URL: '', ...relay.env },
-    stdio: 'ignore'
-  })
-  h.state.apiOrigin = `http://127.0.0.1:${port}`
-  await waitForApi(h.state.apiOrigin, server, 60000)
+  shop = await startShop(h, { ...relay.env }, { prefix: 'shop-weapp-pages-' })
   token = (await api('/login/passwd', { user_name: 'shopper', password: 'shopper123' })).token
   const me = await api('/getUserInfo')
   await api('/api/ageVerify', { birthDate: '1990-01-01' }).catch(() => undefined)
@@ -82,9 +39,8 @@ beforeAll(async () => {
 }, 90000)
 
 afterAll(async () => {
-  await stop(server)
+  await shop?.stop()
   if (relay) await relay.close()
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
 test('web_view: an agreement from the dictionary, titled with its name', async () => {

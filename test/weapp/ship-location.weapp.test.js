@@ -11,68 +11,30 @@
  * (X-Forwarded-For from 127.0.0.1, TRUST_PROXY=127.0.0.1): a Beijing address, while the device is in
  * Shenzhen, so the form shows which of the two filled it.
  */
-const fs = require('node:fs')
-const http = require('node:http')
-const os = require('node:os')
-const { spawn } = require('node:child_process')
-const path = require('node:path')
 const { createHarness, waitFor } = require('./harness')
 const { tapAgree } = require('./wx-privacy')
-const { freePort, stop, waitForApi } = require('../support/processes')
+const { startShop, callApi } = require('./shop')
 const tencent = require('../support/providers/tencent')
 const amap = require('../support/providers/amap')
 
 const h = createHarness()
-const root = path.resolve(__dirname, '../..')
 /** A Beijing address the AMap fake knows (its rectangle's centre geocodes to 北京市 海淀区). */
 const PHONE_IP = '101.6.6.6'
 /** The device: Shenzhen's civic centre (the Tencent fake's 广东省 深圳市 福田区). */
 const DEVICE = { latitude: 22.5431, longitude: 114.0579 }
-let server
-let dataDir
+let shop
 let token
 let prizes
 let tx
 let am
 let page
 
-/** A call of the API from the test (jsdom has no fetch: node's http). */
-function api (route, body) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${h.state.apiOrigin}/dev-api${route}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) }
-    }, res => {
-      let text = ''
-      res.on('data', c => { text += c })
-      res.on('end', () => {
-        const json = JSON.parse(text)
-        if (json.code !== 200) reject(new Error(`${route}: ${text}`))
-        else resolve(json.data)
-      })
-    })
-    req.on('error', reject)
-    if (body !== undefined) req.write(JSON.stringify(body))
-    req.end()
-  })
-}
+const api = (route, body, as = token) => callApi(h.state.apiOrigin, route, body, as)
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(h.DIST, 'app.js'))) throw new Error('dist/weapp is missing: run npm run build:weapp first')
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-weapp-'))
-  const port = await freePort()
   tx = await tencent.start()
   am = await amap.start()
-  server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SMTP_URL: '',
-      TENCENT_MAP_KEY: tencent.KEY, TENCENT_MAP_API_BASE: tx.url, AMAP_KEY: amap.KEY, AMAP_API_BASE: am.url, TRUST_PROXY: '127.0.0.1'
-    },
-    stdio: 'ignore'
-  })
-  h.state.apiOrigin = `http://127.0.0.1:${port}`
-  await waitForApi(h.state.apiOrigin, server, 60000)
+  shop = await startShop(h, { TENCENT_MAP_KEY: tencent.KEY, TENCENT_MAP_API_BASE: tx.url, AMAP_KEY: amap.KEY, AMAP_API_BASE: am.url, TRUST_PROXY: '127.0.0.1' }, { prefix: 'shop-weapp-' })
   // the demo shopper, with three prizes in the warehouse and money for the shipping fees
   token = (await api('/login/passwd', { user_name: 'shopper', password: 'shopper123' })).token
   const me = await api('/getUserInfo')
@@ -95,10 +57,9 @@ beforeAll(async () => {
 }, 90000)
 
 afterAll(async () => {
-  await stop(server)
+  await shop?.stop()
   await tx?.close()
   await am?.close()
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
 const textOf = (el) => el.dom.textContent
