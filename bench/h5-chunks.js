@@ -70,3 +70,45 @@ for (const [label, page] of [['login', 'pages/login'], ['home', 'pagesA/home']])
   const total = files.reduce((n, f) => n + brSize(f), 0)
   console.log(`${label.padEnd(6)} loads ${files.length} scripts, ${(total / 1024).toFixed(1)} KB brotli: ${files.map(f => `${path.basename(f)} ${(brSize(f) / 1024).toFixed(1)}`).join(', ')}`)
 }
+
+// what each package weighs in the scripts of the first pages: the minified bytes the source maps of an
+// ANALYZE=1 build attribute to it, scaled by its script's brotli ratio
+const firstFiles = new Set()
+for (const line of [['pages/login'], ['pagesA/home']]) {
+  const id = [...pageOf].find(([, p]) => p === line[0])?.[0]
+  for (const c of [...initial, chunkById.get(id)].filter(Boolean)) for (const f of jsOf(c)) firstFiles.add(f)
+}
+const common = stats.chunks.find(c => c.names && c.names.includes('pages-common'))
+if (common) for (const f of jsOf(common)) firstFiles.add(f)
+const haveMaps = [...firstFiles].every(f => fs.existsSync(path.join(dist, `${f}.map`)))
+if (!haveMaps) {
+  console.log('(no source maps: run with --build for the weight of each package)')
+} else {
+  const { SourceMapConsumer } = require('source-map-js')
+  const weight = new Map()
+  const keyOf = source => {
+    const s = source.replace(/^webpack:\/\/[^/]*\//, '').replace(/^\.\//, '')
+    const pkg = /node_modules\/((@[^/]+\/)?[^/]+)(\/(dist\/)?([^/]+))?/.exec(s)
+    if (pkg) return pkg[1].startsWith('@tarojs/') ? `${pkg[1]}/${pkg[5] || ''}` : pkg[1]
+    return process.env.BY_FILE ? s : s.replace(/\/[^/]+$/, '/')
+  }
+  for (const f of firstFiles) {
+    const code = fs.readFileSync(path.join(dist, f), 'utf8')
+    const lines = code.split('\n')
+    const ratio = brSize(f) / Buffer.byteLength(code)
+    const map = new SourceMapConsumer(JSON.parse(fs.readFileSync(path.join(dist, `${f}.map`), 'utf8')))
+    const segments = []
+    map.eachMapping(m => segments.push(m))
+    segments.sort((a, b) => a.generatedLine - b.generatedLine || a.generatedColumn - b.generatedColumn)
+    for (let i = 0; i < segments.length; i++) {
+      const m = segments[i]
+      const next = segments[i + 1]
+      const end = next && next.generatedLine === m.generatedLine ? next.generatedColumn : lines[m.generatedLine - 1].length
+      const key = m.source ? keyOf(m.source) : '(webpack)'
+      weight.set(key, (weight.get(key) || 0) + (end - m.generatedColumn) * ratio)
+    }
+  }
+  const rows = [...weight].sort((a, b) => b[1] - a[1])
+  console.log(`the scripts of login and home and pages-common by package, brotli-scaled (total ${(rows.reduce((n, [, w]) => n + w, 0) / 1024).toFixed(1)} KB):`)
+  for (const [k, w] of rows.slice(0, 40)) console.log(`  ${(w / 1024).toFixed(2).padStart(6)} KB  ${k}`)
+}

@@ -160,6 +160,10 @@ export default defineConfig<'webpack5'>(async (merge) => {
         chain.resolve.alias.set('whatwg-fetch$', path.resolve(__dirname, '..', 'src', 'shims', 'empty.js'))
         chain.resolve.alias.set('abortcontroller-polyfill/dist/abortcontroller-polyfill-only$', path.resolve(__dirname, '..', 'src', 'shims', 'empty.js'))
         chain.resolve.alias.set('jsonp-retry$', path.resolve(__dirname, '..', 'src', 'shims', 'jsonp.js'))
+        // Taro's router libraries, for the few calls it makes of them: about 4 KB brotli less before the
+        // first render (see the files; test/unit/router-shims.test.ts holds them to the libraries' answers)
+        chain.resolve.alias.set('query-string$', path.resolve(__dirname, '..', 'src', 'shims', 'query-string.js'))
+        chain.resolve.alias.set('universal-router$', path.resolve(__dirname, '..', 'src', 'shims', 'universal-router.js'))
         // mobx-react-lite's fallback for React before 18: React 18 has the hook itself (see the file)
         chain.resolve.alias.set('use-sync-external-store/shim$', path.resolve(__dirname, '..', 'src', 'shims', 'use-sync-external-store.js'))
         // Page chunks share code instead of repeating it (Taro splits only the entry's chunks): what most
