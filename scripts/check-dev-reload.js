@@ -64,9 +64,15 @@ async function main () {
 
     phone = await launchPhone({ locale: 'en-US' })
     const page = await phone.ctx.newPage()
+    const pageErrors = []
+    page.on('pageerror', e => pageErrors.push(e.message))
+    page.on('console', m => { if (m.type() === 'error') pageErrors.push(m.text()) })
     await page.goto('http://127.0.0.1:10086/', { waitUntil: 'load' })
-    const account = page.locator('.input-account input')
-    await account.waitFor({ timeout: 60000 })
+    const account = page.locator('input.input-account, .input-account input').first()
+    await account.waitFor({ timeout: 60000 }).catch(async e => {
+      await page.screenshot({ path: path.join(os.tmpdir(), 'dev-reload.png') })
+      throw new Error(`the login form did not show (screenshot in ${os.tmpdir()}/dev-reload.png; page errors: ${pageErrors.join(' | ') || 'none'}): ${e.message}`)
+    })
     await account.fill('kept-through-refresh')
     await page.evaluate(() => { window.__beforeEdit = true })
 

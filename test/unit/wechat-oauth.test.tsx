@@ -13,7 +13,8 @@ import { localeStore } from '@/stores/locale'
 import { sessionStore } from '@/stores/session'
 import { tokenStorage } from '@/services/token'
 import { browser } from '@/utils/browser'
-import LoginPage, { registerKinds } from '@/pages/login/index'
+import LoginPage from '@/pages/login/index'
+import { registerKinds } from '@/pages/login/modes'
 import {
   WECHAT_OAUTH_KEY, WECHAT_OAUTH_TTL_MS, WECHAT_RETURNING_KEY, forgetSilentLogin, inWeChatBrowser, readOAuthReturn
 } from '@/utils/wechatOAuth'

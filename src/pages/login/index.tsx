@@ -6,6 +6,7 @@ import type { LoginResult, LoginSettings } from '~types/accounts'
 import PageShell from '@/components/PageShell'
 import LangSwitch from '@/components/LangSwitch'
 import GuestPreview from './GuestPreview'
+import { REGISTER_BY, TABS, registerKinds, visibleTabs } from './modes'
 import { accountApi } from '@/services/account'
 import { errorMessage } from '@/services/request'
 import { sessionStore } from '@/stores/session'
@@ -22,31 +23,9 @@ import {
 } from '@/utils/wechatOAuth'
 import {
   accountKind, checkEmail, checkPhone, normalizePhone, PHONE_INPUT_MAX, PHONE_INPUT_TYPE, validateLogin,
-  type AccountKind, type FieldErrors, type FieldName, type LoginForm, type LoginMode
+  type FieldErrors, type FieldName, type LoginForm, type LoginMode
 } from '@/utils/validation'
 import './index.scss'
-
-const TABS: { mode: LoginMode; label: MessageKey }[] = [
-  { mode: 'password', label: 'login.tabPassword' },
-  { mode: 'sms', label: 'login.tabSms' },
-  { mode: 'email', label: 'login.tabEmail' }
-]
-
-const REGISTER_BY: { kind: AccountKind; label: MessageKey }[] = [
-  { kind: 'user_name', label: 'login.username' },
-  { kind: 'phone', label: 'login.phone' },
-  { kind: 'email', label: 'login.email' }
-]
-
-/** How one may sign up under the server's login settings: by phone only with SMS, by e-mail only with mail. */
-export function registerKinds (settings: LoginSettings | null): AccountKind[] {
-  return REGISTER_BY.map(x => x.kind).filter(k => k === 'user_name' || !settings || settings[k === 'phone' ? 'sms' : 'email'])
-}
-
-/** The tabs the server's login settings allow (all of them until the settings have arrived). */
-export function visibleTabs (settings: LoginSettings | null): LoginMode[] {
-  return TABS.map(x => x.mode).filter(m => !settings || settings[m === 'password' ? 'password' : m === 'sms' ? 'sms' : 'email'])
-}
 
 const EMPTY: LoginForm = { account: '', phone: '', email: '', password: '', code: '', agreed: false, registerBy: 'user_name' }
 
