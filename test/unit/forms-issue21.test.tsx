@@ -26,7 +26,8 @@ import { parseWhole } from '@/utils/format'
 import SettingsTab from '@/pagesA/editor/SettingsTab'
 import SeriesTab from '@/pagesA/editor/SeriesTab'
 import ShipSheet from '@/components/ShipSheet'
-import SecurityPage, { limitProblems } from '@/pagesA/security/index'
+import SecurityPage from '@/pagesA/security/index'
+import { limitProblems } from '@/pagesA/security/limits'
 
 const ok = () => Promise.resolve({ errMsg: 'ok' }) as never
 const text = (c: Element | null) => c?.textContent || ''

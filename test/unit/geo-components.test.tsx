@@ -7,7 +7,8 @@
  */
 import { render, fireEvent, act, cleanup } from '@testing-library/react'
 import Taro from '@tarojs/taro'
-import AddressLocator, { parseRegion, placeDetail, regionText } from '@/components/AddressLocator'
+import AddressLocator from '@/components/AddressLocator'
+import { parseRegion, placeDetail, regionText } from '@/components/AddressLocator/region'
 import TrackingTimeline from '@/components/TrackingTimeline'
 import { geoApi } from '@/services/geo'
 import { expressApi } from '@/services/express'

@@ -4,10 +4,11 @@
  */
 import { createRef } from 'react'
 import { render, act, fireEvent, cleanup } from '@testing-library/react'
-import PropSheet, { RELEASE_GUARD_MS, type PropSheetHandle } from '@/components/PropSheet'
+import PropSheet, { type PropSheetHandle } from '@/components/PropSheet'
+import { RELEASE_GUARD_MS } from '@/components/PropSheet/timing'
 import { longPress, LONG_PRESS_MS } from '@/utils/longPress'
 import { avatarInitial, firstGrapheme } from '@/utils/initial'
-import { addressProblems } from '@/components/ShipSheet'
+import { addressProblems } from '@/components/ShipSheet/address'
 import { localeStore, t } from '@/stores/locale'
 import { Current } from '@tarojs/runtime'
 import { shopApi } from '@/services/shop'

@@ -8,7 +8,7 @@ import zhCore from '@/locales/zh/core'
 import zhRest from '@/locales/zh/rest'
 import enCore from '@/locales/en/core'
 import enRest from '@/locales/en/rest'
-import { SERVICES } from '@/pagesA/editor/ServicesPanel'
+import { SERVICES } from '@/pagesA/editor/services'
 import { configWordIn, OTHER_CREDIT_NAMES } from '../support/configWords'
 
 type Tree = { [k: string]: string | Tree }

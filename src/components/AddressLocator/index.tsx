@@ -19,6 +19,7 @@ import { t } from '@/stores/locale'
 import { capabilitiesStore } from '@/stores/capabilities'
 import { LocationError, locate } from '@/utils/location'
 import { openSettingsFor } from '@/utils/permission'
+import { regionText, parseRegion, placeDetail } from './region'
 import './index.scss'
 
 /** What the form holds once a place is known. */
@@ -41,26 +42,6 @@ export interface AddressLocatorProps {
 }
 
 const EMPTY_REGION: Region = { province: '', city: '', district: '' }
-
-/** "广东省 深圳市 福田区": a municipality's city is written once. */
-export function regionText (r: Region): string {
-  return [r.province, r.city === r.province ? '' : r.city, r.district].filter(Boolean).join(' ')
-}
-
-/** Typed "省 市 区" back into its parts (spaces or commas between them). */
-export function parseRegion (text: string): Region {
-  const parts = text.split(/[\s,，、/]+/).filter(Boolean)
-  if (parts.length === 2 && /市$/.test(parts[0])) return { province: parts[0], city: parts[0], district: parts[1] }
-  return { province: parts[0] ?? '', city: parts[1] ?? '', district: parts.slice(2).join(' ') }
-}
-
-/** The detail line of a picked place: its address less the region, and its name when the address lacks it. */
-export function placeDetail (p: Place): string {
-  let rest = p.address
-  for (const part of [p.region.province, p.region.city, p.region.district]) if (part && rest.startsWith(part)) rest = rest.slice(part.length)
-  rest = rest.trim()
-  return rest.includes(p.title) ? rest : [rest, p.title].filter(Boolean).join(' ')
-}
 
 /** denied: WeChat's location scope is refused (issue 22): "you have denied authorization" and a way to the settings. */
 type Notice = { key: MessageKey; tone: 'info' | 'warn'; denied?: boolean } | { text: string; tone: 'warn' } | null

@@ -2,27 +2,10 @@ import { useState } from 'react'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { CombineProof } from '~types/shop'
-import { fairDigest, fairDraw, fairMessage, serverSeedHash } from '~types/fair'
-import { toHex } from '~types/crypto'
+import { fairMessage } from '~types/fair'
 import { t } from '@/stores/locale'
+import { CombineCheck, checkCombineProof } from './proof'
 import './index.scss'
-
-export interface CombineCheck { hashOk: boolean; drawOk: boolean; digest: string }
-
-/**
- * A combine's proof recomputed on this device with the shared HMAC-SHA256 (types/fair.ts), no server
- * involved: the revealed server seed against its published hash, and the draw against the design
- * (null while the server seed is not revealed).
- */
-export function checkCombineProof (p: CombineProof, designId: number): CombineCheck | null {
-  if (!p.serverSeed) return null
-  const d = fairDraw(p.serverSeed, p.clientSeed, p.nonce, p.weights)
-  return {
-    hashOk: serverSeedHash(p.serverSeed) === p.serverSeedHash,
-    drawOk: d.value === p.value && d.index === p.index && d.round === p.round && d.word === p.word && p.designIds[d.index] === designId,
-    digest: toHex(fairDigest(p.serverSeed, p.clientSeed, p.nonce, p.round))
-  }
-}
 
 /**
  * The proof of a prize made by combining, where a prize from a case shows its case's commitment (the

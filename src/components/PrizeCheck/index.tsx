@@ -9,19 +9,9 @@ import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { formatTime, tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
-import { commitInput, sha256Hex } from '@/utils/sha256'
 import type { PrizeCode } from '@/utils/scan'
+import { ProofCheck, checkProof } from './proof'
 import './index.scss'
-
-export interface ProofCheck { hash: string; matches: boolean; holds: boolean }
-
-/** The case proof of a checked prize, recomputed here: the hash against the commitment, the slot against the design. */
-export function checkProof (r: PrizeVerifyResult): ProofCheck | null {
-  const { proof } = r
-  if (!proof || !proof.revealed || !proof.arrangement || !proof.salt) return null
-  const hash = sha256Hex(commitInput(r.caseId, proof.arrangement, proof.salt))
-  return { hash, matches: hash === proof.commit.toLowerCase(), holds: proof.arrangement[r.slot - 1] === r.design.id }
-}
 
 type State = { kind: 'checking' } | { kind: 'ok', result: PrizeVerifyResult, proof: ProofCheck | null } | { kind: 'failed', message: string }
 

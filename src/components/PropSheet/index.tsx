@@ -4,6 +4,7 @@ import { observer } from 'mobx-react-lite'
 import type { PropKind, PropShown, PropsState } from '~types/props'
 import { t } from '@/stores/locale'
 import { tr } from '@/utils/format'
+import { RELEASE_GUARD_MS } from './timing'
 import './index.scss'
 
 export interface PropSheetHandle {
@@ -16,14 +17,6 @@ export interface PropSheetHandle {
   released: () => void
   close: () => void
 }
-
-/**
- * After the finger that opened the sheet lifts, the tap or click it ends with lands on whatever is now
- * under it: the backdrop (which would close the sheet at once) or a prop button (which would use a card
- * nobody chose). The sheet takes a tap only when its touch began on the sheet, or, for a mouse, once the
- * opening finger has been up this long.
- */
-export const RELEASE_GUARD_MS = 400
 
 interface Props {
   state: PropsState | null

@@ -3,7 +3,8 @@ import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { Address, ShippingRule } from '~types/afterDraw'
 import type { InsufficientBalanceData } from '~types/shop'
-import AddressLocator, { parseRegion, regionText } from '@/components/AddressLocator'
+import AddressLocator from '@/components/AddressLocator'
+import { parseRegion, regionText } from '@/components/AddressLocator/region'
 import { addressApi, afterDrawApi } from '@/services/afterDraw'
 import { ApiError } from '@/services/errors'
 import { errorMessage } from '@/services/request'
@@ -13,25 +14,10 @@ import { formatCents } from '@/utils/format'
 import { navigate } from '@/utils/navigation'
 import { randomString } from '@/utils/random'
 import { normalizePhone, PHONE_INPUT_MAX, PHONE_INPUT_TYPE } from '@/utils/validation'
+import { Draft, FIELDS, Field, AddressProblems, addressProblems } from './address'
 import './index.scss'
 
-interface Draft { id?: number; name: string; phone: string; region: string; detail: string; isDefault: boolean }
 const EMPTY: Draft = { name: '', phone: '', region: '', detail: '', isDefault: false }
-const FIELDS = ['name', 'phone', 'region', 'detail'] as const
-type Field = typeof FIELDS[number]
-export type AddressProblems = Partial<Record<Field, string>>
-
-const REQUIRED = { name: 'ship.nameRequired', phone: 'ship.phoneRequired', region: 'ship.regionRequired', detail: 'ship.detailRequired' } as const
-
-/** Every problem of an address form, by field, in the user's language (none: it may be saved). */
-export function addressProblems (d: Draft): AddressProblems {
-  const out: AddressProblems = {}
-  for (const field of FIELDS) {
-    if (!d[field].trim()) out[field] = t(REQUIRED[field])
-  }
-  if (!out.phone && !normalizePhone(d.phone)) out.phone = t('ship.phoneInvalid')
-  return out
-}
 
 interface Props {
   prizeIds: number[]

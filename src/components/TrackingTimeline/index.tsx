@@ -10,7 +10,6 @@ import Taro from '@tarojs/taro'
 import { observer } from 'mobx-react-lite'
 import type { ExpressTrack } from '~types/express'
 import { isH5 } from '@/config'
-import type { MessageKey } from '@/locales/types'
 import { expressApi } from '@/services/express'
 import { isNotConfigured } from '@/services/geo'
 import { errorMessage } from '@/services/request'
@@ -18,6 +17,7 @@ import { t } from '@/stores/locale'
 import { capabilitiesStore } from '@/stores/capabilities'
 import { toast } from '@/utils/feedback'
 import { withPrivacyRetry } from '@/utils/permission'
+import { carrierName } from './carrier'
 import './index.scss'
 
 export interface TrackingTimelineProps {
@@ -26,13 +26,6 @@ export interface TrackingTimelineProps {
   num: string
   /** The phone of the sender or receiver (or its last four digits): needed for shunfeng. */
   phone?: string
-}
-
-const CARRIERS = ['shunfeng', 'shunfengkuaiyun', 'zhongtong', 'yuantong', 'yunda', 'shentong', 'jd', 'ems'] as const
-
-/** The carrier's name in the current language; its code when the app does not know it. */
-export function carrierName (com: string): string {
-  return (CARRIERS as readonly string[]).includes(com) ? t(`tracking.carriers.${com}` as MessageKey) : com
 }
 
 type State =

@@ -5,9 +5,7 @@ import type { SeriesSummary } from '~types/shop'
 import { shopApi } from '@/services/shop'
 import { t } from '@/stores/locale'
 import { formatCents, formatPpm, tr } from '@/utils/format'
-
-/** How many series the entry page lists (the rest are on home). */
-export const GUEST_PREVIEW_SIZE = 3
+import { GUEST_PREVIEW_SIZE } from './guestPreview'
 
 interface Props {
   onSeries: (id: number) => void

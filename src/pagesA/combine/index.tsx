@@ -21,15 +21,12 @@ import { formatPpm, tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate, redirect } from '@/utils/navigation'
 import { randomString } from '@/utils/random'
+import { fits } from './fits'
 import './index.scss'
 
 const CLIENT_SEED = /^[A-Za-z0-9_-]{1,64}$/
 /** Warehouse prizes read to find materials (the newest first). */
 const MATERIALS_MAX = 100
-
-/** Whether a prize can go into a recipe (series and rarity; one design is checked on the picked set). */
-export const fits = (r: Recipe, p: PrizeItem) =>
-  p.status === 'warehouse' && p.seriesId === r.seriesId && (r.input.kind === 'same_design' || p.design.rarity === r.input.rarity)
 
 /** Combine: a recipe (its pool, odds and guarantee shown first), the items for it, the seeds, then the draw. */
 function CombinePage () {

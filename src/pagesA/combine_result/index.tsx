@@ -10,7 +10,6 @@ import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
 import ActionBar from '@/components/ActionBar'
 import RarityBadge from '@/components/RarityBadge'
-import { checkCombineProof } from '@/components/CombineProof'
 import { combineApi } from '@/services/combine'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
@@ -18,15 +17,10 @@ import { loading, toast } from '@/utils/feedback'
 import { tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate, redirect } from '@/utils/navigation'
+import { Check, checkCombine } from './check'
 import './index.scss'
+
 import { reveal as scrollToResult } from '@/utils/reveal'
-
-interface Check { hashOk: boolean; drawOk: boolean }
-
-/** Checks a combine's proof on this device with the shared HMAC-SHA256 (no server involved). */
-export function checkCombine (r: CombineResult): Check | null {
-  return checkCombineProof(r.proof, r.output.design.id)
-}
 
 /** The outcome of a combine with its seeds, nonce and pool, checked on the device once the seed is revealed. */
 function CombineResultPage () {

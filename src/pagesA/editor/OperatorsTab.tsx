@@ -10,15 +10,10 @@ import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { formatTime } from '@/utils/format'
+import { userLabel } from './operatorLabel'
 import './OperatorsTab.scss'
 
 const PAGE = 20
-
-/** How an account is shown: nickname (user name), else its masked phone or e-mail. */
-export const userLabel = (u: OperatorUserView) => {
-  const handle = u.userName ?? u.phone ?? u.email ?? `#${u.id}`
-  return u.nickname && u.nickname !== handle ? `${u.nickname} (${handle})` : handle
-}
 
 /**
  * The operators: who they are, and an account search (user name, phone or e-mail, shown masked) to

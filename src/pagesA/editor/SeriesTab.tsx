@@ -23,13 +23,12 @@ import { visionApi } from '@/services/vision'
 import ImagePicker from './ImagePicker'
 import { notConfigured, useHelpers } from './useHelpers'
 import PromoTasks from './PromoTasks'
+import { formPrint } from './seriesForm'
 import './SeriesTab.scss'
+
 import { reveal } from '@/utils/reveal'
 
 const RARITIES: Rarity[] = ['regular', 'rare', 'hidden']
-
-/** What a form holds, less the list keys of its designs: equal prints, nothing to lose. */
-export const formPrint = (f: SeriesForm) => JSON.stringify({ ...f, designs: f.designs.map(({ key: _key, ...d }) => d) })
 const FILTERS: Array<EditorSeriesStatus | 'all'> = ['all', 'draft', 'on_sale', 'retired']
 
 /** Creates or changes a series: texts in both languages, price, hidden chance, designs with images, the live odds. */

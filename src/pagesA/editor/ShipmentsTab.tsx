@@ -9,21 +9,17 @@ import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { toast } from '@/utils/feedback'
 import { formatCents, formatTime, tr } from '@/utils/format'
-import {
-  COMMON_CARRIERS, carrierKey, checkCarrier, checkTrackingNo, isCommonCarrier, normaliseCarrier, normaliseTrackingNo
-} from '@/utils/shipping'
+import { COMMON_CARRIERS, carrierKey, checkCarrier, checkTrackingNo, normaliseCarrier, normaliseTrackingNo } from '@/utils/shipping'
 import { visionApi } from '@/services/vision'
 import { trackingCandidates, type TrackingCandidate } from '@/utils/trackingNumber'
 import PackingSlip from './PackingSlip'
 import PhotoButton from './PhotoButton'
 import { notConfigured, useHelpers } from './useHelpers'
+import { SHIPMENTS_PAGE_SIZE, carrierName } from './shipmentList'
 import './shipments.scss'
 
-export const SHIPMENTS_PAGE_SIZE = 10
 const FILTERS = ['all', 'requested', 'shipping', 'received'] as const
 type Filter = typeof FILTERS[number]
-
-export const carrierName = (code: string): string => (isCommonCarrier(code) ? t(carrierKey(code)) : code)
 
 /** The operator's shipment queue: requested parcels first, then the rest; carrier and tracking number in. */
 function ShipmentsTab () {

@@ -17,12 +17,11 @@ import { agreementLink, navigate } from '@/utils/navigation'
 import { tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { REACH_BOTTOM_THROTTLE_MS, throttle } from '@/utils/throttle'
+import { FEED_REFRESH_MS } from './timing'
 import './index.scss'
 
 const PAGE_SIZE = 10
 const SKELETON_CARDS = [1, 2, 3]
-/** The live feed refreshes this often while the page is shown. */
-export const FEED_REFRESH_MS = 30000
 
 const SHORTCUTS: { key: string; icon: string; label: MessageKey; link: string }[] = [
   // short labels: five share a 375 px row (English ones are about twice as wide)

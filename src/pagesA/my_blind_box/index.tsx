@@ -26,14 +26,13 @@ import { mediaUrl } from '@/utils/media'
 import { randomString } from '@/utils/random'
 import { ScanError, scanPrizeCode } from '@/utils/scan'
 import { REACH_BOTTOM_THROTTLE_MS, throttle } from '@/utils/throttle'
+import { COLLECTION_PAGE_SIZE } from './paging'
 import './index.scss'
 
 type Filter = 'all' | PrizeStatus
 type View_ = 'prizes' | 'parcels'
 
 const FILTERS: Filter[] = ['all', 'warehouse', 'shipping', 'received', 'combined', 'recycled']
-/** Prizes and parcels per page. */
-export const COLLECTION_PAGE_SIZE = 20
 
 /**
  * My collection: sets by series (7/12, missing designs greyed), prizes by status with counts and

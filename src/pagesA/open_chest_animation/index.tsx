@@ -13,11 +13,10 @@ import { tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { redirect } from '@/utils/navigation'
 import openSound from './open.wav'
+import { OPENING_MS } from './timing'
 import './index.scss'
 
 type Stage = 'closed' | 'opening' | 'open'
-/** How long the box shakes before it opens. */
-export const OPENING_MS = 900
 
 /** The opening: one box after another, tap to open, with sound; skip goes straight to the results. */
 function OpenChestPage () {

@@ -7,6 +7,7 @@ import { ApiError } from '@/services/errors'
 import { localeStore, t } from '@/stores/locale'
 import { capabilitiesStore } from '@/stores/capabilities'
 import { formatCents, formatTime } from '@/utils/format'
+import { versusMedian } from './marketPrice'
 
 type State =
   | { kind: 'loading' }
@@ -18,14 +19,6 @@ type State =
 /** The server has no price comparison: 422 with data {provider: 'jdUnion'} and no provider status. */
 const notConfigured = (e: unknown) => e instanceof ApiError && e.code === 422 &&
   (e.data as { provider?: string; status?: string } | null)?.provider === 'jdUnion' && !(e.data as { status?: string }).status
-
-/** How the reference value stands against the market median, in whole percent. */
-export function versusMedian (referenceCents: number, medianCents: number): { dir: 'above' | 'below' | 'same'; pct: number } {
-  if (medianCents <= 0 || referenceCents === medianCents) return { dir: 'same', pct: 0 }
-  const pct = Math.round(Math.abs(referenceCents - medianCents) / medianCents * 100)
-  if (pct === 0) return { dir: 'same', pct: 0 }
-  return { dir: referenceCents > medianCents ? 'above' : 'below', pct }
-}
 
 interface Props {
   /** What the market is asked about (the design's Chinese name). */

@@ -9,11 +9,6 @@ import { CODE_MAX, CODE_RESEND_SECONDS } from '@/constants'
 
 export interface ReauthDraft { via: ReauthVia; code: string }
 
-/** The first way the account can receive a code (its phone, else its address), or null. */
-export function defaultVia (phone: string | null, email: string | null): ReauthVia | null {
-  return phone ? 'phone' : email ? 'email' : null
-}
-
 interface Props {
   /** The account's bindings, masked as the overview gives them. */
   phone: string | null

@@ -5,7 +5,7 @@ import Taro, { useDidShow } from '@tarojs/taro'
 import { View, Text, Input, Picker } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { LimitKind, LimitView, SecurityOverview } from '~types/security'
-import { CORRECTION_REASON_MAX, LOGIN_LIMITS, dailyAboveMonthly } from '~types/limits'
+import { CORRECTION_REASON_MAX, LOGIN_LIMITS } from '~types/limits'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
@@ -16,34 +16,15 @@ import { ApiError } from '@/services/errors'
 import { sessionStore } from '@/stores/session'
 import { localeStore, t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
-import { AMOUNT_INPUT_TYPE, formatCents, formatTime, parseYuan } from '@/utils/format'
+import { AMOUNT_INPUT_TYPE, formatCents, formatTime } from '@/utils/format'
 import { loginToContinue } from '@/utils/loginReturn'
 import { useCountdown } from '@/utils/useCountdown'
 import { checkEmail, checkPhone, normalizePhone, PHONE_INPUT_MAX, PHONE_INPUT_TYPE } from '@/utils/validation'
 import { CODE_MAX, CODE_RESEND_SECONDS, ENTRY_PAGE } from '@/constants'
-import ReauthCode, { defaultVia, type ReauthDraft } from './ReauthCode'
+import ReauthCode, { type ReauthDraft } from './ReauthCode'
+import { defaultVia } from './reauth'
+import { parseLimit, limitProblems } from './limits'
 import './index.scss'
-
-/** A limit typed in yuan: '' is no limit; anything else must be a plain amount. */
-export function parseLimit (text: string): { ok: true; cents: number | null } | { ok: false } {
-  if (!text.trim()) return { ok: true, cents: null }
-  const cents = parseYuan(text)
-  return cents === null ? { ok: false } : { ok: true, cents }
-}
-
-/**
- * The problems of the limits form, beside each field: an amount that is not one, and a daily limit
- * above the monthly one (the server's rule, types/security.ts).
- */
-export function limitProblems (daily: string, monthly: string): Partial<Record<LimitKind, string>> {
-  const d = parseLimit(daily)
-  const m = parseLimit(monthly)
-  const out: Partial<Record<LimitKind, string>> = {}
-  if (!d.ok) out.daily = t('security.limitInvalid')
-  if (!m.ok) out.monthly = t('security.limitInvalid')
-  if (d.ok && m.ok && dailyAboveMonthly(d.cents, m.cents)) out.daily = t('security.dailyAboveMonthly', { other: formatCents(m.cents!) })
-  return out
-}
 
 /** A wire field of a refusal (`data.field`), if it names one. */
 const refusedField = (e: unknown): string | undefined => {
