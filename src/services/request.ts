@@ -173,13 +173,28 @@ const outer: Taro.interceptor = (chain) => {
   })
 }
 
-function handleResponse (res: RawResponse, opts: RequestOptions): RawResponse {
-  const status = res.statusCode
-  if (status === 401 && !opts.external) {
+/**
+ * The session rules every answer of the shop's API goes through, requests and uploads alike: HTTP 401
+ * clears the token and goes to the app base; a body code 401 or 403 clears the token and goes to the
+ * login page. Throws when they end the call; returns otherwise.
+ */
+export function applySessionRules (status: number, body: unknown): void {
+  if (status === 401) {
     tokenStorage.clear()
     goToAppBase()
     throw statusError(401)
   }
+  const envelope = body as Partial<ApiEnvelope> | null
+  if (envelope && typeof envelope === 'object' && (envelope.code === 401 || envelope.code === 403)) {
+    tokenStorage.clear()
+    goToLogin()
+    throw new ApiError(envelope.code, envelope.message || t('request.sessionExpired'), envelope.data)
+  }
+}
+
+function handleResponse (res: RawResponse, opts: RequestOptions): RawResponse {
+  const status = res.statusCode
+  if (status === 401 && !opts.external) applySessionRules(status, null)
   if (status < 200 || status >= 300) {
     toast({ message: t('request.networkError') })
     throw statusError(status)
@@ -189,11 +204,7 @@ function handleResponse (res: RawResponse, opts: RequestOptions): RawResponse {
   if (!body || typeof body !== 'object' || typeof body.code !== 'number') {
     throw new RequestError('Invalid response body', 'ERR_BAD_RESPONSE', status)
   }
-  if (body.code === 401 || body.code === 403) {
-    tokenStorage.clear()
-    goToLogin()
-    throw new ApiError(body.code, body.message || t('request.sessionExpired'), body.data)
-  }
+  applySessionRules(status, body)
   return res
 }
 

@@ -1,8 +1,10 @@
 /**
  * Image uploads of the series editor (types/editor.ts `upload`): the mini-program picks with
  * Taro.chooseImage and sends with Taro.uploadFile; H5 takes the File of a file input (ImagePicker) and
- * sends it as multipart/form-data with fetch. Both go to the same route with the same headers, and
- * every failure is one of the spec's upload messages (or the server's own, which names the reason).
+ * sends it as multipart/form-data with fetch. Both go to the same route with the same headers, their
+ * answers pass the same session rules as every request (an ended session clears the token and goes to
+ * the login page), and every failure is one of the spec's upload messages (or the server's own, which
+ * names the reason). sendFile and postFile are the only two places a file leaves the device.
  */
 import Taro from '@tarojs/taro'
 import type { ApiEnvelope } from '~types/api'
@@ -12,7 +14,7 @@ import { UPLOAD_TIMEOUT_MS } from '@/constants'
 import { t } from '@/stores/locale'
 import { PermissionRefused, withPrivacyRetry } from '@/utils/permission'
 import { ApiError } from './errors'
-import { buildHeaders, buildUrl } from './request'
+import { applySessionRules, buildHeaders, buildUrl } from './request'
 
 const UPLOAD_URL = '/api/operator/upload'
 
@@ -26,14 +28,20 @@ export class UploadError extends Error {
 
 const tooLarge = () => new UploadError('size', t('upload.tooLarge', { mb: UPLOAD_MAX_MB }))
 
-/** Reads the envelope the server answered (a string from uploadFile, an object from fetch). */
-export function uploadAnswer<T = UploadResult> (raw: unknown): T {
+/**
+ * Reads the answer to an upload (the body a string from uploadFile, an object from fetch) through the same
+ * session rules as every request (services/request applySessionRules: 401/403 end the session), then
+ * the envelope.
+ */
+export function uploadAnswer<T = UploadResult> (raw: unknown, status = 200): T {
   let body: ApiEnvelope<T> | null = null
   try {
     body = (typeof raw === 'string' ? JSON.parse(raw) : raw) as ApiEnvelope<T>
   } catch {
     body = null
   }
+  applySessionRules(status, body)
+  if (status < 200 || status >= 300) throw new UploadError('failed', t('upload.failed'))
   if (!body || typeof body !== 'object' || typeof body.code !== 'number') throw new UploadError('failed', t('upload.failed'))
   if (body.code !== 200) throw new ApiError(body.code, body.message || t('upload.failed'), body.data)
   return body.data
@@ -69,14 +77,18 @@ export async function chooseAndUpload<T = UploadResult> (url = UPLOAD_URL): Prom
   if (!path) throw new UploadError('path', t('upload.noPath'))
   const size = picked.tempFiles?.[0]?.size
   if (typeof size === 'number' && size > UPLOAD_MAX_BYTES) throw tooLarge()
+  return sendFile<T>(path, url)
+}
+
+/** Mini-program: sends a file of the device as multipart field UPLOAD_FIELD, within UPLOAD_TIMEOUT_MS; the answer's data. */
+async function sendFile<T> (filePath: string, url: string): Promise<T> {
   let res: Taro.uploadFile.SuccessCallbackResult
   try {
-    res = await Taro.uploadFile({ url: buildUrl(url), filePath: path, name: UPLOAD_FIELD, header: uploadHeaders(url), timeout: UPLOAD_TIMEOUT_MS })
+    res = await Taro.uploadFile({ url: buildUrl(url), filePath, name: UPLOAD_FIELD, header: uploadHeaders(url), timeout: UPLOAD_TIMEOUT_MS })
   } catch {
     throw new UploadError('send', t('upload.sendFailed'))
   }
-  if (res.statusCode < 200 || res.statusCode >= 300) throw new UploadError('failed', t('upload.failed'))
-  return uploadAnswer<T>(res.data)
+  return uploadAnswer<T>(res.data, res.statusCode)
 }
 
 /** What a picked file is, checked before it is sent (the server checks the bytes again). */
@@ -100,10 +112,9 @@ async function postFile<T> (file: File, url: string): Promise<T> {
   } finally {
     clearTimeout(timer)
   }
-  if (!res.ok) throw new UploadError('failed', t('upload.failed'))
-  let json: unknown
-  try { json = await res.json() } catch { throw new UploadError('failed', t('upload.failed')) }
-  return uploadAnswer<T>(json)
+  let json: unknown = null
+  try { json = await res.json() } catch { /* not JSON: uploadAnswer says the upload failed */ }
+  return uploadAnswer<T>(json, res.status)
 }
 
 /** H5: upload the File a file input picked (to the editor's upload, or another route that takes a file). */
@@ -143,12 +154,5 @@ export async function chooseAndUploadPdf (): Promise<UploadResult> {
   const file = picked.tempFiles?.[0]
   if (!file?.path) throw new UploadError('path', t('upload.noPath'))
   checkPickedPdf({ size: file.size, name: file.name })
-  let res: Taro.uploadFile.SuccessCallbackResult
-  try {
-    res = await Taro.uploadFile({ url: buildUrl(PDF_UPLOAD_URL), filePath: file.path, name: UPLOAD_FIELD, header: uploadHeaders(PDF_UPLOAD_URL), timeout: UPLOAD_TIMEOUT_MS })
-  } catch {
-    throw new UploadError('send', t('upload.sendFailed'))
-  }
-  if (res.statusCode < 200 || res.statusCode >= 300) throw new UploadError('failed', t('upload.failed'))
-  return uploadAnswer(res.data)
+  return sendFile<UploadResult>(file.path, PDF_UPLOAD_URL)
 }

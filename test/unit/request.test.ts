@@ -8,6 +8,7 @@ import Taro from '@tarojs/taro'
 import { call, request, rawRequest, buildUrl, errorMessage, resetInterceptors } from '@/services/request'
 import { ApiError, RequestError, normaliseTransportError } from '@/services/errors'
 import { tokenStorage } from '@/services/token'
+import { uploadFileObject, UploadError } from '@/services/upload'
 import { browser } from '@/utils/browser'
 import { localeStore } from '@/stores/locale'
 import { REQUEST_TIMEOUT_MS, TOKEN_KEY } from '@/constants'
@@ -150,6 +151,39 @@ describe('responses', () => {
     const errs = await Promise.all(['/body401', '/body401', '/body403'].map(url => request({ url }).catch(e => e)))
     expect(errs.every(e => e instanceof ApiError)).toBe(true)
     expect(assign).toHaveBeenCalledTimes(1)
+  })
+
+  it.each(['/body401', '/body403'])('an upload answered with body code %s ends the session as a request does', async (url) => {
+    Taro.setStorageSync(TOKEN_KEY, 'tok')
+    const file = new File([new Uint8Array([137, 80, 78, 71])], 'a.png', { type: 'image/png' })
+    const err = await uploadFileObject(file, url).catch(e => e)
+    expect(err).toBeInstanceOf(ApiError)
+    expect(err.code).toBe(url === '/body401' ? 401 : 403)
+    // sent as a form with the token, then the token is gone and the login page loads
+    expect(seen[0]).toMatchObject({ method: 'POST', url: `/dev-api${url}` })
+    expect(seen[0].headers.authorization).toBe('Bearer tok')
+    expect(seen[0].headers['content-type']).toMatch(/^multipart\/form-data/)
+    expect(Taro.getStorageSync(TOKEN_KEY)).toBe('')
+    expect(assign).toHaveBeenCalledWith('/pages/login/index')
+  })
+
+  it('an upload answered HTTP 401 goes to the app base; other failures keep the session and say the upload failed', async () => {
+    Taro.setStorageSync(TOKEN_KEY, 'tok')
+    const file = () => new File([new Uint8Array([137, 80, 78, 71])], 'a.png', { type: 'image/png' })
+    const err = await uploadFileObject(file(), '/http401').catch(e => e)
+    expect(err).toBeInstanceOf(RequestError)
+    expect(Taro.getStorageSync(TOKEN_KEY)).toBe('')
+    expect(assign).toHaveBeenCalledWith('/')
+    Taro.setStorageSync(TOKEN_KEY, 'tok')
+    for (const url of ['/http500', '/notjson']) {
+      const e = await uploadFileObject(file(), url).catch(x => x)
+      expect(e).toBeInstanceOf(UploadError)
+      expect(e.reason).toBe('failed')
+    }
+    expect(Taro.getStorageSync(TOKEN_KEY)).toBe('tok')
+    const conflict = await uploadFileObject(file(), '/body409').catch(x => x)
+    expect(conflict).toMatchObject({ code: 409, message: '已售出' })
+    expect(Taro.getStorageSync(TOKEN_KEY)).toBe('tok')
   })
 
   it('HTTP 401 clears the token and goes to the app base', async () => {

@@ -134,3 +134,25 @@ test('editor, the complaints tab: a shopper\'s message listed as awaiting a repl
   const mine = await api('/api/complaintList', { page: 1, size: 10 }, shopper)
   expect(mine.list[0]).toMatchObject({ id: filed.id, status: 'answered', reply: '可以的，我们会寄一个新的给你。' })
 }, 30000)
+
+test('an upload whose session has ended (logged out elsewhere) clears the token and goes to the login page, as any request does', async () => {
+  const { makePng } = require('../support/png')
+  const file = path.join(shop.dataDir, 'late.png')
+  fs.writeFileSync(file, makePng(16, 16, [20, 160, 90]))
+  const page = editor
+  page.querySelector('.editor-tab-series').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.series-new')).toBeTruthy(), 10000)
+  page.querySelector('.series-new').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.design-add')).toBeTruthy())
+  page.querySelector('.design-add').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.design-image-0')).toBeTruthy())
+  // the operator's session ends on the server (a logout on another device)
+  await api('/logout')
+  const uploadsBefore = h.state.uploads.length
+  const navigationsBefore = h.state.navigations.length
+  h.state.chooseImage = { path: file, fail: '' }
+  page.querySelector('.design-image-0').dispatchEvent('tap')
+  await waitFor(() => expect(h.state.uploads.length).toBe(uploadsBefore + 1), 10000)
+  await waitFor(() => expect(h.state.storage.h5_token || '').toBe(''), 10000)
+  await waitFor(() => expect(h.state.navigations.slice(navigationsBefore)).toContainEqual({ type: 'reLaunch', url: '/pages/login/index' }), 10000)
+}, 30000)
