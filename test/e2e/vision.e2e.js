@@ -80,7 +80,7 @@ async function run ({ base, fakes }) {
         const before = fakes.images.calls.length
         await o.input('series-cover-prompt').fill(tag === 'zh' ? '星空下的六个小旅人，马卡龙色' : 'six little travellers under a starry sky')
         await o.page.locator('.series-cover-draw').click()
-        await o.page.waitForFunction(() => /\/media\/u\/[0-9a-f]{64}\.png$/.test(document.querySelector('.series-cover img')?.getAttribute('src') ?? ''))
+        await o.page.waitForFunction(() => /\/media\/u\/[0-9a-f]{64}\.png\?w=\d+$/.test(document.querySelector('.series-cover img')?.getAttribute('src') ?? ''))
         assert.equal(fakes.images.calls.length, before + 1)
         assert.equal(fakes.images.calls.at(-1).prompt, tag === 'zh' ? '星空下的六个小旅人，马卡龙色' : 'six little travellers under a starry sky')
         assert.ok(await overflow(o.page) <= 0, 'nothing sticks out at 375 px')

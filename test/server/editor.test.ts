@@ -7,6 +7,7 @@
 import { testDialects } from './support/db'
 import { createTestApp, loginToken, makeUser, nextIp, post, PREFIX, type TestApp } from './support/app'
 import { buy, currentCaseId, makeShopper, topUp } from './support/shop'
+import sharp from 'sharp'
 import { makePng, multipartBody } from '../support/png'
 import { UPLOAD_MAX_BYTES } from '../../types/limits'
 import { seriesOdds } from '../../types/odds'
@@ -72,6 +73,43 @@ describe.each(testDialects())('the series editor on %s', (dialect) => {
     expect((await t.app.inject({ method: 'GET', url: r.body.data.url.replace('.png', '.gif') })).statusCode).toBe(404)
     expect((await t.app.inject({ method: 'GET', url: `/media/u/${'0'.repeat(64)}.png` })).statusCode).toBe(404)
     expect((await t.app.inject({ method: 'GET', url: '/media/u/..%2F..%2Fetc%2Fpasswd' })).statusCode).toBe(404)
+  })
+
+  test('uploads are served scaled to the width asked (?w=), as WebP, never up; a bad width is refused by name', async () => {
+    // a phone photo: 1000 x 750 of noise as JPEG, a few hundred kilobytes
+    const photo = await sharp({ create: { width: 1000, height: 750, channels: 3, background: '#8a6', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg({ quality: 85 }).toBuffer()
+    const url = (await upload(photo, { type: 'image/jpeg' })).body.data.url as string
+    expect(url).toMatch(/\.jpg$/)
+    const thumb = await t.app.inject({ method: 'GET', url: `${url}?w=150` })
+    expect(thumb.statusCode).toBe(200)
+    expect(thumb.headers['content-type']).toBe('image/webp')
+    expect(thumb.headers['cache-control']).toContain('immutable')
+    // the smallest listed width at least as wide as asked, the height in proportion
+    expect(await sharp(thumb.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 160, height: 120 })
+    expect(thumb.rawPayload.length).toBeLessThan(photo.length / 10)
+    // asked again: the same bytes (kept), and the same for a width that rounds to it
+    expect(Buffer.compare((await t.app.inject({ method: 'GET', url: `${url}?w=160` })).rawPayload, thumb.rawPayload)).toBe(0)
+    // wider than the photo: the photo itself; no width: the photo itself
+    for (const asIs of [`${url}?w=4000`, url]) {
+      const r = await t.app.inject({ method: 'GET', url: asIs })
+      expect(r.headers['content-type']).toBe('image/jpeg')
+      expect(Buffer.compare(r.rawPayload, photo)).toBe(0)
+    }
+    for (const bad of ['abc', '0', '1.5', '-3', '10001', '', '99999999']) {
+      const r = await t.app.inject({ method: 'GET', url: `${url}?w=${bad}`, headers: { 'accept-language': 'zh' } })
+      expect({ bad, status: r.statusCode }).toEqual({ bad, status: 400 })
+      expect(r.json()).toMatchObject({ code: 400, data: { field: 'w' }, message: expect.stringContaining('w') })
+    }
+    expect((await t.app.inject({ method: 'GET', url: `${url}?w=100&w=200` })).statusCode).toBe(400)
+    // the demo art: 256 px, 96 asked
+    const art = await t.app.inject({ method: 'GET', url: '/media/art/1f381.webp?w=96' })
+    expect(await sharp(art.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 96 })
+    // a GIF stays as it is (it may move)
+    const gif = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#36c' } }).gif().toBuffer()
+    const gifUrl = (await upload(gif, { type: 'image/gif' })).body.data.url as string
+    const g = await t.app.inject({ method: 'GET', url: `${gifUrl}?w=96` })
+    expect(g.headers['content-type']).toBe('image/gif')
+    expect(Buffer.compare(g.rawPayload, gif)).toBe(0)
   })
 
   test('uploads: too large, not an image, no file or another field are refused by name and store nothing', async () => {

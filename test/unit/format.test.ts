@@ -56,6 +56,30 @@ it('bilingual texts and media paths', () => {
   delete process.env.TARO_APP_API_BASE
 })
 
+it('media shown at a width ask the server for a copy as wide as the screen needs (one of its widths)', () => {
+  const screen = (width: number, ratio: number) => {
+    Object.defineProperty(window, 'innerWidth', { value: width, configurable: true })
+    Object.defineProperty(window, 'devicePixelRatio', { value: ratio, configurable: true })
+  }
+  // a series card's picture, 160 design pixels: 80 CSS pixels on a 375 px phone
+  screen(375, 2)
+  expect(mediaUrl('/media/art/1f430.webp', 160)).toBe('/media/art/1f430.webp?w=160')
+  screen(375, 3)
+  expect(mediaUrl('/media/art/1f430.webp', 160)).toBe('/media/art/1f430.webp?w=240')
+  // Lighthouse's phone: 412 px at 1.75 needs 154, served 160
+  screen(412, 1.75)
+  expect(mediaUrl(`/media/u/${'a'.repeat(64)}.jpg`, 160)).toBe(`/media/u/${'a'.repeat(64)}.jpg?w=160`)
+  // a hero on a big tablet asks for no more than the largest width
+  screen(1366, 2)
+  expect(mediaUrl('/media/art/1f430.webp', 750)).toBe('/media/art/1f430.webp?w=1280')
+  // no width, a sound, a GIF (it may move) or another host's picture: as given
+  expect(mediaUrl('/media/art/1f430.webp')).toBe('/media/art/1f430.webp')
+  expect(mediaUrl(`/media/u/${'b'.repeat(64)}.wav`, 160)).toBe(`/media/u/${'b'.repeat(64)}.wav`)
+  expect(mediaUrl(`/media/u/${'c'.repeat(64)}.gif`, 160)).toBe(`/media/u/${'c'.repeat(64)}.gif`)
+  expect(mediaUrl('https://cdn.example.com/a.webp', 160)).toBe('https://cdn.example.com/a.webp')
+  screen(1024, 1)
+})
+
 it('reach-bottom handlers are throttled to one call per 350 ms', async () => {
   const { throttle, REACH_BOTTOM_THROTTLE_MS } = await import('@/utils/throttle')
   let now = 1000

@@ -132,6 +132,8 @@ function createHarness () {
   wx.getStorage = (opts) => (opts.key in state.storage ? ok('getStorage', opts, { data: state.storage[opts.key] }) : fail(opts, 'getStorage:fail data not found'))
   wx.removeStorage = (opts) => { delete state.storage[opts.key]; ok('removeStorage', opts) }
   wx.getSystemInfoSync = () => ({ language: 'zh_CN', windowWidth: 375, windowHeight: 812, pixelRatio: 2, platform: 'devtools' })
+  // https://developers.weixin.qq.com/miniprogram/dev/api/base/system/wx.getWindowInfo.html (base library 2.20.1)
+  wx.getWindowInfo = () => ({ pixelRatio: 2, screenWidth: 375, screenHeight: 812, windowWidth: 375, windowHeight: 812, statusBarHeight: 20, screenTop: 0, safeArea: { left: 0, right: 375, top: 20, bottom: 812, width: 375, height: 792 } })
 
   // Navigation over a real page stack. Pages are not rendered by navigating (a test loads a page itself
   // with loadPage: the simulator runs a compiled page's code once per file); state.navigations keeps

@@ -3,12 +3,16 @@
  * Only names like 1f436.webp or 2604-fe0f.webp; the files never change, so they are cached for a year.
  * GET /media/u/<sha-256>.<ext>: the images operators uploaded (kept in the database, named by their
  * bytes' hash, so they never change either).
+ * Either takes ?w=N (device pixels): the image scaled down to that width, as WebP (services/thumbnails).
+ * N is a whole number from 1 to 10000, else 400 naming the field.
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Db } from '../db'
 import { withinPixelLimit } from '../services/images'
+import { scaled, servedWidth } from '../services/thumbnails'
+import { ApiFailure } from './envelope'
 
 export const ART_PREFIX = '/media/art/'
 export const ART_NAME = /^[0-9a-f]+(-[0-9a-f]+)*\.webp$/
@@ -24,9 +28,30 @@ export const artUrl = (code: string) => `${ART_PREFIX}${code}.webp`
 export const UPLOAD_PREFIX = '/media/u/'
 const UPLOAD_NAME = /^([0-9a-f]{64})\.(png|jpg|webp|gif|wav|pdf)$/
 
+/** The width asked for by ?w=, or null for the image as it is. */
+function askedWidth (query: unknown): number | null {
+  const w = (query as Record<string, unknown> | undefined)?.w
+  if (w === undefined) return null
+  if (typeof w !== 'string' || !/^\d{1,5}$/.test(w) || Number(w) < 1 || Number(w) > 10000) {
+    // outside the API, so an HTTP status as well as the envelope's code (an <img> reads only the status)
+    throw new ApiFailure(400, 'validation.type', { field: 'w', type: '@type.integer' }, { field: 'w' }, 400)
+  }
+  return servedWidth(Number(w))
+}
+
+/** `data` as asked: scaled to the width when that makes it smaller (a damaged image is sent as it is). */
+async function answer (reply: FastifyReply, key: string, data: Buffer, contentType: string, width: number | null): Promise<FastifyReply> {
+  if (width !== null) {
+    const copy = await scaled(key, data, contentType, width).catch(() => null)
+    if (copy) return reply.header('content-type', copy.contentType).header('cache-control', IMMUTABLE).header('content-security-policy', "default-src 'none'").send(copy.data)
+  }
+  return reply.header('content-type', contentType).header('cache-control', IMMUTABLE).header('content-security-policy', "default-src 'none'").send(data)
+}
+
 export function registerMedia (app: FastifyInstance, db: Db): void {
   const dir = artDir()
   app.get<{ Params: { file: string } }>(`${ART_PREFIX}:file`, async (request, reply) => {
+    const width = askedWidth(request.query)
     const { file } = request.params
     if (!ART_NAME.test(file)) return reply.callNotFound()
     let data: Buffer
@@ -35,16 +60,16 @@ export function registerMedia (app: FastifyInstance, db: Db): void {
     } catch {
       return reply.callNotFound()
     }
-    return reply.header('content-type', 'image/webp').header('cache-control', IMMUTABLE).send(data)
+    return answer(reply, `art/${file}`, data, 'image/webp', width)
   })
   app.get<{ Params: { file: string } }>(`${UPLOAD_PREFIX}:file`, async (request, reply) => {
+    const width = askedWidth(request.query)
     const name = UPLOAD_NAME.exec(request.params.file)
     if (!name) return reply.callNotFound()
     const row = await db.selectFrom('media').select(['content_type', 'ext', 'data', 'width', 'height']).where('sha256', '=', name[1]).executeTakeFirst()
     if (!row || row.ext !== name[2]) return reply.callNotFound()
     // a picture kept before uploads were checked for their decoded size is not handed to phones
     if (row.content_type.startsWith('image/') && !withinPixelLimit({ width: Number(row.width), height: Number(row.height) })) return reply.callNotFound()
-    return reply.header('content-type', row.content_type).header('cache-control', IMMUTABLE)
-      .header('content-security-policy', "default-src 'none'").send(Buffer.from(row.data))
+    return answer(reply, name[1], Buffer.from(row.data), row.content_type, width)
   })
 }

@@ -43,7 +43,7 @@ function DesignPreview ({ design, onClose }: DesignPreviewProps) {
     <View className='design-preview' catchMove onClick={onClose}>
       <View className='design-preview__stage' onClick={e => e.stopPropagation()}
         onTouchStart={onTouchStart} onTouchMove={onTouchMove} onTouchEnd={onTouchEnd} onTouchCancel={onTouchEnd}>
-        <Image className='design-preview__img' src={mediaUrl(design.image)} mode='aspectFit' onClick={onImageTap}
+        <Image className='design-preview__img' src={mediaUrl(design.image, 600)} mode='aspectFit' onClick={onImageTap}
           style={{ transform: `scale(${clampZoom(zoom)})` }} />
       </View>
       <View className='design-preview__panel' onClick={e => e.stopPropagation()}>

@@ -38,7 +38,7 @@ function ParcelCard ({ shipment: s, onChanged, tracking }: Props) {
       <View className='parcel__items'>
         {s.items.map(i => (
           <View key={i.prizeId} className='parcel__item' onClick={() => navigate(`/pagesA/prize_detail/index?prizeId=${i.prizeId}`)}>
-            <Image className='parcel__img' src={mediaUrl(i.design.image)} mode='aspectFit' lazyLoad />
+            <Image className='parcel__img' src={mediaUrl(i.design.image, 96)} mode='aspectFit' lazyLoad />
             <Text className='parcel__name'>{tr(i.design.name)}</Text>
           </View>
         ))}

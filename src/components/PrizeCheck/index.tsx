@@ -50,7 +50,7 @@ function PrizeCheck ({ prizeId, code }: PrizeCode) {
     <View className='prize-check prize-check--ok'>
       <Text className='prize-check__verdict'>{t('prizeCheck.authentic')}</Text>
       <View className='prize-check__design'>
-        <Image className='prize-check__img' src={mediaUrl(r.design.image)} mode='aspectFit' />
+        <Image className='prize-check__img' src={mediaUrl(r.design.image, 120)} mode='aspectFit' />
         <View className='prize-check__names'>
           <Text className='prize-check__name'>{tr(r.design.name)}</Text>
           <RarityBadge rarity={r.design.rarity} />

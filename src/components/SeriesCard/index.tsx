@@ -11,7 +11,7 @@ function SeriesCard ({ series, onClick }: { series: SeriesSummary; onClick: () =
   return (
     <View className={`series-card series-card-${series.id}`} onClick={onClick}>
       <View className='series-card__cover'>
-        <Image className='series-card__img' src={mediaUrl(series.cover)} mode='aspectFit' lazyLoad />
+        <Image className='series-card__img' src={mediaUrl(series.cover, 160)} mode='aspectFit' lazyLoad />
       </View>
       <View className='series-card__body'>
         <Text className='series-card__title'>{tr(series.title)}</Text>

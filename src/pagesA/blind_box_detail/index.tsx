@@ -174,7 +174,7 @@ function BlindBoxDetailPage () {
   return (
     <PageShell className='detail-page' share={{ title: tr(series.title), path: '/pages/blind_box_detail/index', query: { seriesId }, imageUrl: mediaUrl(series.cover) }}>
       <View className='detail-hero'>
-        <Image className='detail-hero__img' src={mediaUrl(series.cover)} mode='aspectFit' />
+        <Image className='detail-hero__img' src={mediaUrl(series.cover, 240)} mode='aspectFit' />
         <Text className='detail-hero__title'>{tr(series.title)}</Text>
         <Text className='detail-hero__desc'>{tr(series.description)}</Text>
         <Text className='detail-hero__price'>{formatCents(series.priceCents)} <Text className='detail-hero__unit'>{t('detail.perBox')}</Text></Text>
@@ -184,7 +184,7 @@ function BlindBoxDetailPage () {
         <View className='design-grid'>
           {series.designs.map(d => (
             <View key={d.id} className={`design design--${d.rarity}`} onClick={() => setPreview(d)}>
-              <Image className='design__img' src={mediaUrl(d.image)} mode='aspectFit' lazyLoad />
+              <Image className='design__img' src={mediaUrl(d.image, 120)} mode='aspectFit' lazyLoad />
               <Text className='design__name'>{tr(d.name)}</Text>
               <RarityBadge rarity={d.rarity} />
               <Text className='design__odds'>{formatPpm(d.oddsPpm)}</Text>
@@ -227,7 +227,7 @@ function BlindBoxDetailPage () {
                 onTouchStart={press.onTouchStart} onTouchMove={press.onTouchMove} onTouchEnd={press.onTouchEnd} onTouchCancel={press.onTouchCancel}
                 onClick={() => { if (Date.now() - lastLongPress.current > LONG_PRESS_CLICK_GRACE_MS) tapSlot(s.slot, s.sold) }}>
                 {seen && !s.sold
-                  ? <Image className='slot__seen' src={mediaUrl(seen.design.image)} mode='aspectFit' />
+                  ? <Image className='slot__seen' src={mediaUrl(seen.design.image, 56)} mode='aspectFit' />
                   : <Text className='slot__icon'>{s.sold ? '✓' : '🎁'}</Text>}
                 <Text className='slot__num'>{s.sold ? t('detail.sold') : s.slot}</Text>
                 {!s.sold && known.some(h => h.isNot) && <Text className='slot__hints'>✗{known.filter(h => h.isNot).length}</Text>}

@@ -123,7 +123,7 @@ function CombinePage () {
         <Section title={t('combine.pool')} className='pool'>
           {recipe.pool.map(e => (
             <View key={e.design.id} className='pool-row'>
-              <Image className='pool-row__img' src={mediaUrl(e.design.image)} mode='aspectFit' lazyLoad />
+              <Image className='pool-row__img' src={mediaUrl(e.design.image, 56)} mode='aspectFit' lazyLoad />
               <Text className='pool-row__name'>{tr(e.design.name)}</Text>
               <RarityBadge rarity={e.design.rarity} />
               <Text className='pool-row__odds'>{formatPpm(e.oddsPpm)}</Text>
@@ -139,7 +139,7 @@ function CombinePage () {
               <View className='materials__grid'>
                 {candidates.map(p => (
                   <View key={p.prizeId} className={`material material-${p.prizeId} ${picked.includes(p.prizeId) ? 'material--on' : ''}`} onClick={() => toggle(p)}>
-                    <Image className='material__img' src={mediaUrl(p.design.image)} mode='aspectFit' lazyLoad />
+                    <Image className='material__img' src={mediaUrl(p.design.image, 88)} mode='aspectFit' lazyLoad />
                     <Text className='material__name'>{tr(p.design.name)}</Text>
                   </View>
                 ))}

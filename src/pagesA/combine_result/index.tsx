@@ -53,7 +53,7 @@ function CombineResultPage () {
   return (
     <PageShell className='combine-result-page'>
       <View className={`combine-result combine-result--${o.design.rarity}`} onClick={() => navigate(`/pagesA/prize_detail/index?prizeId=${o.prizeId}`)}>
-        <Image className='combine-result__img' src={mediaUrl(o.design.image)} mode='aspectFit' />
+        <Image className='combine-result__img' src={mediaUrl(o.design.image, 240)} mode='aspectFit' />
         <Text className='combine-result__title'>{tr(o.design.name)}</Text>
         <RarityBadge rarity={o.design.rarity} />
         <Text className='combine-result__sub'>{tr(o.seriesTitle)} · {t('combine.inputs', { n: result.inputPrizeIds.length })}</Text>

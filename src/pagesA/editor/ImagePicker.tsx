@@ -40,7 +40,7 @@ function ImagePicker ({ value, onChange, className = '', label, error }: ImagePi
   return (
     <View className={`image-picker ${className} ${error ? 'image-picker--error' : ''}`} onClick={pick}>
       {value
-        ? <Image className='image-picker__img' src={mediaUrl(value)} mode='aspectFit' />
+        ? <Image className='image-picker__img' src={mediaUrl(value, 140)} mode='aspectFit' />
         : <Text className='image-picker__empty'>{busy ? t('upload.sending') : `+ ${label ?? t('upload.pick')}`}</Text>}
       {value && busy && <Text className='image-picker__busy'>{t('upload.sending')}</Text>}
       {process.env.TARO_ENV === 'h5' && (

@@ -407,7 +407,7 @@ function SeriesTab () {
       {rows?.length === 0 && <EmptyState icon='🎨' text={t('seriesForm.none')} />}
       {rows?.map(s => (
         <View key={s.id} className={`series-row series-row-${s.id}`} onClick={() => { void open(s.id) }}>
-          {s.cover ? <Image className='series-row__img' src={mediaUrl(s.cover)} mode='aspectFit' lazyLoad /> : <View className='series-row__img series-row__img--none'>🎁</View>}
+          {s.cover ? <Image className='series-row__img' src={mediaUrl(s.cover, 120)} mode='aspectFit' lazyLoad /> : <View className='series-row__img series-row__img--none'>🎁</View>}
           <View className='series-row__body'>
             <View className='series-row__head'>
               <Text className='series-row__title'>{tr(s.title) || t('seriesForm.untitled')}</Text>

@@ -112,7 +112,7 @@ function HomePage () {
           ? <Text className='home-feed__empty'>{t('home.feedEmpty')}</Text>
           : feed.map(item => (
             <View key={item.id} className='feed-row' onClick={() => navigate(`/pages/blind_box_detail/index?seriesId=${item.seriesId}`)}>
-              <Image className='feed-row__img' src={mediaUrl(item.design.image)} mode='aspectFit' />
+              <Image className='feed-row__img' src={mediaUrl(item.design.image, 56)} mode='aspectFit' />
               <Text className='feed-row__text'>{t('home.feedLine', { name: item.maskedName, design: tr(item.design.name) })}</Text>
               <RarityBadge rarity={item.design.rarity} />
               <Text className='feed-row__go'>›</Text>

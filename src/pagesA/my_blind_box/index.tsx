@@ -171,7 +171,7 @@ function MyBlindBoxPage () {
                   <View className='set__bar'><View className='set__fill' style={{ width: `${s.total ? Math.round(100 * s.collected / s.total) : 0}%` }} /></View>
                   <View className='set__designs'>
                     {s.designs.map(d => (
-                      <Image key={d.design.id} className={`set__design ${d.owned ? '' : 'set__design--missing'}`} src={mediaUrl(d.design.image)} mode='aspectFit' lazyLoad />
+                      <Image key={d.design.id} className={`set__design ${d.owned ? '' : 'set__design--missing'}`} src={mediaUrl(d.design.image, 56)} mode='aspectFit' lazyLoad />
                     ))}
                   </View>
                 </View>
@@ -198,7 +198,7 @@ function MyBlindBoxPage () {
               <View key={p.prizeId} className={`prize-row prize-${p.prizeId} ${on ? 'prize-row--on' : ''}`}
                 onClick={() => (selecting ? toggle(p) : navigate(`/pagesA/prize_detail/index?prizeId=${p.prizeId}`))}>
                 {selecting && <View className={`check ${on ? 'check--on' : ''} ${p.status !== 'warehouse' ? 'check--off' : ''}`}>{on ? '✓' : ''}</View>}
-                <Image className='prize-row__img' src={mediaUrl(p.design.image)} mode='aspectFit' lazyLoad />
+                <Image className='prize-row__img' src={mediaUrl(p.design.image, 88)} mode='aspectFit' lazyLoad />
                 <View className='prize-row__body'>
                   <Text className='prize-row__name'>{tr(p.design.name)}</Text>
                   <Text className='prize-row__series'>{tr(p.seriesTitle)}</Text>

@@ -75,7 +75,7 @@ function OpenChestPage () {
           : (
             <View className={`reveal reveal--${prize.design.rarity}`}>
               <Text className='reveal__rays' />
-              <Image className='reveal__img' src={mediaUrl(prize.design.image)} mode='aspectFit' />
+              <Image className='reveal__img' src={mediaUrl(prize.design.image, 300)} mode='aspectFit' />
               <Text className='reveal__name'>{tr(prize.design.name)}</Text>
               <RarityBadge rarity={prize.design.rarity} />
             </View>

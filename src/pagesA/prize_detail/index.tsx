@@ -93,7 +93,7 @@ function PrizeDetailPage () {
   return (
     <PageShell className='prize-detail-page'>
       <View className={`prize-card prize-card--${design.rarity}`}>
-        <Image className='prize-card__img' src={mediaUrl(design.image)} mode='aspectFit' />
+        <Image className='prize-card__img' src={mediaUrl(design.image, 280)} mode='aspectFit' />
         <Text className='prize-card__name'>{tr(design.name)}</Text>
         <RarityBadge rarity={design.rarity} />
         <Text className='prize-card__series'>{tr(prize.seriesTitle)}</Text>

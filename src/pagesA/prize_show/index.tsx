@@ -89,7 +89,7 @@ function PrizeShowPage () {
         {prizes.map(p => (
           <View key={p.prizeId} className={`result result--${p.design.rarity} result-${p.prizeId}`}
             onClick={() => navigate(`/pages/prize_detail/index?prizeId=${p.prizeId}`)}>
-            <Image className='result__img' src={mediaUrl(p.design.image)} mode='aspectFit' />
+            <Image className='result__img' src={mediaUrl(p.design.image, 110)} mode='aspectFit' />
             <View className='result__body'>
               <Text className='result__name'>{tr(p.design.name)}</Text>
               <Text className='result__meta'>{t('chest.slot', { slot: p.slot })} · {t('prize.value')} {formatCents(p.design.referenceValueCents)}</Text>

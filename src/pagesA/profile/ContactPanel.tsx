@@ -130,7 +130,7 @@ function ContactPanel () {
               pick={async () => recognize(await visionApi.screenshotPick())}
               file={async f => recognize(await visionApi.screenshotFile(f))}
               onDone={() => undefined} onError={recognizeFailed} />
-            {shot && <Image className='contact-shot__img' src={mediaUrl(shot)} mode='aspectFit' />}
+            {shot && <Image className='contact-shot__img' src={mediaUrl(shot, 96)} mode='aspectFit' />}
             <Text className='contact-shot__hint'>{t('complaints.attachHint')}</Text>
           </View>
         )}

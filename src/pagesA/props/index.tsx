@@ -85,7 +85,7 @@ function PropsPage () {
           ? <Text className='props-note'>{t('props.noHistory')}</Text>
           : history.map((h, i) => (
             <View key={i} className={`prop-use prop-use--${h.kind}`}>
-              <Image className='prop-use__img' src={mediaUrl(h.design.image)} mode='aspectFit' lazyLoad />
+              <Image className='prop-use__img' src={mediaUrl(h.design.image, 64)} mode='aspectFit' lazyLoad />
               <View className='prop-use__body'>
                 <Text className='prop-use__what'>{t(h.isNot ? 'props.isNot' : 'props.is', { slot: h.slot, design: tr(h.design.name) })}</Text>
                 <Text className='prop-use__when'>{t(`props.${h.kind}`)} · {t('props.caseNo', { id: h.caseId })} · {formatTime(h.at)}</Text>

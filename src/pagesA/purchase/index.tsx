@@ -236,7 +236,7 @@ function PurchasePage () {
 
       <Section title={t('purchase.items')}>
         <View className='purchase-item'>
-          <Image className='purchase-item__img' src={mediaUrl(series.cover)} mode='aspectFit' />
+          <Image className='purchase-item__img' src={mediaUrl(series.cover, 120)} mode='aspectFit' />
           <View className='purchase-item__body'>
             <Text className='purchase-item__title'>{tr(series.title)}</Text>
             <Text className='purchase-item__sub'>{t('purchase.caseNo', { id: caseId })} · {whole ? t('purchase.wholeCase', { n: count }) : t('purchase.slots', { n: slots.length, slots: slots.join(', ') })}</Text>
@@ -248,7 +248,7 @@ function PurchasePage () {
       <Section title={t('purchase.disclosureTitle')} className='disclosure'>
         {series.designs.map(d => (
           <View key={d.id} className='odds-row'>
-            <Image className='odds-row__img' src={mediaUrl(d.image)} mode='aspectFit' />
+            <Image className='odds-row__img' src={mediaUrl(d.image, 48)} mode='aspectFit' />
             <Text className='odds-row__name'>{tr(d.name)}</Text>
             <RarityBadge rarity={d.rarity} />
             <Text className='odds-row__pct'>{formatPpm(d.oddsPpm)}</Text>
