@@ -255,6 +255,25 @@ export const PurchaseResult = Type.Object({
 })
 export type PurchaseResult = Static<typeof PurchaseResult>
 
+/**
+ * One of the caller's purchases as its result pages show it (prize_show, open_chest_animation): what it
+ * cost and the prizes it drew, whatever became of them since. Owner only: the prizes of a case still on
+ * sale tell what is left in it (what an X-ray card sells), so a purchase is nobody else's to read.
+ */
+export const PurchaseView = Type.Object({
+  purchaseId: Type.Integer(),
+  caseId: Type.Integer(),
+  seriesId: Type.Integer(),
+  totalCents: Cents,
+  spentCreditCents: Cents,
+  spentCashCents: Cents,
+  prizes: Type.Array(PrizeResult),
+  createdAt: Timestamp
+})
+export type PurchaseView = Static<typeof PurchaseView>
+export const PurchaseIdRequest = Obj({ purchaseId: Id })
+export type PurchaseIdRequest = Static<typeof PurchaseIdRequest>
+
 // ---- prizes and the live feed ---------------------------------------------------------------------
 
 export const PrizeStatus = StringEnum(['warehouse', 'shipping', 'received', 'combined', 'recycled'] as const)
@@ -477,6 +496,7 @@ export const shopRoutes = {
     description: 'Runs every check of casePurchase (age gate, daily cap, case and slots, price, acknowledgement) and fails the same way, but moves nothing; a balance that does not cover the total is not a failure here: it answers shortfallCents, the cash to top up first.'
   }),
   prizeList: route({ method: 'POST', url: '/api/prizeList', auth: 'user', tag: 'prizes', body: PrizeListRequest, data: PrizeListResponse, summary: 'The caller\'s prizes' }),
+  purchaseDetail: route({ method: 'POST', url: '/api/purchaseDetail', auth: 'user', tag: 'purchase', body: PurchaseIdRequest, data: PurchaseView, summary: 'One of the caller\'s purchases with the prizes it drew (a result page reloaded or opened on another device)' }),
   prizeDetail: route({ method: 'POST', url: '/api/prizeDetail', auth: 'user', tag: 'prizes', body: PrizeDetailRequest, data: PrizeDetail, summary: 'One of the caller\'s prizes, with the proof of its case' }),
   liveFeed: route({ method: 'POST', url: '/api/liveFeed', auth: 'none', tag: 'prizes', body: FeedRequest, data: Type.Array(FeedItem), summary: 'Recent rare and hidden wins, with masked names' })
 }

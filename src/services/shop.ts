@@ -22,6 +22,7 @@ export const shopApi = {
   casePurchase: (body: PurchaseRequest) => postRoute<S['casePurchase']>('/api/casePurchase', body),
   prizeList: (q: PrizeListRequest) => postRoute<S['prizeList']>('/api/prizeList', q),
   prizeDetail: (prizeId: number) => postRoute<S['prizeDetail']>('/api/prizeDetail', { prizeId }),
+  purchaseDetail: (purchaseId: number) => postRoute<S['purchaseDetail']>('/api/purchaseDetail', { purchaseId }),
   liveFeed: (limit = 20) => postRoute<S['liveFeed']>('/api/liveFeed', { limit })
 }
 

@@ -9,7 +9,7 @@
  */
 const assert = require('node:assert/strict')
 const path = require('node:path')
-const { openPhonePage, SHOTS } = require('./browser')
+const { openPhonePage, passwordLogin, SHOTS } = require('./browser')
 const { api } = require('./api')
 
 const yuan = text => Math.round(Number(String(text).replace(/[^\d.-]/g, '')) * 100)
@@ -297,6 +297,24 @@ async function buyAndOpen ({ base }) {
     await page.locator('.result').first().waitFor()
     assert.equal(await page.locator('.result').count(), 2, 'two prizes shown')
     await shot('shop-prizes-zh.png')
+
+    // 5a. the results are the purchase's, by its id in the address: a reload without the device's copy
+    // loads them from the server; another account opening the address is told there is no such purchase
+    const resultUrl = page.url()
+    assert.match(resultUrl, /\/pagesA\/prize_show\/index\?purchaseId=\d+$/)
+    const shown = await page.locator('.result__name').allInnerTexts()
+    await page.evaluate(() => localStorage.removeItem('last_draw'))
+    await page.reload({ waitUntil: 'networkidle' })
+    await page.locator('.result').first().waitFor()
+    assert.deepEqual(await page.locator('.result__name').allInnerTexts(), shown)
+    const other = await openPhonePage({ locale: 'zh-CN' })
+    try {
+      await passwordLogin(other, base, 'shopper', 'shopper123')
+      await other.page.goto(resultUrl, { waitUntil: 'networkidle' })
+      await other.page.getByText('没有这笔购买记录').waitFor()
+      assert.equal(await other.page.locator('.result').count(), 0)
+      await other.shot('shop-prizes-not-yours-zh.png')
+    } finally { await other.close() }
 
     // 5b. read aloud: the server speaks the result (local espeak-ng) and the page plays the WAV it names
     const spoken = page.waitForResponse(r => r.url().endsWith('/dev-api/api/text/tts'))

@@ -177,6 +177,33 @@ describe.each(testDialects())('purchases on %s', (dialect) => {
     expect(more.body.data).toMatchObject({ spentCreditCents: 0, spentCashCents: 1000, balance: { cashCents: 3500, creditCents: 0 } })
   })
 
+  test('purchaseDetail: the buyer reads a purchase again as it was answered (prizes in slot order, even recycled since); nobody else can', async () => {
+    const s = await makeShopper(t.app, t.db, t.clock)
+    await topUp(t.app, s, 5000)
+    const caseId = await currentCaseId(t.app, seriesId)
+    const sold = await soldSlots(caseId)
+    const slots = Array.from({ length: 12 }, (_, i) => i + 1).filter(n => !sold!.includes(n)).slice(0, 2).reverse()
+    const bought = (await buy(t.app, s, { caseId, slots })).body.data
+    const r = await post(t.app, '/api/purchaseDetail', { purchaseId: bought.purchaseId }, { token: s.token })
+    expect(r.body.code).toBe(200)
+    const { balance, xrayCardsEarned, ...answered } = bought
+    void balance; void xrayCardsEarned
+    expect(r.body.data).toEqual({ ...answered, createdAt: expect.any(String) })
+    expect(r.body.data.prizes.map((p: { slot: number }) => p.slot)).toEqual([...slots].sort((a, b) => a - b))
+    // a prize recycled since still shows as drawn
+    const recycled = await post(t.app, '/api/prizeRecycle', { prizeIds: [bought.prizes[0].prizeId], idempotencyKey: `view-recycle-${bought.purchaseId}` }, { token: s.token })
+    expect(recycled.body.code).toBe(200)
+    expect((await post(t.app, '/api/purchaseDetail', { purchaseId: bought.purchaseId }, { token: s.token })).body.data.prizes).toEqual(answered.prizes)
+    // another shopper, no session, an id that does not exist, a bad id
+    const other = await makeShopper(t.app, t.db, t.clock)
+    expect((await post(t.app, '/api/purchaseDetail', { purchaseId: bought.purchaseId }, { token: other.token, lang: 'zh' })).body).toMatchObject({ code: 404, message: '没有这笔购买记录', data: null })
+    expect((await post(t.app, '/api/purchaseDetail', { purchaseId: bought.purchaseId })).body.code).toBe(401)
+    expect((await post(t.app, '/api/purchaseDetail', { purchaseId: 999999 }, { token: s.token })).body).toMatchObject({ code: 404, message: 'No such purchase' })
+    for (const bad of [{ purchaseId: 'x' }, { purchaseId: 0 }, {}, { purchaseId: 1, extra: 1 }]) {
+      expect((await post(t.app, '/api/purchaseDetail', bad, { token: s.token })).body).toMatchObject({ code: 400, data: { field: expect.any(String) } })
+    }
+  })
+
   test('422 when the balance does not cover it, with the shortfall; nothing is sold or charged', async () => {
     const s = await makeShopper(t.app, t.db, t.clock)
     await topUp(t.app, s, 1500)

@@ -13,6 +13,8 @@ const h = createHarness()
 let shop
 let token
 let prizes
+/** The purchase made through the API before the app starts: the app has never seen its answer. */
+let firstPurchase
 let jd
 
 const api = (route, body, as = token) => callApi(h.state.apiOrigin, route, body, as)
@@ -31,7 +33,8 @@ beforeAll(async () => {
   const series = (await api('/api/seriesList', { page: 1, size: 10 })).list[0]
   const view = await api('/api/caseCurrent', { seriesId: series.id })
   const slots = view.slots.filter(s => !s.sold).slice(0, 3).map(s => s.slot)
-  prizes = (await api('/api/casePurchase', { caseId: view.caseId, slots, acknowledged: true, idempotencyKey: `weapp-${Date.now()}` })).prizes
+  firstPurchase = await api('/api/casePurchase', { caseId: view.caseId, slots, acknowledged: true, idempotencyKey: `weapp-${Date.now()}` })
+  prizes = firstPurchase.prizes
   // a whole case of the second series: materials for combining
   const sweets = (await api('/api/seriesList', { page: 1, size: 10 })).list[1]
   const sweetCase = await api('/api/caseCurrent', { seriesId: sweets.id })
@@ -136,4 +139,12 @@ test('props: real counts from the server; buying a hint card with cash through t
   await waitFor(() => expect(page.querySelector('.prop-count-hint').dom.textContent).toContain(`持有 ${before.cards.hint + 1}`), 10000)
   const after = await api('/api/props', {})
   expect(after.cards.hint).toBe(before.cards.hint + 1)
+}, 30000)
+
+test('prize_show opened by a purchase\'s id (a shared page, another phone) loads it from the server, with its prizes', async () => {
+  const requestsBefore = h.state.requests.length
+  const show = h.loadPage('pagesA/prize_show/index', { purchaseId: String(firstPurchase.purchaseId) })
+  await waitFor(() => expect(show.querySelectorAll('.result').length).toBe(3), 10000)
+  for (const p of firstPurchase.prizes) expect(show.dom.textContent).toContain(p.design.name.zh)
+  expect(h.state.requests.slice(requestsBefore).map(r => r.url)).toContain('/dev-api/api/purchaseDetail')
 }, 30000)

@@ -116,11 +116,16 @@ test('blind_box_detail, purchase, open_chest_animation, prize_show: a long press
   const after = await api('/api/walletBalance', {})
   expect(before.cashCents + before.creditCents - after.cashCents - after.creditCents).toBe(2 * s.priceCents)
 
-  const chest = h.loadPage('pagesA/open_chest_animation/index')
+  // the purchase's id goes along in the query, so the pages survive a restart of the mini-program
+  const queryOf = url => Object.fromEntries(new URLSearchParams(url.split('?')[1] || ''))
+  const opened = queryOf(lastNavigation().url)
+  expect(opened.purchaseId).toMatch(/^\d+$/)
+  const chest = h.loadPage('pagesA/open_chest_animation/index', opened)
   await waitFor(() => expect(chest.querySelector('.chest')).toBeTruthy())
   chest.querySelector('.chest-skip').dispatchEvent('tap')
   await waitFor(() => expect(lastNavigation().url).toMatch(/prize_show/))
-  const show = h.loadPage('pagesA/prize_show/index')
+  expect(queryOf(lastNavigation().url)).toEqual({ purchaseId: opened.purchaseId })
+  const show = h.loadPage('pagesA/prize_show/index', queryOf(lastNavigation().url))
   await waitFor(() => expect(show.querySelectorAll('.result').length).toBe(2))
   // the mini-program shares through its own button; the H5 copy-link action is not there
   expect(show.querySelector('.prize-share')).toBeTruthy()

@@ -1,6 +1,6 @@
 /** Prizes a user owns (newest first, with their design and the proof of their case or combine) and the live feed. */
 import type { Kysely, Selectable } from 'kysely'
-import type { FeedItem, PrizeDetail, PrizeItem, PrizeListResponse, PrizeStatus } from '../../../types/shop'
+import type { FeedItem, PrizeDetail, PrizeItem, PrizeListResponse, PrizeStatus, PurchaseView } from '../../../types/shop'
 import type { Database, PrizesTable, ShipmentStatusRow } from '../db/schema'
 import { fail } from '../http/envelope'
 import { caseProof } from './cases'
@@ -76,6 +76,29 @@ export async function prizeDetail (db: Db, userId: number, prizeId: number): Pro
     ...item,
     proof: row.case_id === null ? null : await caseProof(db, Number(row.case_id)),
     combineProof: row.combine_id === null ? null : await combineProof(db, Number(row.combine_id))
+  }
+}
+
+/**
+ * One of the user's purchases with the prizes it drew, in slot order, whatever became of them since
+ * (types/shop.ts PurchaseView: owner only). Another account's purchase is "not found", as one that does
+ * not exist.
+ */
+export async function purchaseView (db: Db, userId: number, purchaseId: number): Promise<PurchaseView> {
+  const p = await db.selectFrom('purchases').selectAll().where('id', '=', purchaseId).where('user_id', '=', userId).executeTakeFirst()
+  if (!p) throw fail.notFound('purchase.notFound')
+  // the buyer's prizes by their own index, then this purchase's
+  const rows = await db.selectFrom('prizes').selectAll().where('user_id', '=', userId).where('purchase_id', '=', purchaseId).execute()
+  const items = await toItems(db, rows)
+  return {
+    purchaseId: Number(p.id),
+    caseId: Number(p.case_id),
+    seriesId: Number(p.series_id),
+    totalCents: Number(p.total_cents),
+    spentCreditCents: Number(p.credit_cents),
+    spentCashCents: Number(p.cash_cents),
+    prizes: items.map(i => ({ prizeId: i.prizeId, caseId: i.caseId, slot: i.slot, design: i.design })).sort((a, b) => a.slot - b.slot),
+    createdAt: p.created_at
   }
 }
 

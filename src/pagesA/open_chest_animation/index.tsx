@@ -1,12 +1,13 @@
 // first: on H5 the page waits for the rest of the dictionary (src/locales/full.h5.ts)
 import '@/locales/full'
 import { useEffect, useRef, useState } from 'react'
+import { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import RarityBadge from '@/components/RarityBadge'
-import { drawStore } from '@/stores/draw'
+import { drawStore, purchaseIdOf } from '@/stores/draw'
 import { t } from '@/stores/locale'
 import { AudioPlayer } from '@/utils/audio'
 import { tr } from '@/utils/format'
@@ -20,7 +21,10 @@ type Stage = 'closed' | 'opening' | 'open'
 
 /** The opening: one box after another, tap to open, with sound; skip goes straight to the results. */
 function OpenChestPage () {
-  const prizes = drawStore.last?.prizes ?? []
+  const purchaseId = purchaseIdOf(useRouter().params)
+  useEffect(() => { if (purchaseId !== null) void drawStore.show(purchaseId) }, [purchaseId])
+  const draw = drawStore.showing(purchaseId)
+  const prizes = draw?.prizes ?? []
   const [index, setIndex] = useState(0)
   const [stage, setStage] = useState<Stage>('closed')
   const [muted, setMuted] = useState(false)
@@ -35,10 +39,11 @@ function OpenChestPage () {
     }
   }, [])
 
-  const toResults = () => { void redirect('/pages/prize_show/index') }
+  const toResults = () => { void redirect(draw ? `/pages/prize_show/index?purchaseId=${draw.purchaseId}` : '/pages/prize_show/index') }
 
+  if (purchaseId !== null && !draw && !drawStore.failure) return <PageShell className='chest-page'><Text className='chest-loading'>{t('feedback.loading')}</Text></PageShell>
   if (prizes.length === 0) {
-    return <PageShell className='chest-page'><EmptyState icon='🎁' text={t('prize.none')} action={{ label: t('titles.home'), onClick: () => { void redirect('/pages/home/index') } }} /></PageShell>
+    return <PageShell className='chest-page'><EmptyState icon='🎁' text={drawStore.failure ?? t('prize.none')} action={{ label: t('titles.home'), onClick: () => { void redirect('/pages/home/index') } }} /></PageShell>
   }
 
   const prize = prizes[index]

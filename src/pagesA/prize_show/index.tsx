@@ -1,7 +1,7 @@
 // first: on H5 the page waits for the rest of the dictionary (src/locales/full.h5.ts)
 import '@/locales/full'
 import { useEffect, useRef, useState } from 'react'
-import Taro from '@tarojs/taro'
+import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image, Button } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import PageShell from '@/components/PageShell'
@@ -10,7 +10,7 @@ import Section from '@/components/Section'
 import ActionBar from '@/components/ActionBar'
 import RarityBadge from '@/components/RarityBadge'
 import { capabilitiesStore } from '@/stores/capabilities'
-import { drawStore } from '@/stores/draw'
+import { drawStore, purchaseIdOf } from '@/stores/draw'
 import { t } from '@/stores/locale'
 import { isH5 } from '@/config'
 import { toast } from '@/utils/feedback'
@@ -28,14 +28,17 @@ const RANK = { hidden: 0, rare: 1, regular: 2 } as const
 
 /** The results of an opening, rare and hidden ones first and highlighted, with the next steps. */
 function PrizeShowPage () {
-  const result = drawStore.last
+  const purchaseId = purchaseIdOf(useRouter().params)
+  useEffect(() => { if (purchaseId !== null) void drawStore.show(purchaseId) }, [purchaseId])
+  const result = drawStore.showing(purchaseId)
   const player = useRef<AudioPlayer | null>(null)
   const [reading, setReading] = useState(false)
   useEffect(() => () => { player.current?.destroy() }, [])
   // the button shows only when the shop can read aloud (its public capabilities)
   useEffect(() => { capabilitiesStore.ensure().catch(() => undefined) }, [])
+  if (purchaseId !== null && !result && !drawStore.failure) return <PageShell className='prize-show-page'><Text className='prize-show-loading'>{t('feedback.loading')}</Text></PageShell>
   if (!result || result.prizes.length === 0) {
-    return <PageShell className='prize-show-page'><EmptyState icon='🏆' text={t('prize.none')} action={{ label: t('titles.home'), onClick: () => { void redirect('/pages/home/index') } }} /></PageShell>
+    return <PageShell className='prize-show-page'><EmptyState icon='🏆' text={drawStore.failure ?? t('prize.none')} action={{ label: t('titles.home'), onClick: () => { void redirect('/pages/home/index') } }} /></PageShell>
   }
   const prizes = [...result.prizes].sort((a, b) => RANK[a.design.rarity] - RANK[b.design.rarity] || a.slot - b.slot)
   const value = prizes.reduce((sum, p) => sum + p.design.referenceValueCents, 0)

@@ -149,7 +149,8 @@ function PurchasePage () {
     switch (outcome.kind) {
       case 'bought':
         drawStore.set(outcome.result)
-        await redirect('/pages/open_chest_animation/index')
+        // the id in the address: the opening and the results survive a reload and open on another device
+        await redirect(`/pages/open_chest_animation/index?purchaseId=${outcome.result.purchaseId}`)
         return
       case 'redirected':
         return
