@@ -5,11 +5,11 @@
  */
 import type { MethodName, MethodResults } from '~types/methods'
 import { HELPER_METHOD_NAMES } from '~types/limits'
-import { post } from './request'
+import { post, type RequestOptions } from './request'
 
 export const METHOD_NAMES: readonly MethodName[] = HELPER_METHOD_NAMES
 
-export function callMethod<N extends MethodName> (name: N, params: Record<string, never> = {}): Promise<MethodResults[N]> {
+export function callMethod<N extends MethodName> (name: N, params: Record<string, never> = {}, extra?: Partial<RequestOptions>): Promise<MethodResults[N]> {
   if (!METHOD_NAMES.includes(name)) return Promise.reject(new Error(`unknown method: ${String(name).slice(0, 40)}`))
-  return post<MethodResults[N]>(`/api/${name}`, params)
+  return post<MethodResults[N]>(`/api/${name}`, params, extra)
 }

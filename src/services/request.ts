@@ -38,6 +38,8 @@ export interface RequestOptions {
   responseType?: 'arraybuffer'
   /** A call to somewhere else than our API (e.g. an error-report URL): no token, no envelope. */
   external?: boolean
+  /** A call in the background whose caller copes with a failure (the server's clock): no toast for it. */
+  quiet?: boolean
 }
 
 interface InternalParams {
@@ -196,7 +198,7 @@ function handleResponse (res: RawResponse, opts: RequestOptions): RawResponse {
   const status = res.statusCode
   if (status === 401 && !opts.external) applySessionRules(status, null)
   if (status < 200 || status >= 300) {
-    toast({ message: t('request.networkError') })
+    if (!opts.quiet) toast({ message: t('request.networkError') })
     throw statusError(status)
   }
   if (opts.external || opts.responseType) return res

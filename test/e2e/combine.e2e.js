@@ -8,7 +8,8 @@
  */
 const assert = require('node:assert/strict')
 const { createHash } = require('node:crypto')
-const { openPhonePage, passwordLogin } = require('./browser')
+const path = require('node:path')
+const { openPhonePage, passwordLogin, SHOTS } = require('./browser')
 const { api } = require('./api')
 
 async function run ({ base }) {
@@ -131,6 +132,15 @@ async function run ({ base }) {
     await page.locator(`.slot-${slot}.slot--picked .slot__seen`).waitFor()
     await page.locator('.slot-grid').scrollIntoViewIfNeeded()
     await shot('props-xray-zh.png')
+    // the props page (another tab) shows the hold with the time left by the server's clock
+    const tab = await page.context().newPage()
+    try {
+      await tab.goto(`${base}/pagesA/props/index`, { waitUntil: 'networkidle' })
+      const hold = tab.locator('.prop-use__hold').first()
+      await hold.waitFor()
+      assert.match(await hold.innerText(), /为你保留到 .+ · 还剩 \d+:\d\d/)
+      await tab.screenshot({ path: path.join(SHOTS, 'props-hold-zh.png') })
+    } finally { await tab.close() }
     await page.locator('.buy-picked').click()
     await page.waitForURL(/purchase/)
     await page.locator('.disclosure .purchase-ack').click()

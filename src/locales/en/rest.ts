@@ -451,6 +451,8 @@ const rest: RestDict = {
     isNot: 'Box {slot} is not “{design}”',
     is: 'Box {slot} is “{design}”',
     holdUntil: 'Held for you until {time}',
+    holdLeft: '{left} left',
+    holdOver: 'Hold ended',
     caseNo: 'Case #{id}',
     toShop: 'Pick a box'
   },

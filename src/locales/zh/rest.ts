@@ -449,6 +449,8 @@ const rest = {
     isNot: '{slot} 号盒不是「{design}」',
     is: '{slot} 号盒是「{design}」',
     holdUntil: '为你保留到 {time}',
+    holdLeft: '还剩 {left}',
+    holdOver: '保留已结束',
     caseNo: '第 {id} 箱',
     toShop: '去挑盒子'
   },

@@ -18,6 +18,7 @@ import { formatCents, formatTime, tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate, redirect } from '@/utils/navigation'
 import { randomString } from '@/utils/random'
+import { clockText, useTimeLeft } from '@/utils/useTimeLeft'
 import './index.scss'
 
 const PROPS: { key: 'shake' | 'hint' | 'xray'; icon: string; name: MessageKey; desc: MessageKey }[] = [
@@ -27,6 +28,16 @@ const PROPS: { key: 'shake' | 'hint' | 'xray'; icon: string; name: MessageKey; d
 ]
 
 /** Props: what each does, how many are held, buying cards with credit or cash, and every use. */
+/** An X-ray card's hold: until when, and how long is left by the server's clock (the device's may be off). */
+const HoldLeft = observer(function HoldLeft ({ until }: { until: string }) {
+  const left = useTimeLeft(until)
+  return (
+    <Text className={`prop-use__hold ${left === 0 ? 'prop-use__hold--over' : ''}`}>
+      {t('props.holdUntil', { time: formatTime(until) })} · {left > 0 ? t('props.holdLeft', { left: clockText(left) }) : t('props.holdOver')}
+    </Text>
+  )
+})
+
 function PropsPage () {
   const [state, setState] = useState<PropsState | null>(null)
   const [history, setHistory] = useState<PropShown[]>([])
@@ -89,7 +100,7 @@ function PropsPage () {
               <View className='prop-use__body'>
                 <Text className='prop-use__what'>{t(h.isNot ? 'props.isNot' : 'props.is', { slot: h.slot, design: tr(h.design.name) })}</Text>
                 <Text className='prop-use__when'>{t(`props.${h.kind}`)} · {t('props.caseNo', { id: h.caseId })} · {formatTime(h.at)}</Text>
-                {h.reservedUntil && <Text className='prop-use__hold'>{t('props.holdUntil', { time: formatTime(h.reservedUntil) })}</Text>}
+                {h.reservedUntil && <HoldLeft until={h.reservedUntil} />}
               </View>
             </View>
           ))}
