@@ -105,6 +105,24 @@ async function run ({ base }) {
     await page.locator('.taro__modal .taro-model__confirm').click()
     await page.locator('.login-submit').waitFor()
 
+    // 7. a page that fails while rendering (here: a series answered without its designs) says so and
+    // offers to load it again or go back; once the answer is whole again, reloading shows the page
+    const broken = async route => route.fulfill({ contentType: 'application/json', body: JSON.stringify({ code: 200, message: 'ok', data: { id: 1 } }) })
+    await page.route('**/dev-api/api/seriesDetail', broken)
+    await page.goto(`${base}/pagesA/blind_box_detail/index?seriesId=1`, { waitUntil: 'networkidle' })
+    await page.locator('.page-error').waitFor()
+    assert.match(await page.locator('.page-error__text').innerText(), /Something went wrong on this page/)
+    await noOverflow('the page error')
+    await page.screenshot({ path: path.join(SHOTS, 'h5-page-error-en.png') })
+    await page.unroute('**/dev-api/api/seriesDetail', broken)
+    await page.locator('.page-error__reload').click()
+    await page.locator('.detail-hero__img').waitFor().catch(async e => {
+      await page.screenshot({ path: path.join(SHOTS, 'h5-page-error-reloaded-en.png') })
+      throw new Error(`after reload: ${page.url()} ${e.message}`)
+    })
+    assert.equal(await page.locator('.page-error').count(), 0)
+    assert.match(page.url(), /\/pagesA\/blind_box_detail\/index\?seriesId=1$/)
+
     assert.deepEqual(errors, [])
     assert.deepEqual(foreign, [], 'requests to other origins')
     // nor could it: no style the app injected points at another origin (a loading button would fetch it)

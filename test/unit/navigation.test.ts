@@ -127,6 +127,16 @@ describe('back, reload and share', () => {
     expect(redirect).toHaveBeenCalledWith({ url: '/pagesA/blind_box_detail/index?seriesId=7&tab=odds%20x' })
   })
 
+  it('reload on H5 keeps the query of the address bar when the page object has none (a page that failed while rendering)', async () => {
+    const redirect = jest.spyOn(Taro, 'redirectTo').mockImplementation(ok)
+    jest.spyOn(Taro, 'getCurrentPages').mockReturnValue([{ route: 'pagesA/blind_box_detail/index', options: {} }] as never)
+    window.history.pushState({}, '', '/pagesA/blind_box_detail/index?seriesId=3&stamp=9')
+    try {
+      expect(await reloadPage()).toBe(true)
+      expect(redirect).toHaveBeenCalledWith({ url: '/pagesA/blind_box_detail/index?seriesId=3' })
+    } finally { window.history.pushState({}, '', '/') }
+  })
+
   it('reload failure says page refresh failed', async () => {
     localeStore.setLocale('zh')
     const toast = jest.spyOn(Taro, 'showToast').mockImplementation(ok)

@@ -34,6 +34,8 @@ const core: CoreDict = {
     invalidLink: 'Invalid link',
     invalidJumpType: 'Invalid jump type',
     refreshFailed: 'Page refresh failed',
+    pageFailed: 'Something went wrong on this page. Load it again or go back.',
+    reload: 'Reload',
     pageNotFound: 'Page not found'
   },
   feedback: {

@@ -37,6 +37,8 @@ const core = {
     invalidLink: '无效的链接',
     invalidJumpType: '无效的跳转类型',
     refreshFailed: '页面刷新失败',
+    pageFailed: '这个页面出了点问题，可以重新加载或返回上一页',
+    reload: '重新加载',
     pageNotFound: '页面不存在'
   },
   feedback: {

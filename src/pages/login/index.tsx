@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import Taro, { useLoad, useRouter } from '@tarojs/taro'
 import { View, Text, Input, Button } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import type { LoginResult, LoginSettings } from '~types/accounts'
 import PageShell from '@/components/PageShell'
 import LangSwitch from '@/components/LangSwitch'
@@ -325,4 +326,5 @@ function LoginPage () {
   )
 }
 
-export default observer(LoginPage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(LoginPage))

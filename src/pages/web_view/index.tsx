@@ -3,6 +3,7 @@ import '@/locales/full'
 import { Text, WebView } from '@tarojs/components'
 import { useRouter } from '@tarojs/taro'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
@@ -48,4 +49,5 @@ function WebViewPage () {
   )
 }
 
-export default observer(WebViewPage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(WebViewPage))

@@ -5,6 +5,7 @@ import type { PropKind, PropShown, PropsState } from '~types/props'
 import { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import type { CaseView, DesignInfo, SeriesDetail } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
@@ -260,4 +261,5 @@ function BlindBoxDetailPage () {
   )
 }
 
-export default observer(BlindBoxDetailPage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(BlindBoxDetailPage))

@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image, Input, ScrollView } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import type { FairSeedView, Recipe } from '~types/combine'
 import type { PrizeItem } from '~types/shop'
 import PageShell from '@/components/PageShell'
@@ -167,4 +168,5 @@ function CombinePage () {
   )
 }
 
-export default observer(CombinePage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(CombinePage))

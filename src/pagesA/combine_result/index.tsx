@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import type { CombineResult } from '~types/combine'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
@@ -93,4 +94,5 @@ function CombineResultPage () {
   )
 }
 
-export default observer(CombineResultPage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(CombineResultPage))

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type ComponentType } from 'react'
 import { useDidShow } from '@tarojs/taro'
 import { View, Text, ScrollView } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import { sessionStore } from '@/stores/session'
@@ -85,4 +86,5 @@ function EditorPage () {
   )
 }
 
-export default observer(EditorPage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(EditorPage))

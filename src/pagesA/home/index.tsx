@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import Taro, { useDidHide, useDidShow, usePullDownRefresh, useReachBottom } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import type { FeedItem, SeriesSummary } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
@@ -135,4 +136,5 @@ function HomePage () {
   )
 }
 
-export default observer(HomePage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(HomePage))

@@ -4,6 +4,7 @@ import { useMemo, useRef, useState } from 'react'
 import { useDidShow, useReachBottom } from '@tarojs/taro'
 import { View, ScrollView, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import type { PrizeItem, PrizeStatus } from '~types/shop'
 import type { CollectionSummary, Shipment } from '~types/afterDraw'
 import PageShell from '@/components/PageShell'
@@ -251,4 +252,5 @@ function MyBlindBoxPage () {
   )
 }
 
-export default observer(MyBlindBoxPage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(MyBlindBoxPage))

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react'
 import { useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import RarityBadge from '@/components/RarityBadge'
@@ -95,4 +96,5 @@ function OpenChestPage () {
   )
 }
 
-export default observer(OpenChestPage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(OpenChestPage))

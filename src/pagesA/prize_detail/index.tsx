@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import type { PrizeDetail } from '~types/shop'
 import type { Shipment } from '~types/afterDraw'
 import PageShell from '@/components/PageShell'
@@ -157,4 +158,5 @@ function PrizeDetailPage () {
   )
 }
 
-export default observer(PrizeDetailPage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(PrizeDetailPage))

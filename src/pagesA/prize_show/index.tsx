@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react'
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text, Image, Button } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
@@ -112,4 +113,5 @@ function PrizeShowPage () {
   )
 }
 
-export default observer(PrizeShowPage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(PrizeShowPage))

@@ -4,6 +4,7 @@ import { useState } from 'react'
 import Taro, { useRouter } from '@tarojs/taro'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import PageShell from '@/components/PageShell'
 import MenuList, { type MenuItem } from '@/components/MenuList'
 import { sessionStore } from '@/stores/session'
@@ -59,4 +60,5 @@ function ProfilePage () {
   )
 }
 
-export default observer(ProfilePage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(ProfilePage))

@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { useDidShow } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import type { PropShown, PropsState } from '~types/props'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
@@ -109,4 +110,5 @@ function PropsPage () {
   )
 }
 
-export default observer(PropsPage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(PropsPage))

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react'
 import Taro, { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image, Picker } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import { TOPUP_MAX_CENTS } from '~types/limits'
 import type { AgeStatus, CaseView, PayChannel, PayMethod, PurchaseCheckRequest, PurchaseRequest, SeriesDetail, WalletBalance } from '~types/shop'
 import { WITHDRAW_PAGE } from '@/constants'
@@ -306,4 +307,5 @@ function PurchasePage () {
   )
 }
 
-export default observer(PurchasePage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(PurchasePage))

@@ -4,6 +4,7 @@ import { useMemo, useRef, useState } from 'react'
 import Taro, { useDidShow, useReachBottom, useRouter } from '@tarojs/taro'
 import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import { TOPUP_MAX_CENTS, TOPUP_MIN_CENTS } from '~types/limits'
 import type { LedgerEntry, PayChannel, PayMethod, WalletBalance } from '~types/shop'
 import PageShell from '@/components/PageShell'
@@ -167,4 +168,5 @@ function RechargePage () {
   )
 }
 
-export default observer(RechargePage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(RechargePage))

@@ -4,6 +4,7 @@ import { useState } from 'react'
 import Taro, { useDidShow } from '@tarojs/taro'
 import { View, Text, Input, Picker } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
+import { withPageError } from '@/components/PageError/wrap'
 import type { LimitKind, LimitView, SecurityOverview } from '~types/security'
 import { CORRECTION_REASON_MAX, LOGIN_LIMITS } from '~types/limits'
 import PageShell from '@/components/PageShell'
@@ -431,4 +432,5 @@ function SecurityPage () {
   )
 }
 
-export default observer(SecurityPage)
+// a failure while rendering offers to reload or go back (components/PageError)
+export default withPageError(observer(SecurityPage))
