@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from 'typebox'
 import { route } from './api'
-import { AFTER_DRAW_LIMITS, IDEMPOTENCY_KEY_PATTERN, LOGIN_LIMITS } from './limits'
+import { AFTER_DRAW_LIMITS, IDEMPOTENCY_KEY_PATTERN, LOGIN_LIMITS, PICKUP_LIMITS } from './limits'
 import { Cents, EmptyBody, Id, Nullable, Obj, PageFields, PageResult, StringEnum, Text, Timestamp } from './schema'
 import { CombineProof, DesignInfo, I18nText, PrizeStatus, WalletBalance } from './shop'
 
@@ -101,14 +101,66 @@ export const ShipmentItem = Type.Object({
   /** Where it was drawn: its case and slot; a prize made by combining has none (0) and its combineId. */
   caseId: Type.Integer(),
   slot: Type.Integer(),
-  combineId: Nullable(Type.Integer())
+  combineId: Nullable(Type.Integer()),
+  /** A pickup: when the counter handed this prize over (its QR scanned); null until then, and for a parcel. */
+  handedAt: Nullable(Timestamp)
 })
 export type ShipmentItem = Static<typeof ShipmentItem>
+
+// ---- pickup points (自提) ---------------------------------------------------------------------------
+
+const PickupFields = {
+  name: Text({ minLength: 1, maxLength: PICKUP_LIMITS.nameMax, description: 'What the counter is called, e.g. 拾盒 国贸店' }),
+  address: Text({ minLength: 1, maxLength: PICKUP_LIMITS.addressMax, description: 'The full address a shopper walks to' }),
+  hours: Text({ minLength: 1, maxLength: PICKUP_LIMITS.hoursMax, description: 'Opening hours as shown, e.g. 每天 10:00-22:00' }),
+  latitude: Type.Number({ minimum: -90, maximum: 90, description: 'degrees, GCJ-02 (what both map providers use)' }),
+  longitude: Type.Number({ minimum: -180, maximum: 180, description: 'degrees, GCJ-02' })
+}
+export const PickupPoint = Type.Object({ id: Type.Integer(), ...PickupFields, active: Type.Boolean() })
+export type PickupPoint = Static<typeof PickupPoint>
+/** A point in a shopper's nearby list: metres in a straight line from where they are. */
+export const PickupPointNear = Type.Object({ ...PickupPoint.properties, distance: Type.Number({ minimum: 0 }) })
+export type PickupPointNear = Static<typeof PickupPointNear>
+
+export const PickupNearbyRequest = Obj({
+  latitude: Type.Number({ minimum: -90, maximum: 90 }),
+  longitude: Type.Number({ minimum: -180, maximum: 180 }),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 }))
+})
+export type PickupNearbyRequest = Static<typeof PickupNearbyRequest>
+export const PickupNearbyResult = Type.Object({
+  list: Type.Array(PickupPointNear),
+  total: Type.Integer({ minimum: 0 }),
+  /** The radius searched, metres: 5000, or 50000 when no open point is that near. */
+  radius: Type.Integer(),
+  /** Which provider's driving route the app asks for (/api/driving or /api/amap_direction_driving); null: none configured. */
+  routeProvider: Nullable(StringEnum(['tencentMap', 'amap'] as const))
+})
+export type PickupNearbyResult = Static<typeof PickupNearbyResult>
+
+export const PickupPointSaveRequest = Obj({
+  /** Absent: a new point; present: that point is changed. */
+  id: Type.Optional(Id),
+  ...PickupFields,
+  /** false closes the point: shoppers no longer see it; shipments waiting there stay. */
+  active: Type.Optional(Type.Boolean())
+})
+export type PickupPointSaveRequest = Static<typeof PickupPointSaveRequest>
+
+/** POST /api/operator/pickupHand: the text of a prize's authenticity QR, scanned at the counter. */
+export const PickupHandRequest = Obj({
+  prizeId: Id,
+  code: Type.String({ pattern: AFTER_DRAW_LIMITS.verifyCodePattern, description: 'The verify= code of the QR on the prize\'s packing slip' })
+})
+export type PickupHandRequest = Static<typeof PickupHandRequest>
 
 export const Shipment = Type.Object({
   id: Type.Integer(),
   status: ShipmentStatus,
+  /** A parcel: where it goes. A pickup: who collects it (name, phone) and the point's name and address. */
   address: Type.Object({ ...AddressFields }),
+  /** A pickup (自提): the point it waits at; null for a parcel. */
+  pickup: Nullable(PickupPoint),
   items: Type.Array(ShipmentItem),
   feeCents: Cents,
   /** Kuaidi100 carrier code (e.g. shunfeng, yuantong) and tracking number, once shipped. */
@@ -123,7 +175,14 @@ export const Shipment = Type.Object({
 })
 export type Shipment = Static<typeof Shipment>
 
-export const ShipmentCreateRequest = Obj({ prizeIds: PrizeIds, addressId: Id, idempotencyKey: IdempotencyKey })
+export const ShipmentCreateRequest = Obj({
+  prizeIds: PrizeIds,
+  /** A parcel: the address it goes to. A pickup: the contact (name, phone) the counter asks for. */
+  addressId: Id,
+  /** Present: collected in person at this open point (自提), no fee; absent: a parcel to the address. */
+  pickupPointId: Type.Optional(Id),
+  idempotencyKey: IdempotencyKey
+})
 export type ShipmentCreateRequest = Static<typeof ShipmentCreateRequest>
 export const ShipmentCreateResult = Type.Object({ shipment: Shipment, balance: WalletBalance })
 export type ShipmentCreateResult = Static<typeof ShipmentCreateResult>
@@ -242,6 +301,11 @@ export const afterDrawRoutes = {
     summary: 'Exchange prizes in the warehouse for credit at their published recycle values',
     description: '409 with PrizeStateFailureData when a prize is not in the warehouse (nothing changes); a replay of the key answers the first result.'
   }),
+  pickupNearby: route({
+    method: 'POST', url: '/api/pickupPoints', auth: 'user', tag: after, body: PickupNearbyRequest, data: PickupNearbyResult,
+    summary: 'Open pickup points near a point, nearest first',
+    description: `Within ${PICKUP_LIMITS.nearbyRadius} m, or ${PICKUP_LIMITS.wideRadius} m when none is that near; ${PICKUP_LIMITS.pageSize} per page.`
+  }),
   shippingRule: route({ method: 'POST', url: '/api/shippingRule', auth: 'none', tag: after, body: EmptyBody, data: ShippingRule, summary: 'Free from N prizes, otherwise a fee' }),
   shipmentCreate: route({
     method: 'POST', url: '/api/shipmentCreate', auth: 'user', tag: after, body: ShipmentCreateRequest, data: ShipmentCreateResult,
@@ -269,5 +333,15 @@ export const operatorRoutes = {
   shipments: route({ method: 'POST', url: '/api/operator/shipments', auth: 'operator', tag: op, body: OperatorShipmentListRequest, data: PageResult(OperatorShipment), summary: 'The shipment queue (requested first, oldest first)' }),
   packingSlip: route({ method: 'POST', url: '/api/operator/packingSlip', auth: 'operator', tag: op, body: ShipmentIdRequest, data: PackingSlip, summary: 'What a packing slip prints, with each prize\'s QR link' }),
   settings: route({ method: 'POST', url: '/api/operator/settings', auth: 'operator', tag: op, body: EmptyBody, data: ShopSettingsView, summary: 'The shop settings' }),
-  saveSettings: route({ method: 'POST', url: '/api/operator/settingsSave', auth: 'operator', tag: op, body: ShopSettingsUpdate, data: ShopSettingsView, summary: 'Change shop settings (audited)' })
+  saveSettings: route({ method: 'POST', url: '/api/operator/settingsSave', auth: 'operator', tag: op, body: ShopSettingsUpdate, data: ShopSettingsView, summary: 'Change shop settings (audited)' }),
+  pickupPoints: route({ method: 'POST', url: '/api/operator/pickupPoints', auth: 'operator', tag: op, body: EmptyBody, data: Type.Array(PickupPoint), summary: 'Every pickup point, open ones first' }),
+  pickupPointSave: route({
+    method: 'POST', url: '/api/operator/pickupPointSave', auth: 'operator', tag: op, body: PickupPointSaveRequest, data: PickupPoint,
+    summary: 'Add or change a pickup point (audited)', description: `At most ${PICKUP_LIMITS.pointsMax} open points (422). A point is closed (active: false), never deleted.`
+  }),
+  pickupHand: route({
+    method: 'POST', url: '/api/operator/pickupHand', auth: 'operator', tag: op, body: PickupHandRequest, data: OperatorShipment,
+    summary: 'Hand a prize over at the pickup counter by scanning its authenticity QR (audited)',
+    description: 'The prize must be in a pickup shipment that waits (requested); once every prize of it is handed, it is received. Scanning a handed prize again answers the same; a wrong code is a 404; a parcel or a received shipment is a 422.'
+  })
 }

@@ -137,6 +137,21 @@ export const AFTER_DRAW_LIMITS = {
   verifyCodePattern: '^[A-Za-z0-9_-]{16,32}$'
 } as const
 
+/** Pickup points (自提, issue 24; spec 9's location lists). */
+export const PICKUP_LIMITS = {
+  /** Points per page of the nearby list (spec 9: location lists of 20). */
+  pageSize: 20,
+  /** How far a shopper's nearby list reaches (spec 9: nearby radius 5000 m). */
+  nearbyRadius: 5000,
+  /** When none is that near: the widest search (spec 9: 50000 m for a keyword search). */
+  wideRadius: 50000,
+  /** Points an operator may keep open. */
+  pointsMax: 200,
+  nameMax: 50,
+  addressMax: 200,
+  hoursMax: 100
+} as const
+
 /** Props (issue 9): free shakes per China day, how long an X-ray card holds a slot, cards per purchase. */
 export const PROP_LIMITS = {
   shakesPerDay: 3,

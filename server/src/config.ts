@@ -54,6 +54,11 @@ export interface MapsConfig {
   /** AMAP_KEY (web service key). Without it the IP location answers from the offline database. */
   amap?: { key: string }
   amapApiBase: string
+  /**
+   * Whose driving routes and map the app uses for pickup points and events: MAP_PROVIDER=tencent or
+   * amap (its key must be set); by default Tencent when its key is set, else AMap; null: neither.
+   */
+  routeProvider: 'tencentMap' | 'amap' | null
 }
 
 /** Kuaidi100's enterprise query API: KUAIDI100_CUSTOMER and KUAIDI100_KEY (off without them). */
@@ -371,11 +376,20 @@ function parseMaps (get: (name: string) => string | undefined, problems: string[
   if (tencentSk && !/^[A-Za-z0-9]{8,64}$/.test(tencentSk)) problems.push('TENCENT_MAP_SK must be the key\'s secret key (SK: letters and digits)')
   const amapKey = get('AMAP_KEY')
   if (amapKey && !/^[A-Za-z0-9]{16,64}$/.test(amapKey)) problems.push('AMAP_KEY must be an AMap web service key (32 letters and digits)')
+  const preferred = get('MAP_PROVIDER')
+  let routeProvider: MapsConfig['routeProvider'] = tencentKey ? 'tencentMap' : amapKey ? 'amap' : null
+  if (preferred !== undefined && preferred !== '') {
+    if (preferred === 'tencent' && !tencentKey) problems.push('MAP_PROVIDER=tencent needs TENCENT_MAP_KEY')
+    else if (preferred === 'amap' && !amapKey) problems.push('MAP_PROVIDER=amap needs AMAP_KEY')
+    else if (preferred !== 'tencent' && preferred !== 'amap') problems.push(`MAP_PROVIDER must be tencent or amap (got ${JSON.stringify(preferred)})`)
+    else routeProvider = preferred === 'tencent' ? 'tencentMap' : 'amap'
+  }
   return {
     tencent: tencentKey ? { key: tencentKey, ...(tencentSk ? { sk: tencentSk } : {}) } : undefined,
     tencentApiBase,
     amap: amapKey ? { key: amapKey } : undefined,
-    amapApiBase
+    amapApiBase,
+    routeProvider
   }
 }
 

@@ -359,4 +359,134 @@ describe.each(testDialects())('after the draw on %s', (dialect) => {
       expect(await t.db.selectFrom('shipment_items').select('prize_id').where('prize_id', 'in', prizes.map(p => p.prizeId)).execute()).toHaveLength(2)
     })
   })
+  describe('pickup points (自提)', () => {
+    // far from anywhere the other tests work: Kunming, and Dali 250 km away
+    const kunming = { latitude: 25.0389, longitude: 102.7183 }
+    const point = (name: string, dLat: number, extra: Record<string, unknown> = {}) =>
+      ({ name, address: `${name} 地址`, hours: '每天 10:00-22:00', latitude: kunming.latitude + dLat, longitude: kunming.longitude, ...extra })
+
+    test('operators keep the points (audited, checked); shoppers see the open ones nearest first, 20 a page, widening to 50 km', async () => {
+      const shopper = await makeShopper(t.app, t.db, t.clock)
+      // operators only, before the body is looked at
+      expect((await call(shopper, '/api/operator/pickupPointSave', { nonsense: 1 })).body.code).toBe(403)
+      expect((await post(t.app, '/api/pickupPoints', kunming)).body.code).toBe(401)
+      const blank = await call(operator, '/api/operator/pickupPointSave', point('  ', 0), 'zh')
+      expect(blank.body).toMatchObject({ code: 400, data: { field: 'name' } })
+      const far = await call(operator, '/api/operator/pickupPointSave', { ...point('坏点', 0), latitude: 91 }, 'en')
+      expect(far.body).toMatchObject({ code: 400, data: { field: 'latitude' } })
+      expect((await call(operator, '/api/operator/pickupPointSave', { id: 999999, ...point('无', 0) })).body).toMatchObject({ code: 404, data: { field: 'id' } })
+
+      // 0.01 degree of latitude is about 1112 m: 22 points from 1.1 km to 4.5 km, one at 20 km
+      const near: number[] = []
+      for (let i = 0; i < 22; i++) near.push((await call(operator, '/api/operator/pickupPointSave', point(`近${i}`, 0.01 + (21 - i) * 0.0015))).body.data.id)
+      const twenty = (await call(operator, '/api/operator/pickupPointSave', point('远', 0.18))).body.data
+      const closed = (await call(operator, '/api/operator/pickupPointSave', point('最近但关了', 0.001))).body.data
+      const shut = await call(operator, '/api/operator/pickupPointSave', { id: closed.id, ...point('最近但关了', 0.001), active: false })
+      expect(shut.body.data).toMatchObject({ id: closed.id, active: false })
+      const audit = await t.db.selectFrom('audit_log').select(['action', 'detail']).where('entity', '=', 'pickup_point').where('entity_id', '=', closed.id).orderBy('id').execute()
+      expect(audit.map(a => a.action)).toEqual(['pickup.create', 'pickup.update'])
+      expect(JSON.parse(audit[1].detail)).toMatchObject({ before: { active: true }, after: { active: false } })
+
+      const page1 = (await call(shopper, '/api/pickupPoints', kunming)).body.data
+      expect(page1.total).toBe(22)
+      expect(page1.radius).toBe(5000)
+      expect(page1.list).toHaveLength(20)
+      expect(page1.list[0].id).toBe(near[21])
+      const distances = page1.list.map((p: { distance: number }) => p.distance)
+      expect(distances).toEqual([...distances].sort((a, b) => a - b))
+      expect(distances[0]).toBeGreaterThan(1100)
+      expect(distances[0]).toBeLessThan(1125)
+      const page2 = (await call(shopper, '/api/pickupPoints', { ...kunming, page: 2 })).body.data
+      expect(page2.list.map((p: { id: number }) => p.id)).toEqual([near[1], near[0]])
+      const listed = [...page1.list, ...page2.list].map((p: { id: number }) => p.id)
+      expect(listed).not.toContain(closed.id)
+      expect(listed).not.toContain(twenty.id)
+
+      // 20 km north of the last point nothing is within 5 km: the list widens to 50 km
+      const north = { latitude: kunming.latitude + 0.4, longitude: kunming.longitude }
+      const wide = (await call(shopper, '/api/pickupPoints', north)).body.data
+      expect(wide.radius).toBe(50000)
+      expect(wide.list[0].id).toBe(twenty.id)
+      // Dali: nothing within 50 km either
+      expect((await call(shopper, '/api/pickupPoints', { latitude: 25.6065, longitude: 100.2676 })).body.data).toMatchObject({ list: [], total: 0 })
+      expect((await call(shopper, '/api/pickupPoints', { latitude: 25.6 }, 'en')).body).toMatchObject({ code: 400, data: { field: 'longitude' } })
+      // the operator sees every point, open ones first
+      const all = (await call(operator, '/api/operator/pickupPoints', {})).body.data
+      expect(all[all.length - 1]).toMatchObject({ id: closed.id, active: false })
+    })
+
+    test('a pickup is free, waits at its point, and is received when the counter has scanned every prize\'s QR', async () => {
+      const saved = await call(operator, '/api/operator/settingsSave', { shipFeeCents: 800, shipFreeFromItems: 5 })
+      expect(saved.body.code).toBe(200)
+      try {
+        const counter = (await call(operator, '/api/operator/pickupPointSave', point('拾盒 昆明店', 2))).body.data
+        const gone = (await call(operator, '/api/operator/pickupPointSave', point('已关', 2.1, { active: false }))).body.data
+        const { s, prizes } = await shopperWithPrizes(3)
+        const addressId = await addressOf(s)
+        const before = await balance(s)
+        const ids = prizes.map(p => p.prizeId)
+        expect((await call(s, '/api/shipmentCreate', { prizeIds: ids, addressId, pickupPointId: gone.id, idempotencyKey: newKey() }, 'en')).body)
+          .toEqual({ code: 422, message: 'The pickup point "已关" no longer hands prizes over: choose another one', data: { field: 'pickupPointId' } })
+        expect((await call(s, '/api/shipmentCreate', { prizeIds: ids, addressId, pickupPointId: 999999, idempotencyKey: newKey() })).body).toMatchObject({ code: 404, data: { field: 'pickupPointId' } })
+        for (const id of ids) expect(await prizeStatus(id)).toBe('warehouse')
+
+        // two of the three at the counter: no fee although fewer than 5
+        const made = await call(s, '/api/shipmentCreate', { prizeIds: ids.slice(0, 2), addressId, pickupPointId: counter.id, idempotencyKey: newKey() })
+        expect(made.body.code).toBe(200)
+        const shipment = made.body.data.shipment
+        expect(shipment).toMatchObject({ status: 'requested', feeCents: 0, pickup: { id: counter.id, name: '拾盒 昆明店' }, address: { name: address.name, phone: address.phone, region: '拾盒 昆明店', detail: '拾盒 昆明店 地址' } })
+        expect(made.body.data.balance).toEqual(before)
+        // the third goes by parcel
+        const parcel = (await call(s, '/api/shipmentCreate', { prizeIds: [ids[2]], addressId, idempotencyKey: newKey() })).body.data.shipment
+        expect(parcel).toMatchObject({ pickup: null, feeCents: 800 })
+
+        // no carrier for a pickup; the shopper cannot confirm it themselves
+        expect((await call(operator, '/generalOrder/deliver', { shipmentId: shipment.id, carrier: 'shunfeng', trackingNo: 'SF1234567890' }, 'en')).body)
+          .toMatchObject({ code: 422, data: { field: 'shipmentId' } })
+        expect((await call(s, '/generalOrder/confirm', { shipmentId: shipment.id })).body.code).toBe(422)
+
+        const slip = (await call(operator, '/api/operator/packingSlip', { shipmentId: shipment.id })).body.data
+        const codes = slip.codes.map((c: { prizeId: number; verifyUrl: string }) => ({ prizeId: c.prizeId, code: new URL(c.verifyUrl).searchParams.get('verify')! }))
+        // the shopper may not hand their own prizes over; a code of another prize tells nothing
+        expect((await call(s, '/api/operator/pickupHand', codes[0])).body.code).toBe(403)
+        expect((await call(operator, '/api/operator/pickupHand', { prizeId: codes[1].prizeId, code: codes[0].code })).body).toMatchObject({ code: 404, data: { field: 'code' } })
+
+        const first = await call(operator, '/api/operator/pickupHand', codes[0])
+        expect(first.body.data).toMatchObject({ id: shipment.id, status: 'requested', userId: s.id })
+        expect(first.body.data.items.find((i: { prizeId: number }) => i.prizeId === codes[0].prizeId).handedAt).toEqual(expect.any(String))
+        expect(first.body.data.items.find((i: { prizeId: number }) => i.prizeId === codes[1].prizeId).handedAt).toBeNull()
+        // the same QR again: the same answer, handed once
+        expect((await call(operator, '/api/operator/pickupHand', codes[0])).body.data.status).toBe('requested')
+        expect(await prizeStatus(codes[0].prizeId)).toBe('shipping')
+
+        const last = await call(operator, '/api/operator/pickupHand', codes[1])
+        expect(last.body.data).toMatchObject({ status: 'received', receivedBy: 'shopper' })
+        for (const id of ids.slice(0, 2)) expect(await prizeStatus(id)).toBe('received')
+        expect((await call(s, '/api/shipmentDetail', { shipmentId: shipment.id })).body.data).toMatchObject({ status: 'received', pickup: { id: counter.id } })
+        const hands = await t.db.selectFrom('audit_log').select('action').where('entity', '=', 'shipment').where('entity_id', '=', shipment.id).execute()
+        expect(hands.map(h => h.action)).toEqual(['pickup.hand', 'pickup.hand'])
+
+        // a parcel's QR at the counter: 422 naming its status
+        const parcelCode = new URL((await call(operator, '/api/operator/packingSlip', { shipmentId: parcel.id })).body.data.codes[0].verifyUrl).searchParams.get('verify')!
+        expect((await call(operator, '/api/operator/pickupHand', { prizeId: ids[2], code: parcelCode }, 'en')).body).toMatchObject({ code: 422, data: { status: 'requested' } })
+      } finally {
+        await call(operator, '/api/operator/settingsSave', { shipFeeCents: DEFAULT_SHOP_SETTINGS.shipFeeCents, shipFreeFromItems: DEFAULT_SHOP_SETTINGS.shipFreeFromItems })
+      }
+    })
+
+    test('two counters scanning the last two prizes at once receive the shipment once', async () => {
+      const counter = (await call(operator, '/api/operator/pickupPointSave', point('拾盒 并发店', 3))).body.data
+      const { s, prizes } = await shopperWithPrizes(2)
+      const addressId = await addressOf(s)
+      const shipment = (await call(s, '/api/shipmentCreate', { prizeIds: prizes.map(p => p.prizeId), addressId, pickupPointId: counter.id, idempotencyKey: newKey() })).body.data.shipment
+      const slip = (await call(operator, '/api/operator/packingSlip', { shipmentId: shipment.id })).body.data
+      const codes = slip.codes.map((c: { prizeId: number; verifyUrl: string }) => ({ prizeId: c.prizeId, code: new URL(c.verifyUrl).searchParams.get('verify')! }))
+      const answers = await Promise.all([...codes, ...codes].map(c => call(operator, '/api/operator/pickupHand', c)))
+      expect(answers.map(a => a.body.code)).toEqual([200, 200, 200, 200])
+      const row = await t.db.selectFrom('shipments').select(['status', 'received_by']).where('id', '=', shipment.id).executeTakeFirstOrThrow()
+      expect(row).toEqual({ status: 'received', received_by: 'shopper' })
+      const hands = await t.db.selectFrom('audit_log').select('action').where('entity', '=', 'shipment').where('entity_id', '=', shipment.id).execute()
+      expect(hands).toHaveLength(2)
+    })
+  })
 })

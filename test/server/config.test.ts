@@ -54,7 +54,7 @@ describe('config', () => {
 
   test('maps and parcel tracking: off without keys; keys, SK and API bases checked', () => {
     const off = loadConfig({})
-    expect(off.maps).toEqual({ tencent: undefined, amap: undefined, tencentApiBase: 'https://apis.map.qq.com', amapApiBase: 'https://restapi.amap.com' })
+    expect(off.maps).toEqual({ tencent: undefined, amap: undefined, tencentApiBase: 'https://apis.map.qq.com', amapApiBase: 'https://restapi.amap.com', routeProvider: null })
     expect(off.express).toEqual({ kuaidi100: undefined, apiBase: 'https://poll.kuaidi100.com' })
     const on = loadConfig({
       TENCENT_MAP_KEY: 'OB4BZ-D4W3U-B7VVO-4PJWW-6TKDJ-WPB77', TENCENT_MAP_SK: 'abcDEF123456', AMAP_KEY: '0123456789abcdef0123456789abcdef',
@@ -62,6 +62,13 @@ describe('config', () => {
     })
     expect(on.maps.tencent).toEqual({ key: 'OB4BZ-D4W3U-B7VVO-4PJWW-6TKDJ-WPB77', sk: 'abcDEF123456' })
     expect(on.maps.amap).toEqual({ key: '0123456789abcdef0123456789abcdef' })
+    // routes and the map: Tencent when its key is set, unless MAP_PROVIDER says amap; AMap alone serves too
+    expect(on.maps.routeProvider).toBe('tencentMap')
+    const amapKey = { AMAP_KEY: '0123456789abcdef0123456789abcdef' }
+    expect(loadConfig(amapKey).maps.routeProvider).toBe('amap')
+    expect(loadConfig({ ...amapKey, TENCENT_MAP_KEY: 'OB4BZ-D4W3U-B7VVO-4PJWW-6TKDJ-WPB77', MAP_PROVIDER: 'amap' }).maps.routeProvider).toBe('amap')
+    expect(() => loadConfig({ ...amapKey, MAP_PROVIDER: 'tencent' })).toThrow('MAP_PROVIDER=tencent needs TENCENT_MAP_KEY')
+    expect(() => loadConfig({ ...amapKey, MAP_PROVIDER: 'baidu' })).toThrow('MAP_PROVIDER must be tencent or amap')
     expect(on.express).toEqual({ kuaidi100: { customer: 'ABCDEF0123456789', key: 'Key123' }, apiBase: 'http://127.0.0.1:9' })
     let error: ConfigError | undefined
     try {

@@ -29,8 +29,9 @@ const design = { id: 3, name: { zh: '星星兔', en: 'Star bunny' }, image: '/x.
 const seriesTitle = { zh: '星空系列', en: 'Starry series' }
 const shipment = (over: Partial<OperatorShipment> = {}): OperatorShipment => ({
   id: 17, userId: 5, status: 'requested',
+  pickup: null,
   address: { name: '张三', phone: '13800138000', region: '上海市 浦东新区', detail: '世纪大道 100 号' },
-  items: [{ prizeId: 101, seriesTitle, design, caseId: 9, slot: 4, combineId: null }, { prizeId: 102, seriesTitle, design: { ...design, id: 4, name: { zh: '月亮猫', en: 'Moon cat' } }, caseId: 9, slot: 5, combineId: null }],
+  items: [{ prizeId: 101, seriesTitle, design, caseId: 9, slot: 4, combineId: null, handedAt: null }, { prizeId: 102, seriesTitle, design: { ...design, id: 4, name: { zh: '月亮猫', en: 'Moon cat' } }, caseId: 9, slot: 5, combineId: null, handedAt: null }],
   feeCents: 1000, carrier: null, trackingNo: null, createdAt: '2026-11-20T08:00:00.000Z', shippedAt: null, receivedAt: null, autoReceiveAt: null, receivedBy: null,
   ...over
 })

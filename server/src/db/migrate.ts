@@ -17,6 +17,7 @@ import { caseLeases } from './migrations/0016_case_leases'
 import { complaintClosing } from './migrations/0017_complaint_closing'
 import { helperTasks } from './migrations/0019_helper_tasks'
 import { guardianConsent } from './migrations/0021_guardian_consent'
+import { pickupPoints } from './migrations/0022_pickup_points'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -37,7 +38,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0016_case_leases': caseLeases(dialect),
     '0017_complaint_closing': complaintClosing(dialect),
     '0019_helper_tasks': helperTasks(dialect),
-    '0021_guardian_consent': guardianConsent(dialect)
+    '0021_guardian_consent': guardianConsent(dialect),
+    '0022_pickup_points': pickupPoints(dialect)
   }
 }
 

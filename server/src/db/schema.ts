@@ -321,6 +321,10 @@ export interface ShipmentsTable {
   tracking_no: string | null
   shipped_by: number | null
   received_by: 'shopper' | 'auto' | null
+  /** A pickup shipment's point (null: a parcel to the address). */
+  pickup_point_id: number | null
+  /** The operator who handed a pickup shipment's last prize over. */
+  handed_by: number | null
   created_at: Timestamp
   shipped_at: Timestamp | null
   received_at: Timestamp | null
@@ -331,6 +335,22 @@ export interface ShipmentItemsTable {
   shipment_id: number
   prize_id: number
   verify_code: string
+  /** A pickup: when the operator scanned this prize's QR at the counter. */
+  handed_at: Timestamp | null
+}
+
+/** A place where shoppers collect prizes (自提), kept by operators. */
+export interface PickupPointsTable {
+  id: Generated<number>
+  name: string
+  address: string
+  hours: string
+  latitude: number
+  longitude: number
+  active: number
+  updated_by: number | null
+  created_at: Timestamp
+  updated_at: Timestamp
 }
 
 /** A user's seed of the provably fair draw (types/fair.ts): one active, older ones revealed. */
@@ -491,6 +511,7 @@ export interface Database {
   shop_settings: ShopSettingsTable
   shipments: ShipmentsTable
   shipment_items: ShipmentItemsTable
+  pickup_points: PickupPointsTable
   fair_seeds: FairSeedsTable
   combine_recipes: CombineRecipesTable
   combines: CombinesTable

@@ -33,6 +33,7 @@ import { yuan } from './purchase'
 import { settingsOf } from './settings'
 import { addToWallet, balanceOf, lockBalance, takeFromWallet } from './wallet'
 import { checkSpending } from './security'
+import { openPoint, pointView } from './pickup'
 
 type Db = Kysely<Database>
 export interface AfterDrawDeps { db: Db; dialect: Dialect; clock: Clock }
@@ -142,14 +143,19 @@ async function shipmentViews (db: Db, rows: Array<Selectable<ShipmentsTable>>): 
   if (!rows.length) return []
   const items = await db.selectFrom('shipment_items')
     .innerJoin('prizes', 'prizes.id', 'shipment_items.prize_id')
-    .select(['shipment_items.shipment_id', 'prizes.id', 'prizes.series_id', 'prizes.design_id', 'prizes.case_id', 'prizes.slot', 'prizes.combine_id'])
+    .select(['shipment_items.shipment_id', 'shipment_items.handed_at', 'prizes.id', 'prizes.series_id', 'prizes.design_id', 'prizes.case_id', 'prizes.slot', 'prizes.combine_id'])
     .where('shipment_items.shipment_id', 'in', rows.map(r => Number(r.id)))
     .orderBy('prizes.id').execute()
   const series = await loadSeries(db, items.map(i => Number(i.series_id)), true)
+  const pointIds = [...new Set(rows.flatMap(r => (r.pickup_point_id === null ? [] : [Number(r.pickup_point_id)])))]
+  const points = new Map(pointIds.length
+    ? (await db.selectFrom('pickup_points').selectAll().where('id', 'in', pointIds).execute()).map(p => [Number(p.id), pointView(p)])
+    : [])
   return rows.map(r => ({
     id: Number(r.id),
     status: r.status,
     address: { name: r.name, phone: r.phone, region: r.region, detail: r.detail },
+    pickup: r.pickup_point_id === null ? null : points.get(Number(r.pickup_point_id)) ?? null,
     items: items.filter(i => Number(i.shipment_id) === Number(r.id)).map(i => {
       const s = series.get(Number(i.series_id))!
       return {
@@ -158,7 +164,8 @@ async function shipmentViews (db: Db, rows: Array<Selectable<ShipmentsTable>>): 
         design: designInfo(s.designs.find(d => Number(d.id) === Number(i.design_id))!, s.odds),
         caseId: Number(i.case_id ?? 0),
         slot: Number(i.slot ?? 0),
-        combineId: i.combine_id === null ? null : Number(i.combine_id)
+        combineId: i.combine_id === null ? null : Number(i.combine_id),
+        handedAt: i.handed_at ?? null
       }
     }),
     feeCents: Number(r.fee_cents),
@@ -177,6 +184,8 @@ export async function createShipment (deps: AfterDrawDeps, userId: number, reque
   const { db, clock } = deps
   const ids = uniqueIds(request.prizeIds)
   const address = await ownAddress(db, userId, request.addressId)
+  // a pickup (自提): collected at an open counter, no fee; the address gives the contact the counter asks for
+  const point = request.pickupPointId === undefined ? null : await openPoint(db, request.pickupPointId)
   const rule = await shippingRule(db)
   const { idempotencyKey, ...body } = request
   return idempotent(db, clock, { userId, key: idempotencyKey, scope: 'shipmentCreate', body }, async trx => {
@@ -186,7 +195,7 @@ export async function createShipment (deps: AfterDrawDeps, userId: number, reque
       .returning('id').execute()
     if (taken.length < ids.length) await notInWarehouse(trx, userId, ids, new Set(taken.map(p => Number(p.id))))
 
-    const fee = feeFor(rule, ids.length)
+    const fee = point ? 0 : feeFor(rule, ids.length)
     let txId: number | null = null
     if (fee > 0) {
       const balance = await lockBalance(trx, userId)
@@ -211,12 +220,14 @@ export async function createShipment (deps: AfterDrawDeps, userId: number, reque
       })
     }
     const row = await trx.insertInto('shipments').values({
-      user_id: userId, status: 'requested', name: address.name, phone: address.phone, region: address.region, detail: address.detail,
+      user_id: userId, status: 'requested', name: address.name, phone: address.phone,
+      region: point ? point.name : address.region, detail: point ? point.address : address.detail,
+      pickup_point_id: point ? point.id : null, handed_by: null,
       item_count: ids.length, fee_cents: fee, tx_id: txId, carrier: null, tracking_no: null, shipped_by: null, received_by: null,
       created_at: now, shipped_at: null, received_at: null, updated_at: now
     }).returningAll().executeTakeFirstOrThrow()
     await trx.insertInto('shipment_items').values(ids.map(prizeId => ({
-      shipment_id: Number(row.id), prize_id: prizeId, verify_code: randomBytes(15).toString('base64url')
+      shipment_id: Number(row.id), prize_id: prizeId, verify_code: randomBytes(15).toString('base64url'), handed_at: null
     }))).execute()
     const [shipment] = await shipmentViews(trx, [row])
     return { shipment, balance: await balanceOf(trx, userId) }
@@ -285,12 +296,19 @@ const withUser = async (db: Db, rows: Array<Selectable<ShipmentsTable>>): Promis
   return views.map((v, i) => ({ ...v, userId: Number(rows[i].user_id) }))
 }
 
+/** One shipment as the operator sees it (after a hand-over at the counter). */
+export async function operatorShipment (db: Db, shipmentId: number): Promise<OperatorShipment> {
+  const row = await db.selectFrom('shipments').selectAll().where('id', '=', shipmentId).executeTakeFirst()
+  if (!row) throw shipmentNotFound()
+  return (await withUser(db, [row]))[0]
+}
+
 export async function deliverShipment (db: Db, clock: Clock, actorId: number, shipmentId: number, carrier: string, trackingNo: string): Promise<OperatorShipment> {
   const now = iso(clock())
   const row = await db.transaction().execute(async trx => {
     const shipped = await trx.updateTable('shipments')
       .set({ status: 'shipping', carrier, tracking_no: trackingNo, shipped_at: now, shipped_by: actorId, updated_at: now })
-      .where('id', '=', shipmentId).where('status', '=', 'requested')
+      .where('id', '=', shipmentId).where('status', '=', 'requested').where('pickup_point_id', 'is', null)
       .returningAll().executeTakeFirst()
     if (shipped) {
       await writeAudit(trx, clock, { actorId, action: 'shipment.deliver', entity: 'shipment', entityId: shipmentId, detail: { before: { status: 'requested', carrier: null, trackingNo: null }, after: { status: 'shipping', carrier, trackingNo }, userId: Number(shipped.user_id) } })
@@ -300,6 +318,7 @@ export async function deliverShipment (db: Db, clock: Clock, actorId: number, sh
   if (row) return (await withUser(db, [row]))[0]
   const current = await db.selectFrom('shipments').selectAll().where('id', '=', shipmentId).executeTakeFirst()
   if (!current) throw shipmentNotFound()
+  if (current.pickup_point_id !== null) throw fail.unprocessable('pickup.notParcel', {}, { field: 'shipmentId' })
   // the same numbers again (a retried request) answer the same
   if (current.status === 'shipping' && current.carrier === carrier && current.tracking_no === trackingNo) return (await withUser(db, [current]))[0]
   throw badStatus(current.status)

@@ -15,6 +15,8 @@ import {
   packingSlip, recyclePrizes, shippingRule, verifyPrize
 } from '../domain/afterDraw'
 import { saveSettings, settingsOf } from '../domain/settings'
+import { allPoints, handPrize, nearbyPoints, savePoint } from '../domain/pickup'
+import { operatorShipment } from '../domain/afterDraw'
 
 export function afterDrawRoutes (app: Api, ctx: AppContext): void {
   const { db, dialect, clock } = ctx
@@ -33,6 +35,8 @@ export function afterDrawRoutes (app: Api, ctx: AppContext): void {
       .send(file)
   })
   defineRoute(app, ctx, r.recycle, async ({ body, userId }) => recyclePrizes(ctx, userId, body))
+  defineRoute(app, ctx, r.pickupNearby, async ({ body }) =>
+    nearbyPoints(db, body, body.page ?? 1, ctx.config.maps.routeProvider))
   defineRoute(app, ctx, r.shippingRule, async () => shippingRule(db))
   defineRoute(app, ctx, r.shipmentCreate, async ({ body, userId }) => {
     const { result, replayed } = await createShipment(ctx, userId, body)
@@ -50,4 +54,7 @@ export function afterDrawRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, o.packingSlip, async ({ request, body }) => packingSlip(db, body.shipmentId, `${request.protocol}://${request.host}`))
   defineRoute(app, ctx, o.settings, async () => settingsOf(db))
   defineRoute(app, ctx, o.saveSettings, async ({ body, userId }) => saveSettings(db, clock, userId, body))
+  defineRoute(app, ctx, o.pickupPoints, async () => allPoints(db))
+  defineRoute(app, ctx, o.pickupPointSave, async ({ body, userId }) => savePoint(db, clock, userId, body))
+  defineRoute(app, ctx, o.pickupHand, async ({ body, userId }) => operatorShipment(db, await handPrize(db, clock, userId, body.prizeId, body.code)))
 }
