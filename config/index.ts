@@ -103,9 +103,13 @@ export default defineConfig<'webpack5'>(async (merge) => {
     },
     // the H5 app's icons at the site root (drawn by scripts/make-favicon.js)
     copy: {
-      patterns: process.env.TARO_ENV === 'h5'
-        ? ['favicon.ico', 'favicon.svg'].map(name => ({ from: `src/static/${name}`, to: `dist/h5/${name}` }))
-        : [],
+      patterns: [
+        ...(process.env.TARO_ENV === 'h5'
+          ? ['favicon.ico', 'favicon.svg'].map(name => ({ from: `src/static/${name}`, to: `dist/h5/${name}` }))
+          : []),
+        // the map's marker icons (WeChat's map takes a package path for iconPath; H5 serves the same files)
+        { from: 'src/static/map', to: `dist/${process.env.TARO_ENV}/static/map` }
+      ],
       options: {}
     },
     // React on both builds: React DOM on H5, Taro's own reconciler in the mini-program

@@ -12,6 +12,7 @@
  *  - after `if (<not H5>) return` (or throw) earlier in the same block;
  *  - inside a function marked `@h5only` in its doc comment. Such a function is itself treated like
  *    a browser global: every use of it must be guarded the same way.
+ * Files named *.h5.ts(x) are skipped: Taro builds them into H5 only.
  */
 const path = require('node:path')
 const ts = require('typescript')
@@ -90,7 +91,8 @@ function findUnguarded (program, srcDir = path.join(root, 'src')) {
     return (target.declarations ?? []).some(d => h5OnlyTagged(d) || (ts.isVariableDeclaration(d) && h5OnlyTagged(d)))
   }
   for (const sf of program.getSourceFiles()) {
-    if (!sf.fileName.startsWith(srcDir) || sf.isDeclarationFile) continue
+    // an .h5.ts(x) file is never part of the mini-program (Taro picks it for H5 builds only)
+    if (!sf.fileName.startsWith(srcDir) || sf.isDeclarationFile || /\.h5\.tsx?$/.test(sf.fileName)) continue
     const visit = node => {
       let what = null
       if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && BROWSER_MEMBERS.has(`${node.expression.text}.${node.name.text}`)) {

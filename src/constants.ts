@@ -70,5 +70,9 @@ export const IMAGE_PREVIEW_ZOOM_MAX = 4
 export const MAP_ZOOM_MIN = 5
 export const MAP_ZOOM_MAX = 18
 export const MAP_ZOOM_DEFAULT = 16
+/** Spec 9, platform timeouts: a page (or a page's script, the web map's) may take this long to load, and a loading
+ * state shows only after this delay (a quick answer never flashes "loading"). */
+export const PAGE_LOAD_TIMEOUT_MS = 60000
+export const PAGE_LOAD_DELAY_MS = 200
 /** Accuracy claimed for a position taken from the IP location (the centre of its rectangle), in metres. */
 export const FALLBACK_LOCATION_ACCURACY_M = 1000

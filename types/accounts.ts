@@ -50,7 +50,12 @@ export const ShopCapabilities = Type.Object({
   /** Reading the results aloud after a draw (text to speech). */
   speech: Type.Boolean(),
   /** AI help (reading a screenshot in a message to the shop). */
-  ai: Type.Boolean()
+  ai: Type.Boolean(),
+  /**
+   * The H5 app's web map (pickup counters, a parcel's route): the provider's script with the shop's
+   * browser key (restricted to the shop's domains by the provider). Absent: H5 shows no map.
+   */
+  webMap: Type.Optional(Type.Object({ provider: Type.Literal('tencentMap'), script: Type.String() }))
 })
 export type ShopCapabilities = Static<typeof ShopCapabilities>
 

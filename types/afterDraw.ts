@@ -134,7 +134,14 @@ export const PickupNearbyResult = Type.Object({
   /** The radius searched, metres: 5000, or 50000 when no open point is that near. */
   radius: Type.Integer(),
   /** Which provider's driving route the app asks for (/api/driving or /api/amap_direction_driving); null: none configured. */
-  routeProvider: Nullable(StringEnum(['tencentMap', 'amap'] as const))
+  routeProvider: Nullable(StringEnum(['tencentMap', 'amap'] as const)),
+  /**
+   * The web map the H5 app loads when the picker opens (Tencent's JavaScript API GL: the address of its
+   * script, with the shop's browser key, which the provider restricts to the shop's domains); null:
+   * none configured, and H5 shows the list and the route's steps without a map. The mini-program
+   * always has WeChat's own map.
+   */
+  webMap: Nullable(Type.Object({ provider: Type.Literal('tencentMap'), script: Type.String() }))
 })
 export type PickupNearbyResult = Static<typeof PickupNearbyResult>
 

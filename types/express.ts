@@ -38,7 +38,8 @@ export type ExpressInquiryRequest = Static<typeof ExpressInquiryRequest>
 export const ExpressMapRequest = Obj({
   com: Com(),
   num: Num(),
-  from: PlaceName,
+  /** Where the parcel left from; absent: the shop's own (SHIP_FROM_CITY on the server). */
+  from: Type.Optional(PlaceName),
   to: PlaceName,
   /** Kuaidi100's result version for the map track. */
   resultv2: Type.Optional(Type.Literal(5)),
@@ -70,7 +71,12 @@ export const ExpressTrack = Type.Object({
 })
 export type ExpressTrack = Static<typeof ExpressTrack>
 
-const RoutePoint = Type.Object({ name: Type.String(), adcode: Type.String() })
+const RoutePoint = Type.Object({
+  name: Type.String(),
+  adcode: Type.String(),
+  /** The centre of the city named (GCJ-02), for a map; null when the name is not a city the server knows. */
+  position: Type.Union([Type.Object({ latitude: Type.Number(), longitude: Type.Number() }), Type.Null()])
+})
 
 export const ExpressMapResult = Type.Union([
   Type.Object({

@@ -59,12 +59,19 @@ export interface MapsConfig {
    * amap (its key must be set); by default Tencent when its key is set, else AMap; null: neither.
    */
   routeProvider: 'tencentMap' | 'amap' | null
+  /**
+   * TENCENT_MAP_JS_KEY: a browser key of Tencent's JavaScript API GL (restricted to the shop's domains
+   * in the provider's console), for the H5 map; TENCENT_MAP_JS_URL: where its script is (a local fake in tests).
+   */
+  webMap: { script: string } | null
 }
 
 /** Kuaidi100's enterprise query API: KUAIDI100_CUSTOMER and KUAIDI100_KEY (off without them). */
 export interface ExpressConfig {
   kuaidi100?: { customer: string; key: string }
   apiBase: string
+  /** SHIP_FROM_CITY: where the shop's parcels leave from (the parcel map's start), e.g. 广东省深圳市. */
+  shipFromCity: string
 }
 
 /**
@@ -155,6 +162,8 @@ export const DEFAULTS = {
   MAIL_FROM: 'Pickbox <no-reply@localhost>',
   TENCENT_MAP_API_BASE: 'https://apis.map.qq.com',
   AMAP_API_BASE: 'https://restapi.amap.com',
+  TENCENT_MAP_JS_URL: 'https://map.qq.com/api/gljs',
+  SHIP_FROM_CITY: '广东省深圳市',
   KUAIDI100_API_BASE: 'https://poll.kuaidi100.com',
   JD_UNION_API_BASE: 'https://api.jd.com/routerjson',
   JUHE_API_BASE: 'https://apis.juhe.cn'
@@ -384,12 +393,16 @@ function parseMaps (get: (name: string) => string | undefined, problems: string[
     else if (preferred !== 'tencent' && preferred !== 'amap') problems.push(`MAP_PROVIDER must be tencent or amap (got ${JSON.stringify(preferred)})`)
     else routeProvider = preferred === 'tencent' ? 'tencentMap' : 'amap'
   }
+  const jsKey = get('TENCENT_MAP_JS_KEY')
+  const jsUrl = apiBase(get, 'TENCENT_MAP_JS_URL', DEFAULTS.TENCENT_MAP_JS_URL, problems)
+  if (jsKey && !/^[A-Za-z0-9-]{10,64}$/.test(jsKey)) problems.push('TENCENT_MAP_JS_KEY must be a Tencent JavaScript API GL key (e.g. OB4BZ-D4W3U-B7VVO-4PJWW-6TKDJ-WPB77)')
   return {
     tencent: tencentKey ? { key: tencentKey, ...(tencentSk ? { sk: tencentSk } : {}) } : undefined,
     tencentApiBase,
     amap: amapKey ? { key: amapKey } : undefined,
     amapApiBase,
-    routeProvider
+    routeProvider,
+    webMap: jsKey ? { script: `${jsUrl}?v=1.exp&key=${encodeURIComponent(jsKey)}` } : null
   }
 }
 
@@ -401,7 +414,9 @@ function parseExpress (get: (name: string) => string | undefined, problems: stri
   if (!!customer !== !!key) problems.push('KUAIDI100_CUSTOMER and KUAIDI100_KEY must be set together')
   if (customer && !/^[A-Za-z0-9]{8,64}$/.test(customer)) problems.push('KUAIDI100_CUSTOMER must be the customer id Kuaidi100 gives (letters and digits)')
   if (key && !/^[A-Za-z0-9]{4,64}$/.test(key)) problems.push('KUAIDI100_KEY must be the authorization key Kuaidi100 gives (letters and digits)')
-  return { kuaidi100: customer && key ? { customer, key } : undefined, apiBase: base }
+  const shipFromCity = (get('SHIP_FROM_CITY') ?? DEFAULTS.SHIP_FROM_CITY).trim()
+  if (!shipFromCity || shipFromCity.length > 60) problems.push('SHIP_FROM_CITY must be a city name of at most 60 characters, e.g. 广东省深圳市')
+  return { kuaidi100: customer && key ? { customer, key } : undefined, apiBase: base, shipFromCity }
 }
 
 const WECHATPAY_REQUIRED = ['WECHATPAY_MCHID', 'WECHATPAY_SERIAL', 'WECHATPAY_PRIVATE_KEY_PATH', 'WECHATPAY_APIV3_KEY', 'WECHATPAY_APPID', 'WECHATPAY_NOTIFY_URL'] as const

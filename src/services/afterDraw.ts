@@ -1,6 +1,6 @@
 /** After the draw (types/afterDraw.ts): addresses, collection, recycle, shipments, authenticity, operator. */
 import type {
-  AddressSaveRequest, DeliverRequest, PrizeVerifyRequest, RecycleRequest, ShipmentCreateRequest, ShipmentListRequest,
+  AddressSaveRequest, DeliverRequest, PickupHandRequest, PickupNearbyRequest, PickupPointSaveRequest, PrizeVerifyRequest, RecycleRequest, ShipmentCreateRequest, ShipmentListRequest,
   ShopSettingsUpdate, addressRoutes, afterDrawRoutes, operatorRoutes
 } from '~types/afterDraw'
 import type { PageQuery } from '~types/schema'
@@ -27,7 +27,9 @@ export const afterDrawApi = {
   shipmentDetail: (shipmentId: number) => postRoute<R['shipmentDetail']>('/api/shipmentDetail', { shipmentId }),
   /** The spec's order call: the shopper confirms receipt. */
   confirm: (shipmentId: number) => postRoute<R['confirm']>('/generalOrder/confirm', { shipmentId }),
-  prizeVerify: (body: PrizeVerifyRequest) => postRoute<R['prizeVerify']>('/api/prizeVerify', body)
+  prizeVerify: (body: PrizeVerifyRequest) => postRoute<R['prizeVerify']>('/api/prizeVerify', body),
+  /** Open pickup points near a point, nearest first (5 km, else 50 km; 20 a page). */
+  pickupNearby: (body: PickupNearbyRequest) => postRoute<R['pickupNearby']>('/api/pickupPoints', body)
 }
 
 export const operatorApi = {
@@ -36,7 +38,11 @@ export const operatorApi = {
   shipments: (q: PageQuery & { status?: ShipmentStatus }) => postRoute<O['shipments']>('/api/operator/shipments', q),
   packingSlip: (shipmentId: number) => postRoute<O['packingSlip']>('/api/operator/packingSlip', { shipmentId }),
   settings: () => postRoute<O['settings']>('/api/operator/settings', {}),
-  saveSettings: (body: ShopSettingsUpdate) => postRoute<O['saveSettings']>('/api/operator/settingsSave', body)
+  saveSettings: (body: ShopSettingsUpdate) => postRoute<O['saveSettings']>('/api/operator/settingsSave', body),
+  pickupPoints: () => postRoute<O['pickupPoints']>('/api/operator/pickupPoints', {}),
+  savePickupPoint: (body: PickupPointSaveRequest) => postRoute<O['pickupPointSave']>('/api/operator/pickupPointSave', body),
+  /** The counter scanned a prize's authenticity QR: hand it over. */
+  pickupHand: (body: PickupHandRequest) => postRoute<O['pickupHand']>('/api/operator/pickupHand', body)
 }
 
 export { combineApi } from './combine'

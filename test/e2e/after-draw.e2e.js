@@ -127,6 +127,12 @@ async function run ({ base, fakes }) {
     // the tracking timeline from the (local) Kuaidi100, newest first
     await page.locator(`.parcel-${parcel.id} .tracking__body`).waitFor()
     assert.match(await page.locator(`.parcel-${parcel.id} .tracking__body`).innerText(), /派送途中[\s\S]*已收取快件/)
+    // its route on the map (Kuaidi100's map track): from the shop's city, now in Shanghai, to the address
+    await page.locator(`.parcel-${parcel.id} .parcel-route__stops`).waitFor()
+    assert.equal(await page.locator(`.parcel-${parcel.id} .parcel-route__stops`).innerText(), '发出 广东省深圳市 → 当前 上海 上海市 → 送往 ' + parcel.address.region + ' ' + parcel.address.detail)
+    await page.waitForFunction(id => document.querySelectorAll(`.parcel-${id} .tmap-fake-pin`).length === 3 && document.querySelector(`.parcel-${id} .tmap-fake-route`), parcel.id)
+    assert.ok(fakes.kuaidi100.calls.some(c => c.path === '/poll/maptrack.do'), 'the map track was asked')
+    await page.locator(`.parcel-${parcel.id} .parcel-route`).scrollIntoViewIfNeeded()
     await shot('after-parcel-zh.png')
     await page.locator(`.parcel-${parcel.id} .parcel__confirm`).click()
     await page.locator('.taro-model__confirm').click()

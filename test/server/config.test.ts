@@ -54,8 +54,8 @@ describe('config', () => {
 
   test('maps and parcel tracking: off without keys; keys, SK and API bases checked', () => {
     const off = loadConfig({})
-    expect(off.maps).toEqual({ tencent: undefined, amap: undefined, tencentApiBase: 'https://apis.map.qq.com', amapApiBase: 'https://restapi.amap.com', routeProvider: null })
-    expect(off.express).toEqual({ kuaidi100: undefined, apiBase: 'https://poll.kuaidi100.com' })
+    expect(off.maps).toEqual({ tencent: undefined, amap: undefined, tencentApiBase: 'https://apis.map.qq.com', amapApiBase: 'https://restapi.amap.com', routeProvider: null, webMap: null })
+    expect(off.express).toEqual({ kuaidi100: undefined, apiBase: 'https://poll.kuaidi100.com', shipFromCity: '广东省深圳市' })
     const on = loadConfig({
       TENCENT_MAP_KEY: 'OB4BZ-D4W3U-B7VVO-4PJWW-6TKDJ-WPB77', TENCENT_MAP_SK: 'abcDEF123456', AMAP_KEY: '0123456789abcdef0123456789abcdef',
       KUAIDI100_CUSTOMER: 'ABCDEF0123456789', KUAIDI100_KEY: 'Key123', KUAIDI100_API_BASE: 'http://127.0.0.1:9/'
@@ -69,7 +69,11 @@ describe('config', () => {
     expect(loadConfig({ ...amapKey, TENCENT_MAP_KEY: 'OB4BZ-D4W3U-B7VVO-4PJWW-6TKDJ-WPB77', MAP_PROVIDER: 'amap' }).maps.routeProvider).toBe('amap')
     expect(() => loadConfig({ ...amapKey, MAP_PROVIDER: 'tencent' })).toThrow('MAP_PROVIDER=tencent needs TENCENT_MAP_KEY')
     expect(() => loadConfig({ ...amapKey, MAP_PROVIDER: 'baidu' })).toThrow('MAP_PROVIDER must be tencent or amap')
-    expect(on.express).toEqual({ kuaidi100: { customer: 'ABCDEF0123456789', key: 'Key123' }, apiBase: 'http://127.0.0.1:9' })
+    // the H5 map: Tencent's JavaScript API GL with its own browser key
+    expect(loadConfig({ TENCENT_MAP_JS_KEY: 'OB4BZ-D4W3U-B7VVO-4PJWW-6TKDJ-WPB77' }).maps.webMap).toEqual({ script: 'https://map.qq.com/api/gljs?v=1.exp&key=OB4BZ-D4W3U-B7VVO-4PJWW-6TKDJ-WPB77' })
+    expect(() => loadConfig({ TENCENT_MAP_JS_KEY: 'bad key!' })).toThrow('TENCENT_MAP_JS_KEY')
+    expect(on.express).toEqual({ kuaidi100: { customer: 'ABCDEF0123456789', key: 'Key123' }, apiBase: 'http://127.0.0.1:9', shipFromCity: '广东省深圳市' })
+    expect(loadConfig({ SHIP_FROM_CITY: '浙江省杭州市' }).express.shipFromCity).toBe('浙江省杭州市')
     let error: ConfigError | undefined
     try {
       loadConfig({ TENCENT_MAP_SK: 'abcDEF123456', AMAP_KEY: 'short', KUAIDI100_KEY: 'Key123', AMAP_API_BASE: 'restapi.amap.com', TENCENT_MAP_API_BASE: 'ftp://x' })

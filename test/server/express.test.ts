@@ -84,7 +84,7 @@ describe.each(testDialects())('parcel tracking on %s', (dialect) => {
     expect((await call('/api/expressInquiry', { com: 'Zhong Tong', num: '75312345678901' })).body).toMatchObject({ code: 400, data: { field: 'com' } })
     expect((await call('/api/expressInquiry', { com: 'zhongtong', num: '75 31' })).body).toMatchObject({ code: 400, data: { field: 'num' } })
     expect((await call('/api/expressInquiry', { com: 'zhongtong', num: '75312345678901', resultv2: 1 })).body).toMatchObject({ code: 400, data: { field: 'resultv2' } })
-    expect((await call('/api/expressMap', { com: 'zhongtong', num: '75312345678901', to: '北京' })).body).toMatchObject({ code: 400, data: { field: 'from' } })
+    expect((await call('/api/expressMap', { com: 'zhongtong', num: '75312345678901', from: '广州' })).body).toMatchObject({ code: 400, data: { field: 'to' } })
   })
 
   test('a wrong key fails the signature check (503) and says so', async () => {
@@ -111,12 +111,20 @@ describe.each(testDialects())('parcel tracking on %s', (dialect) => {
       success: true, message: 'ok', arrivalTime: '2026-03-01 18', totalTime: '3天3小时', remainTime: '0天10小时',
       route: { from: { name: '广东省深圳市', adcode: 'CN440300000000' }, current: { name: '上海,上海市', adcode: 'CN310100000000' }, to: { name: '上海市徐汇区', adcode: 'CN310104000000' } }
     })
+    // each city of the route where it is, for the app's map (the centres the server ships)
+    expect(data.route.from.position).toEqual({ latitude: 22.543, longitude: 114.058 })
+    expect(data.route.current.position).toEqual({ latitude: 31.23, longitude: 121.474 })
+    expect(data.route.to.position).toEqual({ latitude: 31.23, longitude: 121.474 })
     expect(data.trailUrl).toMatch(/^https:\/\/api\.kuaidi100\.com\/tools\/map\//)
     expect(data.track).toMatchObject({ com: 'shunfeng', state: '5', delivered: false })
     expect(data.track.events).toHaveLength(4)
     // a delivered parcel: Kuaidi100 gives remainTime null
     const done = await call('/api/expressMap', { com: 'zhongtong', num: '75312345678901', from: '广州', to: '北京' })
     expect(done.body.data).toMatchObject({ success: true, remainTime: '', track: { delivered: true } })
+    // without from: the shop's own city (SHIP_FROM_CITY, 广东省深圳市 by default); a name of no known city has no position
+    const own = await call('/api/expressMap', { com: 'zhongtong', num: '75312345678901', to: '某个不存在的地方' })
+    expect(last().param.from).toBe('广东省深圳市')
+    expect(own.body.data.route.to).toEqual({ name: '某个不存在的地方', adcode: 'CN310104000000', position: null })
   })
 
   test('expressMap failures are success false with the message, or "接口请求失败" (spec 8)', async () => {

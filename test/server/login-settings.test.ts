@@ -83,6 +83,11 @@ describe.each(testDialects())('login settings on %s', (dialect) => {
     }
     // the AMap key alone does not give the address form its search (that is the Tencent service)
     expect((await caps({ NODE_ENV: 'production', TTS_ENGINE: 'off', AMAP_KEY: amap.KEY })).maps).toBe(false)
+    // the H5 web map: its script with the browser key, only when that key is set
+    expect(await caps({ NODE_ENV: 'production', TTS_ENGINE: 'off', TENCENT_MAP_JS_KEY: 'TESTJ-SKEY1-23ABC-DEFGH-IJKLM-NOPQR' })).toEqual({
+      maps: false, tracking: false, priceCompare: false, speech: false, ai: false,
+      webMap: { provider: 'tencentMap', script: 'https://map.qq.com/api/gljs?v=1.exp&key=TESTJ-SKEY1-23ABC-DEFGH-IJKLM-NOPQR' }
+    })
   })
 
   test('a feature called without its provider: 422 naming the provider in data, in words a shopper can read', async () => {

@@ -84,3 +84,8 @@ test('@h5only functions may use the browser, and their callers must be guarded i
 test('the shop\'s own sources pass', () => {
   expect(findUnguarded(programFor(path.resolve(__dirname, '../../tsconfig.json')), path.resolve(__dirname, '../../src'))).toEqual([])
 })
+
+test('an .h5.ts(x) file is H5 only: Taro never builds it into the mini-program, so it is not checked; the same text elsewhere is', () => {
+  const text = 'export const el = () => document.createElement("script")\n'
+  expect(check({ 'loader.h5.ts': text, 'view.h5.tsx': text, 'loader.ts': text })).toEqual(['loader.ts:1 document'])
+})

@@ -55,7 +55,9 @@ function createHarness () {
     setDataRefused: [],
     /** The local code2session fake wx.login asks for codes (test/support/providers/wechat.js startMiniProgram). */
     wechat: null,
-    loginCodes: []
+    loginCodes: [],
+    /** wx.openLocation calls WeChat took (its map opened on the point). */
+    openedLocations: []
   }
   /** The page stack (routes, with their queries): what getCurrentPages() answers. */
   state.stack = [{ route: state.route.route, options: state.route.query }]
@@ -180,6 +182,17 @@ function createHarness () {
   wx.showLoading = (opts) => ok('showLoading', opts)
   wx.hideLoading = (opts) => ok('hideLoading', opts)
   wx.setClipboardData = (opts) => { state.clipboard = opts.data; ok('setClipboardData', opts) }
+  // https://developers.weixin.qq.com/miniprogram/dev/api/location/wx.openLocation.html: latitude
+  // (-90..90) and longitude (-180..180) are required numbers, scale 5-18 (default 18), name and
+  // address strings
+  wx.openLocation = (opts = {}) => {
+    const num = (v, lo, hi) => typeof v === 'number' && Number.isFinite(v) && v >= lo && v <= hi
+    if (!num(opts.latitude, -90, 90) || !num(opts.longitude, -180, 180)) { fail(opts, 'openLocation:fail invalid latitude or longitude'); return }
+    if (opts.scale !== undefined && !(Number.isInteger(opts.scale) && opts.scale >= 5 && opts.scale <= 18)) { fail(opts, 'openLocation:fail scale should be within 5-18'); return }
+    for (const k of ['name', 'address']) if (opts[k] !== undefined && typeof opts[k] !== 'string') { fail(opts, `openLocation:fail parameter error: ${k} should be String`); return }
+    state.openedLocations.push({ latitude: opts.latitude, longitude: opts.longitude, scale: opts.scale ?? 18, name: opts.name, address: opts.address })
+    ok('openLocation', opts)
+  }
   wx.setNavigationBarTitle = (opts) => { state.titles.push(opts.title); ok('setNavigationBarTitle', opts) }
   // https://developers.weixin.qq.com/miniprogram/dev/framework/ability/network.html: wx.request,
   // uploadFile and downloadFile reach only the https (or wss) domains configured for the app, not IP
@@ -405,6 +418,54 @@ function unloadableSources (page, dist = DIST) {
   })
 }
 
+/**
+ * The properties of every <map> on a rendered page, read from Taro's render data by the keys of the
+ * compiled map template (as mediaSources does), with what WeChat's map would refuse of them:
+ * https://developers.weixin.qq.com/miniprogram/dev/component/map.html — latitude and longitude are
+ * required; scale, min-scale and max-scale within 3-20; each marker needs a number id, its latitude
+ * and longitude, and iconPath (必填) that loads (a package file or an http(s) image); each polyline
+ * needs points of latitude and longitude.
+ */
+function maps (page, dist = DIST) {
+  const wxml = fs.readFileSync(path.join(dist, 'base.wxml'), 'utf8')
+  const m = /<template name="tmpl_0_([\w-]+)">\s*<map([^>]*)>/.exec(wxml)
+  if (!m) return []
+  const nn = m[1]
+  const keys = {}
+  for (const a of m[2].matchAll(/\b([\w-]+)="\{\{(?:xs\.b\()?i\.(\w+)/g)) keys[a[1]] = a[2]
+  const found = []
+  const walk = (v) => {
+    if (!v || typeof v !== 'object') return
+    if (Array.isArray(v)) { v.forEach(walk); return }
+    if (v.nn === nn) {
+      const props = {}
+      for (const [name, key] of Object.entries(keys)) if (v[key] !== undefined) props[name] = v[key]
+      found.push({ props, problems: mapProblems(props, dist) })
+    }
+    for (const x of Object.values(v)) walk(x)
+  }
+  walk(page.instance.data)
+  return found
+}
+
+function mapProblems (p, dist) {
+  const out = []
+  const num = (v, lo, hi) => typeof v === 'number' && Number.isFinite(v) && v >= lo && v <= hi
+  if (!num(p.latitude, -90, 90) || !num(p.longitude, -180, 180)) out.push('latitude and longitude are required')
+  for (const k of ['scale', 'min-scale', 'max-scale']) if (p[k] !== undefined && !num(p[k], 3, 20)) out.push(`${k} outside 3-20`)
+  const loads = (src) => /^https?:\/\//i.test(src) || (typeof src === 'string' && src !== '' && fs.existsSync(path.join(dist, src.replace(/^\//, ''))))
+  for (const mk of p.markers || []) {
+    if (typeof mk.id !== 'number') out.push(`marker ${mk.id}: id must be a number`)
+    if (!num(mk.latitude, -90, 90) || !num(mk.longitude, -180, 180)) out.push(`marker ${mk.id}: latitude and longitude are required`)
+    if (!mk.iconPath) out.push(`marker ${mk.id}: iconPath is required`)
+    else if (!loads(mk.iconPath)) out.push(`marker ${mk.id}: iconPath ${mk.iconPath} does not load`)
+  }
+  for (const line of p.polyline || []) {
+    if (!Array.isArray(line.points) || !line.points.every(x => num(x.latitude, -90, 90) && num(x.longitude, -180, 180))) out.push('polyline points need latitude and longitude')
+  }
+  return out
+}
+
 async function waitFor (fn, timeout = 5000) {
   const start = Date.now()
   for (;;) {
@@ -413,4 +474,4 @@ async function waitFor (fn, timeout = 5000) {
   }
 }
 
-module.exports = { createHarness, waitFor, simulate, mediaSources, unloadableSources }
+module.exports = { createHarness, waitFor, simulate, mediaSources, unloadableSources, maps, mapProblems }

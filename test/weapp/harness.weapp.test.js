@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const http = require('node:http')
 const os = require('node:os')
 const path = require('node:path')
-const { createHarness, waitFor } = require('./harness')
+const { createHarness, waitFor, mapProblems } = require('./harness')
 const { WEAPP_TEST_API_ORIGIN } = require('./origin')
 const { startMiniProgram } = require('../support/providers/wechat')
 
@@ -176,4 +176,27 @@ describe('setData and wx.login', () => {
       await wechat.close()
     }
   })
+})
+
+test('wx.openLocation takes a point and a scale within 5-18, as WeChat does', async () => {
+  const before = h.state.openedLocations.length
+  expect(await call('openLocation', { longitude: 116.3 })).toMatchObject({ ok: false, errMsg: 'openLocation:fail invalid latitude or longitude' })
+  expect(await call('openLocation', { latitude: 39.9, longitude: 116.3, scale: 19 })).toMatchObject({ ok: false, errMsg: 'openLocation:fail scale should be within 5-18' })
+  expect(await call('openLocation', { latitude: 39.9, longitude: 116.3, name: 5 })).toMatchObject({ ok: false })
+  expect(h.state.openedLocations).toHaveLength(before)
+  expect(await call('openLocation', { latitude: 39.9, longitude: 116.3, name: 'x', scale: 16 })).toMatchObject({ ok: true, errMsg: 'openLocation:ok' })
+  expect(h.state.openedLocations.at(-1)).toMatchObject({ latitude: 39.9, longitude: 116.3, scale: 16 })
+})
+
+test('a map WeChat would not draw: no point, scale outside 3-20, a marker without a number id or an icon that loads, a line without points', () => {
+  const good = { latitude: 39.9, longitude: 116.3, scale: 16, 'min-scale': 5, 'max-scale': 18, markers: [{ id: 1, latitude: 39.9, longitude: 116.3, iconPath: '/static/map/pin.png' }], polyline: [{ points: [{ latitude: 39.9, longitude: 116.3 }, { latitude: 39.91, longitude: 116.31 }] }] }
+  expect(mapProblems(good, h.DIST)).toEqual([])
+  expect(mapProblems({ ...good, latitude: undefined, scale: 2, markers: [{ id: '1', latitude: 39.9, longitude: 116.3, iconPath: '' }, { id: 2, latitude: 39.9, longitude: 116.3, iconPath: '/static/map/nope.png' }], polyline: [{ points: [{ latitude: 39.9 }] }] }, h.DIST)).toEqual([
+    'latitude and longitude are required',
+    'scale outside 3-20',
+    'marker 1: id must be a number',
+    'marker 1: iconPath is required',
+    'marker 2: iconPath /static/map/nope.png does not load',
+    'polyline points need latitude and longitude'
+  ])
 })

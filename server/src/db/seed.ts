@@ -145,8 +145,23 @@ export async function seedRecipes (db: Db, clock: Clock, seriesId: number): Prom
 }
 
 /** The demo catalogue (when empty), then the demo accounts if there are no users yet; answers the logins created. */
+/** The demo shop's pickup counters (自提): two in Haidian, one across town (beyond the 5 km list from Zhongguancun). */
+export const DEMO_PICKUP_POINTS = [
+  { name: '拾盒 中关村店', address: '北京市海淀区中关村大街15号 中关村广场购物中心 B1', hours: '每天 10:00-22:00', latitude: 39.98263, longitude: 116.31161 },
+  { name: '拾盒 五道口店', address: '北京市海淀区成府路28号 五道口购物中心 2 层', hours: '周一至周五 11:00-21:00，周末 10:00-22:00', latitude: 39.9929, longitude: 116.3376 },
+  { name: '拾盒 国贸店', address: '北京市朝阳区建国门外大街1号 国贸商城 B1', hours: '每天 10:00-22:00', latitude: 39.9088, longitude: 116.459 }
+] as const
+
+async function seedPickupPoints (db: Db, clock: Clock): Promise<void> {
+  const { n } = await db.selectFrom('pickup_points').select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+  if (Number(n) > 0) return
+  const now = new Date(clock()).toISOString()
+  await db.insertInto('pickup_points').values(DEMO_PICKUP_POINTS.map(p => ({ ...p, active: 1, updated_by: null, created_at: now, updated_at: now }))).execute()
+}
+
 export async function seedDemo (db: Db, clock: Clock): Promise<DemoLogin[]> {
   await seedCatalogue(db, clock)
+  await seedPickupPoints(db, clock)
   const { n } = await db.selectFrom('users').select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   if (Number(n) > 0) return []
   for (const login of DEMO_LOGINS) {

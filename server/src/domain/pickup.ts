@@ -52,7 +52,7 @@ export async function allPoints (db: Db): Promise<PickupPoint[]> {
  * points, so they are measured here rather than by a spatial index.
  */
 export async function nearbyPoints (db: Db, at: { latitude: number; longitude: number }, page: number,
-  routeProvider: PickupNearbyResult['routeProvider']): Promise<PickupNearbyResult> {
+  routeProvider: PickupNearbyResult['routeProvider'], webMap: { script: string } | null): Promise<PickupNearbyResult> {
   const rows = await db.selectFrom('pickup_points').selectAll().where('active', '=', 1).execute()
   const measured: PickupPointNear[] = rows.map(r => {
     const p = pointView(r)
@@ -65,7 +65,13 @@ export async function nearbyPoints (db: Db, at: { latitude: number; longitude: n
     within = measured.filter(p => p.distance <= radius)
   }
   const size = PICKUP_LIMITS.pageSize
-  return { list: within.slice((page - 1) * size, page * size), total: within.length, radius, routeProvider }
+  return {
+    list: within.slice((page - 1) * size, page * size),
+    total: within.length,
+    radius,
+    routeProvider,
+    webMap: webMap ? { provider: 'tencentMap', script: webMap.script } : null
+  }
 }
 
 /** Adds or changes a point; one audit row with what changed. A new or reopened point counts against PICKUP_LIMITS.pointsMax. */

@@ -90,6 +90,22 @@ export function findCity (province: string, city: string): CityCentre | null {
   return best
 }
 
+/**
+ * The city a free text names (广东,深圳市 / 广东省深圳市 / 上海市): the longest city name found in it,
+ * else the capital of a province found in it; null when it names neither.
+ */
+export function placeCentre (text: string): CityCentre | null {
+  let best: CityCentre | null = null
+  for (const cities of parsed.values()) {
+    for (const c of cities) {
+      if (c.name.length >= 2 && text.includes(c.name) && (!best || c.name.length > best.name.length)) best = c
+    }
+  }
+  if (best) return best
+  for (const province of parsed.keys()) if (text.includes(province)) return capitalOf(province)
+  return null
+}
+
 /** A province's capital (the first city of its row); null for an unknown province. */
 export function capitalOf (province: string): CityCentre | null {
   return parsed.get(province)?.[0] ?? null

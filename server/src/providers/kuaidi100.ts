@@ -11,6 +11,7 @@
 import type { ExpressMapResult, ExpressTrack, TrackEvent } from '../../../types/express'
 import { ProviderRefusedError, ProviderUnavailableError, PROVIDER_TIMEOUT_MS } from './errors'
 import { arr, fetchJson, md5Hex, obj, str, type Json } from './http'
+import { placeCentre } from './cityCentres'
 
 const PROVIDER = 'kuaidi100'
 
@@ -50,7 +51,9 @@ function trackOf (answer: Json, q: TrackQuery): ExpressTrack {
 const routePoint = (v: unknown) => {
   const p = obj(v)
   const name = str(p.name)
-  return name ? { name, adcode: str(p.number) } : null
+  if (!name) return null
+  const centre = placeCentre(name)
+  return { name, adcode: str(p.number), position: centre ? { latitude: centre.latitude, longitude: centre.longitude } : null }
 }
 
 export class Kuaidi100Client {

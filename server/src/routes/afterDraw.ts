@@ -36,7 +36,7 @@ export function afterDrawRoutes (app: Api, ctx: AppContext): void {
   })
   defineRoute(app, ctx, r.recycle, async ({ body, userId }) => recyclePrizes(ctx, userId, body))
   defineRoute(app, ctx, r.pickupNearby, async ({ body }) =>
-    nearbyPoints(db, body, body.page ?? 1, ctx.config.maps.routeProvider))
+    nearbyPoints(db, body, body.page ?? 1, ctx.config.maps.routeProvider, ctx.config.maps.webMap))
   defineRoute(app, ctx, r.shippingRule, async () => shippingRule(db))
   defineRoute(app, ctx, r.shipmentCreate, async ({ body, userId }) => {
     const { result, replayed } = await createShipment(ctx, userId, body)

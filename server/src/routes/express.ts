@@ -36,7 +36,7 @@ export function expressRoutes (app: Api, ctx: AppContext): void {
     const client = configured(ctx.kuaidi100, 'kuaidi100')
     await limit(userId)
     try {
-      return await client.mapTrack({ ...body, resultv2: 5 })
+      return await client.mapTrack({ ...body, from: body.from ?? ctx.config.express.shipFromCity, resultv2: 5 })
     } catch (err) {
       // spec 8: the map call answers success false with the provider's message, or "接口请求失败"
       if (err instanceof ProviderRefusedError) return { success: false, message: err.detail }

@@ -11,7 +11,8 @@ export function shopCapabilities (ctx: AppContext): ShopCapabilities {
     tracking: ctx.kuaidi100 !== null,
     priceCompare: ctx.jdUnion !== null,
     speech: ctx.tts !== null,
-    ai: ctx.ai !== null
+    ai: ctx.ai !== null,
+    ...(ctx.config.maps.webMap ? { webMap: { provider: 'tencentMap' as const, script: ctx.config.maps.webMap.script } } : {})
   }
 }
 

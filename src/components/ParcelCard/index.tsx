@@ -2,6 +2,7 @@ import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { Shipment } from '~types/afterDraw'
 import TrackingTimeline from '@/components/TrackingTimeline'
+import ParcelRoute from '@/components/ParcelRoute'
 import { afterDrawApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
@@ -9,6 +10,7 @@ import { dialog, loading, toast } from '@/utils/feedback'
 import { formatCents, formatTime, tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate } from '@/utils/navigation'
+import { openInMapApp } from '@/utils/mapLinks'
 import type { ReactNode } from 'react'
 import './index.scss'
 
@@ -28,13 +30,26 @@ function ParcelCard ({ shipment: s, onChanged, tracking }: Props) {
       toast({ message: t('parcel.confirmed'), level: 'success' })
     } catch (e) { toast({ message: errorMessage(e) }) }
   }
+  const p = s.pickup
+  const handed = s.items.filter(i => i.handedAt).length
   return (
-    <View className={`parcel parcel-${s.id} parcel--${s.status}`}>
+    <View className={`parcel parcel-${s.id} parcel--${s.status} ${p ? 'parcel--pickup' : ''}`}>
       <View className='parcel__head'>
-        <Text className='parcel__no'>{t('parcel.number', { id: s.id })}</Text>
-        <Text className={`parcel__status parcel__status--${s.status}`}>{t(`parcel.${s.status}`)}</Text>
+        <Text className='parcel__no'>{t(p ? 'pickup.number' : 'parcel.number', { id: s.id })}</Text>
+        <Text className={`parcel__status parcel__status--${s.status}`}>{p ? t(s.status === 'received' ? 'pickup.collected' : 'pickup.waiting') : t(`parcel.${s.status}`)}</Text>
       </View>
-      <Text className='parcel__addr'>{s.address.name} {s.address.phone} · {s.address.region} {s.address.detail}</Text>
+      {p
+        ? (
+          <View className='parcel__pickup'>
+            <Text className='parcel__addr'>{t('pickup.at', { name: p.name })} · {p.address}</Text>
+            <Text className='parcel__addr'>{t('pickup.openHours', { hours: p.hours })} · {t('pickup.who', { name: s.address.name, phone: s.address.phone })}</Text>
+            {s.status === 'requested' && <Text className='parcel__auto'>{t('pickup.bring', { handed, n: s.items.length })}</Text>}
+            {s.status === 'requested' && (
+              <View className='btn btn--ghost parcel__map' onClick={() => { openInMapApp({ latitude: p.latitude, longitude: p.longitude, name: p.name, address: p.address }).catch(e => toast({ message: errorMessage(e) })) }}>{t('pickup.openMap')}</View>
+            )}
+          </View>
+          )
+        : <Text className='parcel__addr'>{s.address.name} {s.address.phone} · {s.address.region} {s.address.detail}</Text>}
       <View className='parcel__items'>
         {s.items.map(i => (
           <View key={i.prizeId} className='parcel__item' onClick={() => navigate(`/pagesA/prize_detail/index?prizeId=${i.prizeId}`)}>
@@ -45,6 +60,7 @@ function ParcelCard ({ shipment: s, onChanged, tracking }: Props) {
       </View>
       <Text className='parcel__meta'>{t('parcel.items', { n: s.items.length })} · {s.feeCents ? t('parcel.fee', { fee: formatCents(s.feeCents) }) : t('ship.free')} · {formatTime(s.createdAt)}</Text>
       {s.carrier && s.trackingNo && (tracking ?? <TrackingTimeline com={s.carrier} num={s.trackingNo} phone={s.address.phone} />)}
+      {s.carrier && s.trackingNo && !tracking && s.status === 'shipping' && <ParcelRoute com={s.carrier} num={s.trackingNo} to={`${s.address.region}${s.address.detail ? ` ${s.address.detail}` : ''}`.slice(0, 60)} phone={s.address.phone} />}
       {s.status === 'shipping' && s.autoReceiveAt && <Text className='parcel__auto'>{t('parcel.autoOn', { date: formatTime(s.autoReceiveAt) })}</Text>}
       {s.status === 'received' && s.receivedBy === 'auto' && <Text className='parcel__auto'>{t('parcel.auto')}</Text>}
       {s.status === 'shipping' && <View className='btn btn--primary parcel__confirm' onClick={confirm}>{t('parcel.confirm')}</View>}

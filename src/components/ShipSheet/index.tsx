@@ -2,8 +2,10 @@ import { useEffect, useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { Address, ShippingRule } from '~types/afterDraw'
+import type { PickupPointNear } from '~types/afterDraw'
 import type { InsufficientBalanceData } from '~types/shop'
 import AddressLocator from '@/components/AddressLocator'
+import PickupPicker from '@/components/PickupPicker'
 import { parseRegion, regionText } from '@/components/AddressLocator/region'
 import { addressApi, afterDrawApi } from '@/services/afterDraw'
 import { ApiError } from '@/services/errors'
@@ -25,7 +27,11 @@ interface Props {
   onShipped: () => void
 }
 
-/** Shipping chosen prizes: pick or add an address, see the fee, confirm. */
+/**
+ * Shipping chosen prizes: pick or add an address, see the fee, confirm. Or "pick up instead" (自提):
+ * choose a counter near you on the map (PickupPicker); the address gives the contact the counter asks
+ * for, and there is no fee.
+ */
 function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
   const [addresses, setAddresses] = useState<Address[] | null>(null)
   const [chosen, setChosen] = useState<number | null>(null)
@@ -35,6 +41,8 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
   const [problems, setProblems] = useState<AddressProblems & { form?: string }>({})
   // one key per sheet: a retried tap can never ship twice
   const [key] = useState(() => randomString(24))
+  const [mode, setMode] = useState<'parcel' | 'pickup'>('parcel')
+  const [point, setPoint] = useState<PickupPointNear | null>(null)
 
   const load = async () => {
     const [list, r] = await Promise.all([addressApi.list(), afterDrawApi.shippingRule()])
@@ -45,7 +53,7 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
   }
   useEffect(() => { load().catch(e => toast({ message: errorMessage(e) })) }, [])
 
-  const fee = rule ? (prizeIds.length >= rule.freeFromItems ? 0 : rule.feeCents) : null
+  const fee = mode === 'pickup' ? 0 : rule ? (prizeIds.length >= rule.freeFromItems ? 0 : rule.feeCents) : null
 
   const save = async () => {
     if (!draft) return
@@ -83,9 +91,12 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
 
   const ship = async () => {
     if (!chosen) { toast({ message: t('ship.noAddress') }); return }
+    if (mode === 'pickup' && !point) { toast({ message: t('pickup.choose') }); return }
     try {
-      await loading.wrap(afterDrawApi.shipmentCreate({ prizeIds, addressId: chosen, idempotencyKey: key }))
-      toast({ message: t('ship.created'), level: 'success' })
+      await loading.wrap(afterDrawApi.shipmentCreate({
+        prizeIds, addressId: chosen, idempotencyKey: key, ...(mode === 'pickup' && point ? { pickupPointId: point.id } : {})
+      }))
+      toast({ message: t(mode === 'pickup' ? 'pickup.created' : 'ship.created'), level: 'success' })
       onShipped()
     } catch (e) {
       const data = e instanceof ApiError ? e.data as Partial<InsufficientBalanceData> | null : null
@@ -114,8 +125,15 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
       <View className='ship-sheet__panel'>
         <View className='ship-sheet__head'>
           <Text className='ship-sheet__title'>{t('ship.title')}</Text>
-          <Text className='ship-sheet__close' onClick={onClose}>✕</Text>
+          <Text className='ship-sheet__close' onClick={onClose} aria-label={t('ship.close')}>✕</Text>
         </View>
+        <View className='ship-modes'>
+          {(['parcel', 'pickup'] as const).map(m => (
+            <Text key={m} className={`chip ship-mode-${m} ${mode === m ? 'chip--on' : ''}`} onClick={() => setMode(m)}>{t(m === 'parcel' ? 'pickup.byParcel' : 'pickup.instead')}</Text>
+          ))}
+        </View>
+        {mode === 'pickup' && <PickupPicker selectedId={point?.id ?? null} onSelect={setPoint} />}
+        {mode === 'pickup' && <Text className='ship-sheet__label'>{t('pickup.contact')}</Text>}
         {addresses?.map(a => (
           <View key={a.id} className={`address-card address-${a.id} ${chosen === a.id ? 'address-card--on' : ''}`} onClick={() => setChosen(a.id)}>
             <View className='address-card__main'>
@@ -146,7 +164,15 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
             </View>
             )
           : <View className='btn btn--ghost ship-add' onClick={() => { setProblems({}); setDraft({ ...EMPTY }) }}>+ {t('ship.add')}</View>}
-        {rule && (
+        {mode === 'pickup' && (
+          <View className='ship-fee'>
+            <View className='ship-fee__row'>
+              <Text>{t('ship.fee')} · {t('ship.items', { n: prizeIds.length })}</Text>
+              <Text className='ship-fee__value'>{t('pickup.free')}</Text>
+            </View>
+          </View>
+        )}
+        {rule && mode === 'parcel' && (
           <View className='ship-fee'>
             <View className='ship-fee__row'>
               <Text>{t('ship.fee')} · {t('ship.items', { n: prizeIds.length })}</Text>
@@ -155,8 +181,8 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
             <Text className='ship-fee__rule'>{t('ship.rule', { n: rule.freeFromItems, fee: formatCents(rule.feeCents) })}</Text>
           </View>
         )}
-        <View className={`btn btn--primary ship-confirm ${chosen && !draft ? '' : 'btn--disabled'}`} onClick={ship}>
-          {t('ship.confirm', { n: prizeIds.length })}
+        <View className={`btn btn--primary ship-confirm ${chosen && !draft && (mode === 'parcel' || point) ? '' : 'btn--disabled'}`} onClick={ship}>
+          {mode === 'pickup' ? t('pickup.confirm', { n: prizeIds.length }) : t('ship.confirm', { n: prizeIds.length })}
         </View>
       </View>
     </View>

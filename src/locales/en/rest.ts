@@ -2,6 +2,67 @@ import type { RestDict } from '../types'
 
 /** English of ../zh/rest.ts. */
 const rest: RestDict = {
+  parcelMap: {
+    title: 'The parcel\'s route',
+    from: 'From',
+    current: 'Now',
+    to: 'To',
+    arrival: 'Expected by {time}:00'
+  },
+  pickup: {
+    instead: 'Pick up instead',
+    byParcel: 'Send by parcel',
+    contact: 'Who collects (name and phone from your address book)',
+    choose: 'Choose a pickup point',
+    created: 'Pickup booked: give the collector\'s name and phone at the counter',
+    confirm: 'Pick up {n} at the counter',
+    free: 'Free at the counter',
+    fromHere: 'From where you are',
+    fromCity: 'Your city, estimated from your network: you can search for a place',
+    fromPlace: 'From "{place}"',
+    locateFailed: 'Your position could not be found: search for a place',
+    none: 'No pickup point within 50 km: send it by parcel',
+    widened: 'None within 5 km: showing those within {km} km',
+    drive: '{distance} by car · {time}',
+    straight: '{distance} away',
+    metres: '{n} m',
+    km: '{n} km',
+    durMinutes: 'about {n} min',
+    durHours: 'about {h} h {m} min',
+    openHours: 'Open: {hours}',
+    openMap: 'Open in map app',
+    number: 'Pickup #{id}',
+    waiting: 'Ready to collect',
+    collected: 'Collected',
+    at: 'Pickup at {name}',
+    who: 'Collector {name} {phone}',
+    bring: '{handed} of {n} collected: give the collector\'s name and phone at the counter'
+  },
+  map: {
+    loadFailed: 'Map load failed',
+    loading: 'Loading the map…'
+  },
+  opPickup: {
+    title: 'Pickup counters',
+    add: 'Add a pickup point',
+    edit: 'Edit',
+    name: 'Name',
+    address: 'Address',
+    hours: 'Opening hours',
+    latitude: 'Latitude',
+    longitude: 'Longitude',
+    locateHint: 'Search the address to fill in the address and coordinates',
+    save: 'Save the point',
+    cancel: 'Cancel',
+    close: 'Stop pickups',
+    reopen: 'Resume pickups',
+    closed: 'Stopped',
+    saved: 'Saved',
+    empty: 'No pickup counters yet: once one is added, shoppers can collect prizes there',
+    required: '{field} is required',
+    badLatitude: 'Latitude is between -90 and 90',
+    badLongitude: 'Longitude is between -180 and 180'
+  },
   agreements: {
     serviceTitle: 'Terms of Service',
     serviceBody: 'Welcome to Pickbox.\n1. Designs, rarities, per-box odds and value ranges are shown before you buy; buying means you have seen them.\n2. Every case publishes a commitment (sha256) before it goes on sale and reveals its arrangement and salt once sold out or retired, so anyone can check it.\n3. A single box costs at most 200 yuan; under 8 years nobody can buy, from 8 to 17 a guardian must consent and a daily limit applies.\n4. Prizes never turn into cash; recycling gives credit, which cannot be withdrawn.\n5. Unspent top-up cash can be withdrawn after review and goes back the way it came.',
@@ -276,6 +337,7 @@ const rest: RestDict = {
     loadMore: 'Loading more…'
   },
   ship: {
+    close: 'Close',
     title: 'Ship to',
     addresses: 'Address book',
     add: 'Add an address',
@@ -372,6 +434,7 @@ const rest: RestDict = {
     saved: 'Recipe saved'
   },
   opSettings: {
+    mapKeyMissing: 'Map key not configured: set TENCENT_MAP_JS_KEY for the H5 map; driving routes need TENCENT_MAP_KEY or AMAP_KEY',
     title: 'Shop settings',
     shipFreeFromItems: 'Free shipping from (items)',
     shipFeeCents: 'Shipping fee below that (yuan)',
@@ -418,6 +481,7 @@ const rest: RestDict = {
     tabReviews: 'Birth dates',
     tabWithdrawals: 'Withdrawals',
     tabRecipes: 'Recipes',
+    tabPickup: 'Pickup',
     tabSettings: 'Settings',
     loginFirst: 'Log in as an operator to use the editor',
     noAccess: 'No access: the editor is for the shop\'s operators'
@@ -603,6 +667,12 @@ const rest: RestDict = {
     rejected: 'Rejected'
   },
   shipments: {
+    pickupAt: 'Pickup at {name}',
+    handScan: 'Scan to hand over',
+    handed: '{handed} of {n} handed over',
+    handDone: 'All handed over: collected',
+    handOne: 'Handed over: {name}',
+    handedItem: 'Handed over',
     all: 'All',
     requested: 'To ship',
     shipping: 'Shipping',

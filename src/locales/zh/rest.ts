@@ -1,5 +1,66 @@
 /** The rest of the base dictionary: the texts of every other page (H5: a chunk per language). */
 const rest = {
+  parcelMap: {
+    title: '包裹路线',
+    from: '发出',
+    current: '当前',
+    to: '送往',
+    arrival: '预计 {time} 时送达'
+  },
+  pickup: {
+    instead: '到店自提',
+    byParcel: '快递寄送',
+    contact: '取件人（用地址簿里的姓名和手机号）',
+    choose: '请选择一个自提点',
+    created: '已预约到店自提，到店报取件人姓名和手机号即可领取',
+    confirm: '到店自提 {n} 件',
+    free: '自提免运费',
+    fromHere: '从你当前的位置出发',
+    fromCity: '按网络位置估算你所在的城市，可以搜索一个地点',
+    fromPlace: '从「{place}」出发',
+    locateFailed: '无法获取当前位置，可以搜索一个地点',
+    none: '附近 50 公里内没有自提点，请选择快递寄送',
+    widened: '5 公里内没有自提点，已扩大到 {km} 公里',
+    drive: '驾车 {distance} · {time}',
+    straight: '直线 {distance}',
+    metres: '{n} 米',
+    km: '{n} 公里',
+    durMinutes: '约 {n} 分钟',
+    durHours: '约 {h} 小时 {m} 分钟',
+    openHours: '营业时间：{hours}',
+    openMap: '在地图应用中打开',
+    number: '自提单 #{id}',
+    waiting: '待自提',
+    collected: '已自提',
+    at: '自提点：{name}',
+    who: '取件人 {name} {phone}',
+    bring: '已领取 {handed}/{n} 件，到店报取件人姓名和手机号即可领取'
+  },
+  map: {
+    loadFailed: '地图加载失败',
+    loading: '地图加载中…'
+  },
+  opPickup: {
+    title: '自提点',
+    add: '新增自提点',
+    edit: '编辑',
+    name: '名称',
+    address: '地址',
+    hours: '营业时间',
+    latitude: '纬度',
+    longitude: '经度',
+    locateHint: '搜索地址可自动填写地址和经纬度',
+    save: '保存自提点',
+    cancel: '取消',
+    close: '停止自提',
+    reopen: '恢复自提',
+    closed: '已停止',
+    saved: '已保存',
+    empty: '还没有自提点：添加后顾客发货时可以选择到店自提',
+    required: '请填写{field}',
+    badLatitude: '纬度应在 -90 到 90 之间',
+    badLongitude: '经度应在 -180 到 180 之间'
+  },
   agreements: {
     serviceTitle: '服务协议',
     serviceBody: '欢迎使用拾盒。\n1. 盲盒的款式、稀有度、单盒概率与价值区间在购买前公示，购买即表示你已查看。\n2. 每一箱在开售前公布承诺值（sha256），售罄或下架后公开排列与盐值，任何人都可验算。\n3. 单个盲盒价格不超过 200 元；未满 8 周岁不可购买，8 至 17 周岁需监护人同意并受每日限额约束。\n4. 奖品不可兑换为现金；回收所得为抵扣金，不可提现。\n5. 充值余额中未消费的部分可申请提现，经审核后原路退回。',
@@ -274,6 +335,7 @@ const rest = {
     loadMore: '正在加载…'
   },
   ship: {
+    close: '关闭',
     title: '寄送到',
     addresses: '收货地址',
     add: '新增地址',
@@ -370,6 +432,7 @@ const rest = {
     saved: '配方已保存'
   },
   opSettings: {
+    mapKeyMissing: '地图 Key 未配置（Map key not configured）：设置 TENCENT_MAP_JS_KEY 后 H5 才显示地图；驾车路线需要 TENCENT_MAP_KEY 或 AMAP_KEY',
     title: '店铺设置',
     shipFreeFromItems: '满几件包邮',
     shipFeeCents: '不满时的运费（元）',
@@ -416,6 +479,7 @@ const rest = {
     tabReviews: '出生日期',
     tabWithdrawals: '提现审核',
     tabRecipes: '合成配方',
+    tabPickup: '自提点',
     tabSettings: '设置',
     loginFirst: '请用运营账号登录后使用编辑器',
     noAccess: '没有权限：编辑器仅供店铺运营人员使用'
@@ -601,6 +665,12 @@ const rest = {
     rejected: '已驳回'
   },
   shipments: {
+    pickupAt: '到店自提：{name}',
+    handScan: '扫码交付',
+    handed: '已交付 {handed}/{n} 件',
+    handDone: '已全部交付，自提完成',
+    handOne: '已交付：{name}',
+    handedItem: '已交付',
     all: '全部',
     requested: '待发货',
     shipping: '运输中',

@@ -7,7 +7,8 @@ import RarityBadge from '@/components/RarityBadge'
 import { operatorApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
-import { toast } from '@/utils/feedback'
+import { loading, toast } from '@/utils/feedback'
+import { ScanError, scanPrizeCode } from '@/utils/scan'
 import { formatCents, formatTime, tr } from '@/utils/format'
 import { COMMON_CARRIERS, carrierKey, checkCarrier, checkTrackingNo, normaliseCarrier, normaliseTrackingNo } from '@/utils/shipping'
 import { visionApi } from '@/services/vision'
@@ -92,7 +93,7 @@ const ShipmentCard = observer(function ShipmentCard ({ shipment: s, ocr, onDeliv
       <Text className='shipment__meta'>{t('shipments.user', { id: s.userId })} · {t('shipments.createdAt', { time: formatTime(s.createdAt) })}</Text>
       <View className='shipment__address'>
         <Text className='shipment__receiver'>{a.name}  {a.phone}</Text>
-        <Text className='shipment__where'>{a.region} {a.detail}</Text>
+        <Text className='shipment__where'>{s.pickup ? t('shipments.pickupAt', { name: s.pickup.name }) : `${a.region} ${a.detail}`}</Text>
       </View>
       <View className='shipment__items'>
         <Text className='shipment__label'>{t('shipments.items', { n: s.items.length })}</Text>
@@ -102,7 +103,7 @@ const ShipmentCard = observer(function ShipmentCard ({ shipment: s, ocr, onDeliv
               <Text className='shipment-item__name'>{tr(item.design.name)}</Text>
               <RarityBadge rarity={item.design.rarity} />
             </View>
-            <Text className='shipment-item__sub'>{tr(item.seriesTitle)} · {item.combineId !== null ? t('shipments.combined', { id: item.combineId }) : t('shipments.slot', { case: item.caseId, slot: item.slot })}</Text>
+            <Text className='shipment-item__sub'>{tr(item.seriesTitle)} · {item.combineId !== null ? t('shipments.combined', { id: item.combineId }) : t('shipments.slot', { case: item.caseId, slot: item.slot })}{item.handedAt ? ` · ${t('shipments.handedItem')}` : ''}</Text>
           </View>
         ))}
       </View>
@@ -110,7 +111,9 @@ const ShipmentCard = observer(function ShipmentCard ({ shipment: s, ocr, onDeliv
         <Text className='shipment__label'>{t('shipments.fee')}</Text>
         <Text className='shipment__fee'>{s.feeCents > 0 ? formatCents(s.feeCents) : t('shipments.free')}</Text>
       </View>
-      {s.status === 'requested'
+      {s.pickup
+        ? <HandOver shipment={s} onHanded={onDelivered} />
+        : s.status === 'requested'
         ? <DeliverForm shipmentId={s.id} ocr={ocr} onDelivered={onDelivered} />
         : (
           <View className='shipment__tracking'>
@@ -122,6 +125,33 @@ const ShipmentCard = observer(function ShipmentCard ({ shipment: s, ocr, onDeliv
           </View>
           )}
       <View className='btn btn--ghost shipment-print' onClick={onPrint}>{t('shipments.printSlip')}</View>
+    </View>
+  )
+})
+
+/**
+ * A pickup at the counter: scan each prize's authenticity QR (its packing slip's) to hand it over; the
+ * last one completes the pickup. The server refuses a code of another shipment or prize.
+ */
+const HandOver = observer(function HandOver ({ shipment: s, onHanded }: { shipment: OperatorShipment; onHanded: (s: OperatorShipment) => void }) {
+  const handed = s.items.filter(i => i.handedAt).length
+  const scan = async () => {
+    try {
+      const code = await scanPrizeCode()
+      const after = await loading.wrap(operatorApi.pickupHand(code))
+      onHanded(after)
+      const item = after.items.find(i => i.prizeId === code.prizeId)
+      toast({ message: after.status === 'received' ? t('shipments.handDone') : t('shipments.handOne', { name: item ? tr(item.design.name) : `#${code.prizeId}` }), level: 'success' })
+    } catch (e) {
+      if (e instanceof ScanError && e.kind === 'canceled') return
+      toast({ message: e instanceof ScanError ? e.message : errorMessage(e) })
+    }
+  }
+  return (
+    <View className='shipment__tracking shipment-handover'>
+      <Text className='shipment-handed'>{t('shipments.handed', { handed, n: s.items.length })}</Text>
+      {s.receivedAt && <Text className='shipment__meta'>{t('shipments.receivedAt', { time: formatTime(s.receivedAt) })}</Text>}
+      {s.status === 'requested' && <View className='btn btn--primary shipment-hand' onClick={scan}>{t('shipments.handScan')}</View>}
     </View>
   )
 })

@@ -15,6 +15,7 @@ import { rememberReturn } from '@/utils/loginReturn'
 import SettingsTab from './SettingsTab'
 import RecipesTab from './RecipesTab'
 import ShipmentsTab from './ShipmentsTab'
+import PickupTab from './PickupPointsPanel'
 import WithdrawalsTab from './WithdrawalsTab'
 import ReviewsTab from './ReviewsTab'
 import OperatorsTab from './OperatorsTab'
@@ -28,6 +29,7 @@ import './index.scss'
 const TABS: Array<{ key: string; label: MessageKey; Tab: ComponentType }> = [
   { key: 'series', label: 'editor.tabSeries', Tab: SeriesTab },
   { key: 'shipments', label: 'editor.tabShipments', Tab: ShipmentsTab },
+  { key: 'pickup', label: 'editor.tabPickup', Tab: PickupTab },
   { key: 'withdrawals', label: 'editor.tabWithdrawals', Tab: WithdrawalsTab },
   { key: 'reviews', label: 'editor.tabReviews', Tab: ReviewsTab },
   { key: 'recipes', label: 'editor.tabRecipes', Tab: RecipesTab },
@@ -39,7 +41,7 @@ const TABS: Array<{ key: string; label: MessageKey; Tab: ComponentType }> = [
 ]
 
 /**
- * The operator's desk: series, shipments, withdrawals, recipes, settings, operators, the audit log,
+ * The operator's desk: series, shipments, pickup counters, withdrawals, recipes, settings, operators, the audit log,
  * shoppers' complaints.
  * The role is asked of the server each time the page is shown (a role granted or revoked meanwhile
  * counts), and no tab (so no operator call) is rendered before the answer: a shopper who opens the

@@ -18,7 +18,7 @@ export const SERVICES: Array<{ key: string; env: string[]; on?: (k: Known) => bo
   { key: 'weapp', env: ['WECHAT_APPID', 'WECHAT_SECRET'], on: k => k.settings?.weapp },
   { key: 'wechatWeb', env: ['WECHAT_OAUTH_APPID', 'WECHAT_OAUTH_SECRET'], on: k => k.settings?.wechat },
   { key: 'wechatPay', env: ['WECHATPAY_MCHID', 'WECHATPAY_SERIAL', 'WECHATPAY_PRIVATE_KEY_PATH', 'WECHATPAY_APIV3_KEY', 'WECHATPAY_APPID', 'WECHATPAY_NOTIFY_URL', 'WECHATPAY_PLATFORM_PUBLIC_KEY_PATH'] },
-  { key: 'maps', env: ['TENCENT_MAP_KEY', 'TENCENT_MAP_SK', 'AMAP_KEY'], on: k => k.settings?.capabilities.maps },
+  { key: 'maps', env: ['TENCENT_MAP_KEY', 'TENCENT_MAP_SK', 'AMAP_KEY', 'MAP_PROVIDER', 'TENCENT_MAP_JS_KEY'], on: k => k.settings?.capabilities.maps },
   { key: 'tracking', env: ['KUAIDI100_CUSTOMER', 'KUAIDI100_KEY'], on: k => k.settings?.capabilities.tracking },
   { key: 'priceCompare', env: ['JD_UNION_APP_KEY', 'JD_UNION_APP_SECRET'], on: k => k.helpers?.priceCompare },
   { key: 'tts', env: ['TTS_ENGINE (espeak-ng)'], on: k => k.helpers?.tts },
