@@ -41,8 +41,10 @@ export type LoginResult = Static<typeof LoginResult>
  * the app hides what cannot work instead of showing a shopper a configuration word.
  */
 export const ShopCapabilities = Type.Object({
-  /** Address search and "use my location" in the address form (Tencent location service). */
+  /** Address search and "use my location" in the address form (Tencent's location service or AMap's web service). */
   maps: Type.Boolean(),
+  /** Which of the two serves them (and the driving routes): MAP_PROVIDER on the server. Absent: neither. */
+  mapProvider: Type.Optional(Type.Union([Type.Literal('tencentMap'), Type.Literal('amap')])),
   /** A parcel's tracking timeline (Kuaidi100); without it the number is shown to copy. */
   tracking: Type.Boolean(),
   /** The market price on a prize page (JD Union). */

@@ -79,10 +79,12 @@ describe.each(testDialects())('login settings on %s', (dialect) => {
     ] as const
     for (const [env, ...on] of one) {
       const got = await caps({ NODE_ENV: 'production', TTS_ENGINE: 'off', ...env })
-      expect(Object.entries(got).filter(([, v]) => v).map(([k]) => k)).toEqual(on)
+      expect(Object.entries(got).filter(([k, v]) => v === true && k !== 'mapProvider').map(([k]) => k)).toEqual(on)
     }
-    // the AMap key alone does not give the address form its search (that is the Tencent service)
-    expect((await caps({ NODE_ENV: 'production', TTS_ENGINE: 'off', AMAP_KEY: amap.KEY })).maps).toBe(false)
+    // either map provider serves the address form and the routes: MAP_PROVIDER, else Tencent when its key is set
+    expect(await caps({ NODE_ENV: 'production', TTS_ENGINE: 'off', AMAP_KEY: amap.KEY })).toMatchObject({ maps: true, mapProvider: 'amap' })
+    expect(await caps({ NODE_ENV: 'production', TTS_ENGINE: 'off', AMAP_KEY: amap.KEY, TENCENT_MAP_KEY: tencent.KEY })).toMatchObject({ maps: true, mapProvider: 'tencentMap' })
+    expect(await caps({ NODE_ENV: 'production', TTS_ENGINE: 'off', AMAP_KEY: amap.KEY, TENCENT_MAP_KEY: tencent.KEY, MAP_PROVIDER: 'amap' })).toMatchObject({ maps: true, mapProvider: 'amap' })
     // the H5 web map: its script with the browser key, only when that key is set
     expect(await caps({ NODE_ENV: 'production', TTS_ENGINE: 'off', TENCENT_MAP_JS_KEY: 'TESTJ-SKEY1-23ABC-DEFGH-IJKLM-NOPQR' })).toEqual({
       maps: false, tracking: false, priceCompare: false, speech: false, ai: false,

@@ -179,6 +179,34 @@ describe('AddressLocator', () => {
   })
 })
 
+describe('AddressLocator with AMap (the shop chose MAP_PROVIDER=amap)', () => {
+  test('"use my location" asks AMap\'s regeocode and the search AMap\'s geocoder; Tencent is not asked', async () => {
+    shop({ mapProvider: 'amap' })
+    await capabilitiesStore.refresh()
+    jest.spyOn(Taro, 'getLocation').mockResolvedValue({ latitude: 39.9826, longitude: 116.3014, speed: 0, altitude: 0, accuracy: 20, horizontalAccuracy: 20, verticalAccuracy: 0, errMsg: 'ok' } as never)
+    const tencent = [jest.spyOn(geoApi, 'geocoder'), jest.spyOn(geoApi, 'mapsearch'), jest.spyOn(geoApi, 'geoaddress')]
+    const regeo = jest.spyOn(geoApi, 'amapRegeocode').mockResolvedValue({
+      formattedAddress: '北京市海淀区中关村街道北四环西路66号', region: REVERSE.region, detail: '北四环西路66号', township: '中关村街道', street: '北四环西路', streetNumber: '66号', adcode: '110108'
+    })
+    const geo = jest.spyOn(geoApi, 'amapGeo').mockResolvedValue({ list: [{ formattedAddress: '北京市海淀区中关村大街15号', region: PLACE.region, adcode: '110108', latitude: 39.98263, longitude: 116.31161, level: '门牌号' }] })
+    const onPick = jest.fn()
+    const { container } = render(<AddressLocator onPick={onPick} />)
+    await act(async () => { fireEvent.click(container.querySelector('.address-locator__locate')!) })
+    expect(regeo).toHaveBeenCalledWith({ latitude: expect.closeTo(39.98, 1), longitude: expect.closeTo(116.3, 1) })
+    expect(onPick).toHaveBeenLastCalledWith(expect.objectContaining({ detail: '北四环西路66号' }))
+    jest.useFakeTimers()
+    await act(async () => { type(container.querySelector('.address-locator__search-input')!, '中关村大街15号') })
+    await act(async () => { jest.advanceTimersByTime(SEARCH_DEBOUNCE_MS) })
+    await act(async () => { await Promise.resolve() })
+    expect(geo).toHaveBeenCalledWith({ address: '中关村大街15号' })
+    const rows = container.querySelectorAll('.address-locator__place')
+    expect(rows).toHaveLength(1)
+    await act(async () => { fireEvent.click(rows[0]) })
+    expect(onPick).toHaveBeenLastCalledWith(expect.objectContaining({ latitude: 39.98263, longitude: 116.31161 }))
+    for (const spy of tencent) expect(spy).not.toHaveBeenCalled()
+  })
+})
+
 describe('TrackingTimeline', () => {
   const TRACK: ExpressTrack = {
     com: 'zhongtong', num: '75312345678901', state: '3', delivered: true,

@@ -7,7 +7,8 @@ import { defineRoute } from '../http/route'
 /** The optional features a shopper may see: each is on only when its provider is there. */
 export function shopCapabilities (ctx: AppContext): ShopCapabilities {
   return {
-    maps: ctx.maps.tencent !== null,
+    maps: ctx.config.maps.routeProvider !== null,
+    ...(ctx.config.maps.routeProvider ? { mapProvider: ctx.config.maps.routeProvider } : {}),
     tracking: ctx.kuaidi100 !== null,
     priceCompare: ctx.jdUnion !== null,
     speech: ctx.tts !== null,

@@ -3,7 +3,8 @@
  * location": locate() (the device, else the IP location) -> geocoder -> region and detail. The search
  * box waits SEARCH_DEBOUNCE_MS after typing, then lists places: around the user's position when there
  * is one (mapsearch within KEYWORD_SEARCH_RADIUS_M), else the address geocoded (geoaddress) and the
- * places around it. Picking one fills the form and calls onPick. When the shop has no maps
+ * places around it. Where the shop chose AMap (capabilities.mapProvider), AMap's regeocode and geocoder
+ * serve the same two. Picking one fills the form and calls onPick. When the shop has no maps
  * (capabilitiesStore) the locate button and the search are not shown and the region and detail are
  * typed by hand; when locating fails it says so plainly.
  */
@@ -97,7 +98,10 @@ function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLo
       }
       here.current = { latitude: at.latitude, longitude: at.longitude }
       try {
-        const found = await geoApi.geocoder(`${at.latitude},${at.longitude}`)
+        // the shop's provider: AMap's regeocode where it chose AMap, else Tencent's geocoder
+        const found = capabilitiesStore.settings?.capabilities.mapProvider === 'amap'
+          ? await geoApi.amapRegeocode({ latitude: at.latitude, longitude: at.longitude })
+          : await geoApi.geocoder(`${at.latitude},${at.longitude}`)
         fill({ region: found.region, detail: found.detail, latitude: at.latitude, longitude: at.longitude })
         setNotice({ key: at.source === 'ip' ? 'geo.approximate' : 'geo.located', tone: at.source === 'ip' ? 'warn' : 'info', denied: at.refused === 'scope' })
       } catch (e) {
@@ -118,7 +122,14 @@ function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLo
     setSearching(true)
     try {
       let list: Place[]
-      if (here.current) {
+      if (capabilitiesStore.settings?.capabilities.mapProvider === 'amap') {
+        // AMap: its geocoder's matches for the words, in the city of where the user is when known
+        const found = await geoApi.amapGeo({ address: text })
+        list = found.list.map((g, i) => ({
+          id: `amap:${i}:${g.longitude},${g.latitude}`, title: g.formattedAddress, address: g.formattedAddress, category: g.level,
+          latitude: g.latitude, longitude: g.longitude, distance: null, region: g.region, adcode: g.adcode
+        }))
+      } else if (here.current) {
         const { latitude, longitude } = here.current
         list = (await geoApi.mapsearch({ boundary: nearbyBoundary(latitude, longitude, KEYWORD_SEARCH_RADIUS_M), keyword: text, pageSize: LOCATION_PAGE_SIZE })).list
       } else {
