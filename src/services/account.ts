@@ -1,6 +1,6 @@
 /** Account calls (spec 7), typed by their routes in types/accounts.ts. */
 import type { DataOf } from '~types/api'
-import type { MailCodeRequest, MailLoginRequest, PasswordLoginRequest, RegisterRequest, SmsLoginRequest, accountRoutes } from '~types/accounts'
+import type { MailCodeRequest, MailLoginRequest, MpUrlRequest, PasswordLoginRequest, RegisterRequest, SmsLoginRequest, accountRoutes } from '~types/accounts'
 import { getRoute, post, postRoute } from './request'
 
 type A = typeof accountRoutes
@@ -19,5 +19,7 @@ export const accountApi = {
   loginByWechat: (code: string) => postRoute<A['wechatLogin']>('/login/wechat', { code }),
   userInfo: () => getRoute<A['userInfo']>('/getUserInfo'),
   logout: () => getRoute<A['logout']>('/logout'),
-  loginSettings: () => getRoute<A['loginSettings']>('/system/setting/login')
+  loginSettings: () => getRoute<A['loginSettings']>('/system/setting/login'),
+  /** A WeChat URL link that opens a page of the mini-program (H5's "open in WeChat"). */
+  mpUrl: (body: MpUrlRequest) => postRoute<A['mpUrl']>('/get_mp_url', body)
 }

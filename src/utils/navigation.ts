@@ -77,7 +77,13 @@ export function currentRoute (): RouteInfo {
     for (const [k, v] of new URLSearchParams(search)) query[k] = v
   }
   delete (query as Record<string, unknown>).$taroTimestamp
-  return { path: route ? `/${route.replace(/^\//, '')}` : '', query }
+  const path = route ? `/${route.replace(/^\//, '')}` : ''
+  // H5: the address bar holds the page's query where Taro's page object has not recorded it (a page
+  // opened by its address, or one that failed while rendering: components/PageError)
+  if (isH5() && typeof location !== 'undefined' && path && location.pathname === path) {
+    for (const [k, v] of new URLSearchParams(location.search)) if (!(k in query) && k !== 'stamp') query[k] = v
+  }
+  return { path, query }
 }
 
 export function buildQuery (query: Record<string, string | number | boolean | undefined>): string {
@@ -139,11 +145,6 @@ export function goBack (): void {
 /** Reopens the current page with its current query (spec 2). */
 export async function reloadPage (): Promise<boolean> {
   const { path, query } = currentRoute()
-  // H5: the address bar holds the page's query even where Taro's page object has not recorded it (a page
-  // that failed while rendering, components/PageError)
-  if (isH5() && typeof location !== 'undefined' && path && location.pathname === path) {
-    for (const [k, v] of new URLSearchParams(location.search)) if (!(k in query) && k !== 'stamp') query[k] = v
-  }
   if (!path) {
     toast({ message: t('nav.refreshFailed') })
     return false

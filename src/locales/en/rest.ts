@@ -2,6 +2,15 @@ import type { RestDict } from '../types'
 
 /** English of ../zh/rest.ts. */
 const rest: RestDict = {
+  share: {
+    toFriend: 'Share with a WeChat friend',
+    openInWeChat: 'Open in WeChat',
+    share: 'Share',
+    copied: 'Link copied: paste it to a friend',
+    copiedMini: 'Link copied: it opens in the WeChat mini-program',
+    useMenu: 'Tap ··· at the top right to share',
+    unsupported: 'unsupported share type'
+  },
   parcelMap: {
     title: 'The parcel\'s route',
     from: 'From',

@@ -1,5 +1,14 @@
 /** The rest of the base dictionary: the texts of every other page (H5: a chunk per language). */
 const rest = {
+  share: {
+    toFriend: '分享给微信好友',
+    openInWeChat: '在微信中打开',
+    share: '分享',
+    copied: '链接已复制，粘贴给朋友即可',
+    copiedMini: '链接已复制，朋友点开会在微信小程序里打开',
+    useMenu: '点右上角 ··· 分享给朋友',
+    unsupported: '不支持的分享方式'
+  },
   parcelMap: {
     title: '包裹路线',
     from: '发出',

@@ -14,6 +14,7 @@ import ActionBar from '@/components/ActionBar'
 import RarityBadge from '@/components/RarityBadge'
 import DesignPreview from '@/components/DesignPreview'
 import PropSheet, { type PropSheetHandle } from '@/components/PropSheet'
+import ShareBar from '@/components/ShareBar'
 import { propsApi } from '@/services/props'
 import { ApiError } from '@/services/errors'
 import { callComponent } from '@/utils/componentCall'
@@ -180,6 +181,7 @@ function BlindBoxDetailPage () {
         <Text className='detail-hero__desc'>{tr(series.description)}</Text>
         <Text className='detail-hero__price'>{formatCents(series.priceCents)} <Text className='detail-hero__unit'>{t('detail.perBox')}</Text></Text>
       </View>
+      <ShareBar title={tr(series.title)} />
 
       <Section title={t('detail.designs')} extra={<Text>{t('detail.valueRange')}: {formatCents(series.valueRange.minCents)} – {formatCents(series.valueRange.maxCents)}</Text>}>
         <View className='design-grid'>

@@ -7,6 +7,14 @@
 //   GET /sns/oauth2/access_token?appid&secret&code&grant_type=authorization_code  (a code works once:
 //       40163 afterwards, 40029 unknown; a wrong appid/secret 40013)
 //   GET /sns/userinfo?access_token&openid&lang  (48001 for a snsapi_base token)
+// and the mini-program's URL links (the H5 app's "open in WeChat", POST /get_mp_url):
+//   GET /cgi-bin/token?grant_type=client_credential&appid&secret  (the mini-program's; 40013 otherwise)
+//     https://developers.weixin.qq.com/miniprogram/dev/OpenApiDoc/mp-access-token/getAccessToken.html
+//   POST /wxa/generate_urllink?access_token  {path, query, expire_type, expire_interval}
+//     https://developers.weixin.qq.com/miniprogram/dev/OpenApiDoc/qrcode-link/url-link/generateUrlLink.html
+//     40001 for a token it did not give; path: a page of the mini-program without a leading "/" ('' is
+//     the home page), else 40165; query: at most 1024 of the allowed characters, else 40212;
+//     expire_interval: 1-30 days, else 85402; answers url_link https://wxaurl.cn/<12 characters>.
 // WeChat answers errors as HTTP 200 with {errcode, errmsg}. `fake.user` is who "is" in WeChat.
 const crypto = require('node:crypto')
 const { listen, sendJson } = require('./http')
@@ -20,7 +28,15 @@ const html = (res, body) => {
 }
 const escapeHtml = s => String(s).replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`)
 
+/** The mini-program's pages, as src/app.config.ts lists them (main package and the pagesA subpackage). */
+function miniProgramPages () {
+  const text = require('node:fs').readFileSync(require('node:path').resolve(__dirname, '../../../src/app.config.ts'), 'utf8')
+  return [...text.matchAll(/'([\w/]+\/index)'/g)].map(m => (m[1].startsWith('pages/') ? m[1] : `pagesA/${m[1]}`))
+}
+
 async function start () {
+  const pages = new Set(miniProgramPages())
+  const appTokens = new Set()
   const fake = {
     appid: APPID,
     secret: SECRET,
@@ -28,17 +44,41 @@ async function start () {
     user: { openid: 'o_fake_wechat_user_0001', nickname: '微信小明', headimgurl: '' },
     calls: [],
     codes: new Map(),
+    /** The URL links made: {url, path, query, days}. */
+    links: [],
     url: '',
     close: null
   }
   const used = new Set()
   const tokens = new Map()
-  const server = await listen((req, res) => {
+  const server = await listen((req, res, body) => {
     const url = new URL(req.url || '/', 'http://x')
     const q = url.searchParams
     fake.calls.push({ path: url.pathname, query: Object.fromEntries(q) })
     const err = (errcode, errmsg) => sendJson(res, { errcode, errmsg })
     switch (url.pathname) {
+      case '/cgi-bin/token': {
+        if (q.get('grant_type') !== 'client_credential') return err(40002, 'invalid grant_type')
+        if (q.get('appid') !== MINI_APPID || q.get('secret') !== MINI_SECRET) return err(40013, 'invalid appid')
+        const token = `app_${crypto.randomBytes(12).toString('hex')}`
+        appTokens.add(token)
+        return sendJson(res, { access_token: token, expires_in: 7200 })
+      }
+      case '/wxa/generate_urllink': {
+        if (req.method !== 'POST') return err(43002, 'require POST method')
+        if (!appTokens.has(q.get('access_token') || '')) return err(40001, 'invalid credential, access_token is invalid or not latest')
+        let b
+        try { b = JSON.parse(body || '{}') } catch { return err(47001, 'data format error') }
+        const path = b.path ?? ''
+        if (path && (path.startsWith('/') || !pages.has(path))) return err(40165, 'invalid weapp pagepath')
+        const query = b.query ?? ''
+        if (query.length > 1024 || !/^[A-Za-z0-9!#$&'()*+,/:;=?@\-._~%]*$/.test(query)) return err(40212, 'invalid query')
+        const days = b.expire_interval ?? 30
+        if (b.expire_type === 1 && !(Number.isInteger(days) && days >= 1 && days <= 30)) return err(85402, 'invalid expire_interval')
+        const link = `https://wxaurl.cn/${crypto.randomBytes(9).toString('base64url').slice(0, 12)}`
+        fake.links.push({ url: link, path, query, days })
+        return sendJson(res, { errcode: 0, errmsg: 'ok', url_link: link })
+      }
       case '/connect/oauth2/authorize': {
         const redirect = q.get('redirect_uri') || ''
         const scope = q.get('scope') || ''
@@ -96,6 +136,9 @@ async function start () {
   fake.env = {
     WECHAT_OAUTH_APPID: APPID,
     WECHAT_OAUTH_SECRET: SECRET,
+    // the mini-program (its URL links; its logins happen in the simulator, not here)
+    WECHAT_APPID: MINI_APPID,
+    WECHAT_SECRET: MINI_SECRET,
     WECHAT_API_BASE: server.url,
     WECHAT_OAUTH_AUTHORIZE_URL: `${server.url}/connect/oauth2/authorize`
   }
