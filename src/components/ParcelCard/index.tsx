@@ -30,6 +30,10 @@ function ParcelCard ({ shipment: s, onChanged, tracking }: Props) {
       toast({ message: t('parcel.confirmed'), level: 'success' })
     } catch (e) { toast({ message: errorMessage(e) }) }
   }
+  // at the counter: the shopper sees the prizes handed over as the operator scans them
+  const refresh = async () => {
+    try { onChanged(await afterDrawApi.shipmentDetail(s.id)) } catch (e) { toast({ message: errorMessage(e) }) }
+  }
   const p = s.pickup
   const handed = s.items.filter(i => i.handedAt).length
   return (
@@ -44,6 +48,7 @@ function ParcelCard ({ shipment: s, onChanged, tracking }: Props) {
             <Text className='parcel__addr'>{t('pickup.at', { name: p.name })} · {p.address}</Text>
             <Text className='parcel__addr'>{t('pickup.openHours', { hours: p.hours })} · {t('pickup.who', { name: s.address.name, phone: s.address.phone })}</Text>
             {s.status === 'requested' && <Text className='parcel__auto'>{t('pickup.bring', { handed, n: s.items.length })}</Text>}
+            {s.status === 'requested' && <Text className='parcel__refresh' onClick={refresh}>{t('pickup.refresh')}</Text>}
             {s.status === 'requested' && (
               <View className='btn btn--ghost parcel__map' onClick={() => { openInMapApp({ latitude: p.latitude, longitude: p.longitude, name: p.name, address: p.address }).catch(e => toast({ message: errorMessage(e) })) }}>{t('pickup.openMap')}</View>
             )}

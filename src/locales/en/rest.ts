@@ -19,6 +19,7 @@ const rest: RestDict = {
     arrival: 'Expected by {time}:00'
   },
   pickup: {
+    refresh: 'Refresh',
     instead: 'Pick up instead',
     byParcel: 'Send by parcel',
     contact: 'Who collects (name and phone from your address book)',
@@ -278,6 +279,9 @@ const rest: RestDict = {
     cheapest: 'Cheapest offers'
   },
   prize: {
+    recheck: 'Check whether it is published',
+    stillOnSale: 'The case is still on sale: come back once it is published',
+    nowRevealed: 'Arrangement and salt are published: you can check now',
     fromCombine: 'Made by combining',
     fromCombineNo: 'Made by combine #{id}',
     combineProof: 'This prize was drawn by a combine: its proof is the seeds, the nonce and the pool, checkable on the combine result.',

@@ -17,6 +17,7 @@ const rest = {
     arrival: '预计 {time} 时送达'
   },
   pickup: {
+    refresh: '刷新领取进度',
     instead: '到店自提',
     byParcel: '快递寄送',
     contact: '取件人（用地址簿里的姓名和手机号）',
@@ -276,6 +277,9 @@ const rest = {
     cheapest: '最便宜的几家'
   },
   prize: {
+    recheck: '查看是否已公开',
+    stillOnSale: '这一箱还在售，公开后再来验算',
+    nowRevealed: '已公开排列与盐值，可以验算了',
     fromCombine: '合成所得',
     fromCombineNo: '合成所得（第 {id} 次合成）',
     combineProof: '这件奖品来自合成：它的证明是种子、随机数序号（nonce）和奖池，可在合成结果页核对。',

@@ -83,6 +83,15 @@ function PrizeDetailPage () {
       await load()
     } catch (e) { toast({ message: errorMessage(e) }) }
   }
+  const recheck = async () => {
+    if (!proof) return
+    try {
+      const fresh = await loading.wrap(shopApi.caseProof(proof.caseId))
+      if (!fresh.revealed) { toast({ message: t('prize.stillOnSale') }); return }
+      setPrize({ ...prize, proof: { ...proof, revealed: true, arrangement: fresh.arrangement, salt: fresh.salt } })
+      toast({ message: t('prize.nowRevealed'), level: 'success' })
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
   const verify = () => {
     if (!proof || !proof.revealed || !proof.arrangement || !proof.salt) return
     const hash = sha256Hex(commitInput(proof.caseId, proof.arrangement, proof.salt))
@@ -144,7 +153,13 @@ function PrizeDetailPage () {
               )}
             </>
             )
-          : <Text className='proof__pending'>{t('prize.notRevealed')}</Text>}
+          : (
+            <>
+              <Text className='proof__pending'>{t('prize.notRevealed')}</Text>
+              {/* the case may have sold out since the page opened: ask for its proof again */}
+              <View className='btn btn--ghost proof-recheck' onClick={recheck}>{t('prize.recheck')}</View>
+            </>
+            )}
       </Section>}
       {shipment && <ParcelCard shipment={shipment} onChanged={() => { void load() }} />}
       {prize.status === 'warehouse' && (
