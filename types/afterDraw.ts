@@ -261,7 +261,12 @@ export type PackingSlip = Static<typeof PackingSlip>
 // ---- operator -------------------------------------------------------------------------------------
 
 export const OperatorShipmentListRequest = Obj({ ...PageFields, status: Type.Optional(ShipmentStatus) })
-export const OperatorShipment = Type.Object({ ...Shipment.properties, userId: Type.Integer() })
+export const OperatorShipment = Type.Object({
+  ...Shipment.properties,
+  userId: Type.Integer(),
+  /** The shopper's e-mail address when they bound one (the operator's "mail the shopper"); null otherwise. */
+  userEmail: Nullable(Type.String())
+})
 export type OperatorShipment = Static<typeof OperatorShipment>
 
 export const ShopSettingsView = Type.Object({

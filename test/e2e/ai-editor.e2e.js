@@ -1,7 +1,8 @@
 /**
  * One AI-assisted editor flow in Chromium against the local fake of a Dify chat app (issue 11): the
  * operator types a new series in Chinese, has the English fields translated (textTransform: title,
- * description and a design's name), then has a Chinese description written (AiAnalysis). The fake
+ * description and a design's name), then has a Chinese description written (AiAnalysis) and polished
+ * (text/text2text). The fake
  * checks the key and the body; the page fills the fields with its answers.
  */
 const assert = require('node:assert/strict')
@@ -40,6 +41,13 @@ async function run ({ base, fakes }) {
     assert.match(written, /系列：星际旅人/)
     assert.match(written, /领航员/)
     assert.deepEqual(fakes.dify.calls.at(-1).inputs, { prompt: '为这个盲盒系列写一段简短的中文商品描述（80 字以内）：说明系列主题和款式亮点，不要写价格、概率或承诺。' })
+
+    // polish it (text2text): the description and the polishing prompt go to the AI; its answer replaces it
+    await o.page.locator('.series-ai-polish').click()
+    await o.page.waitForFunction(() => (document.querySelector('.series-description-zh textarea')?.value ?? '').includes('润色这段盲盒系列的中文描述'))
+    const polished = fakes.dify.calls.at(-1)
+    assert.deepEqual(polished.inputs, { prompt: '润色这段盲盒系列的中文描述：更通顺、更生动，保留原有事实，不增加价格、概率或承诺，120 字以内，只输出润色后的文字。' })
+    assert.ok(polished.query.includes(written.slice(0, 20)), 'the description went to the AI')
     await o.shot('editor-ai-zh.png')
     assert.deepEqual(o.errors, [])
   } catch (e) {
@@ -50,4 +58,4 @@ async function run ({ base, fakes }) {
   }
 }
 
-module.exports = { name: 'AI in the editor: translate to English, write a description (local Dify fake)', run }
+module.exports = { name: 'AI in the editor: translate to English, write and polish a description (local Dify fake)', run }

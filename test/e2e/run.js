@@ -27,7 +27,7 @@ const tencentMapJs = require('../support/providers/tencentMapJs')
 const { freePort, stop, waitForApi } = require('../support/processes')
 
 const root = path.resolve(__dirname, '../..')
-const ALL_SUITES = [require('./h5-shell.e2e'), require('./prerender.e2e'), require('./auth.e2e'), require('./shop.e2e'), require('./long-press.e2e'), require('./layout.e2e'), require('./after-draw.e2e'), require('./combine.e2e'), require('./shipments.e2e'), require('./withdraw.e2e'), require('./security.e2e'), require('./forms.e2e'), require('./routes.e2e'), require('./operators.e2e'), require('./editor-series.e2e'), require('./complaints.e2e'), require('./ai-editor.e2e'), require('./vision.e2e'), require('./tasks.e2e'), require('./prize-market.e2e'), require('./first-visit.e2e'), require('./pickup.e2e'), require('./share.e2e')]
+const ALL_SUITES = [require('./h5-shell.e2e'), require('./prerender.e2e'), require('./auth.e2e'), require('./shop.e2e'), require('./long-press.e2e'), require('./layout.e2e'), require('./after-draw.e2e'), require('./combine.e2e'), require('./shipments.e2e'), require('./withdraw.e2e'), require('./security.e2e'), require('./forms.e2e'), require('./routes.e2e'), require('./operators.e2e'), require('./editor-series.e2e'), require('./complaints.e2e'), require('./ai-editor.e2e'), require('./vision.e2e'), require('./tasks.e2e'), require('./prize-market.e2e'), require('./first-visit.e2e'), require('./pickup.e2e'), require('./share.e2e'), require('./notify.e2e')]
 // E2E_SUITES=after,shop runs the suites whose names contain one of the words (all by default)
 const only = (process.env.E2E_SUITES ?? '').split(',').map(s => s.trim()).filter(Boolean)
 const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includes(w))) : ALL_SUITES

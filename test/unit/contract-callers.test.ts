@@ -13,11 +13,10 @@ import type { RouteDef } from '~types/api'
 
 const root = path.resolve(__dirname, '../..')
 
-/** Calls of the contract that no page uses yet (issue 24: the operator's notify tool, data tab, launch events, alt text, polish). */
+/** Calls of the contract that no page uses yet (issue 24: the data tab, launch events, alt text). */
 const STILL_WITHOUT_CALLER: string[] = [
   'POST /api/data/export', 'POST /api/data/invoke',
-  'POST /api/feishuRobotText', 'POST /api/wechatRobotText', 'POST /common/mail/send',
-  'POST /api/pic/pic2word', 'POST /api/text/text2text',
+  'POST /api/pic/pic2word',
   'POST /api/queryFlight', 'POST /api/queryTickets'
 ]
 

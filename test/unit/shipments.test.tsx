@@ -28,7 +28,7 @@ const user = (role: UserInfo['role']): UserInfo => ({ id: 1, userName: role, nic
 const design = { id: 3, name: { zh: '星星兔', en: 'Star bunny' }, image: '/x.webp', rarity: 'rare' as const, referenceValueCents: 5900, recycleValueCents: 1200, oddsPpm: 100000 }
 const seriesTitle = { zh: '星空系列', en: 'Starry series' }
 const shipment = (over: Partial<OperatorShipment> = {}): OperatorShipment => ({
-  id: 17, userId: 5, status: 'requested',
+  id: 17, userId: 5, userEmail: null, status: 'requested',
   pickup: null,
   address: { name: '张三', phone: '13800138000', region: '上海市 浦东新区', detail: '世纪大道 100 号' },
   items: [{ prizeId: 101, seriesTitle, design, caseId: 9, slot: 4, combineId: null, handedAt: null }, { prizeId: 102, seriesTitle, design: { ...design, id: 4, name: { zh: '月亮猫', en: 'Moon cat' } }, caseId: 9, slot: 5, combineId: null, handedAt: null }],

@@ -293,7 +293,11 @@ export async function confirmShipment (db: Db, clock: Clock, userId: number, shi
 
 const withUser = async (db: Db, rows: Array<Selectable<ShipmentsTable>>): Promise<OperatorShipment[]> => {
   const views = await shipmentViews(db, rows)
-  return views.map((v, i) => ({ ...v, userId: Number(rows[i].user_id) }))
+  const ids = [...new Set(rows.map(r => Number(r.user_id)))]
+  const emails = new Map(ids.length
+    ? (await db.selectFrom('users').select(['id', 'email']).where('id', 'in', ids).execute()).map(u => [Number(u.id), u.email ?? null])
+    : [])
+  return views.map((v, i) => ({ ...v, userId: Number(rows[i].user_id), userEmail: emails.get(Number(rows[i].user_id)) ?? null }))
 }
 
 /** One shipment as the operator sees it (after a hand-over at the counter). */

@@ -2,6 +2,25 @@ import type { RestDict } from '../types'
 
 /** English of ../zh/rest.ts. */
 const rest: RestDict = {
+  notify: {
+    mailShopper: 'Mail the shopper',
+    to: 'To {mail}',
+    send: 'Send',
+    cancel: 'Cancel',
+    empty: 'Write a subject and a message',
+    sent: 'Sent to {mail}',
+    shippedTitle: 'Your parcel #{id} is on its way',
+    shippedBody: 'Hello {name},\nyour {n} prize(s) left with {carrier}, tracking number {no}. Follow it under My boxes - Parcels.',
+    pickupTitle: 'Your pickup #{id} is ready to collect',
+    pickupBody: 'Hello {name},\nyour {n} prize(s) are waiting at "{point}".\nAddress: {address}\nOpen: {hours}\nGive the collector\'s name and phone at the counter.',
+    waitingTitle: 'Your parcel #{id} is being packed',
+    waitingBody: 'Hello {name},\nyour {n} prize(s) are being packed; you will get the tracking number once it leaves.',
+    testFeishu: 'Send a test to the Feishu group',
+    testWecom: 'Send a test to the WeCom group',
+    testText: 'Pickbox test message: the robot works ({time})',
+    feishuSent: 'Sent to the Feishu group',
+    wecomSent: 'Sent to the WeCom group'
+  },
   share: {
     toFriend: 'Share with a WeChat friend',
     openInWeChat: 'Open in WeChat',
@@ -949,6 +968,10 @@ const rest: RestDict = {
     noFile: 'No file selected'
   },
   seriesForm: {
+    aiPolish: 'Polish the description',
+    aiPolished: 'Description polished: check it before saving',
+    aiNeedsDescription: 'Write the Chinese description first',
+    polishPrompt: '润色这段盲盒系列的中文描述：更通顺、更生动，保留原有事实，不增加价格、概率或承诺，120 字以内，只输出润色后的文字。',
     listTitle: 'Series',
     aiDescribe: 'AI description (Chinese)',
     aiTranslate: 'Translate Chinese to English',

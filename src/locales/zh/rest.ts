@@ -1,5 +1,24 @@
 /** The rest of the base dictionary: the texts of every other page (H5: a chunk per language). */
 const rest = {
+  notify: {
+    mailShopper: '邮件通知顾客',
+    to: '发给 {mail}',
+    send: '发送',
+    cancel: '取消',
+    empty: '请填写标题和正文',
+    sent: '已发送到 {mail}',
+    shippedTitle: '你的包裹 #{id} 已发出',
+    shippedBody: '{name}，你好：\n你的 {n} 件奖品已交给{carrier}，运单号 {no}。可以在拾盒的“我的盲盒 - 包裹”里查看物流。',
+    pickupTitle: '你的自提单 #{id} 可以到店领取了',
+    pickupBody: '{name}，你好：\n你的 {n} 件奖品在“{point}”等你领取。\n地址：{address}\n营业时间：{hours}\n到店报取件人姓名和手机号即可。',
+    waitingTitle: '你的包裹 #{id} 正在打包',
+    waitingBody: '{name}，你好：\n你的 {n} 件奖品正在打包，发出后会告诉你运单号。',
+    testFeishu: '发一条测试消息到飞书群',
+    testWecom: '发一条测试消息到企业微信群',
+    testText: '拾盒测试消息：机器人工作正常（{time}）',
+    feishuSent: '已发到飞书群',
+    wecomSent: '已发到企业微信群'
+  },
   share: {
     toFriend: '分享给微信好友',
     openInWeChat: '在微信中打开',
@@ -947,6 +966,10 @@ const rest = {
     noFile: '未选择文件'
   },
   seriesForm: {
+    aiPolish: '润色描述',
+    aiPolished: '描述已润色，保存前请检查',
+    aiNeedsDescription: '请先填写中文描述',
+    polishPrompt: '润色这段盲盒系列的中文描述：更通顺、更生动，保留原有事实，不增加价格、概率或承诺，120 字以内，只输出润色后的文字。',
     listTitle: '系列',
     aiDescribe: 'AI 写描述（中文）',
     aiTranslate: '中文翻译成英文',

@@ -82,6 +82,20 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
       setField('descriptionZh', r.answer.trim().slice(0, EDITOR_LIMITS.descriptionMax))
     } catch (e) { aiFailed(e) } finally { setAiBusy(false) }
   }
+  /** The Chinese description polished by the AI (spec 7 /api/text/text2text): clearer, same facts, no promises. */
+  const aiPolish = async () => {
+    if (aiBusy) return
+    if (!form.descriptionZh.trim()) { toast({ message: t('seriesForm.aiNeedsDescription') }); return }
+    setAiBusy(true)
+    try {
+      const r = await loading.wrap(aiApi.text2text(form.descriptionZh, t('seriesForm.polishPrompt')))
+      const polished = r.answer.trim().slice(0, EDITOR_LIMITS.descriptionMax)
+      if (polished) {
+        setField('descriptionZh', polished)
+        toast({ message: t('seriesForm.aiPolished'), level: 'success' })
+      }
+    } catch (e) { aiFailed(e) } finally { setAiBusy(false) }
+  }
   /** The Chinese texts (title, description, rules, design names) translated into the English fields. */
   const aiTranslate = async () => {
     if (aiBusy) return
@@ -239,6 +253,7 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
         {aiOn && (
           <View className='series-ai'>
             <Text className={`series-ai__btn series-ai-describe ${aiBusy ? 'series-ai__btn--busy' : ''}`} onClick={() => { void aiDescribe() }}>✨ {t('seriesForm.aiDescribe')}</Text>
+            <Text className={`series-ai__btn series-ai-polish ${aiBusy ? 'series-ai__btn--busy' : ''}`} onClick={() => { void aiPolish() }}>✍️ {t('seriesForm.aiPolish')}</Text>
             <Text className={`series-ai__btn series-ai-translate ${aiBusy ? 'series-ai__btn--busy' : ''}`} onClick={() => { void aiTranslate() }}>🌐 {t('seriesForm.aiTranslate')}</Text>
           </View>
         )}

@@ -8,6 +8,10 @@ import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
 import { useHelpers } from './useHelpers'
 import { Known, SERVICES } from './services'
+import { notifyApi } from '@/services/complaints'
+import { errorMessage } from '@/services/request'
+import { loading, toast } from '@/utils/feedback'
+import { formatTime } from '@/utils/format'
 
 /** The Settings tab's list of services: on or off here, and what to set on the server. */
 function ServicesPanel () {
@@ -19,6 +23,14 @@ function ServicesPanel () {
     return () => { live = false }
   }, [])
   const known: Known = { settings, helpers }
+  // a test alert to each robot (spec 7 /api/feishuRobotText, /api/wechatRobotText): the answer says whether it is set up
+  const robotTest = async (robot: 'feishu' | 'wecom') => {
+    const text = t('notify.testText', { time: formatTime(new Date().toISOString()) })
+    try {
+      await loading.wrap(robot === 'feishu' ? notifyApi.feishuRobotText(text) : notifyApi.wechatRobotText(text))
+      toast({ message: t(robot === 'feishu' ? 'notify.feishuSent' : 'notify.wecomSent'), level: 'success' })
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
   return (
     <Section title={t('opSettings.services')} className='op-services'>
       <Text className='editor-hint op-services__intro'>{t('opSettings.servicesIntro')}</Text>
@@ -36,6 +48,12 @@ function ServicesPanel () {
               )}
             </View>
             <Text className='op-service__env'>{t('opSettings.serviceSet')}: {s.env.join(', ')}</Text>
+            {s.key === 'robots' && (
+              <View className='op-service__tests'>
+                <Text className='chip op-robot-test op-robot-feishu' onClick={() => { void robotTest('feishu') }}>{t('notify.testFeishu')}</Text>
+                <Text className='chip op-robot-test op-robot-wecom' onClick={() => { void robotTest('wecom') }}>{t('notify.testWecom')}</Text>
+              </View>
+            )}
           </View>
         )
       })}

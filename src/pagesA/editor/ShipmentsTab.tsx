@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import { View, Text, Input } from '@tarojs/components'
+import { View, Text, Input, Textarea } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { OperatorShipment, ShipmentStatus } from '~types/afterDraw'
 import EmptyState from '@/components/EmptyState'
@@ -12,6 +12,7 @@ import { ScanError, scanPrizeCode } from '@/utils/scan'
 import { formatCents, formatTime, tr } from '@/utils/format'
 import { COMMON_CARRIERS, carrierKey, checkCarrier, checkTrackingNo, normaliseCarrier, normaliseTrackingNo } from '@/utils/shipping'
 import { visionApi } from '@/services/vision'
+import { notifyApi } from '@/services/complaints'
 import { trackingCandidates, type TrackingCandidate } from '@/utils/trackingNumber'
 import PackingSlip from './PackingSlip'
 import PhotoButton from './PhotoButton'
@@ -124,7 +125,48 @@ const ShipmentCard = observer(function ShipmentCard ({ shipment: s, ocr, onDeliv
               : s.autoReceiveAt && <Text className='shipment__meta'>{t('shipments.autoReceiveAt', { time: formatTime(s.autoReceiveAt) })}</Text>}
           </View>
           )}
+      {s.userEmail && <MailShopper shipment={s} email={s.userEmail} />}
       <View className='btn btn--ghost shipment-print' onClick={onPrint}>{t('shipments.printSlip')}</View>
+    </View>
+  )
+})
+
+/** What a mail about the parcel says by default: where it is, in the shopper's words (the operator may change it). */
+function parcelMail (s: OperatorShipment): { title: string; content: string } {
+  if (s.pickup) {
+    return {
+      title: t('notify.pickupTitle', { id: s.id }),
+      content: t('notify.pickupBody', { name: s.address.name, point: s.pickup.name, address: s.pickup.address, hours: s.pickup.hours, n: s.items.length })
+    }
+  }
+  if (s.carrier && s.trackingNo) {
+    return { title: t('notify.shippedTitle', { id: s.id }), content: t('notify.shippedBody', { name: s.address.name, carrier: carrierName(s.carrier), no: s.trackingNo, n: s.items.length }) }
+  }
+  return { title: t('notify.waitingTitle', { id: s.id }), content: t('notify.waitingBody', { name: s.address.name, n: s.items.length }) }
+}
+
+/** The operator's "mail the shopper" about this parcel (POST /common/mail/send), editable before it goes. */
+const MailShopper = observer(function MailShopper ({ shipment: s, email }: { shipment: OperatorShipment; email: string }) {
+  const [draft, setDraft] = useState<{ title: string; content: string } | null>(null)
+  const send = async () => {
+    if (!draft) return
+    if (!draft.title.trim() || !draft.content.trim()) { toast({ message: t('notify.empty') }); return }
+    try {
+      const sent = await loading.wrap(notifyApi.mailSend({ mail: email, title: draft.title.trim(), content: draft.content.trim() }))
+      toast({ message: t('notify.sent', { mail: sent.mail }), level: 'success' })
+      setDraft(null)
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+  if (!draft) return <View className='btn btn--ghost shipment-mail' onClick={() => setDraft(parcelMail(s))}>{t('notify.mailShopper')}</View>
+  return (
+    <View className='shipment-mail-form'>
+      <Text className='shipment__label'>{t('notify.to', { mail: email })}</Text>
+      <Input className='editor-input shipment-mail-title' value={draft.title} maxlength={120} onInput={e => { const v = e.detail.value; setDraft(d => d && { ...d, title: v }) }} />
+      <Textarea className='editor-textarea shipment-mail-content' value={draft.content} maxlength={2000} onInput={e => { const v = e.detail.value; setDraft(d => d && { ...d, content: v }) }} />
+      <View className='shipment-mail-form__buttons'>
+        <View className='btn btn--ghost shipment-mail-cancel' onClick={() => setDraft(null)}>{t('notify.cancel')}</View>
+        <View className='btn btn--primary shipment-mail-send' onClick={send}>{t('notify.send')}</View>
+      </View>
     </View>
   )
 })
