@@ -13,9 +13,8 @@ import type { RouteDef } from '~types/api'
 
 const root = path.resolve(__dirname, '../..')
 
-/** Calls of the contract that no page uses yet (issue 24: the data tab, launch events, alt text). */
+/** Calls of the contract that no page uses yet (issue 24: launch events, alt text). */
 const STILL_WITHOUT_CALLER: string[] = [
-  'POST /api/data/export', 'POST /api/data/invoke',
   'POST /api/pic/pic2word',
   'POST /api/queryFlight', 'POST /api/queryTickets'
 ]
@@ -72,7 +71,7 @@ const escape = (text: string) => text.replace(/[/.?*+^$()[\]|{}]/g, c => `\\${c}
 function sendingLines (url: string): Array<{ file: string; lines: string[]; i: number }> {
   const pattern = /:\w+|\{\w+\}/.test(url)
     ? new RegExp(`\`${url.split(/:\w+|\{\w+\}/).map(escape).join('\\$\\{[^}]+\\}')}[\`?]`)
-    : new RegExp(`['\`]${escape(url)}['\`?]`)
+    : new RegExp(`['\`]${escape(url)}(?:['\`?]|\\$\\{)`)
   const out: Array<{ file: string; lines: string[]; i: number }> = []
   for (const { file, text } of SRC) {
     const lines = text.split('\n')

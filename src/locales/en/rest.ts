@@ -2,6 +2,21 @@ import type { RestDict } from '../types'
 
 /** English of ../zh/rest.ts. */
 const rest: RestDict = {
+  dataTab: {
+    page: 'Page {page} of {pages}',
+    tab: 'Data',
+    export: 'Export to Excel',
+    exported: 'Exported {name}',
+    count: '{total} rows',
+    empty: 'No rows in this table yet',
+    table: {
+      series: 'Series',
+      designs: 'Designs',
+      cases: 'Cases',
+      addresses: 'My addresses',
+      prizes: 'My prizes'
+    }
+  },
   notify: {
     mailShopper: 'Mail the shopper',
     to: 'To {mail}',

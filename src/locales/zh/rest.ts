@@ -1,5 +1,20 @@
 /** The rest of the base dictionary: the texts of every other page (H5: a chunk per language). */
 const rest = {
+  dataTab: {
+    page: '第 {page}/{pages} 页',
+    tab: '数据',
+    export: '导出 Excel',
+    exported: '已导出 {name}',
+    count: '共 {total} 行',
+    empty: '这张表还没有数据',
+    table: {
+      series: '系列',
+      designs: '款式',
+      cases: '箱',
+      addresses: '我的地址',
+      prizes: '我的奖品'
+    }
+  },
   notify: {
     mailShopper: '邮件通知顾客',
     to: '发给 {mail}',

@@ -23,6 +23,7 @@ import AuditTab from './AuditTab'
 import SeriesTab from './SeriesTab'
 import ComplaintsTab from './ComplaintsTab'
 import PdfTab from './PdfTab'
+import DataTab from './DataTab'
 import './index.scss'
 
 /** The operator's tabs; each is a component of its own file. */
@@ -37,6 +38,7 @@ const TABS: Array<{ key: string; label: MessageKey; Tab: ComponentType }> = [
   { key: 'operators', label: 'opRoles.tab', Tab: OperatorsTab },
   { key: 'complaints', label: 'complaints.tab', Tab: ComplaintsTab },
   { key: 'pdf', label: 'pdfPages.tab', Tab: PdfTab },
+  { key: 'data', label: 'dataTab.tab', Tab: DataTab },
   { key: 'audit', label: 'audit.tab', Tab: AuditTab }
 ]
 

@@ -1,0 +1,100 @@
+/**
+ * The editor's Data tab (issue 24 item 4): the tables of the generic table API (spec 7; types/data.ts
+ * DATA_ROWS), a page of rows at a time (POST /api/data/invoke?method=page), sorted newest first, and
+ * "export as xlsx" (POST /api/data/export through the download helper, services/data.ts). Catalogue
+ * tables are the shop's; addresses and prizes are the operator's own, as the API serves them to anyone.
+ * The table last looked at is remembered on this device (utils/storage.ts).
+ */
+import { useEffect, useState } from 'react'
+import { ScrollView, Text, View } from '@tarojs/components'
+import { observer } from 'mobx-react-lite'
+import { DATA_ROWS, type DataTable } from '~types/data'
+import EmptyState from '@/components/EmptyState'
+import { exportTable, invokeTable } from '@/services/data'
+import { errorMessage } from '@/services/request'
+import { t } from '@/stores/locale'
+import type { MessageKey } from '@/locales/types'
+import { loading, toast } from '@/utils/feedback'
+import { readVariable, writeVariable } from '@/utils/storage'
+import './data.scss'
+
+const TABLES = Object.keys(DATA_ROWS) as DataTable[]
+const PAGE_SIZE = 20
+const REMEMBERED = 'editor.dataTable'
+
+type Row = Record<string, unknown>
+
+const cell = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v))
+
+function DataTab () {
+  const [table, setTable] = useState<DataTable>(() => {
+    const last = readVariable<string>(REMEMBERED)
+    return TABLES.includes(last as DataTable) ? last as DataTable : 'series'
+  })
+  const [page, setPage] = useState(1)
+  const [rows, setRows] = useState<Row[] | null>(null)
+  const [total, setTotal] = useState(0)
+  const [failed, setFailed] = useState('')
+
+  useEffect(() => {
+    let live = true
+    setRows(null)
+    setFailed('')
+    invokeTable<{ list: Row[]; total: number }>(table, 'page', { page, size: PAGE_SIZE, orderBy: 'id', order: 'desc' }).then(
+      r => { if (live) { setRows(r.list); setTotal(r.total) } },
+      e => { if (live) { setRows([]); setFailed(errorMessage(e)) } }
+    )
+    return () => { live = false }
+  }, [table, page])
+
+  const choose = (next: DataTable) => {
+    writeVariable(REMEMBERED, next)
+    setTable(next)
+    setPage(1)
+  }
+  const exportXlsx = async () => {
+    try {
+      const name = await loading.wrap(exportTable(table, { orderBy: 'id', order: 'desc' }))
+      toast({ message: t('dataTab.exported', { name }), level: 'success' })
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+
+  const columns = Object.keys((DATA_ROWS[table] as { properties: Record<string, unknown> }).properties)
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE))
+  return (
+    <View className='data-tab'>
+      <View className='data-tab__tables'>
+        {TABLES.map(name => (
+          <Text key={name} className={`chip data-table-${name} ${name === table ? 'chip--on' : ''}`} onClick={() => choose(name)}>{t(`dataTab.table.${name}` as MessageKey)}</Text>
+        ))}
+      </View>
+      <View className='data-tab__bar'>
+        <Text className='data-tab__count'>{t('dataTab.count', { total })}</Text>
+        <Text className='chip data-export' onClick={() => { void exportXlsx() }}>{t('dataTab.export')}</Text>
+      </View>
+      {rows === null && <Text className='editor-hint'>{t('feedback.loading')}</Text>}
+      {rows && rows.length === 0 && <EmptyState icon='🗂️' text={failed || t('dataTab.empty')} />}
+      {rows && rows.length > 0 && (
+        <ScrollView className='data-grid' scrollX>
+          <View className='data-grid__row data-grid__row--head'>
+            {columns.map(c => <Text key={c} className='data-grid__cell'>{c}</Text>)}
+          </View>
+          {rows.map((r, i) => (
+            <View key={String(r.id ?? i)} className={`data-grid__row data-row-${String(r.id ?? i)}`}>
+              {columns.map(c => <Text key={c} className='data-grid__cell'>{cell(r[c])}</Text>)}
+            </View>
+          ))}
+        </ScrollView>
+      )}
+      {total > PAGE_SIZE && (
+        <View className='data-tab__pager'>
+          <Text className={`chip data-prev ${page <= 1 ? 'chip--off' : ''}`} onClick={() => page > 1 && setPage(page - 1)}>{t('shipments.prev')}</Text>
+          <Text className='data-tab__page'>{t('dataTab.page', { page, pages })}</Text>
+          <Text className={`chip data-next ${page >= pages ? 'chip--off' : ''}`} onClick={() => page < pages && setPage(page + 1)}>{t('shipments.next')}</Text>
+        </View>
+      )}
+    </View>
+  )
+}
+
+export default observer(DataTab)
