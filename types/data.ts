@@ -13,7 +13,7 @@
  */
 import { Type, type Static, type TSchema } from 'typebox'
 import { route } from './api'
-import { LOGIN_LIMITS } from './limits'
+import { DATA_TABLE_NAMES, LOGIN_LIMITS } from './limits'
 import { Cents, Id, Nullable, Obj, StringEnum, Text, Timestamp } from './schema'
 import type { PageQuery } from './schema'
 
@@ -92,7 +92,7 @@ export const DATA_ROWS = {
   cases: CaseRow,
   addresses: AddressRow,
   prizes: PrizeRow
-} as const satisfies Record<string, TSchema>
+} as const satisfies Record<typeof DATA_TABLE_NAMES[number], TSchema>
 
 export interface DataTables {
   series: SeriesRow

@@ -58,6 +58,8 @@ export type EditorSeriesListResponse = Static<typeof EditorSeriesListResponse>
 export const EditorDesign = Type.Object({
   id: Type.Integer(),
   name: Type.Object({ zh: Type.String(), en: Type.String() }),
+  /** The picture described for those who cannot see it ('' until written: the name serves). */
+  alt: Type.Object({ zh: Type.String(), en: Type.String() }),
   rarity: Rarity,
   image: Nullable(Type.String()),
   referenceValueCents: Type.Integer(),
@@ -89,6 +91,8 @@ export const EditorDesignInput = Obj({
   /** Absent: a new design; present: a design of this series. */
   id: Type.Optional(Id),
   name: Bilingual(EDITOR_LIMITS.designNameMax),
+  /** The picture described (the pages' accessible name of the image); may change after publishing. */
+  alt: Type.Optional(Bilingual(EDITOR_LIMITS.altMax)),
   rarity: Rarity,
   image: Nullable(ImageUrl),
   referenceValueCents: Value,

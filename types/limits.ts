@@ -231,6 +231,8 @@ export const EDITOR_LIMITS = {
   descriptionMax: 1000,
   rulesMax: 2000,
   designNameMax: 40,
+  /** A design picture's description (its accessible name). */
+  altMax: 200,
   /** Designs a series needs to be published. */
   designsToPublish: 3,
   designsMax: CASE_SIZE_MAX + 1,
@@ -407,3 +409,6 @@ export const TRAVEL_LIMITS = {
 
 /** The generic call POST /api/{method_name} (issue 11): the allow-listed methods (types/methods.ts). */
 export const HELPER_METHOD_NAMES = ['serverTime', 'helperFeatures', 'travelDates'] as const
+
+/** The tables of the generic table API (types/data.ts DATA_ROWS has one row schema for each). */
+export const DATA_TABLE_NAMES = ['series', 'designs', 'cases', 'addresses', 'prizes'] as const

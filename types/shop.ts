@@ -50,6 +50,8 @@ export const DesignInfo = Type.Object({
   id: Type.Integer(),
   name: I18nText,
   image: Type.String(),
+  /** The picture described, for a screen reader (absent until the operator wrote it: the name serves). */
+  alt: Type.Optional(I18nText),
   rarity: Rarity,
   referenceValueCents: Cents,
   recycleValueCents: Cents,

@@ -57,3 +57,17 @@ export function formatTime (iso: string): string {
   const pad = (n: number) => String(n).padStart(2, '0')
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`
 }
+
+/** A design picture's accessible name: the operator's description of it, else the design's name. */
+export function designLabel (design: { name: I18nLike; alt?: I18nLike }): string {
+  return (design.alt && tr(design.alt).trim()) || tr(design.name)
+}
+type I18nLike = { zh: string; en: string }
+
+/**
+ * What makes a picture readable: its name for screen readers (aria-label; WeChat reads it too) and the
+ * image role on H5, where the picture is a custom element.
+ */
+export function a11yImage (label: string): Record<string, string> {
+  return { 'aria-label': label, role: 'img' }
+}

@@ -19,6 +19,9 @@ export interface DesignForm {
   id?: number
   nameZh: string
   nameEn: string
+  /** The picture described (its accessible name on the pages); '' until written. */
+  altZh: string
+  altEn: string
   rarity: Rarity
   image: string | null
   reference: string
@@ -48,7 +51,7 @@ let keys = 0
 const newKey = () => `d${++keys}`
 const yuan = (cents: number) => (cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2))
 
-export const emptyDesign = (rarity: Rarity = 'regular'): DesignForm => ({ key: newKey(), nameZh: '', nameEn: '', rarity, image: null, reference: '', recycle: '' })
+export const emptyDesign = (rarity: Rarity = 'regular'): DesignForm => ({ key: newKey(), nameZh: '', nameEn: '', altZh: '', altEn: '', rarity, image: null, reference: '', recycle: '' })
 
 export const emptySeriesForm = (): SeriesForm => ({
   status: 'draft', titleZh: '', titleEn: '', descriptionZh: '', descriptionEn: '', rulesZh: '', rulesEn: '',
@@ -69,7 +72,7 @@ export const formOfSeries = (s: EditorSeries): SeriesForm => ({
   price: yuan(s.priceCents),
   hiddenPercent: String(s.hiddenCasePpm / 10000),
   designs: s.designs.map(d => ({
-    key: newKey(), id: d.id, nameZh: d.name.zh, nameEn: d.name.en, rarity: d.rarity, image: d.image,
+    key: newKey(), id: d.id, nameZh: d.name.zh, nameEn: d.name.en, altZh: d.alt.zh, altEn: d.alt.en, rarity: d.rarity, image: d.image,
     reference: yuan(d.referenceValueCents), recycle: yuan(d.recycleValueCents)
   }))
 })
@@ -141,6 +144,7 @@ export function seriesRequest (f: SeriesForm): EditorSeriesSaveRequest {
     designs: f.designs.map(d => ({
       ...(d.id !== undefined ? { id: d.id } : {}),
       name: { zh: d.nameZh, en: d.nameEn },
+      alt: { zh: d.altZh.trim().slice(0, EDITOR_LIMITS.altMax), en: d.altEn.trim().slice(0, EDITOR_LIMITS.altMax) },
       rarity: d.rarity,
       image: d.image,
       referenceValueCents: parseYuan(d.reference) ?? 0,

@@ -7,6 +7,7 @@
  */
 const assert = require('node:assert/strict')
 const { openPhonePage } = require('./browser')
+const { makePng } = require('../support/png')
 
 async function run ({ base, fakes }) {
   const o = await openPhonePage({ locale: 'zh-CN' })
@@ -48,6 +49,25 @@ async function run ({ base, fakes }) {
     const polished = fakes.dify.calls.at(-1)
     assert.deepEqual(polished.inputs, { prompt: '润色这段盲盒系列的中文描述：更通顺、更生动，保留原有事实，不增加价格、概率或承诺，120 字以内，只输出润色后的文字。' })
     assert.ok(polished.query.includes(written.slice(0, 20)), 'the description went to the AI')
+    // a design's picture described for screen readers (pic/pic2word): the picture's absolute URL goes to
+    // the AI once per language; the answers fill the two fields, for the operator to check
+    const row = o.page.locator('.design-row-0')
+    await row.locator('.design-image input[type=file]').setInputFiles({ name: 'navigator.png', mimeType: 'image/png', buffer: makePng(96, 96, [200, 60, 60]) })
+    await row.locator('.design-image img').waitFor()
+    const beforeAlt = fakes.dify.calls.length
+    await row.locator('.design-alt-ai').click()
+    await o.page.waitForFunction(() => (document.querySelector('.design-row-0 input.design-alt-en, .design-row-0 .design-alt-en input')?.value ?? '').startsWith('AI answer to:'))
+    const described = fakes.dify.calls.slice(beforeAlt)
+    assert.equal(described.length, 2, 'one question per language')
+    for (const c of described) {
+      assert.equal(c.files.length, 1)
+      assert.match(c.files[0].url, /^http:\/\/127\.0\.0\.1:\d+\/media\/u\/[0-9a-f]{64}\.png$/)
+    }
+    const altZh = await row.locator('input.design-alt-zh, .design-alt-zh input').first().inputValue()
+    const altEn = await row.locator('input.design-alt-en, .design-alt-en input').first().inputValue()
+    assert.notEqual(altZh, altEn, 'asked in each language')
+    assert.ok(altZh.length <= 200 && altEn.length <= 200)
+    assert.ok(!/[\r\n]/.test(altZh + altEn), 'one line')
     await o.shot('editor-ai-zh.png')
     assert.deepEqual(o.errors, [])
   } catch (e) {

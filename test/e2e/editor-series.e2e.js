@@ -33,7 +33,7 @@ function expectedOdds (rarities, hiddenPpm) {
 }
 
 const DESIGNS = [
-  { zh: '领航员', en: 'Navigator', rarity: 'rare', ref: '59', rec: '20', colour: [230, 80, 80] },
+  { zh: '领航员', en: 'Navigator', rarity: 'rare', ref: '59', rec: '20', colour: [230, 80, 80], alt: { zh: '红色宇航服的领航员举着星图', en: 'A navigator in a red spacesuit holding a star chart' } },
   { zh: '机械师', en: 'Mechanic', rarity: 'regular', ref: '45', rec: '10', colour: [80, 180, 90] },
   { zh: '厨师', en: 'Cook', rarity: 'regular', ref: '45', rec: '10', colour: [70, 110, 220] },
   { zh: '医生', en: 'Doctor', rarity: 'regular', ref: '45', rec: '10', colour: [240, 190, 60] },
@@ -78,6 +78,10 @@ async function run ({ base }) {
       await row.locator(`.design-rarity-${d.rarity}`).click()
       await field(row, 'design-reference').fill(d.ref)
       await field(row, 'design-recycle').fill(d.rec)
+      if (d.alt) {
+        await field(row, 'design-alt-zh').fill(d.alt.zh)
+        await field(row, 'design-alt-en').fill(d.alt.en)
+      }
       if (i === DESIGNS.length - 1) continue // the last image comes after the publish check
       await row.locator('.design-image input[type=file]').setInputFiles({ name: `${d.en}.png`, mimeType: 'image/png', buffer: makePng(120, 120, d.colour) })
       await row.locator('.design-image img').waitFor()
@@ -117,6 +121,7 @@ async function run ({ base }) {
     const series = await api(base, '/api/operator/series', { seriesId: mine.id }, opToken)
     assert.deepEqual(series.designs.map(d => d.name.en), DESIGNS.map(d => d.en))
     assert.deepEqual(series.designs.map(d => d.rarity), DESIGNS.map(d => d.rarity))
+    assert.deepEqual(series.designs.map(d => d.alt), DESIGNS.map(d => d.alt ?? { zh: '', en: '' }))
     assert.equal(series.priceCents, 3900)
     assert.equal(series.hiddenCasePpm, 100000)
     // every image is the file that was sent
@@ -144,6 +149,9 @@ async function run ({ base }) {
       assert.ok(hit, `${d.en} shown`)
       assert.equal(hit[1], odds[i], `${d.en} odds on the detail page`)
     }
+    // each picture is named for a screen reader: by the operator's description where written, else by its name
+    const labels = await s.page.$$eval('.design .design__img', els => els.map(e => [e.getAttribute('role'), e.getAttribute('aria-label')]))
+    for (const d of DESIGNS) assert.ok(labels.some(([role, label]) => role === 'img' && label === (d.alt?.en ?? d.en)), `${d.en}: ${JSON.stringify(labels)}`)
     await s.shot('editor-series-shopper-detail-en.png')
     await s.page.locator('.slot:not(.slot--sold)').first().click()
     await s.page.locator('.buy-picked').click()

@@ -218,6 +218,37 @@ describe.each(testDialects())('the series editor on %s', (dialect) => {
     expect(list.counts.retired).toBeGreaterThanOrEqual(1)
   })
 
+  test('a design picture described (alt): written after publishing too, shown to shoppers, kept by a save without it, too long refused by field', async () => {
+    const urls: string[] = []
+    for (const c of COLOURS.slice(0, 6)) urls.push((await upload(makePng(64, 64, c))).body.data.url)
+    const made = (await as(op.token, '/api/operator/seriesSave', draft(urls))).body.data
+    expect(made.designs.map((d: { alt: unknown }) => d.alt)).toEqual(made.designs.map(() => ({ zh: '', en: '' })))
+    expect((await as(op.token, '/api/operator/seriesPublish', { seriesId: made.id })).body.code).toBe(200)
+    // no description yet: the shop sends none, and the page names the picture by the design's name
+    expect((await post(t.app, '/api/seriesDetail', { seriesId: made.id })).body.data.designs.every((d: Record<string, unknown>) => !('alt' in d))).toBe(true)
+
+    const current = (await as(op.token, '/api/operator/series', { seriesId: made.id })).body.data
+    const designs = current.designs.map((d: Record<string, unknown>) => ({ id: d.id, name: d.name, rarity: d.rarity, image: d.image, referenceValueCents: d.referenceValueCents, recycleValueCents: d.recycleValueCents }))
+    const alt = { zh: '  红色宇航服的旅人举着星图 ', en: 'A traveller in a red spacesuit holding a star chart' }
+    const body = { ...draft(urls), id: made.id, version: current.version, designs: designs.map((d: Record<string, unknown>, i: number) => i === 0 ? { ...d, alt } : d) }
+    const saved = await as(op.token, '/api/operator/seriesSave', body)
+    expect(saved.body.code).toBe(200)
+    expect(saved.body.data.designs[0].alt).toEqual({ zh: '红色宇航服的旅人举着星图', en: alt.en })
+    const shown = (await post(t.app, '/api/seriesDetail', { seriesId: made.id })).body.data.designs
+    expect(shown.find((d: { id: number }) => d.id === designs[0].id).alt).toEqual({ zh: '红色宇航服的旅人举着星图', en: alt.en })
+
+    // a save that does not send alt (an older page) keeps it
+    const kept = await as(op.token, '/api/operator/seriesSave', { ...draft(urls), id: made.id, version: saved.body.data.version, designs })
+    expect(kept.body.code).toBe(200)
+    expect(kept.body.data.designs[0].alt.en).toBe(alt.en)
+
+    // too long: refused by its field, in the shopper's language, nothing changed
+    const tooLong = await as(op.token, '/api/operator/seriesSave', { ...body, version: kept.body.data.version, designs: designs.map((d: Record<string, unknown>, i: number) => i === 1 ? { ...d, alt: { zh: '长'.repeat(201), en: '' } } : d) }, 'zh')
+    expect(tooLong.body.code).toBe(400)
+    expect(tooLong.body.data.field).toBe('designs.1.alt.zh')
+    expect((await as(op.token, '/api/operator/series', { seriesId: made.id })).body.data.version).toBe(kept.body.data.version)
+  })
+
   test('publishing names the rules of odds and money: the composition, and a box recycling for more than it costs', async () => {
     const urls: string[] = []
     for (const c of COLOURS.slice(0, 4)) urls.push((await upload(makePng(32, 32, c))).body.data.url)

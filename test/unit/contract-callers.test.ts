@@ -15,7 +15,6 @@ const root = path.resolve(__dirname, '../..')
 
 /** Calls of the contract that no page uses yet (issue 24: launch events, alt text). */
 const STILL_WITHOUT_CALLER: string[] = [
-  'POST /api/pic/pic2word',
   'POST /api/queryFlight', 'POST /api/queryTickets'
 ]
 

@@ -18,6 +18,7 @@ import { complaintClosing } from './migrations/0017_complaint_closing'
 import { helperTasks } from './migrations/0019_helper_tasks'
 import { guardianConsent } from './migrations/0021_guardian_consent'
 import { pickupPoints } from './migrations/0022_pickup_points'
+import { designAlt } from './migrations/0023_design_alt'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -39,7 +40,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0017_complaint_closing': complaintClosing(dialect),
     '0019_helper_tasks': helperTasks(dialect),
     '0021_guardian_consent': guardianConsent(dialect),
-    '0022_pickup_points': pickupPoints(dialect)
+    '0022_pickup_points': pickupPoints(dialect),
+    '0023_design_alt': designAlt(dialect)
   }
 }
 

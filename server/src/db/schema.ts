@@ -119,6 +119,9 @@ export interface DesignsTable {
   name_en: ColumnType<string, string | undefined, string>
   rarity: Rarity
   image: string | null
+  /** The picture described (accessible name); '' until written. */
+  alt: ColumnType<string, string | undefined, string>
+  alt_en: ColumnType<string, string | undefined, string>
   reference_value_cents: number
   recycle_value_cents: number
   sort: number

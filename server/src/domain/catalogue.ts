@@ -94,6 +94,7 @@ export function designInfo (d: DesignRowDb, odds: SeriesOdds): DesignInfo {
     id: Number(d.id),
     name: text(d.name, d.name_en),
     image: d.image ?? '',
+    ...(d.alt || d.alt_en ? { alt: text(d.alt, d.alt_en) } : {}),
     rarity: d.rarity,
     referenceValueCents: Number(d.reference_value_cents),
     recycleValueCents: Number(d.recycle_value_cents),

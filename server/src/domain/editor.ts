@@ -33,6 +33,7 @@ function designView (d: DesignRowDb): EditorDesign {
   return {
     id: Number(d.id),
     name: { zh: d.name, en: d.name_en },
+    alt: { zh: d.alt ?? '', en: d.alt_en ?? '' },
     rarity: d.rarity,
     image: d.image,
     referenceValueCents: Number(d.reference_value_cents),
@@ -220,7 +221,7 @@ export async function saveSeries (db: Db, dialect: Dialect, clock: Clock, actorI
       const seriesId = Number(id)
       if (req.designs.length) {
         await trx.insertInto('designs').values(req.designs.map((d, i) => ({
-          series_id: seriesId, name: d.name.zh, name_en: d.name.en, rarity: d.rarity, image: d.image,
+          series_id: seriesId, name: d.name.zh, name_en: d.name.en, alt: d.alt?.zh.trim() ?? '', alt_en: d.alt?.en.trim() ?? '', rarity: d.rarity, image: d.image,
           reference_value_cents: d.referenceValueCents, recycle_value_cents: d.recycleValueCents, sort: i + 1, created_at: now
         }))).execute()
       }
@@ -247,6 +248,8 @@ export async function saveSeries (db: Db, dialect: Dialect, clock: Clock, actorI
     for (const [i, d] of req.designs.entries()) {
       const values = {
         name: d.name.zh, name_en: d.name.en, rarity: d.rarity, image: d.image,
+        // a save without alt keeps what the design had
+        ...(d.alt ? { alt: d.alt.zh.trim(), alt_en: d.alt.en.trim() } : {}),
         reference_value_cents: d.referenceValueCents, recycle_value_cents: d.recycleValueCents, sort: i + 1
       }
       if (d.id === undefined) await trx.insertInto('designs').values({ ...values, series_id: seriesId, created_at: now }).execute()

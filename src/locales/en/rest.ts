@@ -983,6 +983,11 @@ const rest: RestDict = {
     noFile: 'No file selected'
   },
   seriesForm: {
+    alt: 'Picture description (read by screen readers)',
+    altZh: 'Chinese description',
+    altEn: 'English, e.g. a white rabbit in a star hat on the moon',
+    altAi: 'Describe the picture (AI)',
+    altProposed: 'Description filled in: check it before saving',
     aiPolish: 'Polish the description',
     aiPolished: 'Description polished: check it before saving',
     aiNeedsDescription: 'Write the Chinese description first',

@@ -981,6 +981,11 @@ const rest = {
     noFile: '未选择文件'
   },
   seriesForm: {
+    alt: '图片描述（读屏软件读出）',
+    altZh: '中文描述，如：戴星星帽的白兔坐在月亮上',
+    altEn: '英文描述',
+    altAi: 'AI 描述图片',
+    altProposed: '已填入图片描述，保存前请检查',
     aiPolish: '润色描述',
     aiPolished: '描述已润色，保存前请检查',
     aiNeedsDescription: '请先填写中文描述',

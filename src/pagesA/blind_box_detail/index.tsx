@@ -25,7 +25,7 @@ import { errorMessage } from '@/services/request'
 import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
-import { formatCents, formatPpm, formatTime, tr } from '@/utils/format'
+import { formatCents, formatPpm, formatTime, tr, a11yImage, designLabel } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate } from '@/utils/navigation'
 import { loginToContinue } from '@/utils/loginReturn'
@@ -187,7 +187,7 @@ function BlindBoxDetailPage () {
         <View className='design-grid'>
           {series.designs.map(d => (
             <View key={d.id} className={`design design--${d.rarity}`} onClick={() => setPreview(d)}>
-              <Image className='design__img' src={mediaUrl(d.image, 120)} mode='aspectFit' lazyLoad />
+              <Image className='design__img' src={mediaUrl(d.image, 120)} mode='aspectFit' lazyLoad {...a11yImage(designLabel(d))} />
               <Text className='design__name'>{tr(d.name)}</Text>
               <RarityBadge rarity={d.rarity} />
               <Text className='design__odds'>{formatPpm(d.oddsPpm)}</Text>

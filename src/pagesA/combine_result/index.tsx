@@ -15,7 +15,7 @@ import { combineApi } from '@/services/combine'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
-import { tr } from '@/utils/format'
+import { tr, a11yImage, designLabel } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate, redirect } from '@/utils/navigation'
 import { Check, checkCombine } from './check'
@@ -54,7 +54,7 @@ function CombineResultPage () {
   return (
     <PageShell className='combine-result-page'>
       <View className={`combine-result combine-result--${o.design.rarity}`} onClick={() => navigate(`/pagesA/prize_detail/index?prizeId=${o.prizeId}`)}>
-        <Image className='combine-result__img' src={mediaUrl(o.design.image, 240)} mode='aspectFit' />
+        <Image className='combine-result__img' src={mediaUrl(o.design.image, 240)} mode='aspectFit' {...a11yImage(designLabel(o.design))} />
         <Text className='combine-result__title'>{tr(o.design.name)}</Text>
         <RarityBadge rarity={o.design.rarity} />
         <Text className='combine-result__sub'>{tr(o.seriesTitle)} · {t('combine.inputs', { n: result.inputPrizeIds.length })}</Text>

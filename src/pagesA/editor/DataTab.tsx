@@ -1,6 +1,6 @@
 /**
  * The editor's Data tab (issue 24 item 4): the tables of the generic table API (spec 7; types/data.ts
- * DATA_ROWS), a page of rows at a time (POST /api/data/invoke?method=page), sorted newest first, and
+ * DATA_TABLE_NAMES), a page of rows at a time (POST /api/data/invoke?method=page), sorted newest first, and
  * "export as xlsx" (POST /api/data/export through the download helper, services/data.ts). Catalogue
  * tables are the shop's; addresses and prizes are the operator's own, as the API serves them to anyone.
  * The table last looked at is remembered on this device (utils/storage.ts).
@@ -8,7 +8,8 @@
 import { useEffect, useState } from 'react'
 import { ScrollView, Text, View } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
-import { DATA_ROWS, type DataTable } from '~types/data'
+import type { DataTable } from '~types/data'
+import { DATA_TABLE_NAMES } from '~types/limits'
 import EmptyState from '@/components/EmptyState'
 import { exportTable, invokeTable } from '@/services/data'
 import { errorMessage } from '@/services/request'
@@ -18,7 +19,7 @@ import { loading, toast } from '@/utils/feedback'
 import { readVariable, writeVariable } from '@/utils/storage'
 import './data.scss'
 
-const TABLES = Object.keys(DATA_ROWS) as DataTable[]
+const TABLES: readonly DataTable[] = DATA_TABLE_NAMES
 const PAGE_SIZE = 20
 const REMEMBERED = 'editor.dataTable'
 
@@ -59,7 +60,8 @@ function DataTab () {
     } catch (e) { toast({ message: errorMessage(e) }) }
   }
 
-  const columns = Object.keys((DATA_ROWS[table] as { properties: Record<string, unknown> }).properties)
+  // the columns as the server sends them (its schema's order; the page carries no schema code)
+  const columns = rows?.length ? Object.keys(rows[0]) : []
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE))
   return (
     <View className='data-tab'>

@@ -82,6 +82,17 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
       setField('descriptionZh', r.answer.trim().slice(0, EDITOR_LIMITS.descriptionMax))
     } catch (e) { aiFailed(e) } finally { setAiBusy(false) }
   }
+  /** The picture described by the AI (spec 7 /api/pic/pic2word), in Chinese and in English, for the operator to check. */
+  const aiAlt = async (key: string, image: string) => {
+    if (aiBusy) return
+    setAiBusy(true)
+    try {
+      const [zh, en] = await loading.wrap(Promise.all([visionApi.pic2word(image, 'zh'), visionApi.pic2word(image, 'en')]))
+      const cut = (text: string) => text.replace(/[\r\n]+/g, ' ').trim().slice(0, EDITOR_LIMITS.altMax)
+      setDesign(key, { altZh: cut(zh.text), altEn: cut(en.text) })
+      toast({ message: t('seriesForm.altProposed'), level: 'success' })
+    } catch (e) { aiFailed(e) } finally { setAiBusy(false) }
+  }
   /** The Chinese description polished by the AI (spec 7 /api/text/text2text): clearer, same facts, no promises. */
   const aiPolish = async () => {
     if (aiBusy) return
@@ -326,7 +337,15 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
                 {input(`designs.${i}.recycleValueCents`, d.recycle, v => setDesign(d.key, { recycle: v }), { max: 9, cls: 'design-recycle', type: AMOUNT_INPUT_TYPE, disabled: published })}
               </View>
             </View>
-            {[`designs.${i}.image`, `designs.${i}.name.zh`, `designs.${i}.name.en`, `designs.${i}.referenceValueCents`, `designs.${i}.recycleValueCents`, `designs.${i}.rarity`, `designs.${i}.id`].map(f => <View key={f}>{error(f)}</View>)}
+            <View className='design-row__alt'>
+              <Text className='editor-label'>{t('seriesForm.alt')}</Text>
+              {input(`designs.${i}.alt.zh`, d.altZh, v => setDesign(d.key, { altZh: v }), { max: EDITOR_LIMITS.altMax, cls: 'design-alt-zh', placeholder: t('seriesForm.altZh') })}
+              {input(`designs.${i}.alt.en`, d.altEn, v => setDesign(d.key, { altEn: v }), { max: EDITOR_LIMITS.altMax, cls: 'design-alt-en', placeholder: t('seriesForm.altEn') })}
+              {aiOn && d.image && (
+                <Text className={`series-ai__btn design-alt-ai ${aiBusy ? 'series-ai__btn--busy' : ''}`} onClick={() => { void aiAlt(d.key, d.image!) }}>✨ {t('seriesForm.altAi')}</Text>
+              )}
+            </View>
+            {[`designs.${i}.image`, `designs.${i}.name.zh`, `designs.${i}.name.en`, `designs.${i}.alt.zh`, `designs.${i}.alt.en`, `designs.${i}.referenceValueCents`, `designs.${i}.recycleValueCents`, `designs.${i}.rarity`, `designs.${i}.id`].map(f => <View key={f}>{error(f)}</View>)}
             <View className='design-row__actions'>
               <Text className='design-move-up' onClick={() => move(i, -1)}>↑ {t('seriesForm.up')}</Text>
               <Text className='design-move-down' onClick={() => move(i, 1)}>↓ {t('seriesForm.down')}</Text>

@@ -22,7 +22,7 @@ import { prizeStatusKey } from '@/utils/prizeStatus'
 import type { MessageKey } from '@/locales/types'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { navigate, redirect } from '@/utils/navigation'
-import { formatCents, tr } from '@/utils/format'
+import { formatCents, tr, a11yImage, designLabel } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { randomString } from '@/utils/random'
 import { ScanError, scanPrizeCode } from '@/utils/scan'
@@ -172,7 +172,7 @@ function MyBlindBoxPage () {
                   <View className='set__bar'><View className='set__fill' style={{ width: `${s.total ? Math.round(100 * s.collected / s.total) : 0}%` }} /></View>
                   <View className='set__designs'>
                     {s.designs.map(d => (
-                      <Image key={d.design.id} className={`set__design ${d.owned ? '' : 'set__design--missing'}`} src={mediaUrl(d.design.image, 56)} mode='aspectFit' lazyLoad />
+                      <Image key={d.design.id} className={`set__design ${d.owned ? '' : 'set__design--missing'}`} src={mediaUrl(d.design.image, 56)} mode='aspectFit' lazyLoad {...a11yImage(designLabel(d.design))} />
                     ))}
                   </View>
                 </View>

@@ -24,7 +24,7 @@ import { t } from '@/stores/locale'
 import { prizeStatusKey } from '@/utils/prizeStatus'
 import { capabilitiesStore } from '@/stores/capabilities'
 import { dialog, loading, toast } from '@/utils/feedback'
-import { formatCents, tr } from '@/utils/format'
+import { formatCents, tr, a11yImage, designLabel } from '@/utils/format'
 import { randomString } from '@/utils/random'
 import { navigate } from '@/utils/navigation'
 import { mediaUrl } from '@/utils/media'
@@ -103,7 +103,7 @@ function PrizeDetailPage () {
   return (
     <PageShell className='prize-detail-page'>
       <View className={`prize-card prize-card--${design.rarity}`}>
-        <Image className='prize-card__img' src={mediaUrl(design.image, 280)} mode='aspectFit' />
+        <Image className='prize-card__img' src={mediaUrl(design.image, 280)} mode='aspectFit' {...a11yImage(designLabel(design))} />
         <Text className='prize-card__name'>{tr(design.name)}</Text>
         <RarityBadge rarity={design.rarity} />
         <Text className='prize-card__series'>{tr(prize.seriesTitle)}</Text>

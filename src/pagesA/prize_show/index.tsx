@@ -15,7 +15,7 @@ import { drawStore, purchaseIdOf } from '@/stores/draw'
 import { t } from '@/stores/locale'
 import { isH5 } from '@/config'
 import { toast } from '@/utils/feedback'
-import { formatCents, tr } from '@/utils/format'
+import { formatCents, tr, a11yImage, designLabel } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate, redirect, shareMessage } from '@/utils/navigation'
 import { AudioPlayer } from '@/utils/audio'
@@ -93,7 +93,7 @@ function PrizeShowPage () {
         {prizes.map(p => (
           <View key={p.prizeId} className={`result result--${p.design.rarity} result-${p.prizeId}`}
             onClick={() => navigate(`/pages/prize_detail/index?prizeId=${p.prizeId}`)}>
-            <Image className='result__img' src={mediaUrl(p.design.image, 110)} mode='aspectFit' />
+            <Image className='result__img' src={mediaUrl(p.design.image, 110)} mode='aspectFit' {...a11yImage(designLabel(p.design))} />
             <View className='result__body'>
               <Text className='result__name'>{tr(p.design.name)}</Text>
               <Text className='result__meta'>{t('chest.slot', { slot: p.slot })} · {t('prize.value')} {formatCents(p.design.referenceValueCents)}</Text>
