@@ -11,6 +11,7 @@ export default defineAppConfig({
         'combine/index',
         'combine_result/index',
         'editor/index',
+        'event/index',
         'home/index',
         'my_blind_box/index',
         'open_chest_animation/index',

@@ -412,3 +412,26 @@ export const HELPER_METHOD_NAMES = ['serverTime', 'helperFeatures', 'travelDates
 
 /** The tables of the generic table API (types/data.ts DATA_ROWS has one row schema for each). */
 export const DATA_TABLE_NAMES = ['series', 'designs', 'cases', 'addresses', 'prizes'] as const
+
+/**
+ * Launch events (首发活动, issue 24): an operator announces where and when a series launches; a
+ * shopper may ask to be reminded, which happens remindBeforeMs before it starts (or at once when that
+ * is already past), by the mini-program's subscription message or by mail.
+ */
+export const EVENT_LIMITS = {
+  titleMax: 40,
+  venueMax: 50,
+  addressMax: 200,
+  /** How long an event may last. */
+  durationMaxMs: 7 * 86_400_000,
+  /** How far ahead an event may be announced. */
+  aheadMaxDays: 365,
+  remindBeforeMs: 24 * 3_600_000,
+  /** Events per page (spec 9's lists of 20). */
+  pageSize: 20,
+  /** Tries of a reminder whose provider was down, and the wait before the next (doubling). */
+  sendAttempts: 3,
+  retryMs: 5 * 60_000,
+  /** A reminder claimed this long ago and never finished (the server stopped mid-send) is given up, never sent twice. */
+  staleSendingMs: 10 * 60_000
+} as const

@@ -65,6 +65,8 @@ import { JdUnionClient } from './providers/jdUnion'
 import { JuheFlightClient, JuheTrainClient } from './providers/juhe'
 import { bijiaRoutesOf } from './routes/bijia'
 import { travelRoutesOf } from './routes/travel'
+import { eventRoutesOf } from './routes/events'
+import { startEventReminders } from './domain/events'
 import { methodRoutesOf } from './routes/methods'
 import { complaintRoutes } from './routes/complaints'
 import { notifyRoutes } from './routes/notify'
@@ -257,14 +259,18 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     taskRoutesOf(typed, ctx)
     bijiaRoutesOf(typed, ctx)
     travelRoutesOf(typed, ctx)
+    eventRoutesOf(typed, ctx)
     // last: the generic POST /api/:method_name (static routes win over it whatever the order)
     methodRoutesOf(typed, ctx)
   }, { prefix })
   await serveOpenApi(app, config)
 
   const stopMaintenance = options.maintenance === false ? () => undefined : startMaintenance(ctx, app.log)
+  // launch-event reminders due are sent by the same servers (each claimed before it is sent)
+  const stopReminders = options.maintenance === false ? () => undefined : startEventReminders(ctx, app.log)
   app.addHook('onClose', async () => {
     stopMaintenance()
+    stopReminders()
     // a PDF being drawn finishes (within its time limit) before the database closes
     await ctx.pdfTasks.close()
     // alerts under way finish (each within the providers' time limit) before the mailer closes

@@ -12,6 +12,8 @@ export type NodeEnv = 'development' | 'production' | 'test'
 /** `false`: use the socket address; `true`: trust every proxy; a number: hops; a list: trusted proxies. */
 export type TrustProxy = boolean | number | string[]
 
+import type { EventsConfig } from './domain/events'
+
 export interface WeChatConfig {
   /** Mini-program credentials (code2session, URL links). */
   appId?: string
@@ -106,6 +108,8 @@ export interface Config {
   /** Unset: WeChat Pay is off (only the sandbox channel, outside production). */
   wechatPay?: WeChatPayConfig
   maps: MapsConfig
+  /** Launch-event reminders (domain/events.ts). */
+  events: EventsConfig
   express: ExpressConfig
   /**
    * OPERATOR_ACCOUNTS: accounts (user names, phones or e-mail addresses) made operators at every
@@ -230,6 +234,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const authorizeUrl = get('WECHAT_OAUTH_AUTHORIZE_URL') ?? DEFAULTS.WECHAT_OAUTH_AUTHORIZE_URL
   if (!isUrl(authorizeUrl, ['http:', 'https:'])) problems.push('WECHAT_OAUTH_AUTHORIZE_URL must be an http:// or https:// URL')
   const operatorAccounts = parseOperatorAccounts(get('OPERATOR_ACCOUNTS'), problems)
+  const events = parseEventsConfig(get, problems)
+  if (events.wechatTemplateId && !appId) problems.push('WECHAT_EVENT_TEMPLATE_ID needs WECHAT_APPID and WECHAT_SECRET (the mini-program that sends it)')
   const ttsRaw = get('TTS_ENGINE') ?? 'auto'
   if (!['espeak-ng', 'off', 'auto'].includes(ttsRaw)) problems.push(`TTS_ENGINE must be espeak-ng or off (unset: espeak-ng when installed), got "${ttsRaw.slice(0, 40)}"`)
   const aiBase = (get('AI_API_BASE') ?? 'https://api.dify.ai/v1').replace(/\/+$/, '')
@@ -286,6 +292,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     mailFrom,
     sms: { providerUrl: smsUrl, apiKey: smsKey },
     wechat: { appId, secret, oauthAppId, oauthSecret, apiBase: wechatBase, authorizeUrl },
+    events,
     wechatPay,
     maps,
     express,
@@ -553,5 +560,30 @@ export function features (config: Config) {
     sms: !!config.sms.providerUrl || dev,
     weapp: !!(config.wechat.appId && config.wechat.secret),
     wechatWeb: !!(config.wechat.oauthAppId && config.wechat.oauthSecret)
+  }
+}
+
+/**
+ * Launch-event reminders: WECHAT_EVENT_TEMPLATE_ID (the subscription message template chosen in the
+ * mini-program's console; unset: reminders go by mail only), WECHAT_EVENT_TEMPLATE_KEYS (its four
+ * keywords for the event's name, time, place and a note, as the console lists them; default
+ * thing1,time2,thing3,thing4), WECHAT_MINIPROGRAM_STATE (formal, trial or developer: which version a
+ * message opens) and EVENT_REMINDER_SWEEP_MS (how often due reminders are looked for; 60000).
+ */
+function parseEventsConfig (get: (name: string) => string | undefined, problems: string[]): EventsConfig {
+  const wechatTemplateId = get('WECHAT_EVENT_TEMPLATE_ID')
+  if (wechatTemplateId !== undefined && !/^[A-Za-z0-9_-]{1,128}$/.test(wechatTemplateId)) problems.push('WECHAT_EVENT_TEMPLATE_ID must be the template id the mini-program console shows (letters, digits, - and _)')
+  const keys = (get('WECHAT_EVENT_TEMPLATE_KEYS') ?? 'thing1,time2,thing3,thing4').split(',').map(k => k.trim())
+  if (keys.length !== 4 || !keys.every(k => /^[a-z_]+[0-9]+$/.test(k))) problems.push('WECHAT_EVENT_TEMPLATE_KEYS must be four keywords of the template, e.g. thing1,time2,thing3,thing4')
+  const state = get('WECHAT_MINIPROGRAM_STATE') ?? 'formal'
+  if (!['formal', 'trial', 'developer'].includes(state)) problems.push('WECHAT_MINIPROGRAM_STATE must be formal, trial or developer')
+  const sweepRaw = get('EVENT_REMINDER_SWEEP_MS') ?? '60000'
+  const sweepMs = Number(sweepRaw)
+  if (!Number.isInteger(sweepMs) || sweepMs < 1000 || sweepMs > 3_600_000) problems.push('EVENT_REMINDER_SWEEP_MS must be a whole number of milliseconds from 1000 to 3600000')
+  return {
+    ...(wechatTemplateId ? { wechatTemplateId } : {}),
+    wechatTemplateKeys: (keys.length === 4 ? keys : ['thing1', 'time2', 'thing3', 'thing4']) as EventsConfig['wechatTemplateKeys'],
+    miniProgramState: state as EventsConfig['miniProgramState'],
+    sweepMs: Number.isInteger(sweepMs) ? sweepMs : 60000
   }
 }

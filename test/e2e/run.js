@@ -24,10 +24,11 @@ const feishu = require('../support/providers/feishu')
 const wecom = require('../support/providers/wecom')
 const sms = require('../support/providers/sms')
 const tencentMapJs = require('../support/providers/tencentMapJs')
+const juhe = require('../support/providers/juhe')
 const { freePort, stop, waitForApi } = require('../support/processes')
 
 const root = path.resolve(__dirname, '../..')
-const ALL_SUITES = [require('./h5-shell.e2e'), require('./prerender.e2e'), require('./auth.e2e'), require('./shop.e2e'), require('./long-press.e2e'), require('./layout.e2e'), require('./after-draw.e2e'), require('./combine.e2e'), require('./shipments.e2e'), require('./withdraw.e2e'), require('./security.e2e'), require('./forms.e2e'), require('./routes.e2e'), require('./operators.e2e'), require('./editor-series.e2e'), require('./complaints.e2e'), require('./ai-editor.e2e'), require('./vision.e2e'), require('./tasks.e2e'), require('./prize-market.e2e'), require('./first-visit.e2e'), require('./pickup.e2e'), require('./share.e2e'), require('./notify.e2e'), require('./data-tab.e2e')]
+const ALL_SUITES = [require('./h5-shell.e2e'), require('./prerender.e2e'), require('./auth.e2e'), require('./shop.e2e'), require('./long-press.e2e'), require('./layout.e2e'), require('./after-draw.e2e'), require('./combine.e2e'), require('./shipments.e2e'), require('./withdraw.e2e'), require('./security.e2e'), require('./forms.e2e'), require('./routes.e2e'), require('./operators.e2e'), require('./editor-series.e2e'), require('./complaints.e2e'), require('./ai-editor.e2e'), require('./vision.e2e'), require('./tasks.e2e'), require('./prize-market.e2e'), require('./first-visit.e2e'), require('./pickup.e2e'), require('./share.e2e'), require('./notify.e2e'), require('./data-tab.e2e'), require('./events.e2e')]
 // E2E_SUITES=after,shop runs the suites whose names contain one of the words (all by default)
 const only = (process.env.E2E_SUITES ?? '').split(',').map(s => s.trim()).filter(Boolean)
 const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includes(w))) : ALL_SUITES
@@ -36,7 +37,7 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
   if (!fs.existsSync(path.join(root, 'dist', 'h5', 'index.html'))) throw new Error('dist/h5 is missing: run npm run build:h5 first')
   const smtp = await startSmtp()
   // the map and parcel providers, as local servers that speak their APIs
-  const fakes = { tencent: await tencent.start({ sk: tencent.SK }), amap: await amap.start(), kuaidi100: await kuaidi100.start(), wechat: await wechat.start(), feishu: await feishu.start(), wecom: await wecom.start(), dify: await dify.start(), images: await images.start(), video: await cogvideo.start(), music: await suno.start(), jd: await jdunion.start(), sms: await sms.start(), tmap: await tencentMapJs.start() }
+  const fakes = { tencent: await tencent.start({ sk: tencent.SK }), amap: await amap.start(), kuaidi100: await kuaidi100.start(), wechat: await wechat.start(), feishu: await feishu.start(), wecom: await wecom.start(), dify: await dify.start(), images: await images.start(), video: await cogvideo.start(), music: await suno.start(), jd: await jdunion.start(), sms: await sms.start(), tmap: await tencentMapJs.start(), juhe: await juhe.start() }
   // the suites together make more operator alerts a minute than WeCom's 20 (robots.test.ts tests that limit)
   fakes.wecom.perMinute = fakes.feishu.perMinute = fakes.feishu.perSecond = 10000
   const providerEnv = {
@@ -59,7 +60,10 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
     ...fakes.feishu.env, ...fakes.wecom.env,
     // SMS through the shop's adapter to a local relay (a guardian's consent code; the shop suite reads it)
     ...fakes.sms.env,
-    COMPLAINT_MAILBOX: require('./complaints.e2e').MAILBOX
+    COMPLAINT_MAILBOX: require('./complaints.e2e').MAILBOX,
+    // trains and flights (Juhe) for the launch events' page; due reminders looked for every second
+    ...juhe.envFor(fakes.juhe),
+    EVENT_REMINDER_SWEEP_MS: '1000'
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-e2e-'))
   const port = await freePort()

@@ -10,7 +10,7 @@ import path from 'node:path'
 
 const SRC = path.resolve(__dirname, '../../src')
 /** Modules of types/ without schema code, which the app may import values from. */
-const PLAIN = ['limits', 'crypto', 'fair', 'odds', 'imageHeader']
+const PLAIN = ['limits', 'crypto', 'fair', 'odds', 'imageHeader', 'cities']
 
 function sources (dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {

@@ -23,6 +23,34 @@ const MB = 1024 * 1024
 /** Bytes of a value as WeChat measures what it stores or sends across: its JSON text, in UTF-8. */
 const jsonBytes = (v) => Buffer.byteLength(JSON.stringify(v === undefined ? null : v) || '', 'utf8')
 
+/**
+ * While an element's tap is handled (WeChat runs a bindtap handler, and what it calls before its first
+ * await, in the tap's turn), state.tapping is true: the wrappers miniprogram-simulate hands out (the page's and its elements') get a
+ * dispatchEvent that marks it.
+ */
+function tapMarker (state) {
+  const mark = (wrapper) => {
+    const proto = wrapper && Object.getPrototypeOf(wrapper)
+    if (!proto || proto.__tapMarked || typeof proto.dispatchEvent !== 'function') return wrapper
+    const dispatch = proto.dispatchEvent
+    proto.dispatchEvent = function (name, ...rest) {
+      if (name !== 'tap') return dispatch.call(this, name, ...rest)
+      // j-component dispatches in a microtask ("模拟异步情况"): the flag drops in the one queued after it
+      state.tapping = true
+      try { return dispatch.call(this, name, ...rest) } finally { Promise.resolve().then(() => { state.tapping = false }) }
+    }
+    proto.__tapMarked = true
+    return wrapper
+  }
+  return (page) => {
+    mark(page)
+    const one = page.querySelector.bind(page)
+    const all = page.querySelectorAll.bind(page)
+    page.querySelector = (selector) => mark(one(selector))
+    page.querySelectorAll = (selector) => { const found = all(selector); found.forEach(mark); return found }
+  }
+}
+
 function createHarness () {
   const state = {
     app: null,
@@ -57,7 +85,13 @@ function createHarness () {
     wechat: null,
     loginCodes: [],
     /** wx.openLocation calls WeChat took (its map opened on the point). */
-    openedLocations: []
+    openedLocations: [],
+    /** What the user answers wx.requestSubscribeMessage, per template id ('accept' unless set: 'reject', 'ban', 'filter'). */
+    subscribeAnswers: {},
+    /** wx.requestSubscribeMessage calls: { tmplIds, inTap, answer } */
+    subscribeRequests: [],
+    /** A tap (dispatchEvent('tap')) is being handled now. */
+    tapping: false
   }
   /** The page stack (routes, with their queries): what getCurrentPages() answers. */
   state.stack = [{ route: state.route.route, options: state.route.query }]
@@ -361,6 +395,32 @@ function createHarness () {
     ok('login', opts, { code })
   }
 
+  // https://developers.weixin.qq.com/miniprogram/dev/api/open-api/subscribe-message/wx.requestSubscribeMessage.html:
+  // tmplIds 1-3 template ids (an empty list fails with errCode 10001, more than three 20003 "templates
+  // count out of max bounds"); only from a user's tap ("can only be invoked by user TAP gesture.",
+  // errCode 20001 in the simulator's terms); the answer per template: accept, reject, ban or filter. An
+  // "accept" is recorded with WeChat's servers (state.wechat.subscribe), which lets the server send one
+  // message of that template to this user.
+  wx.requestSubscribeMessage = (opts = {}) => {
+    const ids = Array.isArray(opts.tmplIds) ? opts.tmplIds : []
+    const call = { tmplIds: ids, inTap: state.tapping, answer: null }
+    state.subscribeRequests.push(call)
+    const refuse = (errCode, errMsg) => {
+      const e = { errMsg: `requestSubscribeMessage:fail ${errMsg}`, errCode }
+      setTimeout(() => { opts.fail && opts.fail(e); opts.complete && opts.complete(e) }, 0)
+    }
+    if (!call.inTap) return refuse(20001, 'can only be invoked by user TAP gesture.')
+    if (ids.length === 0) return refuse(10001, 'TmplIds can\'t be empty')
+    if (ids.length > 3) return refuse(20003, 'Templates count out of max bounds')
+    const answer = { errMsg: 'requestSubscribeMessage:ok' }
+    for (const id of ids) {
+      answer[id] = state.subscribeAnswers[id] || 'accept'
+      if (answer[id] === 'accept' && state.wechat) state.wechat.subscribe(state.wechat.user.openid, id)
+    }
+    call.answer = answer
+    setTimeout(() => { opts.success && opts.success(answer); opts.complete && opts.complete(answer) }, 0)
+  }
+
   function boot () {
     require(path.join(DIST, 'app.js'))
     state.app.onLaunch({ path: state.route.route, query: state.route.query })
@@ -373,9 +433,11 @@ function createHarness () {
     const id = simulate.load(path.join(DIST, route), `p-${route.replace(/\W/g, '-')}`, { compiler: 'official', rootPath: DIST })
     const page = simulate.render(id)
     page.attach(document.createElement('parent-wrapper'))
+    markTaps(page)
     return page
   }
 
+  const markTaps = tapMarker(state)
   // privacy, scopes, location: ./wx-privacy.js
   require('./wx-privacy').install(wx, state, { ok })
 

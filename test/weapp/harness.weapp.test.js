@@ -200,3 +200,57 @@ test('a map WeChat would not draw: no point, scale outside 3-20, a marker withou
     'polyline points need latitude and longitude'
   ])
 })
+
+describe('subscription messages: wx.requestSubscribeMessage, and WeChat sending one', () => {
+  test('only from a tap, 1 to 3 templates; an "accept" lets the server send one message of it, a second is refused', async () => {
+    const mini = await startMiniProgram()
+    try {
+      h.state.wechat = mini
+      mini.mint({ openid: 'o_subscribe_rules_01' })
+      mini.user = { openid: 'o_subscribe_rules_01' }
+      const id = mini.templates && Object.keys(mini.templates)[0]
+      // outside a tap (e.g. on page load): refused
+      const outside = await call('requestSubscribeMessage', { tmplIds: [id] })
+      expect(outside).toMatchObject({ ok: false, errCode: 20001 })
+      h.state.tapping = true
+      try {
+        expect(await call('requestSubscribeMessage', { tmplIds: [] })).toMatchObject({ ok: false, errCode: 10001 })
+        expect(await call('requestSubscribeMessage', { tmplIds: ['a', 'b', 'c', 'd'] })).toMatchObject({ ok: false, errCode: 20003 })
+        h.state.subscribeAnswers[id] = 'reject'
+        expect(await call('requestSubscribeMessage', { tmplIds: [id] })).toMatchObject({ ok: true, [id]: 'reject' })
+        expect(mini.consentsLeft('o_subscribe_rules_01', id)).toBe(0)
+        h.state.subscribeAnswers[id] = 'accept'
+        expect(await call('requestSubscribeMessage', { tmplIds: [id] })).toMatchObject({ ok: true, [id]: 'accept' })
+      } finally { h.state.tapping = false }
+      expect(mini.consentsLeft('o_subscribe_rules_01', id)).toBe(1)
+
+      // WeChat's side (sendMessage's rules): a token first; the message spends the consent
+      // (jsdom has no fetch: node's http)
+      const ask = (url, body) => new Promise((resolve, reject) => {
+        const req = http.request(url, { method: body === undefined ? 'GET' : 'POST' }, res => {
+          const chunks = []
+          res.on('data', c => chunks.push(c))
+          res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))))
+        })
+        req.on('error', reject)
+        req.end(body === undefined ? undefined : JSON.stringify(body))
+      })
+      const token = (await ask(`${mini.url}/cgi-bin/token?grant_type=client_credential&appid=${mini.appid}&secret=${mini.secret}`)).access_token
+      const send = (body, t = token) => ask(`${mini.url}/cgi-bin/message/subscribe/send?access_token=${t}`, body)
+      const data = { thing1: { value: '上海首发会' }, time2: { value: '2026年12月12日 14:00' }, thing3: { value: '上海 静安嘉里中心' }, thing4: { value: '活动即将开始' } }
+      const good = { touser: 'o_subscribe_rules_01', template_id: id, page: 'pagesA/event/index?id=1', data }
+      expect(await send(good, 'not-a-token')).toMatchObject({ errcode: 40001 })
+      expect(await send({ ...good, touser: 'o_nobody' })).toMatchObject({ errcode: 40003 })
+      expect(await send({ ...good, template_id: 'tmpl_unknown' })).toMatchObject({ errcode: 40037 })
+      expect(await send({ ...good, data: { ...data, thing1: { value: '一'.repeat(21) } } })).toMatchObject({ errcode: 47003 })
+      expect(await send({ ...good, data: { ...data, time2: { value: 'tomorrow' } } })).toMatchObject({ errcode: 47003 })
+      expect(await send({ ...good, page: 'pagesA/nowhere/index' })).toMatchObject({ errcode: 47003 })
+      expect(await send(good)).toMatchObject({ errcode: 0 })
+      expect(await send(good)).toMatchObject({ errcode: 43101 })
+      expect(mini.messages).toHaveLength(1)
+    } finally {
+      h.state.wechat = null
+      await mini.close()
+    }
+  })
+})

@@ -19,6 +19,7 @@ import { helperTasks } from './migrations/0019_helper_tasks'
 import { guardianConsent } from './migrations/0021_guardian_consent'
 import { pickupPoints } from './migrations/0022_pickup_points'
 import { designAlt } from './migrations/0023_design_alt'
+import { launchEvents } from './migrations/0024_launch_events'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -41,7 +42,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0019_helper_tasks': helperTasks(dialect),
     '0021_guardian_consent': guardianConsent(dialect),
     '0022_pickup_points': pickupPoints(dialect),
-    '0023_design_alt': designAlt(dialect)
+    '0023_design_alt': designAlt(dialect),
+    '0024_launch_events': launchEvents(dialect)
   }
 }
 

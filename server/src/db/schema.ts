@@ -356,6 +356,44 @@ export interface PickupPointsTable {
   updated_at: Timestamp
 }
 
+/** A launch event (migration 0024, types/events.ts). */
+export interface LaunchEventsTable {
+  id: Generated<number>
+  series_id: number
+  title: string
+  title_en: string
+  city: string
+  venue: string
+  address: string
+  latitude: number
+  longitude: number
+  starts_at: Timestamp
+  ends_at: Timestamp
+  status: 'announced' | 'cancelled'
+  updated_by: number | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+/** A shopper's reminder of a launch event (migration 0024). */
+export interface EventRemindersTable {
+  id: Generated<number>
+  event_id: number
+  user_id: number
+  channel: 'wechat' | 'mail'
+  /** The openid (wechat) or the e-mail address (mail). */
+  target: string
+  lang: 'zh' | 'en'
+  remind_at: Timestamp
+  status: 'waiting' | 'sending' | 'sent' | 'failed' | 'cancelled'
+  attempts: number
+  claimed_at: Timestamp | null
+  sent_at: Timestamp | null
+  last_error: string | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
 /** A user's seed of the provably fair draw (types/fair.ts): one active, older ones revealed. */
 export interface FairSeedsTable {
   id: Generated<number>
@@ -515,6 +553,8 @@ export interface Database {
   shipments: ShipmentsTable
   shipment_items: ShipmentItemsTable
   pickup_points: PickupPointsTable
+  launch_events: LaunchEventsTable
+  event_reminders: EventRemindersTable
   fair_seeds: FairSeedsTable
   combine_recipes: CombineRecipesTable
   combines: CombinesTable

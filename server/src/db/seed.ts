@@ -159,9 +159,26 @@ async function seedPickupPoints (db: Db, clock: Clock): Promise<void> {
   await db.insertInto('pickup_points').values(DEMO_PICKUP_POINTS.map(p => ({ ...p, active: 1, updated_by: null, created_at: now, updated_at: now }))).execute()
 }
 
+/** The demo launch event: the first series on sale, in Beijing's Sanlitun, ten days after the shop first starts, 14:00-20:00 China time. */
+async function seedEvents (db: Db, clock: Clock): Promise<void> {
+  const { n } = await db.selectFrom('launch_events').select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+  if (Number(n) > 0) return
+  const series = await db.selectFrom('series').select(['id']).where('status', '=', 'on_sale').orderBy('id').executeTakeFirst()
+  if (!series) return
+  const day = new Date(clock() + 8 * 3_600_000 + 10 * 86_400_000).toISOString().slice(0, 10)
+  const now = new Date(clock()).toISOString()
+  await db.insertInto('launch_events').values({
+    series_id: Number(series.id), title: '线下首发会 · 三里屯', title_en: 'Launch day in Sanlitun', city: '北京',
+    venue: '三里屯太古里 南区 中庭', address: '北京市朝阳区三里屯路19号', latitude: 39.93482, longitude: 116.45393,
+    starts_at: new Date(`${day}T14:00:00+08:00`).toISOString(), ends_at: new Date(`${day}T20:00:00+08:00`).toISOString(),
+    status: 'announced', updated_by: null, created_at: now, updated_at: now
+  }).execute()
+}
+
 export async function seedDemo (db: Db, clock: Clock): Promise<DemoLogin[]> {
   await seedCatalogue(db, clock)
   await seedPickupPoints(db, clock)
+  await seedEvents(db, clock)
   const { n } = await db.selectFrom('users').select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   if (Number(n) > 0) return []
   for (const login of DEMO_LOGINS) {

@@ -3,6 +3,7 @@
  *  - mini-program login: GET /sns/jscode2session
  *  - web OAuth (official account): GET /sns/oauth2/access_token, GET /sns/userinfo
  *  - mini-program URL links: GET /cgi-bin/token, POST /wxa/generate_urllink
+ *  - subscription messages (订阅消息): POST /cgi-bin/message/subscribe/send
  * WeChat answers HTTP 200 with {errcode, errmsg} on failure; those become WeChatError, while transport
  * failures and unreadable answers become ProviderUnavailableError.
  */
@@ -22,12 +23,50 @@ export interface OAuthToken { accessToken: string; openid: string; unionid?: str
 export interface WeChatProfile { openid: string; unionid?: string; nickname: string; avatar: string | null }
 export interface UrlLinkRequest { path?: string; query?: string; expireDays?: number }
 
+/** One subscription message: `data` maps each keyword of the template (thing1, time2 ...) to its value. */
+export interface SubscribeMessage {
+  touser: string
+  templateId: string
+  /** The mini-program page it opens, with its query (no leading /). */
+  page?: string
+  data: Record<string, string>
+  lang?: 'zh_CN' | 'en_US'
+  state?: 'developer' | 'trial' | 'formal'
+}
+
+/**
+ * A value fitted to its keyword's rule, so a message is never refused for its length (47003):
+ * https://developers.weixin.qq.com/miniprogram/dev/OpenApiDoc/mp-message-management/subscribe-message/sendMessage.html
+ * lists them: thing at most 20 characters, phrase at most 5 Chinese characters, character_string at
+ * most 32 letters, digits and symbols, number at most 32 digits, letter at most 32 letters, name at
+ * most 10 characters (20 in Latin letters); time and date are given in one of its formats by the caller
+ * (e.g. 2026年12月12日 14:00). The kind is the keyword without its digits (thing1 -> thing).
+ */
+export function subscribeValue (keyword: string, text: string): string {
+  const kind = keyword.replace(/\d+$/, '')
+  const flat = text.replace(/\s+/g, ' ').trim()
+  const cut = (max: number) => {
+    const chars = [...flat]
+    return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`
+  }
+  switch (kind) {
+    case 'thing': return cut(20)
+    case 'phrase': return [...flat.replace(/[^\u4e00-\u9fa5]/g, '')].slice(0, 5).join('')
+    case 'character_string': return [...flat.replace(/[^\x21-\x7e]/g, '')].slice(0, 32).join('')
+    case 'number': return flat.replace(/[^0-9.]/g, '').slice(0, 32)
+    case 'letter': return flat.replace(/[^A-Za-z]/g, '').slice(0, 32)
+    case 'name': return /^[\x20-\x7e]*$/.test(flat) ? cut(20) : cut(10)
+    default: return flat
+  }
+}
+
 export interface WeChatClient {
   code2Session (code: string): Promise<MiniProgramSession>
   oauthAccessToken (code: string): Promise<OAuthToken>
   userInfo (accessToken: string, openid: string): Promise<WeChatProfile>
   generateUrlLink (request: UrlLinkRequest): Promise<string>
   authorizeUrl (redirectUri: string, scope: 'snsapi_base' | 'snsapi_userinfo', state: string): string
+  sendSubscribeMessage (message: SubscribeMessage): Promise<void>
 }
 
 type Json = Record<string, unknown>
@@ -157,6 +196,34 @@ export class HttpWeChatClient implements WeChatClient {
       return await attempt(false)
     } catch (err) {
       if (err instanceof WeChatError && STALE_TOKEN_ERRCODES.has(err.errcode)) return attempt(true)
+      throw err
+    }
+  }
+
+  /**
+   * Sends a subscription message, as
+   * https://developers.weixin.qq.com/miniprogram/dev/OpenApiDoc/mp-message-management/subscribe-message/sendMessage.html
+   * documents it: POST /cgi-bin/message/subscribe/send?access_token, {touser, template_id, page, data:
+   * {keyword: {value}}, miniprogram_state, lang}. A stale token is fetched again once; WeChat's refusal
+   * (43101 the user has no consent left, 40037 the template, 47003 a value) is a WeChatError.
+   */
+  async sendSubscribeMessage (m: SubscribeMessage): Promise<void> {
+    const path = '/cgi-bin/message/subscribe/send'
+    const body = {
+      touser: m.touser,
+      template_id: m.templateId,
+      ...(m.page ? { page: m.page } : {}),
+      data: Object.fromEntries(Object.entries(m.data).map(([k, value]) => [k, { value }])),
+      miniprogram_state: m.state ?? 'formal',
+      lang: m.lang ?? 'zh_CN'
+    }
+    try {
+      await this.call(path, { access_token: await this.token(false) }, body)
+    } catch (err) {
+      if (err instanceof WeChatError && STALE_TOKEN_ERRCODES.has(err.errcode)) {
+        await this.call(path, { access_token: await this.token(true) }, body)
+        return
+      }
       throw err
     }
   }

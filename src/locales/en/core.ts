@@ -10,6 +10,7 @@ const core: CoreDict = {
     switchTo: '中文'
   },
   titles: {
+    event: 'Launch event',
     login: 'Log in',
     web_view: 'Web page',
     editor: 'Blind-box editor',

@@ -13,6 +13,7 @@ const core = {
     switchTo: 'English'
   },
   titles: {
+    event: '首发活动',
     login: '登录页',
     web_view: '网页',
     editor: '盲盒编辑器',

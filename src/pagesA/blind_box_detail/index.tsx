@@ -15,6 +15,8 @@ import RarityBadge from '@/components/RarityBadge'
 import DesignPreview from '@/components/DesignPreview'
 import PropSheet, { type PropSheetHandle } from '@/components/PropSheet'
 import ShareBar from '@/components/ShareBar'
+import type { LaunchEvent } from '~types/events'
+import { eventsApi } from '@/services/events'
 import { propsApi } from '@/services/props'
 import { ApiError } from '@/services/errors'
 import { callComponent } from '@/utils/componentCall'
@@ -23,11 +25,12 @@ import { randomString } from '@/utils/random'
 import { shopApi } from '@/services/shop'
 import { errorMessage } from '@/services/request'
 import { sessionStore } from '@/stores/session'
-import { t } from '@/stores/locale'
+import { localeStore, t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { formatCents, formatPpm, formatTime, tr, a11yImage, designLabel } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate } from '@/utils/navigation'
+import { chinaClock } from '../event/travel'
 import { loginToContinue } from '@/utils/loginReturn'
 import { detailLink, parseSlots, restoreSelection } from '@/utils/slots'
 import './index.scss'
@@ -63,8 +66,11 @@ function BlindBoxDetailPage () {
     caseId: Number(params.caseId) > 0 ? Number(params.caseId) : null
   })
 
+  const [events, setEvents] = useState<LaunchEvent[]>([])
   const load = async () => {
     if (!Number.isInteger(seriesId) || seriesId <= 0) { setMissing(true); return }
+    // its launch events to come (a failure hides the banner: the box is what the page is for)
+    eventsApi.list({ seriesId }).then(r => setEvents(r.list), () => setEvents([]))
     try {
       const [s, c] = await Promise.all([shopApi.seriesDetail(seriesId), shopApi.caseCurrent(seriesId)])
       setSeries(s)
@@ -182,6 +188,12 @@ function BlindBoxDetailPage () {
         <Text className='detail-hero__price'>{formatCents(series.priceCents)} <Text className='detail-hero__unit'>{t('detail.perBox')}</Text></Text>
       </View>
       <ShareBar title={tr(series.title)} />
+      {events.slice(0, 3).map(e => (
+        <View key={e.id} className={`event-banner event-banner-${e.id}`} onClick={() => navigate(`/pagesA/event/index?id=${e.id}`)}>
+          <Text className='event-banner__title'>📍 {t('event.banner', { title: tr(e.title) })}</Text>
+          <Text className='event-banner__where'>{chinaClock(e.startsAt)} · {localeStore.locale === 'en' ? e.city.en : e.city.zh} {e.venue} ›</Text>
+        </View>
+      ))}
 
       <Section title={t('detail.designs')} extra={<Text>{t('detail.valueRange')}: {formatCents(series.valueRange.minCents)} – {formatCents(series.valueRange.maxCents)}</Text>}>
         <View className='design-grid'>

@@ -24,6 +24,7 @@ import SeriesTab from './SeriesTab'
 import ComplaintsTab from './ComplaintsTab'
 import PdfTab from './PdfTab'
 import DataTab from './DataTab'
+import EventsTab from './EventsTab'
 import './index.scss'
 
 /** The operator's tabs; each is a component of its own file. */
@@ -31,6 +32,7 @@ const TABS: Array<{ key: string; label: MessageKey; Tab: ComponentType }> = [
   { key: 'series', label: 'editor.tabSeries', Tab: SeriesTab },
   { key: 'shipments', label: 'editor.tabShipments', Tab: ShipmentsTab },
   { key: 'pickup', label: 'editor.tabPickup', Tab: PickupTab },
+  { key: 'events', label: 'opEvents.tab', Tab: EventsTab },
   { key: 'withdrawals', label: 'editor.tabWithdrawals', Tab: WithdrawalsTab },
   { key: 'reviews', label: 'editor.tabReviews', Tab: ReviewsTab },
   { key: 'recipes', label: 'editor.tabRecipes', Tab: RecipesTab },

@@ -34,6 +34,66 @@ function miniProgramPages () {
   return [...text.matchAll(/'([\w/]+\/index)'/g)].map(m => (m[1].startsWith('pages/') ? m[1] : `pagesA/${m[1]}`))
 }
 
+// Subscription messages (订阅消息), for launch-event reminders, as
+// https://developers.weixin.qq.com/miniprogram/dev/OpenApiDoc/mp-message-management/subscribe-message/sendMessage.html
+// documents POST /cgi-bin/message/subscribe/send?access_token {touser, template_id, page, data,
+// miniprogram_state, lang}: 40001 a token it did not give; 40003 a touser that is no openid of this
+// mini-program; 40037 an unknown template_id; 43101 "user refuse to accept the msg" when the user has
+// no unspent consent for that template (each wx.requestSubscribeMessage "accept" grants one: `subscribe`,
+// what WeChat's client records; a send spends it); 47003 "argument invalid!" for data missing a keyword
+// of the template or a value breaking its keyword's rule, a page that is not one of the mini-program's,
+// a miniprogram_state or lang it does not know. Answers {errcode: 0, errmsg: 'ok', msgid}.
+const EVENT_TEMPLATE_ID = 'tmpl_fake_event_reminder_01'
+
+/** The keyword rules of the page above (kind = the keyword without its digits). */
+const KEYWORD_RULES = {
+  thing: v => [...v].length <= 20,
+  phrase: v => /^[\u4e00-\u9fa5]{1,5}$/.test(v),
+  character_string: v => /^[\x21-\x7e]{1,32}$/.test(v),
+  number: v => /^[0-9.]{1,32}$/.test(v),
+  letter: v => /^[A-Za-z]{1,32}$/.test(v),
+  // 2019年10月1日 15:01, 2019-10-01 15:01, 15:01, 2019年10月1日 ...: a date and/or a time
+  time: v => /^(\d{4}年\d{1,2}月\d{1,2}日|\d{4}-\d{2}-\d{2})?\s?(\d{1,2}:\d{2})?$/.test(v) && /\d/.test(v),
+  date: v => /^(\d{4}年\d{1,2}月\d{1,2}日|\d{4}-\d{2}-\d{2})(\s\d{1,2}:\d{2})?$/.test(v),
+  name: v => [...v].length <= 20
+}
+
+function subscriptions (fake, pages, isOpenid) {
+  fake.templates = { [EVENT_TEMPLATE_ID]: ['thing1', 'time2', 'thing3', 'thing4'] }
+  fake.messages = []
+  const consents = new Map()
+  const keyOf = (openid, templateId) => `${openid}\n${templateId}`
+  /** The user allowed one message of the template (what WeChat records when they tap "allow"). */
+  fake.subscribe = (openid, templateId) => {
+    fake.knownOpenids.add(openid)
+    consents.set(keyOf(openid, templateId), (consents.get(keyOf(openid, templateId)) || 0) + 1)
+  }
+  fake.consentsLeft = (openid, templateId) => consents.get(keyOf(openid, templateId)) || 0
+  return (b) => {
+    const err = (errcode, errmsg) => ({ errcode, errmsg })
+    if (typeof b.touser !== 'string' || !isOpenid(b.touser)) return err(40003, 'invalid openid')
+    const keywords = fake.templates[b.template_id]
+    if (!keywords) return err(40037, 'invalid template_id')
+    if (b.miniprogram_state !== undefined && !['developer', 'trial', 'formal'].includes(b.miniprogram_state)) return err(47003, 'argument invalid! miniprogram_state')
+    if (b.lang !== undefined && !['zh_CN', 'en_US', 'zh_HK', 'zh_TW'].includes(b.lang)) return err(47003, 'argument invalid! lang')
+    if (b.page !== undefined && !pages.has(String(b.page).split('?')[0])) return err(47003, 'argument invalid! page')
+    const data = b.data && typeof b.data === 'object' ? b.data : {}
+    for (const k of keywords) {
+      const value = data[k] && data[k].value
+      const rule = KEYWORD_RULES[k.replace(/\d+$/, '')]
+      if (typeof value !== 'string' || !value || (rule && !rule(value))) return err(47003, `argument invalid! data.${k}.value`)
+    }
+    const left = consents.get(keyOf(b.touser, b.template_id)) || 0
+    if (left <= 0) return err(43101, 'user refuse to accept the msg')
+    consents.set(keyOf(b.touser, b.template_id), left - 1)
+    fake.messages.push({
+      touser: b.touser, templateId: b.template_id, page: b.page, lang: b.lang, state: b.miniprogram_state,
+      data: Object.fromEntries(keywords.map(k => [k, data[k].value]))
+    })
+    return { errcode: 0, errmsg: 'ok', msgid: crypto.randomInt(1e9, 9e9) }
+  }
+}
+
 async function start () {
   const pages = new Set(miniProgramPages())
   const appTokens = new Set()
@@ -46,9 +106,12 @@ async function start () {
     codes: new Map(),
     /** The URL links made: {url, path, query, days}. */
     links: [],
+    /** The openids of the mini-program's users (a message goes only to one of them). */
+    knownOpenids: new Set(),
     url: '',
     close: null
   }
+  const send = subscriptions(fake, pages, openid => fake.knownOpenids.has(openid))
   const used = new Set()
   const tokens = new Map()
   const server = await listen((req, res, body) => {
@@ -78,6 +141,13 @@ async function start () {
         const link = `https://wxaurl.cn/${crypto.randomBytes(9).toString('base64url').slice(0, 12)}`
         fake.links.push({ url: link, path, query, days })
         return sendJson(res, { errcode: 0, errmsg: 'ok', url_link: link })
+      }
+      case '/cgi-bin/message/subscribe/send': {
+        if (req.method !== 'POST') return err(43002, 'require POST method')
+        if (!appTokens.has(q.get('access_token') || '')) return err(40001, 'invalid credential, access_token is invalid or not latest')
+        let b
+        try { b = JSON.parse(body || '{}') } catch { return err(47001, 'data format error') }
+        return sendJson(res, send(b))
       }
       case '/connect/oauth2/authorize': {
         const redirect = q.get('redirect_uri') || ''
@@ -167,16 +237,39 @@ async function startMiniProgram () {
     mint (user = fake.user) {
       const code = `mini_${crypto.randomBytes(12).toString('hex')}`
       codes.set(code, user)
+      fake.knownOpenids.add(user.openid)
       return code
-    }
+    },
+    /** The openids this mini-program's users have (each one a login code was minted for). */
+    knownOpenids: new Set(),
+    /** Hand out this many tokens WeChat no longer takes (40001 on use), as after a token was renewed elsewhere. */
+    staleTokens: 0
   }
   const codes = new Map()
   const used = new Set()
-  const server = await listen((req, res) => {
+  const appTokens = new Set()
+  const send = subscriptions(fake, new Set(miniProgramPages()), openid => fake.knownOpenids.has(openid))
+  const server = await listen((req, res, body) => {
     const url = new URL(req.url || '/', 'http://x')
     const q = url.searchParams
     fake.calls.push({ path: url.pathname, query: Object.fromEntries(q) })
     const err = (errcode, errmsg) => sendJson(res, { errcode, errmsg })
+    // the access token (the same rules as start()'s) and subscription messages
+    if (url.pathname === '/cgi-bin/token') {
+      if (q.get('grant_type') !== 'client_credential') return err(40002, 'invalid grant_type')
+      if (q.get('appid') !== MINI_APPID || q.get('secret') !== MINI_SECRET) return err(40013, 'invalid appid')
+      const token = `app_${crypto.randomBytes(12).toString('hex')}`
+      if (fake.staleTokens > 0) { fake.staleTokens--; return sendJson(res, { access_token: 'stale_token', expires_in: 7200 }) }
+      appTokens.add(token)
+      return sendJson(res, { access_token: token, expires_in: 7200 })
+    }
+    if (url.pathname === '/cgi-bin/message/subscribe/send') {
+      if (req.method !== 'POST') return err(43002, 'require POST method')
+      if (!appTokens.has(q.get('access_token') || '')) return err(40001, 'invalid credential, access_token is invalid or not latest')
+      let b
+      try { b = JSON.parse(body || '{}') } catch { return err(47001, 'data format error') }
+      return sendJson(res, send(b))
+    }
     if (url.pathname !== '/sns/jscode2session') return err(40066, 'invalid url')
     if (q.get('appid') !== MINI_APPID || q.get('secret') !== MINI_SECRET) return err(40013, 'invalid appid')
     if (q.get('grant_type') !== 'authorization_code') return err(40002, 'invalid grant_type')
@@ -192,4 +285,4 @@ async function startMiniProgram () {
   return fake
 }
 
-module.exports = { start, startMiniProgram, APPID, SECRET, MINI_APPID, MINI_SECRET }
+module.exports = { start, startMiniProgram, APPID, SECRET, MINI_APPID, MINI_SECRET, EVENT_TEMPLATE_ID }
