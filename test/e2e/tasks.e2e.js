@@ -58,6 +58,12 @@ async function pdfFlow (o, base, file, lang) {
   assert.equal(await o.page.locator('.page-preview-zoom').innerText(), '2×')
   await o.shot(`tasks-pdf-preview-${lang}.png`)
   await o.page.locator('.page-preview-close').click()
+  // the PDF itself, through the download helper: saved byte for byte
+  const saving = o.page.waitForEvent('download')
+  await o.page.locator('.pdf-open').click()
+  const saved = await saving
+  assert.match(saved.suggestedFilename(), /^[0-9a-f]{64}\.pdf$/)
+  assert.equal(Buffer.compare(fs.readFileSync(await saved.path()), fs.readFileSync(file)), 0, 'the PDF saved is the one uploaded')
 }
 
 async function promoFlow (o, base, fakes, lang) {

@@ -135,6 +135,38 @@ test('editor, the complaints tab: a shopper\'s message listed as awaiting a repl
   expect(mine.list[0]).toMatchObject({ id: filed.id, status: 'answered', reply: '可以的，我们会寄一个新的给你。' })
 }, 30000)
 
+test('editor, the PDF tab: an uploaded PDF opened in WeChat\'s document viewer, through the download helper (the file byte for byte)', async () => {
+  const { PDFDocument } = require('pdf-lib')
+  const doc = await PDFDocument.create()
+  doc.addPage([420, 595]).drawText('catalogue', { x: 40, y: 500, size: 24 })
+  const bytes = Buffer.from(await doc.save())
+  const { multipartBody } = require('../support/png')
+  const form = multipartBody('file', 'catalogue.pdf', 'application/pdf', bytes)
+  const uploaded = await new Promise((resolve, reject) => {
+    const req = http.request(`${h.state.apiOrigin}/dev-api/api/operator/uploadPdf`, { method: 'POST', headers: { 'content-type': form.contentType, authorization: `Bearer ${token}` } }, res => {
+      const chunks = []
+      res.on('data', c => chunks.push(c))
+      res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))))
+    })
+    req.on('error', reject)
+    req.end(form.body)
+  })
+  expect(uploaded.code).toBe(200)
+  const page = editor
+  page.querySelector('.editor-tab-pdf').dispatchEvent('tap')
+  await waitFor(() => expect(page.querySelector('.pdf-url')).toBeTruthy(), 10000)
+  page.querySelector('.pdf-url').dispatchEvent('input', { detail: { value: uploaded.data.url } })
+  await waitFor(() => expect(page.querySelector('.pdf-open')).toBeTruthy())
+  const before = h.state.downloads.length
+  page.querySelector('.pdf-open').dispatchEvent('tap')
+  await waitFor(() => expect(h.state.openedDocuments).toHaveLength(1), 10000)
+  // from where the shop serves uploads (beside the API, as every picture)
+  expect(h.state.downloads.slice(before)).toEqual([expect.objectContaining({ url: uploaded.data.url })])
+  const opened = h.state.openedDocuments[0]
+  expect(opened).toMatchObject({ fileType: 'pdf', showMenu: true })
+  expect(Buffer.compare(fs.readFileSync(opened.filePath), bytes)).toBe(0)
+}, 30000)
+
 test('an upload whose session has ended (logged out elsewhere) clears the token and goes to the login page, as any request does', async () => {
   const { makePng } = require('../support/png')
   const file = path.join(shop.dataDir, 'late.png')

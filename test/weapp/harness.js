@@ -86,6 +86,8 @@ function createHarness () {
     loginCodes: [],
     /** wx.openLocation calls WeChat took (its map opened on the point). */
     openedLocations: [],
+    /** wx.openDocument calls WeChat took: { filePath, fileType, showMenu } */
+    openedDocuments: [],
     /** What the user answers wx.requestSubscribeMessage, per template id ('accept' unless set: 'reject', 'ban', 'filter'). */
     subscribeAnswers: {},
     /** wx.requestSubscribeMessage calls: { tmplIds, inTap, answer } */
@@ -344,6 +346,18 @@ function createHarness () {
       req.end()
     })
     return { abort () { if (req) req.destroy() }, onProgressUpdate () {} }
+  }
+
+  // https://developers.weixin.qq.com/miniprogram/dev/api/file/wx.openDocument.html: filePath a local file
+  // (what downloadFile saved; an http(s) URL is not one), fileType one of doc, docx, xls, xlsx, ppt, pptx,
+  // pdf (WeChat reads it from the name when absent); state.openedDocuments holds what WeChat opened
+  wx.openDocument = (opts = {}) => {
+    const file = opts.filePath
+    if (typeof file !== 'string' || /^[a-z]+:\/\//i.test(file) || !fs.existsSync(file)) return fail(opts, 'openDocument:fail file not found')
+    const type = opts.fileType ?? path.extname(file).slice(1).toLowerCase()
+    if (!['doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'pdf'].includes(type)) return fail(opts, 'openDocument:fail filetype not supported')
+    state.openedDocuments.push({ filePath: file, fileType: type, showMenu: !!opts.showMenu })
+    ok('openDocument', opts, {})
   }
 
   wx.chooseImage = (opts) => {

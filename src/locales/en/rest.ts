@@ -1239,6 +1239,8 @@ const rest: RestDict = {
     urlLabel: 'Or the address of an uploaded PDF',
     urlPlaceholder: '/media/u/….pdf',
     convert: 'Convert to images',
+    open: 'Open the PDF',
+    save: 'Save the PDF',
     badUrl: 'Enter the address of a PDF uploaded to this shop (/media/u/….pdf)',
     done: '{total} pages, {shown} shown',
     truncated: 'Only the first {pages} pages were converted',

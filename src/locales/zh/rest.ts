@@ -1237,6 +1237,8 @@ const rest = {
     urlLabel: '或已上传的 PDF 地址',
     urlPlaceholder: '/media/u/….pdf',
     convert: '转成图片',
+    open: '打开 PDF',
+    save: '保存 PDF',
     badUrl: '请填写本店上传的 PDF 地址（/media/u/….pdf）',
     done: '共 {total} 页，已显示 {shown} 页',
     truncated: '只转换了前 {pages} 页',

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import Taro from '@tarojs/taro'
 import { View, Text, Input, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { PDF_URL_PATTERN, TASK_LIMITS, UPLOAD_PDF_MAX_MB } from '~types/limits'
@@ -9,8 +10,9 @@ import { errorMessage } from '@/services/request'
 import { visionApi } from '@/services/vision'
 import { ApiError } from '@/services/errors'
 import { chooseAndUploadPdf, uploadPdfObject } from '@/services/upload'
+import { download } from '@/services/download'
 import { isFatalTaskError, judgePdf, tasksApi } from '@/services/tasks'
-import { toast } from '@/utils/feedback'
+import { loading, toast } from '@/utils/feedback'
 import { mediaUrl } from '@/utils/media'
 import { useTaskPoll } from '@/utils/useTaskPoll'
 import TaskProgress from './TaskProgress'
@@ -69,6 +71,32 @@ function PdfTab () {
     }
   }
 
+  /**
+   * The PDF itself, through the download helper (its token and 60 s limit): the mini-program opens the
+   * file it saved in WeChat's document viewer (wx.openDocument takes only a local file); a browser
+   * saves it under its name.
+   */
+  const openPdf = async () => {
+    const value = url.trim()
+    if (!PDF_URL.test(value)) { toast({ message: t('pdfPages.badUrl') }); return }
+    // uploads are served beside the API, not under its base (as every picture: utils/media.ts)
+    const href = mediaUrl(value)
+    const absolute = process.env.TARO_ENV === 'h5' && !/^https?:\/\//i.test(href) ? new URL(href, window.location.href).href : href
+    try {
+      const file = await loading.wrap(download(absolute))
+      if (process.env.TARO_ENV === 'h5') {
+        const a = document.createElement('a')
+        a.href = file
+        a.download = value.split('/').pop() ?? 'document.pdf'
+        document.body.appendChild(a)
+        a.click()
+        a.remove()
+      } else {
+        await Taro.openDocument({ filePath: file, fileType: 'pdf', showMenu: true })
+      }
+    } catch (e) { toast({ message: errorMessage(e) }) }
+  }
+
   if (enabled === false) {
     return <Section title={t('pdfPages.title')} className='pdf-tab'><Text className='editor-hint pdf-off'>{t('pdfPages.off')}</Text></Section>
   }
@@ -99,6 +127,7 @@ function PdfTab () {
         <Input className='editor-input pdf-url' style={{ flex: 1 }} value={url} maxlength={300} placeholder={t('pdfPages.urlPlaceholder')} onInput={e => setUrl(e.detail.value)} />
         <View className={`btn btn--ghost pdf-convert ${busy ? 'btn--disabled' : ''}`} onClick={() => { if (!busy) void convert(url) }}>{t('pdfPages.convert')}</View>
       </View>
+      {PDF_URL.test(url.trim()) && <View className='btn btn--ghost pdf-open' onClick={() => { void openPdf() }}>{t(process.env.TARO_ENV === 'h5' ? 'pdfPages.save' : 'pdfPages.open')}</View>}
       <TaskProgress view={v} className='pdf-progress' onCancel={task.cancel}
         fraction={a => (a?.pageCount ? a.pages.length / Math.min(a.pageCount, TASK_LIMITS.pdfMaxPages) : null)}
         detail={(a, s) => (a?.pageCount ? t('tasks.pages', { done: a.pages.length, total: Math.min(a.pageCount, TASK_LIMITS.pdfMaxPages) }) : a?.state === 0 ? t('tasks.waiting', { s }) : null)}
