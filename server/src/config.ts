@@ -97,6 +97,8 @@ export interface Config {
   dataDir: string
   /** PostgreSQL connection string; SQLite in dataDir when unset. */
   databaseUrl?: string
+  /** WORKERS: API processes (node:cluster) sharing the port; more than one needs PostgreSQL. */
+  workers: number
   trustProxy: TrustProxy
   staticDir: string
   apiPrefix: string
@@ -205,6 +207,11 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     problems.push('DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:port/database)')
   }
 
+  const workersRaw = get('WORKERS') ?? '1'
+  const workers = Number(workersRaw)
+  if (!/^[0-9]+$/.test(workersRaw) || workers < 1 || workers > 64) problems.push(`WORKERS must be a whole number of API processes from 1 to 64 (got "${workersRaw.slice(0, 20)}")`)
+  else if (workers > 1 && !databaseUrl) problems.push(`WORKERS=${workers} needs PostgreSQL (DATABASE_URL): the embedded SQLite database is written by one process; unset WORKERS, or set DATABASE_URL`)
+
   const apiPrefix = get('API_PREFIX') ?? DEFAULTS.API_PREFIX
   if (!/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(apiPrefix)) {
     problems.push(`API_PREFIX must start with "/" and not end with "/" (e.g. /dev-api), got "${apiPrefix}"`)
@@ -285,6 +292,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     host,
     dataDir: path.resolve(cwd, get('DATA_DIR') ?? DEFAULTS.DATA_DIR),
     databaseUrl,
+    workers: Number.isInteger(workers) && workers >= 1 ? workers : 1,
     trustProxy,
     staticDir: path.resolve(cwd, get('STATIC_DIR') ?? DEFAULTS.STATIC_DIR),
     apiPrefix,

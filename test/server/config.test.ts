@@ -33,6 +33,18 @@ describe('config', () => {
     expect(error!.message).toMatch(/^Invalid configuration:\n {2}- /)
   })
 
+  test('WORKERS: one process by default; several only on PostgreSQL; a whole number from 1 to 64', () => {
+    expect(loadConfig({}).workers).toBe(1)
+    expect(loadConfig({ WORKERS: '4', DATABASE_URL: 'postgres://shop@127.0.0.1/shop' }).workers).toBe(4)
+    expect(() => loadConfig({ WORKERS: '2' })).toThrow('WORKERS=2 needs PostgreSQL (DATABASE_URL)')
+    for (const bad of ['0', '65', '1.5', 'two', '-1']) expect(() => loadConfig({ WORKERS: bad, DATABASE_URL: 'postgres://shop@127.0.0.1/shop' })).toThrow('WORKERS must be a whole number')
+    // events: the sweep and the template's keywords
+    expect(loadConfig({}).events).toMatchObject({ wechatTemplateKeys: ['thing1', 'time2', 'thing3', 'thing4'], miniProgramState: 'formal', sweepMs: 60000 })
+    expect(() => loadConfig({ WECHAT_EVENT_TEMPLATE_ID: 'tmpl_1' })).toThrow('WECHAT_EVENT_TEMPLATE_ID needs WECHAT_APPID')
+    expect(() => loadConfig({ WECHAT_EVENT_TEMPLATE_KEYS: 'thing1,time2' })).toThrow('WECHAT_EVENT_TEMPLATE_KEYS must be four keywords')
+    expect(() => loadConfig({ EVENT_REMINDER_SWEEP_MS: '10' })).toThrow('EVENT_REMINDER_SWEEP_MS')
+  })
+
   test('TRUST_PROXY: off by default; on; a hop count; a list of addresses', () => {
     expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false)
     expect(loadConfig({ TRUST_PROXY: 'on' }).trustProxy).toBe(true)
