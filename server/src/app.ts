@@ -66,6 +66,7 @@ import { JuheFlightClient, JuheTrainClient } from './providers/juhe'
 import { bijiaRoutesOf } from './routes/bijia'
 import { travelRoutesOf } from './routes/travel'
 import { eventRoutesOf } from './routes/events'
+import { opsRoutesOf } from './routes/ops'
 import { startEventReminders } from './domain/events'
 import { methodRoutesOf } from './routes/methods'
 import { complaintRoutes } from './routes/complaints'
@@ -260,6 +261,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     bijiaRoutesOf(typed, ctx)
     travelRoutesOf(typed, ctx)
     eventRoutesOf(typed, ctx)
+    opsRoutesOf(typed, ctx)
     // last: the generic POST /api/:method_name (static routes win over it whatever the order)
     methodRoutesOf(typed, ctx)
   }, { prefix })

@@ -56,6 +56,8 @@ const zh = {
   'wechat.loginFailed': '微信登录失败：{reason}',
 
   'provider.notConfigured': '这个商城暂不提供{provider}',
+  'health.databaseDown': '暂不可用：数据库没有响应',
+  'health.migrationsPending': '暂不可用：还有 {n} 个数据库迁移没有执行',
   'provider.unavailable': '{provider}暂时不可用，请稍后再试',
   'provider.sms': '短信服务',
   'provider.mail': '邮件服务',
@@ -381,6 +383,8 @@ const en: Record<MessageKey, string> = {
   'wechat.loginFailed': 'WeChat login failed: {reason}',
 
   'provider.notConfigured': '{provider} is not available in this shop',
+  'health.databaseDown': 'Not ready: the database does not answer',
+  'health.migrationsPending': 'Not ready: {n} database migration(s) not applied',
   'provider.unavailable': '{provider} is unavailable, please try again later',
   'provider.sms': 'SMS',
   'provider.mail': 'Mail',
