@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from 'typebox'
 import { route } from './api'
-import { ERROR_REPORT_LIMITS, LOGIN_LIMITS } from './limits'
+import { ERROR_REPORT_LIMITS, LOGIN_LIMITS, REQUEST_ID_PATTERN } from './limits'
 import { MultilineText, Nullable, Obj, StringEnum, Text } from './schema'
 
 // ---- fields (spec 5: the login form limits) -----------------------------------------------------
@@ -141,7 +141,9 @@ export const ErrorReport = Obj({
   path: Text({ maxLength: ERROR_REPORT_LIMITS.path }),
   type: Text({ minLength: 1, maxLength: ERROR_REPORT_LIMITS.type }),
   sub_source: Text({ maxLength: ERROR_REPORT_LIMITS.sub_source }),
-  app_id: Text({ maxLength: ERROR_REPORT_LIMITS.app_id })
+  app_id: Text({ maxLength: ERROR_REPORT_LIMITS.app_id }),
+  /** The X-Request-Id the server answered the failing call with (the server's log has that request under it). */
+  request_id: Type.Optional(Type.String({ pattern: REQUEST_ID_PATTERN, maxLength: ERROR_REPORT_LIMITS.request_id }))
 })
 export type ErrorReport = Static<typeof ErrorReport>
 

@@ -57,12 +57,17 @@ export const SHOP_LIMITS = {
 } as const
 
 /** Error reports (spec 3, 8): the longest text of each field, and the body. */
+/** A request id: what the server takes from X-Request-Id (anything else is replaced by one it makes) and answers in it. */
+export const REQUEST_ID_PATTERN = '^[A-Za-z0-9._:-]{8,64}$'
+
 export const ERROR_REPORT_LIMITS = {
   error_message: 4000,
   path: 500,
   type: 50,
   sub_source: 50,
   app_id: 100,
+  /** The X-Request-Id of the call that failed, when the error came from one. */
+  request_id: 64,
   /** bytes of JSON: 4000 characters of CJK text with escapes fit */
   body: 32 * 1024
 } as const

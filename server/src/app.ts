@@ -2,7 +2,9 @@
  * Builds the Fastify app: plugins, then the API routes under API_PREFIX, then the H5 build at "/".
  * Everything outside (database, providers, clock, logger) can be injected, which is how the tests run.
  */
+import { randomUUID } from 'node:crypto'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { REQUEST_ID_PATTERN } from '../../types/limits'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config, TrustProxy } from './config'
 import type { Api, AppContext } from './context'
@@ -127,6 +129,8 @@ function trustProxyOption (value: TrustProxy): boolean | string[] | ((address: s
   return typeof value === 'number' ? (_address, hop) => hop < value : value
 }
 
+const REQUEST_ID = new RegExp(REQUEST_ID_PATTERN)
+
 export async function buildApp (options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options
   const clock = options.clock ?? systemClock
@@ -136,12 +140,21 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
+    // every request has an id: the caller's X-Request-Id when it is a sane one (a proxy's or the app's),
+    // else one made here; it is in each log line of the request and answered in X-Request-Id
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id']
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
+    },
     // errors before routing answer the envelope too (see http/errors.ts)
     clientErrorHandler,
     frameworkErrors,
     // strict validation: a wrong type or an unknown field is a 400, never coerced or dropped
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false } }
   })
+
+  app.addHook('onRequest', async (request, reply) => { reply.header('x-request-id', request.id) })
 
   const ownsDatabase = !options.database
   const database = options.database ?? openDatabase({

@@ -4,6 +4,8 @@ import type { ClientErrorCode } from '~types/api'
 export class RequestError extends Error {
   readonly code: ClientErrorCode
   readonly status?: number
+  /** The server's X-Request-Id of the answer, when one came (its log lines carry it). */
+  requestId?: string
   constructor (message: string, code: ClientErrorCode, status?: number) {
     super(message)
     this.name = 'RequestError'
@@ -16,6 +18,8 @@ export class RequestError extends Error {
 export class ApiError<T = unknown> extends Error {
   readonly code: number
   readonly data: T
+  /** The server's X-Request-Id of the answer (its log lines carry it). */
+  requestId?: string
   constructor (code: number, message: string, data: T) {
     super(message)
     this.name = 'ApiError'
@@ -49,4 +53,19 @@ export function normaliseTransportError (err: unknown): RequestError {
   if (/time(d)?\s?out/.test(text)) return platformTimeoutError()
   if (/adapter/.test(text)) return new RequestError('Unknown adapter', 'ERR_BAD_REQUEST')
   return networkError()
+}
+
+/** The X-Request-Id of an answer (header names come in either case, by platform). */
+export function requestIdOf (header: Record<string, unknown> | undefined): string | undefined {
+  for (const [name, value] of Object.entries(header ?? {})) {
+    if (name.toLowerCase() === 'x-request-id' && typeof value === 'string' && value) return value
+  }
+  return undefined
+}
+
+/** The error with the request id of the answer it came from. */
+export function withRequestId<E extends ApiError | RequestError> (error: E, header: Record<string, unknown> | undefined): E {
+  const id = requestIdOf(header)
+  if (id) error.requestId = id
+  return error
 }

@@ -17,7 +17,7 @@ import { browser } from '@/utils/browser'
 import { currentRoute } from '@/utils/navigation'
 import { tokenStorage } from './token'
 import {
-  ApiError, RequestError, canceledError, normaliseTransportError, statusError, timeoutError
+  ApiError, RequestError, canceledError, normaliseTransportError, statusError, timeoutError, withRequestId
 } from './errors'
 
 /** Something that can cancel a request: an AbortSignal or anything shaped like one. */
@@ -199,12 +199,12 @@ function handleResponse (res: RawResponse, opts: RequestOptions): RawResponse {
   if (status === 401 && !opts.external) applySessionRules(status, null)
   if (status < 200 || status >= 300) {
     if (!opts.quiet) toast({ message: t('request.networkError') })
-    throw statusError(status)
+    throw withRequestId(statusError(status), res.header)
   }
   if (opts.external || opts.responseType) return res
   const body = res.data as Partial<ApiEnvelope> | null
   if (!body || typeof body !== 'object' || typeof body.code !== 'number') {
-    throw new RequestError('Invalid response body', 'ERR_BAD_RESPONSE', status)
+    throw withRequestId(new RequestError('Invalid response body', 'ERR_BAD_RESPONSE', status), res.header)
   }
   applySessionRules(status, body)
   return res
@@ -243,8 +243,9 @@ export async function request<T = unknown> (opts: RequestOptions): Promise<ApiEn
 
 /** The data of a successful call; a body code other than 200 rejects with ApiError. */
 export async function call<T = unknown> (opts: RequestOptions): Promise<T> {
-  const body = await request<T>(opts)
-  if (body.code !== 200) throw new ApiError(body.code, body.message, body.data)
+  const res = await rawRequest<ApiEnvelope<T>>(opts)
+  const body = res.data
+  if (body.code !== 200) throw withRequestId(new ApiError(body.code, body.message, body.data), res.header)
   return body.data
 }
 

@@ -4,6 +4,7 @@
  */
 import Taro from '@tarojs/taro'
 import type { ErrorReport } from '~types/accounts'
+import { REQUEST_ID_PATTERN } from '~types/limits'
 import { getConfig, isH5 } from '@/config'
 import { rawRequest } from '@/services/request'
 import { currentRoute } from './navigation'
@@ -15,6 +16,12 @@ function messageOf (reason: unknown): string {
   if (typeof reason === 'string') return reason
   // JSON.stringify(undefined) is undefined (a promise rejected with nothing): say so instead
   try { return JSON.stringify(reason) ?? String(reason) } catch { return String(reason) }
+}
+
+const REQUEST_ID = new RegExp(REQUEST_ID_PATTERN)
+function requestIdFrom (reason: unknown): string | undefined {
+  const id = (reason as { requestId?: unknown } | null)?.requestId
+  return typeof id === 'string' && REQUEST_ID.test(id) ? id : undefined
 }
 
 function pathNow (): string {
@@ -32,7 +39,9 @@ export function buildReport (reason: unknown, type: ErrorKind): ErrorReport {
     path: pathNow(),
     type,
     sub_source: process.env.TARO_ENV || 'unknown',
-    app_id: cfg.appId
+    app_id: cfg.appId,
+    // an error from a call names it: the server's log has that request under this id
+    ...(requestIdFrom(reason) ? { request_id: requestIdFrom(reason) } : {})
   }
 }
 

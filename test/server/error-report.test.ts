@@ -25,6 +25,30 @@ describe.each(testDialects())('error reports on %s', (dialect) => {
     expect(mine).toEqual({ user_id: Number(u.id), type: 'unhandledrejection' })
   })
 
+  test('request ids: each answer names its request (X-Request-Id: the caller\'s when sane, else a new one); a report carries the failing one', async () => {
+    const made = await post(t.app, '/api/seriesList', { page: 1, size: 1 }, { ip: nextIp() })
+    const id = made.res.headers['x-request-id'] as string
+    expect(id).toMatch(/^[0-9a-f-]{36}$/)
+    const again = await post(t.app, '/api/seriesList', { page: 1, size: 1 }, { ip: nextIp() })
+    expect(again.res.headers['x-request-id']).not.toBe(id)
+    // a proxy's or the app's own id is kept; one that is not sane is replaced
+    const given = await post(t.app, '/api/seriesList', { page: 1, size: 1 }, { ip: nextIp(), headers: { 'x-request-id': 'edge-1234-abcd' } })
+    expect(given.res.headers['x-request-id']).toBe('edge-1234-abcd')
+    for (const bad of ['short', 'a'.repeat(65), 'has space in it', 'quote"inside12']) {
+      const r = await post(t.app, '/api/seriesList', { page: 1, size: 1 }, { ip: nextIp(), headers: { 'x-request-id': bad } })
+      expect(r.res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
+    }
+    // failures carry it too
+    const refused = await post(t.app, '/api/caseCurrent', { seriesId: 'x' }, { ip: nextIp() })
+    expect(refused.body.code).toBe(400)
+    expect(refused.res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
+
+    const ip = nextIp()
+    await post(t.app, '/error/report', { ...report, request_id: id }, { ip })
+    expect((await t.db.selectFrom('error_reports').select('request_id').where('ip', '=', ip).executeTakeFirstOrThrow()).request_id).toBe(id)
+    expect((await post(t.app, '/error/report', { ...report, request_id: 'not an id' }, { ip: nextIp() })).body).toMatchObject({ code: 400, data: { field: 'request_id' } })
+  })
+
   test('validated: every field, no unknown fields, string types, length limits', async () => {
     const cases: Array<[object, string, string]> = [
       [{ ...report, error_message: undefined }, 'error_message', 'required'],

@@ -8,6 +8,7 @@ import Taro from '@tarojs/taro'
 import { call, request, rawRequest, buildUrl, errorMessage, resetInterceptors } from '@/services/request'
 import { ApiError, RequestError, normaliseTransportError } from '@/services/errors'
 import { tokenStorage } from '@/services/token'
+import { buildReport } from '@/utils/errorReport'
 import { uploadFileObject, UploadError } from '@/services/upload'
 import { browser } from '@/utils/browser'
 import { localeStore } from '@/stores/locale'
@@ -23,6 +24,9 @@ const ROUTES: Record<string, (res: http.ServerResponse) => void> = {
   '/dev-api/body401': res => json(res, 200, { code: 401, message: '请先登录', data: null }),
   '/dev-api/body403': res => json(res, 200, { code: 403, message: '无权访问', data: null }),
   '/dev-api/body409': res => json(res, 200, { code: 409, message: '已售出', data: { slot: 3 } }),
+  // the server names each answer's request (X-Request-Id); a cross-origin page reads it only when exposed
+  '/dev-api/body409id': res => { res.writeHead(200, cors({ 'Content-Type': 'application/json', 'X-Request-Id': 'req-409-abcdef', 'Access-Control-Expose-Headers': 'X-Request-Id' })); res.end(JSON.stringify({ code: 409, message: '已售出', data: null })) },
+  '/dev-api/http500id': res => { res.writeHead(500, cors({ 'Content-Type': 'application/json', 'X-Request-Id': 'req-500-abcdef', 'Access-Control-Expose-Headers': 'X-Request-Id' })); res.end('{}') },
   '/dev-api/http401': res => json(res, 401, { code: 401, message: 'no' }),
   '/dev-api/http404': res => json(res, 404, {}),
   '/dev-api/http500': res => json(res, 500, {}),
@@ -130,6 +134,19 @@ describe('responses', () => {
     expect(err).toBeInstanceOf(ApiError)
     expect(err).toMatchObject({ code: 409, message: '已售出', data: { slot: 3 } })
     expect(errorMessage(err)).toBe('已售出')
+  })
+
+  it('a failure carries the X-Request-Id of its answer, refused (ApiError) or failed (RequestError), and an error report names it', async () => {
+    const refused = await call({ url: '/body409id' }).catch(e => e)
+    expect(refused).toBeInstanceOf(ApiError)
+    expect(refused.requestId).toBe('req-409-abcdef')
+    const failed = await call({ url: '/http500id', quiet: true }).catch(e => e)
+    expect(failed).toBeInstanceOf(RequestError)
+    expect(failed.requestId).toBe('req-500-abcdef')
+    expect(buildReport(refused, 'unhandledrejection').request_id).toBe('req-409-abcdef')
+    // an error from no request names none; an id that is not one is left out
+    expect(buildReport(new Error('x'), 'error').request_id).toBeUndefined()
+    expect(buildReport(Object.assign(new Error('x'), { requestId: 'bad id' }), 'error').request_id).toBeUndefined()
   })
 
   it.each(['/body401', '/body403'])('body code in %s clears the token and goes to /pages/login/index', async (url) => {

@@ -20,6 +20,7 @@ import { guardianConsent } from './migrations/0021_guardian_consent'
 import { pickupPoints } from './migrations/0022_pickup_points'
 import { designAlt } from './migrations/0023_design_alt'
 import { launchEvents } from './migrations/0024_launch_events'
+import { errorReportRequestId } from './migrations/0025_error_report_request_id'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -43,7 +44,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0021_guardian_consent': guardianConsent(dialect),
     '0022_pickup_points': pickupPoints(dialect),
     '0023_design_alt': designAlt(dialect),
-    '0024_launch_events': launchEvents(dialect)
+    '0024_launch_events': launchEvents(dialect),
+    '0025_error_report_request_id': errorReportRequestId()
   }
 }
 

@@ -74,6 +74,8 @@ export interface ErrorReportsTable {
   user_id: number | null
   ip: string | null
   user_agent: string | null
+  /** The X-Request-Id of the failing call (migration 0025). */
+  request_id: ColumnType<string | null, string | null | undefined, string | null>
   created_at: Timestamp
 }
 
