@@ -137,10 +137,10 @@ describe('responses', () => {
   })
 
   it('a failure carries the X-Request-Id of its answer, refused (ApiError) or failed (RequestError), and an error report names it', async () => {
-    const refused = await call({ url: '/body409id' }).catch(e => e)
+    const refused = await call({ url: '/body409id' }).catch(e => e) as ApiError
     expect(refused).toBeInstanceOf(ApiError)
     expect(refused.requestId).toBe('req-409-abcdef')
-    const failed = await call({ url: '/http500id', quiet: true }).catch(e => e)
+    const failed = await call({ url: '/http500id', quiet: true }).catch(e => e) as RequestError
     expect(failed).toBeInstanceOf(RequestError)
     expect(failed.requestId).toBe('req-500-abcdef')
     expect(buildReport(refused, 'unhandledrejection').request_id).toBe('req-409-abcdef')
