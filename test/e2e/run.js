@@ -25,6 +25,7 @@ const wecom = require('../support/providers/wecom')
 const sms = require('../support/providers/sms')
 const tencentMapJs = require('../support/providers/tencentMapJs')
 const juhe = require('../support/providers/juhe')
+const { scanLog } = require('./logScan')
 const { freePort, stop, waitForApi } = require('../support/processes')
 
 const root = path.resolve(__dirname, '../..')
@@ -71,7 +72,7 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
   const log = []
   const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.js')], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SMTP_URL: smtp.url, LOG_LEVEL: 'warn', DATABASE_URL: '', ...providerEnv },
+    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SMTP_URL: smtp.url, LOG_LEVEL: process.env.E2E_LOG_LEVEL || 'info', DATABASE_URL: '', ...providerEnv },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   child.stdout.on('data', d => log.push(String(d)))
@@ -93,10 +94,17 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
     for (const f of Object.values(fakes)) await f.close()
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
+  if (process.env.E2E_LOG_FILE) fs.writeFileSync(process.env.E2E_LOG_FILE, log.join(''))
   if (failed) {
     console.error('server output:\n' + log.join('').slice(-4000))
     console.error('e2e FAILED:', failed)
     process.exit(1)
   }
-  console.log(`e2e: ${SUITES.length} suites passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+  // the server's log of the whole run holds no personal data (issue 26 item 5)
+  const leaks = scanLog(log.join(''))
+  if (leaks.length) {
+    console.error(`e2e FAILED: the server's log holds personal data (${leaks.length}):\n` + leaks.slice(0, 20).map(l => `  ${l.kind} ${l.match}: ${l.line}`).join('\n'))
+    process.exit(1)
+  }
+  console.log(`e2e: ${SUITES.length} suites passed in ${((Date.now() - t0) / 1000).toFixed(1)} s; the server's log (${log.join('').split('\n').length} lines) holds no phone, e-mail, token, openid or code`)
 })().catch(e => { console.error('e2e FAILED:', e); process.exit(1) })

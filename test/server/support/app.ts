@@ -1,5 +1,6 @@
 /** Builds the app for a test: a fresh database, a movable clock, captured logs, inject helpers. */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { loggerOptions } from '../../../server/src/http/logging'
 import { buildApp, type BuildAppOptions } from '../../../server/src/app'
 import { loadConfig } from '../../../server/src/config'
 import type { Db } from '../../../server/src/db'
@@ -58,7 +59,8 @@ export async function createTestApp (
     database: database.handle,
     clock: clock.now,
     maintenance: false,
-    logger: { level: 'info', stream: { write: (line: string) => { logs.push(line) } } },
+    // the server's own logger options (redaction, masked query values), into t.logs
+    logger: { ...loggerOptions('info'), stream: { write: (line: string) => { logs.push(line) } } },
     ...options.build
   })
   await app.ready()
