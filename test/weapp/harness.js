@@ -90,7 +90,7 @@ function createHarness () {
     openedDocuments: [],
     /** What the user answers wx.requestSubscribeMessage, per template id ('accept' unless set: 'reject', 'ban', 'filter'). */
     subscribeAnswers: {},
-    /** wx.requestSubscribeMessage calls: { tmplIds, inTap, answer } */
+    /** wx.requestSubscribeMessage calls: { tmplIds, inTap, answer (the success result) | error ({errMsg, errCode}) } */
     subscribeRequests: [],
     /** A tap (dispatchEvent('tap')) is being handled now. */
     tapping: false
@@ -410,22 +410,29 @@ function createHarness () {
   }
 
   // https://developers.weixin.qq.com/miniprogram/dev/api/open-api/subscribe-message/wx.requestSubscribeMessage.html:
-  // tmplIds 1-3 template ids (an empty list fails with errCode 10001, more than three 20003 "templates
-  // count out of max bounds"); only from a user's tap ("can only be invoked by user TAP gesture.",
-  // errCode 20001 in the simulator's terms); the answer per template: accept, reject, ban or filter. An
-  // "accept" is recorded with WeChat's servers (state.wechat.subscribe), which lets the server send one
-  // message of that template to this user.
+  // tmplIds 1-3 template ids (an empty list fails with errCode 10001, one that is not an array 10004
+  // "参数类型错误", more than three 20003 "templates count out of max bounds", an id WeChat has no
+  // template for 20001 "没有模板数据" when state.wechat says which it has); only from a user's tap
+  // ("can only be invoked by user TAP gesture.", errCode 20001 in the simulator's terms: state.tapping,
+  // set by the tap marker above while a tap's handler and its microtasks run); the answer per template:
+  // accept, reject, ban or filter (state.subscribeAnswers, 'accept' unless set). An "accept" is recorded
+  // with WeChat's servers (state.wechat.subscribe for its user.openid), which lets the server send one
+  // message of that template to this user. Every call is in state.subscribeRequests.
   wx.requestSubscribeMessage = (opts = {}) => {
     const ids = Array.isArray(opts.tmplIds) ? opts.tmplIds : []
-    const call = { tmplIds: ids, inTap: state.tapping, answer: null }
+    const call = { tmplIds: ids, inTap: state.tapping, answer: null, error: null }
     state.subscribeRequests.push(call)
     const refuse = (errCode, errMsg) => {
       const e = { errMsg: `requestSubscribeMessage:fail ${errMsg}`, errCode }
+      call.error = e
       setTimeout(() => { opts.fail && opts.fail(e); opts.complete && opts.complete(e) }, 0)
     }
     if (!call.inTap) return refuse(20001, 'can only be invoked by user TAP gesture.')
+    if (opts.tmplIds !== undefined && !Array.isArray(opts.tmplIds)) return refuse(10004, 'TmplIds must be an array')
     if (ids.length === 0) return refuse(10001, 'TmplIds can\'t be empty')
     if (ids.length > 3) return refuse(20003, 'Templates count out of max bounds')
+    const templates = state.wechat && state.wechat.templates
+    if (templates && ids.some(id => !templates[id])) return refuse(20001, 'No template data return, verify the template id exist')
     const answer = { errMsg: 'requestSubscribeMessage:ok' }
     for (const id of ids) {
       answer[id] = state.subscribeAnswers[id] || 'accept'

@@ -253,4 +253,33 @@ describe('subscription messages: wx.requestSubscribeMessage, and WeChat sending 
       await mini.close()
     }
   })
+
+  test('the answers: ok result per template (accept, reject, ban, filter); an id WeChat has no template for, or no array, fails; each call recorded', async () => {
+    const mini = await startMiniProgram()
+    const before = h.state.subscribeRequests.length
+    try {
+      h.state.wechat = mini
+      mini.user = { openid: 'o_subscribe_answers_01' }
+      const ids = ['tmpl_a', 'tmpl_b', 'tmpl_c', 'tmpl_d']
+      for (const id of ids) mini.templates[id] = ['thing1']
+      Object.assign(h.state.subscribeAnswers, { tmpl_a: 'accept', tmpl_b: 'ban', tmpl_c: 'filter', tmpl_d: 'reject' })
+      h.state.tapping = true
+      try {
+        const three = await call('requestSubscribeMessage', { tmplIds: ids.slice(0, 3) })
+        expect(three).toEqual({ ok: true, errMsg: 'requestSubscribeMessage:ok', tmpl_a: 'accept', tmpl_b: 'ban', tmpl_c: 'filter' })
+        expect(await call('requestSubscribeMessage', { tmplIds: ['tmpl_d'] })).toEqual({ ok: true, errMsg: 'requestSubscribeMessage:ok', tmpl_d: 'reject' })
+        expect(await call('requestSubscribeMessage', { tmplIds: ['tmpl_a', 'tmpl_nowhere'] })).toMatchObject({ ok: false, errCode: 20001 })
+        expect(await call('requestSubscribeMessage', { tmplIds: 'tmpl_a' })).toMatchObject({ ok: false, errCode: 10004 })
+      } finally { h.state.tapping = false }
+      // only the accepted template got a consent, for the phone's user
+      expect(ids.map(id => mini.consentsLeft('o_subscribe_answers_01', id))).toEqual([1, 0, 0, 0])
+      expect(h.state.subscribeRequests.slice(before).map(r => [r.tmplIds.length, r.inTap, Boolean(r.answer), r.error && r.error.errCode])).toEqual([
+        [3, true, true, null], [1, true, true, null], [2, true, false, 20001], [0, true, false, 10004]
+      ])
+    } finally {
+      for (const id of ['tmpl_a', 'tmpl_b', 'tmpl_c', 'tmpl_d']) delete h.state.subscribeAnswers[id]
+      h.state.wechat = null
+      await mini.close()
+    }
+  })
 })

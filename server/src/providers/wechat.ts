@@ -34,28 +34,62 @@ export interface SubscribeMessage {
   state?: 'developer' | 'trial' | 'formal'
 }
 
+/** WeChat's time format for a moment, in China time (UTC+8, no daylight saving): 2026年12月12日 14:00. */
+export function subscribeTime (at: Date | number | string, withTime = true): string {
+  const ms = at instanceof Date ? at.getTime() : typeof at === 'number' ? at : Date.parse(at)
+  if (!Number.isFinite(ms)) throw new RangeError(`subscribeTime: not a time: ${String(at)}`)
+  const d = new Date(ms + 8 * 3_600_000).toISOString()
+  const day = `${d.slice(0, 4)}年${Number(d.slice(5, 7))}月${Number(d.slice(8, 10))}日`
+  return withTime ? `${day} ${d.slice(11, 16)}` : day
+}
+
+/** A date (2026年12月12日 or 2026-12-12), a time of day (14:00), or both. */
+const WECHAT_DAY = '(?:\\d{4}年\\d{1,2}月\\d{1,2}日|\\d{4}-\\d{1,2}-\\d{1,2})'
+const WECHAT_CLOCK = '\\d{1,2}:\\d{2}'
+/** time: a time of day, with a date before it or not; a period is two of them joined by "~". */
+const TIME_POINT = `(?:${WECHAT_DAY} ?)?${WECHAT_CLOCK}`
+const TIME_VALUE = new RegExp(`^${TIME_POINT}(?: ?~ ?${TIME_POINT})?$`)
+/** date: a date, with a time of day after it or not; a period likewise. */
+const DATE_POINT = `${WECHAT_DAY}(?: ${WECHAT_CLOCK})?`
+const DATE_VALUE = new RegExp(`^${DATE_POINT}(?: ?~ ?${DATE_POINT})?$`)
+
 /**
- * A value fitted to its keyword's rule, so a message is never refused for its length (47003):
+ * A value fitted to its keyword's rule, so a message is never refused for it (47003):
  * https://developers.weixin.qq.com/miniprogram/dev/OpenApiDoc/mp-message-management/subscribe-message/sendMessage.html
- * lists them: thing at most 20 characters, phrase at most 5 Chinese characters, character_string at
- * most 32 letters, digits and symbols, number at most 32 digits, letter at most 32 letters, name at
- * most 10 characters (20 in Latin letters); time and date are given in one of its formats by the caller
- * (e.g. 2026年12月12日 14:00). The kind is the keyword without its digits (thing1 -> thing).
+ * lists them: thing at most 20 characters (cut here with '…'), phrase at most 5 Chinese characters,
+ * character_string at most 32 letters, digits and symbols, number at most 32 digits (a decimal point
+ * allowed), letter at most 32 letters, name at most 10 Chinese characters or 20 letters and symbols;
+ * time a time of day with or without a date before it (2026年12月12日 14:00), date a date with or
+ * without a time. The kind is the keyword without its digits (thing1 -> thing). A time or date may be
+ * given as a Date or an ISO time (2026-12-12T06:00:00Z): it is written in China time with its time of
+ * day (2026年12月12日 14:00), which both kinds take. A phrase, letter or number with nothing of its
+ * kind left comes back empty, which WeChat refuses: the caller has to give something of that kind.
  */
-export function subscribeValue (keyword: string, text: string): string {
+export function subscribeValue (keyword: string, value: string | Date): string {
   const kind = keyword.replace(/\d+$/, '')
-  const flat = text.replace(/\s+/g, ' ').trim()
-  const cut = (max: number) => {
-    const chars = [...flat]
-    return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`
+  if (kind === 'time' || kind === 'date') {
+    if (value instanceof Date) return subscribeTime(value)
+    const text = value.replace(/\s+/g, ' ').trim()
+    if ((kind === 'time' ? TIME_VALUE : DATE_VALUE).test(text)) return text
+    return /^\d{4}-\d{2}-\d{2}T/.test(text) && Number.isFinite(Date.parse(text)) ? subscribeTime(text) : text
+  }
+  const flat = String(value).replace(/\s+/g, ' ').trim()
+  const cut = (text: string, max: number) => {
+    const chars = [...text]
+    return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`
   }
   switch (kind) {
-    case 'thing': return cut(20)
+    case 'thing': return cut(flat, 20)
     case 'phrase': return [...flat.replace(/[^\u4e00-\u9fa5]/g, '')].slice(0, 5).join('')
     case 'character_string': return [...flat.replace(/[^\x21-\x7e]/g, '')].slice(0, 32).join('')
-    case 'number': return flat.replace(/[^0-9.]/g, '').slice(0, 32)
+    case 'number': {
+      const [whole, ...rest] = flat.replace(/[^0-9.]/g, '').split('.')
+      return (rest.length ? `${whole || '0'}.${rest.join('')}` : whole).slice(0, 32).replace(/\.$/, '')
+    }
     case 'letter': return flat.replace(/[^A-Za-z]/g, '').slice(0, 32)
-    case 'name': return /^[\x20-\x7e]*$/.test(flat) ? cut(20) : cut(10)
+    case 'name': return /[\u4e00-\u9fa5]/.test(flat)
+      ? [...flat.replace(/[^\u4e00-\u9fa5]/g, '')].slice(0, 10).join('')
+      : flat.replace(/[^\x20-\x7e]/g, '').trim().slice(0, 20)
     default: return flat
   }
 }

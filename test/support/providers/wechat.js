@@ -45,17 +45,31 @@ function miniProgramPages () {
 // a miniprogram_state or lang it does not know. Answers {errcode: 0, errmsg: 'ok', msgid}.
 const EVENT_TEMPLATE_ID = 'tmpl_fake_event_reminder_01'
 
-/** The keyword rules of the page above (kind = the keyword without its digits). */
+// A date (2026年12月12日 or 2026-12-12) and a time of day (14:00), as the page's examples write them.
+const DAY = '(?:\\d{4}年\\d{1,2}月\\d{1,2}日|\\d{4}-\\d{1,2}-\\d{1,2})'
+const CLOCK = '\\d{1,2}:\\d{2}'
+/** time.DATA: "24小时制时间格式（支持+年月日），支持填时间段，两个时间点之间用“~”符号连接" (15:01, 2019年10月1日 15:01). */
+const TIME_POINT = `(?:${DAY} ?)?${CLOCK}`
+/** date.DATA: "年月日格式（支持+24小时制时间），支持填时间段" (2019年10月1日, 2019年10月1日 15:01). */
+const DATE_POINT = `${DAY}(?: ${CLOCK})?`
+const period = point => new RegExp(`^${point}(?: ?~ ?${point})?$`)
+
+/** The keyword rules of the page above (kind = the keyword without its digits); a value is never empty. */
 const KEYWORD_RULES = {
+  // thing.DATA: 20个以内字符
   thing: v => [...v].length <= 20,
+  // phrase.DATA: 5个以内汉字
   phrase: v => /^[\u4e00-\u9fa5]{1,5}$/.test(v),
+  // character_string.DATA: 32位以内数字、字母或符号
   character_string: v => /^[\x21-\x7e]{1,32}$/.test(v),
-  number: v => /^[0-9.]{1,32}$/.test(v),
+  // number.DATA: 32位以内数字，只能数字，可带小数
+  number: v => /^\d+(\.\d+)?$/.test(v) && v.length <= 32,
+  // letter.DATA: 32位以内字母
   letter: v => /^[A-Za-z]{1,32}$/.test(v),
-  // 2019年10月1日 15:01, 2019-10-01 15:01, 15:01, 2019年10月1日 ...: a date and/or a time
-  time: v => /^(\d{4}年\d{1,2}月\d{1,2}日|\d{4}-\d{2}-\d{2})?\s?(\d{1,2}:\d{2})?$/.test(v) && /\d/.test(v),
-  date: v => /^(\d{4}年\d{1,2}月\d{1,2}日|\d{4}-\d{2}-\d{2})(\s\d{1,2}:\d{2})?$/.test(v),
-  name: v => [...v].length <= 20
+  time: v => period(TIME_POINT).test(v),
+  date: v => period(DATE_POINT).test(v),
+  // name.DATA: 10个以内纯汉字或20个以内纯字母或符号
+  name: v => /^[\u4e00-\u9fa5]{1,10}$/.test(v) || /^[\x20-\x7e]{1,20}$/.test(v)
 }
 
 function subscriptions (fake, pages, isOpenid) {
