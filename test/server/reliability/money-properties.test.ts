@@ -13,8 +13,20 @@ import { createTestApp, post, type TestApp } from '../support/app'
 import { currentCaseId, makeSeries, makeShopper, topUp, type Shopper } from '../support/shop'
 import { invariantViolations } from '../support/invariants'
 import { TOPUP_PRODUCT_ID } from '../../../types/limits'
+import { startPgBouncer, type PgBouncer } from '../support/pgbouncer'
+import type { Dialect } from '../../../server/src/db/dialect'
 
 const RUNS = 25
+
+/**
+ * Each database, and PostgreSQL once more through pgbouncer in transaction mode (issue 25: the server
+ * behind a connection pooler keeps its row locks and statements correct; PGBOUNCER_TESTS=off skips it).
+ */
+interface Target { name: string; dialect: Dialect; pooler: boolean; runs: number; seed: number }
+const targets: Target[] = testDialects().map(d => ({ name: d, dialect: d, pooler: false, runs: RUNS, seed: d === 'sqlite' ? 7 : 11 }))
+if (testDialects().includes('postgres') && process.env.PGBOUNCER_TESTS !== 'off') {
+  targets.push({ name: 'postgres through pgbouncer', dialect: 'postgres', pooler: true, runs: 15, seed: 13 })
+}
 
 type Op =
   | { kind: 'topup'; who: number; cents: number; cancel: boolean; payTwice: boolean }
@@ -42,17 +54,28 @@ const single: fc.Arbitrary<Op> = fc.oneof(
 )
 const program = fc.array(fc.oneof({ weight: 4, arbitrary: single }, { weight: 1, arbitrary: fc.record({ kind: fc.constant('burst' as const), ops: fc.array(single, { minLength: 2, maxLength: 8 }) }) }), { minLength: 5, maxLength: 25 })
 
-describe.each(testDialects())('money properties on %s', (dialect) => {
+describe.each(targets)('money properties on $name', ({ name, dialect, pooler, runs, seed }) => {
   let t: TestApp
+  let bouncer: PgBouncer | undefined
   let keys = 0
   const stats = { runs: 0, operations: 0, purchases: 0, refused: 0, topups: 0, cancels: 0, doublePays: 0, replays: 0, conflicts: 0, twinRaces: 0, twinsApplied: 0, reuseRaces: 0, soloChecks: 0 }
-  beforeAll(async () => { t = await createTestApp(dialect) })
+  beforeAll(async () => {
+    if (pooler) bouncer = await startPgBouncer()
+    t = await createTestApp(dialect, { via: bouncer?.via })
+  }, 60000)
   afterAll(async () => {
-    await t.close()
-    console.log(`money properties on ${dialect}: ${JSON.stringify(stats)}`)
+    await t?.close()
+    if (bouncer) {
+      // the app's pool of 10 went through at most 3 server connections (pgbouncer's pool)
+      const servers = (await bouncer.show('SERVERS')).length
+      expect(servers).toBeLessThanOrEqual(3)
+      console.log(`pgbouncer: ${servers} server connections open at the end`)
+      await bouncer.stop()
+    }
+    console.log(`money properties on ${name}: ${JSON.stringify(stats)}`)
   })
 
-  test(`${RUNS} random programs with parallel bursts keep the books`, async () => {
+  test(`${runs} random programs with parallel bursts keep the books`, async () => {
     await fc.assert(fc.asyncProperty(program, async (ops) => {
       stats.runs++
       const shoppers: Shopper[] = []
@@ -182,6 +205,6 @@ describe.each(testDialects())('money properties on %s', (dialect) => {
 
       for (const op of ops) await run(op, true)
       expect(await invariantViolations(t.db)).toEqual([])
-    }), { numRuns: RUNS, seed: dialect === 'sqlite' ? 7 : 11, endOnFailure: true })
+    }), { numRuns: runs, seed, endOnFailure: true })
   }, 240000)
 })

@@ -48,9 +48,9 @@ export interface TestApp {
 
 export async function createTestApp (
   dialect: Dialect,
-  options: { fakes?: Fakes; env?: Record<string, string>; build?: Partial<BuildAppOptions>; sqliteFile?: boolean } = {}
+  options: { fakes?: Fakes; env?: Record<string, string>; build?: Partial<BuildAppOptions>; sqliteFile?: boolean; via?: (directUrl: string) => string } = {}
 ): Promise<TestApp> {
-  const database = await createTestDatabase(dialect, { sqliteFile: options.sqliteFile })
+  const database = await createTestDatabase(dialect, { sqliteFile: options.sqliteFile, via: options.via })
   const clock = new TestClock()
   const logs: string[] = []
   const config = loadConfig(envFor(options.fakes ?? {}, options.env), process.cwd())

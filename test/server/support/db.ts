@@ -35,10 +35,11 @@ async function admin<T> (fn: (client: pg.Client) => Promise<T>): Promise<T> {
 }
 
 /**
+ * `via` (PostgreSQL): the URL the server's pool uses instead of the direct one.
  * `sqliteFile`: SQLite in a file of a temporary directory instead of in memory, as the server runs it:
  * only a file database has the reading connection (server/src/db/sqlite-driver.ts).
  */
-export async function createTestDatabase (dialect: Dialect, options: { sqliteFile?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase (dialect: Dialect, options: { sqliteFile?: boolean; via?: (directUrl: string) => string } = {}): Promise<TestDatabase> {
   if (dialect === 'sqlite' && options.sqliteFile) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'test-db-'))
     const handle = openDatabase({ sqlitePath: path.join(dir, 'shop.sqlite') })
@@ -62,7 +63,9 @@ export async function createTestDatabase (dialect: Dialect, options: { sqliteFil
   await admin(c => c.query(`create database ${name}`))
   const url = new URL(base)
   url.pathname = `/${name}`
-  const handle = openDatabase({ databaseUrl: url.toString(), poolSize: 10 })
+  // `via`: the server reaches the database another way (through pgbouncer: support/pgbouncer.ts);
+  // creating and dropping it stay direct
+  const handle = openDatabase({ databaseUrl: options.via ? options.via(url.toString()) : url.toString(), poolSize: 10 })
   await migrateToLatest(handle.db, handle.dialect)
   return {
     handle,

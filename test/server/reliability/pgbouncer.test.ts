@@ -1,0 +1,147 @@
+/**
+ * The server behind pgbouncer in transaction mode (issue 25): the pooler is real (Debian's pgbouncer,
+ * support/pgbouncer.ts) and as strict as it is in production, and the shop works through it: two API
+ * processes start (migrating through it), share sessions, and keep their row locks and idempotency
+ * keys when their transactions take turns on three server connections. The money properties run
+ * through it too (money-properties.test.ts, "postgres through pgbouncer").
+ */
+import pg from 'pg'
+import { testDialects } from '../support/db'
+import { openDatabase } from '../../../server/src/db'
+import { invariantViolations } from '../support/invariants'
+import { TOPUP_PRODUCT_ID } from '../../../types/limits'
+import { call, newStore, startServer, type Answer, type ServerProcess, type Store } from '../support/server-process'
+import { startPgBouncer, type PgBouncer } from '../support/pgbouncer'
+
+const onPostgres = testDialects().includes('postgres') && process.env.PGBOUNCER_TESTS !== 'off'
+const describeOnPostgres = onPostgres ? describe : describe.skip
+
+async function ok (answer: Promise<Answer>, what: string): Promise<any> {
+  const a = await answer
+  if (!a.ok || a.body?.code !== 200) throw new Error(`${what}: ${JSON.stringify(a)}`)
+  return a.body.data
+}
+
+describeOnPostgres('pgbouncer in transaction mode', () => {
+  let bouncer: PgBouncer
+  let store: Store
+  beforeAll(async () => {
+    bouncer = await startPgBouncer({ poolSize: 3 })
+    store = await newStore('postgres')
+  }, 60000)
+  afterAll(async () => {
+    await store?.drop()
+    await bouncer?.stop()
+  })
+
+  test('the pooler is strict: a connection is lent per transaction, and what a session keeps goes astray', async () => {
+    const config = await bouncer.show('CONFIG')
+    expect(config.find(r => r.key === 'pool_mode')?.value).toBe('transaction')
+
+    // ten clients, each in a transaction at once: they get no more than the 3 server connections
+    const url = bouncer.via(store.databaseUrl!)
+    const clients = await Promise.all(Array.from({ length: 10 }, async () => { const c = new pg.Client({ connectionString: url }); await c.connect(); return c }))
+    try {
+      const pids = await Promise.all(clients.map(async c => {
+        await c.query('begin')
+        const r = await c.query('select pg_backend_pid() as pid, pg_sleep(0.2)')
+        await c.query('commit')
+        return r.rows[0].pid as number
+      }))
+      expect(new Set(pids).size).toBeLessThanOrEqual(3)
+      expect(new Set(pids).size).toBeGreaterThanOrEqual(1)
+
+      // the control: a named prepared statement lives on one server connection; once another client
+      // holds that connection, the statement's next run lands on a connection that never prepared it.
+      // (This is why the server uses only unnamed statements: server/src/db/prepared.ts keeps SQL
+      // text, not server-side statements.)
+      const [a, b] = clients
+      await a.query({ name: 'kept_on_a_session', text: 'select 1 as one' })
+      const held = b.query('begin').then(() => b.query('select pg_sleep(0.5)'))
+      await new Promise(r => setTimeout(r, 100))
+      const others = clients.slice(2, 3).map(c => c.query('begin').then(() => c.query('select pg_sleep(0.5)')))
+      await new Promise(r => setTimeout(r, 100))
+      const again = await a.query({ name: 'kept_on_a_session', text: 'select 1 as one' }).then(() => 'ran', (err: Error) => err.message)
+      await held
+      await Promise.all(others)
+      await b.query('commit')
+      await clients[2].query('commit')
+      expect(again).toMatch(/prepared statement "kept_on_a_session" does not exist/)
+    } finally {
+      await Promise.all(clients.map(c => c.end().catch(() => undefined)))
+    }
+  }, 30000)
+
+  describe('two API processes through it', () => {
+    let a: ServerProcess
+    let b: ServerProcess
+    beforeAll(async () => {
+      const env = { DATABASE_URL: bouncer.via(store.databaseUrl!) }
+      a = await startServer(store, env) // migrates and seeds through the pooler
+      b = await startServer(store, env)
+    }, 120000)
+    afterAll(async () => {
+      await a?.stop()
+      await b?.stop()
+    })
+
+    const shopper = async (name: string, via: ServerProcess) => {
+      const login = await ok(call(via.origin, 'POST', '/login/register?table=user', { user_name: name, password: 'bouncer-pw' }), 'register')
+      await ok(call(via.origin, 'POST', '/api/ageVerify', { birthDate: '1990-01-01' }, login.token), 'ageVerify')
+      const opId = await ok(call(via.origin, 'POST', '/generalOrder/getUniqueOrderNo', { productId: TOPUP_PRODUCT_ID, userId: login.user.id }, login.token), 'order number')
+      await ok(call(via.origin, 'POST', '/generalOrder/create', { productId: TOPUP_PRODUCT_ID, userId: login.user.id, opId, amountCents: 100000, channel: 'sandbox' }, login.token), 'create')
+      await ok(call(via.origin, 'POST', '/api/sandboxPay', { opId }, login.token), 'pay')
+      return { id: login.user.id as number, token: login.token as string }
+    }
+
+    test('a burst of purchases of one case from six shoppers on two processes: each slot sold once, each key applied once, the books hold', async () => {
+      const buyers = await Promise.all(Array.from({ length: 6 }, (_, i) => shopper(`bouncer_${i}`, i % 2 ? b : a)))
+      const seriesId = (await ok(call(a.origin, 'POST', '/api/seriesList', { page: 1, size: 10 }), 'series')).list[0].id
+      let sold = 0
+      let refused = 0
+      for (let round = 0; round < 6; round++) {
+        const current = await ok(call(a.origin, 'POST', '/api/caseCurrent', { seriesId }, buyers[0].token), 'case')
+        const free = current.slots.filter((x: { sold: boolean }) => !x.sold).map((x: { slot: number }) => x.slot)
+        if (!free.length) continue
+        // every shopper wants the same first free slot, and sends its request twice (to A and to B)
+        const slot = free[0]
+        const bodies = buyers.map((_s, i) => ({ caseId: current.caseId, slots: [slot], acknowledged: true, idempotencyKey: `bouncer-${round}-${i}` }))
+        const answers = await Promise.all(buyers.flatMap((s, i) => [a, b].map(via => call(via.origin, 'POST', '/api/casePurchase', bodies[i], s.token))))
+        const codes = answers.map(x => x.body?.code)
+        expect(codes.every(c => c === 200 || c === 409)).toBe(true)
+        // one shopper got the slot (its two copies: the purchase, or its replay)
+        const winners = new Set(answers.flatMap((x, k) => x.body?.code === 200 ? [Math.floor(k / 2)] : []))
+        expect(winners.size).toBe(1)
+        sold++
+        refused += codes.filter(c => c === 409).length
+      }
+      expect(sold).toBeGreaterThan(0)
+      expect(refused).toBeGreaterThan(0)
+
+      const handle = openDatabase({ databaseUrl: store.databaseUrl, poolSize: 1 })
+      try {
+        const rows = await handle.db.selectFrom('purchases').select(['case_id', 'slots']).execute()
+        const seen = new Set<string>()
+        for (const r of rows) for (const s of JSON.parse(r.slots) as number[]) {
+          const key = `${r.case_id}:${s}`
+          expect(seen.has(key)).toBe(false)
+          seen.add(key)
+        }
+        expect(rows.length).toBe(sold)
+        expect(await invariantViolations(handle.db)).toEqual([])
+      } finally {
+        await handle.close()
+      }
+      // and the pool stayed the pool: never more than 3 server connections to the database
+      const servers = (await bouncer.show('SERVERS')).filter(r => r.database === new URL(store.databaseUrl!).pathname.slice(1))
+      expect(servers.length).toBeLessThanOrEqual(3)
+    }, 120000)
+
+    test('a session made on A works on B, and a logout on B ends it on A', async () => {
+      const s = await shopper('bouncer_session', a)
+      expect((await ok(call(b.origin, 'GET', '/getUserInfo', undefined, s.token), 'B')).id).toBe(s.id)
+      await ok(call(b.origin, 'GET', '/logout', undefined, s.token), 'logout')
+      expect((await call(a.origin, 'GET', '/getUserInfo', undefined, s.token)).body?.code).toBe(401)
+    }, 60000)
+  })
+})
