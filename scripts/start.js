@@ -13,6 +13,7 @@
  */
 const { spawnSync, spawn } = require('node:child_process')
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { parseEnv } = require('node:util')
 
@@ -64,4 +65,6 @@ if (production) {
 
 const child = spawn(command, args, { cwd: root, stdio: 'inherit' })
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig))
-child.on('exit', code => process.exit(code ?? 0))
+// a server ended by a signal it did not handle (SIGKILL, e.g. the kernel's out-of-memory killer) is
+// a failure, reported as a shell would (128 + the signal's number), so a supervisor restarts it
+child.on('exit', (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] || 0)))

@@ -7,7 +7,8 @@
  *  - the PDF engine, an .mjs script the server starts from beside its own file, draws a page from the
  *    compiled copy;
  *  - `NODE_ENV=production npm start` (scripts/start.js) runs the compiled code, workers included
- *    (WORKERS=2 on PostgreSQL), and stops cleanly on SIGTERM;
+ *    (WORKERS=2 on PostgreSQL), and stops cleanly on SIGTERM; a server killed by a signal is a failure
+ *    of npm start (137 for SIGKILL), not a clean exit;
  *  - a build whose sources changed, or that is missing, is made again by `npm start`'s check.
  * The build script runs in a child process (esbuild's API refuses to load under Jest's environment).
  */
@@ -249,6 +250,29 @@ describe('NODE_ENV=production npm start', () => {
     }
   }, 90000)
 })
+
+test('npm start reports a server killed by a signal as a failure (137 for SIGKILL), so a supervisor restarts it', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-compiled-kill-'))
+  const port = await freePort()
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.js')], {
+    cwd: ROOT,
+    env: bareEnv({ NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), STATIC_DIR: '/nonexistent-h5', LOG_LEVEL: 'warn', DATA_DIR: dataDir, DATABASE_URL: '' }),
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let output = ''
+  child.stdout!.on('data', d => { output += d })
+  child.stderr!.on('data', d => { output += d })
+  try {
+    await untilUp(`http://127.0.0.1:${port}`, child, () => output)
+    const server = processTree(child.pid!).find(pid => argvOf(pid)[1] === MAIN)
+    expect(server).toBeDefined()
+    process.kill(server!, 'SIGKILL')
+    expect(await stopped(child)).toBe(137)
+  } finally {
+    child.kill('SIGKILL')
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}, 60000)
 
 test('a build whose sources changed, or that is missing, is made again; a current one is kept', () => {
   const outDir = path.join(ROOT, 'dist', `server-check-${process.pid}`)
