@@ -115,7 +115,13 @@ function buildServer ({ outDir = OUT_DIR } = {}) {
     fs.writeFileSync(path.join(tmp, STAMP), JSON.stringify(stamp, null, 2) + '\n')
     const old = `${outDir}.old-${process.pid}-${Date.now()}`
     try { fs.renameSync(outDir, old) } catch (err) { if (err.code !== 'ENOENT') throw err }
-    fs.renameSync(tmp, outDir)
+    try {
+      fs.renameSync(tmp, outDir)
+    } catch (err) {
+      // another build of the same sources landed in between (two starts at once): keep that one
+      if ((err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') || readStamp(outDir)?.hash !== hash) throw err
+      fs.rmSync(tmp, { recursive: true, force: true })
+    }
     fs.rmSync(old, { recursive: true, force: true })
     return { ...stamp, outDir, main: path.join(outDir, MAIN), ms: Date.now() - t0 }
   } catch (err) {
@@ -129,11 +135,18 @@ function buildServer ({ outDir = OUT_DIR } = {}) {
   }
 }
 
+function readStamp (outDir) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(outDir, STAMP), 'utf8'))
+  } catch {
+    return null
+  }
+}
+
 /** Whether `outDir` holds a build of the current sources: { state: 'fresh' | 'stale' | 'missing', main }. */
 function serverBuildState ({ outDir = OUT_DIR } = {}) {
   const main = path.join(outDir, MAIN)
-  let stamp = null
-  try { stamp = JSON.parse(fs.readFileSync(path.join(outDir, STAMP), 'utf8')) } catch { /* none */ }
+  const stamp = readStamp(outDir)
   if (!stamp || !fs.existsSync(main)) return { state: 'missing', main }
   return { state: stamp.hash === sourceHash(loadEsbuild().version) ? 'fresh' : 'stale', main }
 }
