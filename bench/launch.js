@@ -15,9 +15,11 @@
  * gate with money from settled top-ups. Before the launch the shop serves WARM_UP_PURCHASES purchases
  * of an older series (not counted), so its code is warm as a running shop's is. Bounded: a watchdog stops everything; the child and temp dirs go.
  * --server-root DIR runs another checkout's server code (e.g. the main branch, for a before figure).
+ * --workers N (PostgreSQL only) runs N API processes on the one database, as behind a load balancer: the
+ * shoppers are dealt to them in turn (shopper i talks to process i mod N), each with its own pool of --pool.
  *
  * Usage: node bench/launch.js [--shoppers 500] [--attempts 3] [--db sqlite|postgres|both] [--pool 10] [--pg-sync on|off]
- *                             [--server-root DIR]
+ *                             [--workers 1] [--server-root DIR]
  */
 const { fork } = require('node:child_process')
 const { createHash, randomInt } = require('node:crypto')
@@ -92,10 +94,8 @@ async function serve (root, dialect, databaseUrl, pool, dir, shoppers) {
         })
         process.send({ type: 'launched', seriesId })
       } else if (msg.type === 'server times') {
-        const out = {}
-        for (const [k, xs] of Object.entries(serverMs)) {
-          out[k] = { n: xs.length, p50: quantile(xs, 0.5), p99: quantile(xs, 0.99), sum: xs.reduce((a, b) => a + b, 0) }
-        }
+        // every request's time, so that the parent can merge several processes before taking quantiles
+        const out = { ...serverMs }
         for (const k of Object.keys(serverMs)) serverMs[k] = []
         process.send({ type: 'server times', times: out })
       } else if (msg.type === 'audit') {
@@ -162,10 +162,9 @@ function post (base, path_, body, token) {
   })
 }
 
-async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts }) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-launch-'))
-  const child = fork(__filename, ['--serve', root, dialect, databaseUrl || '-', String(pool), dir, String(shoppers)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  const watchdog = setTimeout(() => { console.error('launch benchmark watchdog: took too long, stopping'); child.kill('SIGKILL'); fs.rmSync(dir, { recursive: true, force: true }); process.exit(2) }, 600000)
+/** A server process of the shop, spoken to by messages: `next()` is its next message. */
+function shopProcess (args) {
+  const child = fork(__filename, ['--serve', ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const messages = []
   const waiters = []
   child.on('message', m => { const w = waiters.shift(); w ? w(m) : messages.push(m) })
@@ -175,9 +174,31 @@ async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts
     waiters.push(resolve)
     child.once('exit', code => reject(new Error(`the shop exited with ${code}`)))
   })
+  return { child, next }
+}
+
+/** Each process's times of each call, merged, as quantiles. */
+function mergeTimes (all) {
+  const merged = {}
+  for (const times of all) for (const [k, xs] of Object.entries(times)) (merged[k] ??= []).push(...xs)
+  const out = {}
+  for (const [k, xs] of Object.entries(merged)) out[k] = { n: xs.length, p50: quantile(xs, 0.5), p99: quantile(xs, 0.99), sum: xs.reduce((a, b) => a + b, 0) }
+  return out
+}
+
+async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts, workers = 1 }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-launch-'))
+  // the first process migrates and makes the shoppers; the others only serve
+  const first = shopProcess([root, dialect, databaseUrl || '-', String(pool), dir, String(shoppers)])
+  const procs = [first]
+  const { child, next } = first
+  const watchdog = setTimeout(() => { console.error('launch benchmark watchdog: took too long, stopping'); for (const p of procs) p.child.kill('SIGKILL'); fs.rmSync(dir, { recursive: true, force: true }); process.exit(2) }, 600000)
   try {
     const ready = await next()
-    const base = `http://127.0.0.1:${ready.port}`
+    for (let i = 1; i < workers; i++) procs.push(shopProcess([root, dialect, databaseUrl || '-', String(pool), dir, '0']))
+    const ports = [ready.port, ...(await Promise.all(procs.slice(1).map(p => p.next()))).map(m => m.port)]
+    const bases = ports.map(port => `http://127.0.0.1:${port}`)
+    const base = bases[0]
     // the shop has been open before the launch: a series already on sale, bought from by a few shoppers
     // at a time (the server's code is warm, as it would be), not counted
     child.send({ type: 'warm-up series' })
@@ -186,13 +207,14 @@ async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts
     await Promise.all(Array.from({ length: 10 }, async () => {
       while (w < WARM_UP_PURCHASES) {
         const token = ready.tokens[w++ % ready.tokens.length]
-        const view = await post(base, '/api/caseCurrent', { seriesId: warm }, token)
+        const via = bases[w % bases.length]
+        const view = await post(via, '/api/caseCurrent', { seriesId: warm }, token)
         const free = view.body.data.slots.filter(x => !x.sold).map(x => x.slot)
-        if (free.length) await post(base, '/api/casePurchase', { caseId: view.body.data.caseId, slots: [free[0]], acknowledged: true, idempotencyKey: `warm-${w}` }, token)
+        if (free.length) await post(via, '/api/casePurchase', { caseId: view.body.data.caseId, slots: [free[0]], acknowledged: true, idempotencyKey: `warm-${w}` }, token)
       }
     }))
-    child.send({ type: 'server times' })
-    await next() // the warm-up's are dropped
+    for (const p of procs) p.child.send({ type: 'server times' })
+    await Promise.all(procs.map(p => p.next())) // the warm-up's are dropped
     child.send({ type: 'launch' })
     const { seriesId } = await next()
 
@@ -206,6 +228,7 @@ async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts
     const t0 = performance.now()
     let lastSuccess = t0
     await Promise.all(ready.tokens.map(async (token, i) => {
+      const base = bases[i % bases.length]
       for (let attempt = 1; attempt <= attempts; attempt++) {
         const view = await post(base, '/api/caseCurrent', { seriesId }, token)
         views.push(view.ms)
@@ -230,8 +253,8 @@ async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts
       gaveUp++
     }))
     const seconds = (lastSuccess - t0) / 1000
-    child.send({ type: 'server times' })
-    const { times: server } = await next()
+    for (const p of procs) p.child.send({ type: 'server times' })
+    const server = mergeTimes((await Promise.all(procs.map(p => p.next()))).map(m => m.times))
     child.send({ type: 'audit', seriesId })
     const audit = await next()
     const purchaseAnswers = Object.values(answers).reduce((a, b) => a + b, 0)
@@ -246,8 +269,10 @@ async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts
       server
     }
   } finally {
-    child.send({ type: 'stop' })
-    await new Promise(resolve => { if (child.exitCode !== null) resolve(); else child.once('exit', resolve) })
+    await Promise.all(procs.map(p => {
+      if (p.child.exitCode === null) p.child.send({ type: 'stop' })
+      return new Promise(resolve => { if (p.child.exitCode !== null) resolve(); else p.child.once('exit', resolve) })
+    }))
     clearTimeout(watchdog)
     fs.rmSync(dir, { recursive: true, force: true })
   }
@@ -259,7 +284,9 @@ async function main () {
   const pool = Number(arg('pool', 10))
   const root = path.resolve(arg('server-root', path.join(__dirname, '..')))
   const which = arg('db', 'both')
+  const workers = Number(arg('workers', 1))
   const dbs = which === 'both' ? ['sqlite', 'postgres'] : [which]
+  if (workers > 1 && dbs.includes('sqlite')) throw new Error('--workers above 1 needs --db postgres (SQLite is written by one process)')
   const { startPostgres } = require('./support/postgres')
   let postgres = null
   if (dbs.includes('postgres')) {
@@ -271,8 +298,8 @@ async function main () {
     for (const dialect of dbs) {
       let url = null
       if (dialect === 'postgres') { await postgres.createDatabase('bench_launch'); url = postgres.url('bench_launch') }
-      const r = await runLaunch({ root, dialect, databaseUrl: url, pool, shoppers, attempts })
-      const where = dialect === 'sqlite' ? 'SQLite (WAL, synchronous NORMAL)' : `${postgres.settings}, pool ${pool}`
+      const r = await runLaunch({ root, dialect, databaseUrl: url, pool, shoppers, attempts, workers })
+      const where = dialect === 'sqlite' ? 'SQLite (WAL, synchronous NORMAL)' : `${postgres.settings}, pool ${pool}${workers > 1 ? ` per process, ${workers} API processes` : ''}`
       console.log(`\nLaunch on ${where}: server code of ${root}; ${os.cpus().length} cores, Node ${process.version}, 127.0.0.1`)
       console.log(`${shoppers} shoppers at once, 1-3 boxes each, up to ${attempts} tries: ${r.okPurchases} purchases (${r.boxesBought} boxes) in ${r.seconds.toFixed(2)} s = ${(r.okPurchases / r.seconds).toFixed(0)} purchases/s (${(r.boxesBought / r.seconds).toFixed(0)} boxes/s); ${r.gaveUp} gave up`)
       console.log(`purchase answers: ${r.purchaseAnswers} (${Object.entries(r.answers).map(([k, v]) => `${k}: ${v}`).join(', ')}); "slot sold" or "case sold out" ${(100 * r.share).toFixed(1)} % (goal < ${100 * GOAL_SLOT_SOLD} %)`)
