@@ -191,7 +191,9 @@ function BlindBoxDetailPage () {
       {events.slice(0, 3).map(e => (
         <View key={e.id} className={`event-banner event-banner-${e.id}`} onClick={() => navigate(`/pagesA/event/index?id=${e.id}`)}>
           <Text className='event-banner__title'>📍 {t('event.banner', { title: tr(e.title) })}</Text>
-          <Text className='event-banner__where'>{chinaClock(e.startsAt)} · {localeStore.locale === 'en' ? e.city.en : e.city.zh} {e.venue} ›</Text>
+          {/* the venue is the operator's Chinese name of the place: the English banner names the city only
+              (the event page shows the venue with its address, which is what a taxi or a map app needs) */}
+          <Text className='event-banner__where'>{chinaClock(e.startsAt)} · {localeStore.locale === 'en' ? e.city.en : `${e.city.zh} ${e.venue}`} ›</Text>
         </View>
       ))}
 
