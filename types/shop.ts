@@ -90,7 +90,12 @@ export const CaseView = Type.Object({
   size: Type.Integer(),
   slots: Type.Array(SlotView),
   /** Switches to another case the user has left today. */
-  switchesLeft: Type.Integer({ minimum: 0 })
+  switchesLeft: Type.Integer({ minimum: 0 }),
+  /**
+   * Until when the case is held for the caller (no other shopper is shown it: a case lease, renewed while
+   * they keep looking); null for a visitor, or when another shopper holds it too (the shop had no case left).
+   */
+  heldUntil: Nullable(Timestamp)
 })
 export type CaseView = Static<typeof CaseView>
 

@@ -21,7 +21,7 @@ describe.each(testDialects())('spreading shoppers across cases on %s', (dialect)
   const view = async (seriesId: number, s?: Shopper) => {
     const r = await post(t.app, '/api/caseCurrent', { seriesId }, { token: s?.token })
     expect(r.body.code).toBe(200)
-    return r.body.data as { caseId: number; slots: { slot: number; sold: boolean }[]; switchesLeft: number; commit: string }
+    return r.body.data as { caseId: number; slots: { slot: number; sold: boolean }[]; switchesLeft: number; commit: string; heldUntil: string | null }
   }
   const onSale = async (seriesId: number) => (await t.db.selectFrom('cases').select('id')
     .where('series_id', '=', seriesId).where('status', '=', 'on_sale').execute()).map(c => Number(c.id))
@@ -53,6 +53,30 @@ describe.each(testDialects())('spreading shoppers across cases on %s', (dialect)
     expect((await view(seriesId)).caseId).toBe(caseC)
     const d = await makeShopper(t.app, t.db, t.clock)
     expect((await view(seriesId, d)).caseId).toBe(caseC)
+  })
+
+  test('the case view says until when the case is held for the caller (null for a visitor and for a shopper who only shares it)', async () => {
+    const seriesId = await makeSeries(t.db, t.clock)
+    const a = await makeShopper(t.app, t.db, t.clock)
+    const start = t.clock.now()
+    const va = await view(seriesId, a)
+    expect(va.heldUntil).toBe(new Date(start + CASE_LEASE_MS).toISOString())
+    // looking again before half of it has passed keeps the same end; after, it is renewed from then
+    t.clock.advance(10_000)
+    expect((await view(seriesId, a)).heldUntil).toBe(new Date(start + CASE_LEASE_MS).toISOString())
+    t.clock.advance(25_000)
+    expect((await view(seriesId, a)).heldUntil).toBe(new Date(t.clock.now() + CASE_LEASE_MS).toISOString())
+    // a visitor holds nothing
+    expect((await view(seriesId)).heldUntil).toBeNull()
+    // the lease lapsed while another shopper took the case: the first one's view of it says it is not theirs
+    t.clock.advance(CASE_LEASE_MS + 1)
+    const b = await makeShopper(t.app, t.db, t.clock)
+    const vb = await view(seriesId, b)
+    expect(vb.caseId).toBe(va.caseId)
+    expect(vb.heldUntil).toBe(new Date(t.clock.now() + CASE_LEASE_MS).toISOString())
+    const again = await view(seriesId, a)
+    expect(again.caseId).toBe(va.caseId)
+    expect(again.heldUntil).toBeNull()
   })
 
   test('the fullest case nobody holds goes first; a lapsed lease frees a case, a renewed one does not', async () => {

@@ -107,7 +107,7 @@ describe('slots in the query', () => {
   })
 
   const box = (caseId: number, sold: number[]): CaseView => ({
-    caseId, seriesId: 4, commit: 'c', size: 6, switchesLeft: 5, slots: Array.from({ length: 6 }, (_, i) => ({ slot: i + 1, sold: sold.includes(i + 1) }))
+    caseId, seriesId: 4, commit: 'c', size: 6, switchesLeft: 5, heldUntil: null, slots: Array.from({ length: 6 }, (_, i) => ({ slot: i + 1, sold: sold.includes(i + 1) }))
   } as CaseView)
 
   it('restoreSelection picks the slots again in the same case, and tells what was sold or that the case changed', () => {

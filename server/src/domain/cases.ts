@@ -99,15 +99,21 @@ async function switchesUsed (db: Db, userId: number, day: string): Promise<numbe
   return row ? row.count : 0
 }
 
-async function caseView (db: Db, c: CaseRowDb, switchesLeft: number): Promise<CaseView> {
+async function caseView (db: Db, c: CaseRowDb, switchesLeft: number, userId: number | null, now: number): Promise<CaseView> {
   const slots = await db.selectFrom('case_slots').select(['slot', 'sold_to']).where('case_id', '=', Number(c.id)).orderBy('slot').execute()
+  // the caller's own lease, while it runs (the page counts it down by the server's clock)
+  const lease = userId === null
+    ? undefined
+    : await db.selectFrom('case_leases').select(['user_id', 'until']).where('case_id', '=', Number(c.id)).executeTakeFirst()
+  const held = lease !== undefined && Number(lease.user_id) === userId && Date.parse(lease.until) > now
   return {
     caseId: Number(c.id),
     seriesId: Number(c.series_id),
     commit: c.commit_hash,
     size: c.size,
     slots: slots.map(s => ({ slot: s.slot, sold: s.sold_to !== null })),
-    switchesLeft
+    switchesLeft,
+    heldUntil: held ? new Date(Date.parse(lease.until)).toISOString() : null
   }
 }
 
@@ -198,7 +204,7 @@ async function caseForVisitor (db: Db, clock: Clock, seriesId: number): Promise<
 /** The user's current case of a series (given one if they have none on sale); logged out: see caseForVisitor. */
 export async function currentCase (db: Db, clock: Clock, seriesId: number, userId: number | null): Promise<CaseView> {
   await requireOnSaleSeries(db, seriesId)
-  if (userId === null) return caseView(db, await caseForVisitor(db, clock, seriesId), CASE_SWITCHES_PER_DAY)
+  if (userId === null) return caseView(db, await caseForVisitor(db, clock, seriesId), CASE_SWITCHES_PER_DAY, null, clock())
   let c = await chosenCase(db, seriesId, userId)
   if (c) {
     await renewLease(db, Number(c.id), userId, clock())
@@ -207,7 +213,7 @@ export async function currentCase (db: Db, clock: Clock, seriesId: number, userI
     c = await db.selectFrom('cases').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
   }
   const used = await switchesUsed(db, userId, shopDay(clock()))
-  return caseView(db, c, Math.max(0, CASE_SWITCHES_PER_DAY - used))
+  return caseView(db, c, Math.max(0, CASE_SWITCHES_PER_DAY - used), userId, clock())
 }
 
 /** Moves the user to another case on sale (made if there is no other); 429 after the daily allowance. */
@@ -244,7 +250,7 @@ export async function switchCase (db: Db, clock: Clock, seriesId: number, userId
     return { caseId: target, used: counted.count }
   })
   const c = await db.selectFrom('cases').selectAll().where('id', '=', caseId).executeTakeFirstOrThrow()
-  return caseView(db, c, Math.max(0, CASE_SWITCHES_PER_DAY - used))
+  return caseView(db, c, Math.max(0, CASE_SWITCHES_PER_DAY - used), userId, now)
 }
 
 export function proofOf (c: CaseRowDb): CaseProof {

@@ -220,6 +220,8 @@ const rest: RestDict = {
     rules: 'Rules',
     currentCase: 'Current case',
     switchCase: 'Switch case',
+    heldFor: 'Held for you for {left}: nobody else is shown this case',
+    heldOver: 'No longer held for you: others may buy these boxes. Tap to look again',
     pickSlots: 'Buy picked boxes',
     wholeCase: 'Buy whole case',
     wholeCaseN: 'Whole case ({n}) {price}',

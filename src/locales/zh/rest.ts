@@ -218,6 +218,8 @@ const rest = {
     rules: '规则',
     currentCase: '当前箱',
     switchCase: '换一箱',
+    heldFor: '这一箱为你保留 {left}，期间不给别人看',
+    heldOver: '保留已结束，别人也可能买下这些盒子，点此刷新',
     pickSlots: '选盒购买',
     wholeCase: '整箱购买',
     wholeCaseN: '整箱 {n} 盒 {price}',

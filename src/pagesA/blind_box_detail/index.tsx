@@ -31,6 +31,7 @@ import { formatCents, formatPpm, formatTime, tr, a11yImage, designLabel } from '
 import { mediaUrl } from '@/utils/media'
 import { navigate } from '@/utils/navigation'
 import { chinaClock } from '../event/travel'
+import { clockText, useTimeLeft } from '@/utils/useTimeLeft'
 import { loginToContinue } from '@/utils/loginReturn'
 import { detailLink, parseSlots, restoreSelection } from '@/utils/slots'
 import './index.scss'
@@ -42,6 +43,18 @@ import './index.scss'
  */
 /** A click this soon after a long press is the end of that press, not a tap. */
 const LONG_PRESS_CLICK_GRACE_MS = 600
+
+
+/**
+ * How long the case stays held for the shopper (their case lease), by the server's clock: nobody else
+ * is shown it meanwhile. Once over, a tap looks again (which holds it anew when it is still free).
+ */
+function CaseHold ({ until, onLapsed }: { until: string; onLapsed: () => void }) {
+  const left = useTimeLeft(until)
+  return left > 0
+    ? <Text className='case-hold'>{t('detail.heldFor', { left: clockText(left) })}</Text>
+    : <Text className='case-hold case-hold--over' onClick={onLapsed}>{t('detail.heldOver')}</Text>
+}
 
 function BlindBoxDetailPage () {
   const { params } = useRouter()
@@ -219,6 +232,7 @@ function BlindBoxDetailPage () {
         <Text className='detail-switch' onClick={switchCase}>{t('detail.switchCase')}{sessionStore.loggedIn ? ` (${box.switchesLeft})` : ''}</Text>
       }>
         <Text className='case-meta'>#{box.caseId} · {t('detail.left', { n: unsold, size: box.size })}</Text>
+        {box.heldUntil && <CaseHold until={box.heldUntil} onLapsed={() => { void load() }} />}
         {sessionStore.loggedIn && propState && (
           <View className='props-bar'>
             {(['shake', 'hint', 'xray'] as const).map(k => {
