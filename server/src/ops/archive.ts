@@ -45,7 +45,7 @@ export interface Manifest {
   format: typeof FORMAT
   formatVersion: number
   dialect: BackupDialect
-  /** When the snapshot was taken (ISO 8601, UTC). */
+  /** When the snapshot was taken (ISO 8601, UTC): every transaction committed before this instant is in it. */
   createdAt: string
   /** The migrations applied in the snapshot (kysely_migration), oldest first. */
   migrations: { count: number; latest: string | null; applied: string[] }

@@ -127,8 +127,9 @@ export async function snapshotPostgres (url: string, workDir: string, binOverrid
   const client = await connect(target)
   try {
     await client.query('begin isolation level repeatable read, read only')
-    const snapshot = (await client.query<{ id: string }>('select pg_export_snapshot() as id')).rows[0].id
+    // the transaction's snapshot is taken by its first statement, this one: what committed before it began is in
     const takenAt = new Date()
+    const snapshot = (await client.query<{ id: string }>('select pg_export_snapshot() as id')).rows[0].id
     const tables = await publicTables(client)
     if (!tables.includes('kysely_migration')) throw new OpsError(`the database at ${target.shown} has no kysely_migration table: it is not the shop's database (or it is empty)`)
     const rowCounts: Record<string, number> = {}

@@ -3,7 +3,7 @@ import type { Manifest, ManifestPart } from './archive'
 import { OpsError } from './errors'
 
 export interface Snapshot {
-  /** The moment the consistent read began (no later than the snapshot). */
+  /** Taken just before the consistent read began: every transaction committed before it is in the snapshot. */
   takenAt: Date
   part: ManifestPart
   /** Where the part's bytes are, until the archive is written. */

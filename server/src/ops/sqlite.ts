@@ -59,7 +59,8 @@ export async function snapshotSqlite (dataDir: string, workDir: string): Promise
   let src: Database.Database | null = null
   try {
     src = new Database(source, { fileMustExist: true, timeout: 10000 })
-    // the first step only measures; the second copies every page in one read transaction
+    // the first step only measures; the second copies every page in one read transaction, which
+    // begins after takenAt (each step is a read transaction of its own)
     await src.backup(copy, { progress: () => { takenAt = new Date(); return ALL_PAGES } })
   } catch (err) {
     if (sqliteCode(err) === 'SQLITE_NOTADB') throw new OpsError(`${source} is not a SQLite database`)
