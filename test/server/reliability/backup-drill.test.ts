@@ -1,10 +1,11 @@
 /**
  * Backup drill (issue 26 item 1), on SQLite and on PostgreSQL, with the real server and the real
  * commands (`npm run backup` / `npm run restore` run server/src/ops/*.ts exactly so):
- *  - a backup taken in the middle of a purchase burst restores beside the original (SQLite: a new data
- *    directory; PostgreSQL: a new database on the same server); on the copy the books balance, every
- *    purchase answered before the backup began is there, every purchase in it is the original's, and a
- *    server started on it answers a shopper with the balance the copy holds;
+ *  - three backups taken one after another in the middle of a purchase burst each restore beside the
+ *    original (SQLite: a new data directory; PostgreSQL: a new database on the same server); on each copy
+ *    the books balance, every purchase answered before the backup began, and before the instant its
+ *    manifest says the snapshot was taken, is there, and every purchase in it is the original's; a
+ *    server started on the first copy answers a shopper with the balance the copy holds;
  *  - a restore into a target that holds anything is refused without --force, and changes nothing;
  *  - a damaged backup (one byte flipped anywhere: a tar header, the manifest, SHA256SUMS, the database,
  *    the padding, the end; or cut short; or not a backup at all) is refused before anything is touched,
@@ -21,16 +22,20 @@ import pg from 'pg'
 import { testDialects } from '../support/db'
 import { openDatabase, sqlitePathIn } from '../../../server/src/db'
 import { invariantViolations } from '../support/invariants'
-import { TOPUP_PRODUCT_ID } from '../../../types/limits'
+import { TOPUP_MAX_CENTS, TOPUP_PRODUCT_ID } from '../../../types/limits'
 import { call, newStore, startServer, type Answer, type ServerProcess, type Store } from '../support/server-process'
 
 const ROOT = path.resolve(__dirname, '../../..')
-const SHOPPERS = 3
+const SHOPPERS = 4
 const LOOPS_PER_SHOPPER = 2
-/** Purchases a loop makes at most (money for all of them: 60 x 69 yuan < one top-up of 5,000). */
-const MAX_PER_LOOP = 30
-/** Purchases answered 200 before the backup starts. */
+/** Purchases a loop makes at most: the burst lasts until the backups are done, well before this. */
+const MAX_PER_LOOP = 140
+/** Top-ups of 5,000 yuan a shopper makes: money for all of its loops' purchases (280 x 69 yuan < 20,000). */
+const TOPUPS = 4
+/** Purchases answered 200 before the first backup starts. */
 const BACKUP_AFTER = 12
+/** Backups taken one after another during the burst (each a chance to catch a copy that misses recent commits). */
+const BACKUPS = 3
 
 interface Run { code: number | null; stdout: string; stderr: string; ms: number }
 
@@ -62,9 +67,11 @@ interface Shopper { id: number; token: string }
 async function shopper (origin: string, name: string): Promise<Shopper> {
   const login = await ok(call(origin, 'POST', '/login/register?table=user', { user_name: name, password: 'drill-pw-1' }), 'register')
   await ok(call(origin, 'POST', '/api/ageVerify', { birthDate: '1990-01-01' }, login.token), 'ageVerify')
-  const opId = await ok(call(origin, 'POST', '/generalOrder/getUniqueOrderNo', { productId: TOPUP_PRODUCT_ID, userId: login.user.id }, login.token), 'order number')
-  await ok(call(origin, 'POST', '/generalOrder/create', { productId: TOPUP_PRODUCT_ID, userId: login.user.id, opId, amountCents: 500000, channel: 'sandbox' }, login.token), 'create')
-  await ok(call(origin, 'POST', '/api/sandboxPay', { opId }, login.token), 'pay')
+  for (let i = 0; i < TOPUPS; i++) {
+    const opId = await ok(call(origin, 'POST', '/generalOrder/getUniqueOrderNo', { productId: TOPUP_PRODUCT_ID, userId: login.user.id }, login.token), 'order number')
+    await ok(call(origin, 'POST', '/generalOrder/create', { productId: TOPUP_PRODUCT_ID, userId: login.user.id, opId, amountCents: TOPUP_MAX_CENTS, channel: 'sandbox' }, login.token), 'create')
+    await ok(call(origin, 'POST', '/api/sandboxPay', { opId }, login.token), 'pay')
+  }
   return { id: login.user.id, token: login.token }
 }
 
@@ -118,13 +125,15 @@ const oneLine = (r: Run) => r.stderr.trim().split('\n').filter(l => !l.startsWit
 
 describe.each(testDialects())('backup drill on %s', (dialect) => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-drill-'))
-  const file = path.join(work, 'drill.tar')
+  const files = Array.from({ length: BACKUPS }, (_, i) => path.join(work, `drill-${i + 1}.tar`))
+  const file = files[0]
   const stores: Store[] = []
   let original: Store
   let copy: Store
   let server: ServerProcess | null = null
   let shoppers: Shopper[] = []
   let answeredBefore: string[] = []
+  let purchasesInFirstBackup = -1
   const afterKey = `drill-${dialect}-after-backup`
   const figures: Record<string, number | string> = {}
 
@@ -141,7 +150,7 @@ describe.each(testDialects())('backup drill on %s', (dialect) => {
     console.log(`backup drill on ${dialect}: ${JSON.stringify(figures)}`)
   })
 
-  test('a backup taken during a purchase burst restores beside the original: the books balance, every purchase answered before it is there', async () => {
+  test(`${BACKUPS} backups taken one after another during a purchase burst restore beside the original: the books balance, every purchase answered before each is there`, async () => {
     let t = Date.now()
     server = await startServer(original)
     const origin = server.origin
@@ -149,76 +158,107 @@ describe.each(testDialects())('backup drill on %s', (dialect) => {
     const series = (await ok(call(origin, 'POST', '/api/seriesList', { page: 1, size: 10 }), 'seriesList')).list.map((x: { id: number }) => x.id)
     figures.setupMs = Date.now() - t
 
-    // the burst: loops of purchases that run until the backup is done; the backup starts once
-    // BACKUP_AFTER purchases are answered, and the keys answered by then are noted at that moment
+    // the burst: loops of purchases that run until the backups are done; the first backup starts once
+    // BACKUP_AFTER purchases are answered (the keys answered by then are noted at that moment), each
+    // next one as soon as the one before it has finished
     t = Date.now()
-    const paid: string[] = []
-    const state: { backup: Promise<Run> | null } = { backup: null }
-    let backupDone = false
-    let duringBackup = 0
+    const paid: Array<{ key: string; at: number }> = []
+    const state: { backups: Promise<Run[]> | null } = { backups: null }
+    let backupsDone = false
+    let duringBackups = 0
     let sent = 0
+    const backUp = async () => {
+      const runs: Run[] = []
+      try {
+        for (const f of files) runs.push(await ops('backup', ['--out', f], original.env))
+      } finally {
+        backupsDone = true
+      }
+      return runs
+    }
     const loop = async (s: Shopper, n: number) => {
-      for (let i = 0; i < MAX_PER_LOOP && !backupDone; i++) {
+      for (let i = 0; i < MAX_PER_LOOP && !backupsDone; i++) {
         const key = `drill-${dialect}-${s.id}-${n}-${i}`
-        const sentDuring = state.backup !== null
+        const sentDuring = state.backups !== null
         sent++
         const answer = await buy(origin, s, series[(i + n) % series.length], key, i)
         if (answer.ok && answer.body?.code === 200) {
-          paid.push(key)
-          if (sentDuring && !backupDone) duringBackup++
+          paid.push({ key, at: Date.now() })
+          if (sentDuring && !backupsDone) duringBackups++
         }
-        if (!state.backup && paid.length >= BACKUP_AFTER) {
-          answeredBefore = [...paid]
-          state.backup = ops('backup', ['--out', file], original.env).finally(() => { backupDone = true })
+        if (!state.backups && paid.length >= BACKUP_AFTER) {
+          answeredBefore = paid.map(p => p.key)
+          state.backups = backUp()
         }
       }
     }
     await Promise.all(shoppers.flatMap(s => Array.from({ length: LOOPS_PER_SHOPPER }, (_, n) => loop(s, n))))
-    if (!state.backup) throw new Error(`only ${paid.length} purchases were answered: no backup was started`)
-    const made = await state.backup
+    if (!state.backups) throw new Error(`only ${paid.length} purchases were answered: no backup was started`)
+    const runs = await state.backups
     figures.burstMs = Date.now() - t
-    figures.backupMs = made.ms
-    expect(made.stderr.trim()).toBe('')
-    expect(made.code).toBe(0)
-    expect(made.stdout).toContain(`Backup written: ${file}`)
+    figures.backupMs = runs.map(r => r.ms).join('/')
     figures.sent = sent
     figures.paid = paid.length
-    figures.answeredBeforeBackup = answeredBefore.length
-    figures.paidDuringBackup = duringBackup
-    // the backup ran while the shop sold
-    expect(duringBackup).toBeGreaterThan(0)
-    expect(fs.statSync(file).mode & 0o077).toBe(0)
+    figures.answeredBeforeFirstBackup = answeredBefore.length
+    figures.paidDuringBackups = duringBackups
+    for (const [i, made] of runs.entries()) {
+      expect(made.stderr.trim()).toBe('')
+      expect(made.code).toBe(0)
+      expect(made.stdout).toContain(`Backup written: ${files[i]}`)
+      expect(fs.statSync(files[i]).mode & 0o077).toBe(0)
+    }
 
-    // one purchase surely after the backup: a --force restore must take it away again (last test)
+    // one purchase surely after the backups: a --force restore must take it away again (last test)
     expect((await buy(origin, shoppers[0], series[0], afterKey, 3)).body?.code).toBe(200)
 
-    // restored beside the original
+    // each restored beside the original (the first into `copy`, used by the tests below)
     t = Date.now()
-    const restored = await ops('restore', [file], copy.env)
-    figures.restoreMs = restored.ms
-    expect(restored.stderr.trim()).toBe('')
-    expect(restored.code).toBe(0)
-    expect(restored.stdout).toContain(`Restored ${file}`)
+    const inBackup: number[] = []
+    const beforeSnapshot: number[] = []
+    const restoreMs: number[] = []
+    let walletCents = 0
+    for (const [i, f] of files.entries()) {
+      // the manifest's createdAt promises that every commit before it is in the backup: each purchase
+      // answered before it (answered, so committed) must be there, not only those answered before the start
+      const archive = fs.readFileSync(f)
+      const manifest = tarMembers(archive)[0]
+      const createdAt = Date.parse(JSON.parse(archive.toString('utf8', manifest.offset, manifest.offset + manifest.size)).createdAt)
+      expect(createdAt).toBeGreaterThan(paid[BACKUP_AFTER - 1].at)
+      const answeredBeforeSnapshot = paid.filter(p => p.at < createdAt).map(p => p.key)
+      beforeSnapshot.push(answeredBeforeSnapshot.length)
+      // the shop was still selling when the snapshot was taken
+      expect(paid.some(p => p.at > createdAt)).toBe(true)
 
-    const db = peek(copy)
-    const live = peek(original)
-    let walletCents: number
-    try {
-      expect(await invariantViolations(db.db)).toEqual([])
-      // every purchase answered before the backup began
-      const keys = (await db.db.selectFrom('idempotency_keys').select('key').where('scope', '=', 'casePurchase').execute()).map(r => r.key)
-      expect(answeredBefore.filter(k => !keys.includes(k))).toEqual([])
-      expect(keys).not.toContain(afterKey)
-      // and nothing that is not the original's: each purchase of the copy is the original's, as it was
-      const mine = await db.db.selectFrom('purchases').select(['id', 'user_id', 'case_id', 'slots', 'total_cents', 'tx_id']).orderBy('id').execute()
-      const theirs = await live.db.selectFrom('purchases').select(['id', 'user_id', 'case_id', 'slots', 'total_cents', 'tx_id']).where('id', 'in', mine.map(p => p.id)).orderBy('id').execute()
-      expect(theirs).toEqual(mine)
-      figures.purchasesInBackup = mine.length
-      walletCents = Number((await db.db.selectFrom('wallets').select('cash_cents').where('user_id', '=', shoppers[1].id).executeTakeFirstOrThrow()).cash_cents)
-    } finally {
-      await db.close()
-      await live.close()
+      const target = i === 0 ? copy : await store()
+      const restored = await ops('restore', [f], target.env)
+      restoreMs.push(restored.ms)
+      expect(restored.stderr.trim()).toBe('')
+      expect(restored.code).toBe(0)
+      expect(restored.stdout).toContain(`Restored ${f}`)
+
+      const db = peek(target)
+      const live = peek(original)
+      try {
+        expect(await invariantViolations(db.db)).toEqual([])
+        const keys = (await db.db.selectFrom('idempotency_keys').select('key').where('scope', '=', 'casePurchase').execute()).map(r => r.key)
+        expect(answeredBefore.filter(k => !keys.includes(k))).toEqual([])
+        expect(answeredBeforeSnapshot.filter(k => !keys.includes(k))).toEqual([])
+        expect(keys).not.toContain(afterKey)
+        // and nothing that is not the original's: each purchase of the copy is the original's, as it was
+        const mine = await db.db.selectFrom('purchases').select(['id', 'user_id', 'case_id', 'slots', 'total_cents', 'tx_id']).orderBy('id').execute()
+        const theirs = await live.db.selectFrom('purchases').select(['id', 'user_id', 'case_id', 'slots', 'total_cents', 'tx_id']).where('id', 'in', mine.map(p => p.id)).orderBy('id').execute()
+        expect(theirs).toEqual(mine)
+        inBackup.push(mine.length)
+        if (i === 0) walletCents = Number((await db.db.selectFrom('wallets').select('cash_cents').where('user_id', '=', shoppers[1].id).executeTakeFirstOrThrow()).cash_cents)
+      } finally {
+        await db.close()
+        await live.close()
+      }
     }
+    figures.answeredBeforeSnapshots = beforeSnapshot.join('/')
+    figures.purchasesInBackups = inBackup.join('/')
+    figures.restoreMs = restoreMs.join('/')
+    purchasesInFirstBackup = inBackup[0]
 
     // the copy is a shop: a server on it is ready and knows the shopper (session, balance)
     const second = await startServer(copy)
@@ -229,7 +269,7 @@ describe.each(testDialects())('backup drill on %s', (dialect) => {
       await second.stop()
     }
     figures.checkMs = Date.now() - t
-  }, 90000)
+  }, 120000)
 
   test('a target that holds anything is refused without --force, and nothing changes', async () => {
     const before = await targetState(copy)
@@ -335,7 +375,7 @@ describe.each(testDialects())('backup drill on %s', (dialect) => {
       expect(answeredBefore.filter(k => !keys.includes(k))).toEqual([])
       expect(keys).not.toContain(afterKey)
       const purchases = await db.db.selectFrom('purchases').select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
-      expect(Number(purchases.n)).toBe(figures.purchasesInBackup)
+      expect(Number(purchases.n)).toBe(purchasesInFirstBackup)
     } finally {
       await db.close()
     }
