@@ -19,6 +19,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
+import sharp from 'sharp'
 import { testDialects } from '../support/db'
 import { openDatabase, sqlitePathIn } from '../../../server/src/db'
 import { invariantViolations } from '../support/invariants'
@@ -80,6 +81,21 @@ async function buy (origin: string, s: Shopper, seriesId: number, key: string, n
   const current = await ok(call(origin, 'POST', '/api/caseCurrent', { seriesId }, s.token), 'caseCurrent')
   const free = current.slots.filter((x: { sold: boolean }) => !x.sold).map((x: { slot: number }) => x.slot)
   return call(origin, 'POST', '/api/casePurchase', { caseId: current.caseId, slots: [free[(n * 7) % Math.max(free.length, 1)] ?? 1], acknowledged: true, idempotencyKey: key }, s.token)
+}
+
+/** A small noisy PNG, as a shopper's screenshot would be (different every time). */
+function picture (): Promise<Buffer> {
+  return sharp({ create: { width: 64, height: 48, channels: 3, background: '#c84', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer()
+}
+
+/** An upload through the shop's own route (multipart, field `file`); answers the URL it is served at. */
+async function upload (origin: string, token: string, bytes: Buffer): Promise<string> {
+  const form = new FormData()
+  form.append('file', new Blob([bytes], { type: 'image/png' }), 'screenshot.png')
+  const res = await fetch(`${origin}/dev-api/api/upload/image`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form, signal: AbortSignal.timeout(20000) })
+  const body = await res.json() as { code: number; data: { url: string } }
+  if (body.code !== 200) throw new Error(`upload: ${JSON.stringify(body)}`)
+  return body.data.url
 }
 
 function peek (store: Store) {
@@ -156,6 +172,9 @@ describe.each(testDialects())('backup drill on %s', (dialect) => {
     const origin = server.origin
     shoppers = await Promise.all(Array.from({ length: SHOPPERS }, (_, i) => shopper(origin, `drill_${dialect}_${i}`)))
     const series = (await ok(call(origin, 'POST', '/api/seriesList', { page: 1, size: 10 }), 'seriesList')).list.map((x: { id: number }) => x.id)
+    // media: uploaded images live in the database, so the backup must carry them
+    const image = await picture()
+    const imageUrl = await upload(origin, shoppers[2].token, image)
     figures.setupMs = Date.now() - t
 
     // the burst: loops of purchases that run until the backups are done; the first backup starts once
@@ -265,6 +284,10 @@ describe.each(testDialects())('backup drill on %s', (dialect) => {
     try {
       expect((await call(second.origin, 'GET', '/readyz')).body?.code).toBe(200)
       expect((await ok(call(second.origin, 'POST', '/api/walletBalance', {}, shoppers[1].token), 'walletBalance')).cashCents).toBe(walletCents)
+      // and serves the uploaded image, byte for byte
+      const served = await fetch(`${second.origin}${imageUrl}`)
+      expect(served.status).toBe(200)
+      expect(Buffer.from(await served.arrayBuffer()).equals(image)).toBe(true)
     } finally {
       await second.stop()
     }
@@ -304,14 +327,18 @@ describe.each(testDialects())('backup drill on %s', (dialect) => {
     })
     cases.push(['cut short', good.subarray(0, Math.floor(good.length / 1024) * 512)])
     cases.push(['not a backup', Buffer.from('hello, this is not a backup\n'.repeat(100))])
-    for (const [what, bytes] of cases) {
-      const bad = path.join(work, 'bad.tar')
-      fs.writeFileSync(bad, bytes)
-      const r = await ops('restore', [bad, '--force'], empty.env)
-      expect({ what, code: r.code, oneLine: oneLine(r) }).toEqual({ what, code: 1, oneLine: true })
-      expect(r.stderr).toMatch(/is damaged or not a shop backup: .*nothing was changed/)
-      expect(await targetState(empty)).toBe(emptyState)
+    // three at a time (each restore is a process of its own), each from a file of its own
+    const results: Array<{ what: string; code: number | null; oneLine: boolean; damaged: boolean }> = []
+    for (let i = 0; i < cases.length; i += 3) {
+      results.push(...await Promise.all(cases.slice(i, i + 3).map(async ([what, bytes], j) => {
+        const bad = path.join(work, `bad-${i + j}.tar`)
+        fs.writeFileSync(bad, bytes)
+        const r = await ops('restore', [bad, '--force'], empty.env)
+        return { what, code: r.code, oneLine: oneLine(r), damaged: /is damaged or not a shop backup: .*nothing was changed/.test(r.stderr) }
+      })))
     }
+    expect(results).toEqual(cases.map(([what]) => ({ what, code: 1, oneLine: true, damaged: true })))
+    expect(await targetState(empty)).toBe(emptyState)
 
     const missing = await ops('restore', [path.join(work, 'nowhere.tar')], empty.env)
     expect(missing.code).toBe(1)
