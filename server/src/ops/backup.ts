@@ -16,7 +16,7 @@ import { commandArgs, exitOnSignals, storage } from './cli'
 import { OpsError, runCommand } from './errors'
 import { snapshotPostgres } from './postgres'
 import { summary, type Snapshot } from './snapshot'
-import { snapshotSqlite } from './sqlite'
+import { otherFilesIn, snapshotSqlite } from './sqlite'
 
 const USAGE = 'npm run backup [-- --out FILE]'
 const PROJECT_DIR = path.resolve(__dirname, '..', '..', '..')
@@ -72,6 +72,9 @@ async function backup (): Promise<void> {
     const snap: Snapshot = databaseUrl
       ? await snapshotPostgres(databaseUrl, work, process.env.PG_BIN_DIR || undefined)
       : await snapshotSqlite(dataDir, work)
+    // the shop keeps nothing else in DATA_DIR; should something appear there, say that it is not carried
+    const others = databaseUrl ? [] : otherFilesIn(dataDir)
+    if (others.length) process.stderr.write(`backup: note: DATA_DIR holds files the backup does not carry: ${others.slice(0, 5).join(', ')}${others.length > 5 ? ', ...' : ''}\n`)
     const manifest: Manifest = {
       format: FORMAT,
       formatVersion: FORMAT_VERSION,

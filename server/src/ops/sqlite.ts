@@ -50,6 +50,12 @@ function describe (db: Database.Database): Pick<Snapshot, 'migrations' | 'rowCou
   return { rowCounts, migrations, media: { files: Number(media.files), bytes: Number(media.bytes) } }
 }
 
+/** What DATA_DIR holds besides the database and SQLite's own files (today nothing: media live in the database). */
+export function otherFilesIn (dataDir: string): string[] {
+  const own = new Set([SQLITE_FILE, `${SQLITE_FILE}-wal`, `${SQLITE_FILE}-shm`, `${SQLITE_FILE}-journal`])
+  return entriesOf(dataDir).filter(f => !own.has(f))
+}
+
 /** Backs up the database of DATA_DIR into `workDir` (the part, gzipped); the source is only read. */
 export async function snapshotSqlite (dataDir: string, workDir: string): Promise<Snapshot> {
   const source = sqlitePathIn(dataDir)
