@@ -177,15 +177,41 @@ export const DEFAULTS = {
 
 type Env = Record<string, string | undefined>
 
-/** Reads and validates the configuration; throws ConfigError listing every bad variable. */
-export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config {
-  const problems: string[] = []
-  const get = (name: string): string | undefined => {
+/** A variable of `env`, trimmed; unset when empty. */
+function reader (env: Env): (name: string) => string | undefined {
+  return (name: string) => {
     const v = env[name]
     if (v === undefined) return undefined
     const trimmed = v.trim()
     return trimmed === '' ? undefined : trimmed
   }
+}
+
+export type StorageConfig = Pick<Config, 'dataDir' | 'databaseUrl'>
+
+function parseStorage (get: (name: string) => string | undefined, cwd: string, problems: string[]): StorageConfig {
+  const databaseUrl = get('DATABASE_URL')
+  if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:port/database)')
+  }
+  return { dataDir: path.resolve(cwd, get('DATA_DIR') ?? DEFAULTS.DATA_DIR), databaseUrl }
+}
+
+/**
+ * Where the shop keeps its data (DATA_DIR, DATABASE_URL), read as the server reads them, without the
+ * rest of the configuration: `npm run backup` and `npm run restore` need only this.
+ */
+export function loadStorageConfig (env: Env = process.env, cwd = process.cwd()): StorageConfig {
+  const problems: string[] = []
+  const storage = parseStorage(reader(env), cwd, problems)
+  if (problems.length) throw new ConfigError(problems)
+  return storage
+}
+
+/** Reads and validates the configuration; throws ConfigError listing every bad variable. */
+export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config {
+  const problems: string[] = []
+  const get = reader(env)
 
   const nodeEnvRaw = get('NODE_ENV') ?? 'development'
   let nodeEnv: NodeEnv = 'development'
@@ -202,10 +228,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const port = parsePort(get('PORT'), problems)
   const host = get('HOST') ?? DEFAULTS.HOST
 
-  const databaseUrl = get('DATABASE_URL')
-  if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
-    problems.push('DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:port/database)')
-  }
+  const { dataDir, databaseUrl } = parseStorage(get, cwd, problems)
 
   const workersRaw = get('WORKERS') ?? '1'
   const workers = Number(workersRaw)
@@ -290,7 +313,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     logLevel,
     port,
     host,
-    dataDir: path.resolve(cwd, get('DATA_DIR') ?? DEFAULTS.DATA_DIR),
+    dataDir,
     databaseUrl,
     workers: Number.isInteger(workers) && workers >= 1 ? workers : 1,
     trustProxy,

@@ -4,9 +4,6 @@
  * (PostgreSQL only) runs N API processes on the port under node:cluster.
  */
 import cluster from 'node:cluster'
-import fs from 'node:fs'
-import path from 'node:path'
-import { parseEnv } from 'node:util'
 import { ConfigError, loadConfig, type Config } from './config'
 import { openDatabase, sqlitePathIn, type DatabaseHandle as Database } from './db'
 import { migrateToLatest } from './db/migrate'
@@ -17,14 +14,7 @@ import { systemClock } from './clock'
 import type { FastifyBaseLogger } from 'fastify'
 import { findUserBy } from './services/users'
 import { promoteConfiguredOperators } from './domain/operators'
-
-/** Variables from ./.env, without overriding the real environment. */
-function loadDotEnv (): void {
-  const file = path.resolve('.env')
-  if (!fs.existsSync(file)) return
-  const parsed = parseEnv(fs.readFileSync(file, 'utf8')) as Record<string, string>
-  for (const [k, v] of Object.entries(parsed)) if (process.env[k] === undefined) process.env[k] = v
-}
+import { loadDotEnv } from './dotenv'
 
 function readConfig (): Config {
   try {
