@@ -17,6 +17,9 @@
  * and its prizes (status warehouse); when no slot is left the case is sold out and revealed, and the
  * next case is made. Locks are always taken in this order (case, wallet, series, idempotency key), so
  * purchases cannot deadlock one another.
+ * On PostgreSQL a purchase is one statement instead (purchaseOnPostgres.ts, the function of migration
+ * 0026): the same rules in the same order, the same locks in the same order, the same moves; a change
+ * to a rule here is a change there too (test/server/purchase-postgres.test.ts compares the two paths).
  */
 import { sql, type Kysely } from 'kysely'
 import type { PrizeResult, PurchaseCheckRequest, PurchaseCheckResult, PurchaseRequest, PurchaseResult, WalletBalance } from '../../../types/shop'
