@@ -116,12 +116,19 @@ export function statusOf (record: AgeRecord | null, context: GuardianContext): A
   }
 }
 
+/** The refusals of the age gate (also made from the answer of the PostgreSQL purchase, purchaseOnPostgres.ts). */
+export const ageRefusal = {
+  required: () => fail.unprocessable('age.required', {}, { reason: 'age_required' } satisfies AgeGateData),
+  tooYoung: () => fail.unprocessable('age.tooYoung', { min: MIN_PURCHASE_AGE }, { reason: 'too_young' } satisfies AgeGateData),
+  guardianRequired: () => fail.unprocessable('age.guardianRequired', {}, { reason: 'guardian_consent', field: 'guardianConsent' } satisfies AgeGateData)
+}
+
 /** 422 unless the user may buy at all; answers the daily cap (null: none). */
 export function purchaseGate (record: AgeRecord | null): number | null {
-  if (!record) throw fail.unprocessable('age.required', {}, { reason: 'age_required' } satisfies AgeGateData)
-  if (record.age < MIN_PURCHASE_AGE) throw fail.unprocessable('age.tooYoung', { min: MIN_PURCHASE_AGE }, { reason: 'too_young' } satisfies AgeGateData)
+  if (!record) throw ageRefusal.required()
+  if (record.age < MIN_PURCHASE_AGE) throw ageRefusal.tooYoung()
   if (record.age < ADULT_AGE) {
-    if (!record.guardianConsent) throw fail.unprocessable('age.guardianRequired', {}, { reason: 'guardian_consent', field: 'guardianConsent' } satisfies AgeGateData)
+    if (!record.guardianConsent) throw ageRefusal.guardianRequired()
     return MINOR_DAILY_CAP_CENTS
   }
   return null

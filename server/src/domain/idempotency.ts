@@ -51,12 +51,12 @@ export interface IdempotentCall {
 
 const keyReused = () => new ApiFailure(409, 'idempotency.keyReused', { field: 'idempotencyKey' }, { field: 'idempotencyKey' })
 
-interface StoredRow { scope: string; request_hash: string; response: string | null }
+export interface StoredRow { scope: string; request_hash: string; response: string | null }
 
 const storedRow = (db: Db, call: IdempotentCall): Promise<StoredRow | undefined> => db.selectFrom('idempotency_keys')
   .select(['scope', 'request_hash', 'response']).where('user_id', '=', call.userId).where('key', '=', call.key).executeTakeFirst()
 
-function checkStored<T> (call: IdempotentCall, hash: string, row: StoredRow | undefined): { found: false } | { found: true; result: T } {
+export function checkStored<T> (call: IdempotentCall, hash: string, row: StoredRow | undefined): { found: false } | { found: true; result: T } {
   if (!row) return { found: false }
   if (row.scope !== call.scope || row.request_hash !== hash) throw keyReused()
   if (row.response === null) throw new ApiFailure(409, 'idempotency.inProgress', { field: 'idempotencyKey' }, { field: 'idempotencyKey' })
@@ -65,6 +65,11 @@ function checkStored<T> (call: IdempotentCall, hash: string, row: StoredRow | un
 
 const recordKey = prepared((db: Db, userId: number, key: string, scope: string, requestHash: string, response: string, createdAt: string) => db
   .insertInto('idempotency_keys').values({ user_id: userId, key, scope, request_hash: requestHash, response, created_at: createdAt }))
+
+/** After a failure: the first answer of the key (a replay), a 409 when it was used otherwise, or not found. */
+export async function storedAnswer<T> (db: Db, call: IdempotentCall, hash: string): Promise<{ found: false } | { found: true; result: T }> {
+  return checkStored<T>(call, hash, await db.transaction().execute(trx => storedRow(trx, call)))
+}
 
 export async function idempotent<T> (db: Db, clock: Clock, call: IdempotentCall, run: (trx: Db) => Promise<T>): Promise<{ result: T; replayed: boolean }> {
   const hash = requestHash(call.scope, call.body)
@@ -81,7 +86,7 @@ export async function idempotent<T> (db: Db, clock: Clock, call: IdempotentCall,
       return { result, replayed: false }
     } catch (err) {
       // was the key used before (or just now, by a twin)? then answer that first result (or 409)
-      const first = checkStored<T>(call, hash, await db.transaction().execute(trx => storedRow(trx, call)))
+      const first = await storedAnswer<T>(db, call, hash)
       if (first.found) return { result: first.result, replayed: true }
       if ((isUniqueViolation(err) || isRetryableConflict(err)) && attempt < 3) continue
       throw err

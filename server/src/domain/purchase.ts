@@ -17,6 +17,9 @@
  * and its prizes (status warehouse); when no slot is left the case is sold out and revealed, and the
  * next case is made. Locks are always taken in this order (case, wallet, series, idempotency key), so
  * purchases cannot deadlock one another.
+ * On PostgreSQL a purchase is one statement instead (purchaseOnPostgres.ts, the function of migration
+ * 0026): the same rules in the same order, the same locks in the same order, the same moves; a change
+ * to a rule here is a change there too (test/server/purchase-postgres.test.ts compares the two paths).
  */
 import { sql, type Kysely } from 'kysely'
 import type { PrizeResult, PurchaseCheckRequest, PurchaseCheckResult, PurchaseRequest, PurchaseResult, WalletBalance } from '../../../types/shop'
@@ -35,6 +38,7 @@ import { grantCards, XRAY_CARDS_PER_WHOLE_CASE } from './propCards'
 import { postTransaction } from './ledger'
 import { balanceOf, lockBalance, takeFromWallet } from './wallet'
 import { checkSpendingCaps } from './security'
+import { purchaseOnPostgres } from './purchaseOnPostgres'
 
 type Db = Kysely<Database>
 
@@ -78,7 +82,7 @@ const insertPrizes = perCount(count => prepared((db: Db, ...values: unknown[]) =
   return { user_id: userId, series_id: seriesId, design_id: designId, case_id: caseId, slot, purchase_id: purchaseId, status: 'warehouse' as const, created_at: createdAt, updated_at: updatedAt }
 })).returning(['id', 'slot'])))
 
-function checkSlotList (request: PurchaseCheckRequest): void {
+export function checkSlotList (request: PurchaseCheckRequest): void {
   const hasSlots = request.slots !== undefined
   if (hasSlots === (request.wholeCase !== undefined)) throw fail.field('slots', 'purchase.slotsOrWholeCase')
   if (hasSlots) {
@@ -96,8 +100,18 @@ function checkSlotList (request: PurchaseCheckRequest): void {
  */
 export interface PurchasePlan { check: PurchaseCheckResult; seriesVersion: number; reserved: boolean }
 
-const insufficient = (shortfallCents: number, totalCents: number) => fail.unprocessable('wallet.insufficient', { shortfall: yuan(shortfallCents) },
-  { reason: 'insufficient_balance', shortfallCents, totalCents } satisfies InsufficientBalanceData)
+/** The refusals of a purchase (also made from the answer of the PostgreSQL purchase, purchaseOnPostgres.ts). */
+export const purchaseRefusal = {
+  caseNotFound: () => fail.notFound('case.notFound'),
+  caseNotOnSale: () => fail.conflict('case.notOnSale'),
+  slotOutOfRange: (slot: number, size: number) => new ApiFailure(400, 'slot.outOfRange', { field: 'slots', slot, size }, { field: 'slots', slot }),
+  slotSold: (slot: number) => new ApiFailure(409, 'slot.sold', { slot }, { field: 'slots', slot } satisfies SlotFailureData),
+  slotReserved: (slot: number) => new ApiFailure(409, 'slot.reserved', { slot }, { field: 'slots', slot } satisfies SlotFailureData),
+  priceChanged: (priceCents: number) => new ApiFailure(409, 'purchase.priceChanged', { price: yuan(priceCents) }, { field: 'priceCents', priceCents } satisfies PriceChangedData),
+  insufficient: (shortfallCents: number, totalCents: number) => fail.unprocessable('wallet.insufficient', { shortfall: yuan(shortfallCents) },
+    { reason: 'insufficient_balance', shortfallCents, totalCents } satisfies InsufficientBalanceData)
+}
+const insufficient = purchaseRefusal.insufficient
 
 /**
  * Every rule of a purchase, read from `db` and changing nothing; throws the refusal. With `lock` (inside
@@ -114,12 +128,12 @@ export async function assessPurchase (deps: PurchaseDeps, db: Db, userId: number
   const c = await (lock ? lockedCaseRow : caseRow).first(db, caseId)
   if (!c || c.status !== 'on_sale' || c.series_status !== 'on_sale') {
     const known = c && (c.series_status === 'on_sale' || c.series_status === 'retired')
-    throw known ? fail.conflict('case.notOnSale') : fail.notFound('case.notFound')
+    throw known ? purchaseRefusal.caseNotOnSale() : purchaseRefusal.caseNotFound()
   }
   const seriesId = Number(c.series_id)
   if (request.slots) {
     const outside = request.slots.find(s => s > c.size)
-    if (outside !== undefined) throw new ApiFailure(400, 'slot.outOfRange', { field: 'slots', slot: outside, size: c.size }, { field: 'slots', slot: outside })
+    if (outside !== undefined) throw purchaseRefusal.slotOutOfRange(outside, c.size)
   }
 
   // the slots, still free, with any X-ray hold on them (one query)
@@ -128,19 +142,19 @@ export async function assessPurchase (deps: PurchaseDeps, db: Db, userId: number
     : await freeSlotRows.execute(db, caseId)
   const freeSlots = new Set(slotRows.filter(r => r.sold_to === null).map(r => r.slot))
   const slots = request.slots ?? [...freeSlots].sort((a, b) => a - b)
-  if (!slots.length) throw fail.conflict('case.notOnSale')
+  if (!slots.length) throw purchaseRefusal.caseNotOnSale()
   const taken = slots.find(s => !freeSlots.has(s))
-  if (taken !== undefined) throw new ApiFailure(409, 'slot.sold', { slot: taken }, { field: 'slots', slot: taken } satisfies SlotFailureData)
+  if (taken !== undefined) throw purchaseRefusal.slotSold(taken)
   // slots an X-ray card holds for another shopper (the holder may buy them)
   const now = iso(clock())
   const held = slotRows.find(r => r.held_by !== null && Number(r.held_by) !== userId && r.held_until !== null && r.held_until > now)
-  if (held) throw new ApiFailure(409, 'slot.reserved', { slot: held.slot }, { field: 'slots', slot: held.slot } satisfies SlotFailureData)
+  if (held) throw purchaseRefusal.slotReserved(held.slot)
   const reserved = slotRows.some(r => r.held_by !== null)
 
   // the price the buyer was shown
   const priceCents = Number(c.price_cents)
   if (request.priceCents !== undefined && request.priceCents !== priceCents) {
-    throw new ApiFailure(409, 'purchase.priceChanged', { price: yuan(priceCents) }, { field: 'priceCents', priceCents } satisfies PriceChangedData)
+    throw purchaseRefusal.priceChanged(priceCents)
   }
   const total = priceCents * slots.length
 
@@ -173,7 +187,16 @@ export async function checkPurchase (deps: PurchaseDeps, userId: number, request
   return (await assessPurchase(deps, deps.db, userId, request, false)).check
 }
 
+/**
+ * POST /api/casePurchase. On PostgreSQL in one statement (purchaseOnPostgres.ts: the same rules in the
+ * same order, in the function migration 0026 installs); on SQLite step by step (purchaseInSteps).
+ */
 export async function purchase (deps: PurchaseDeps, userId: number, request: PurchaseRequest): Promise<{ result: PurchaseResult; replayed: boolean }> {
+  return deps.dialect === 'postgres' ? purchaseOnPostgres(deps, userId, request) : purchaseInSteps(deps, userId, request)
+}
+
+/** A purchase statement by statement from TypeScript (SQLite; on PostgreSQL the reference the tests compare with). */
+export async function purchaseInSteps (deps: PurchaseDeps, userId: number, request: PurchaseRequest): Promise<{ result: PurchaseResult; replayed: boolean }> {
   const { db, clock } = deps
   const { idempotencyKey, ...body } = request
   return idempotent(db, clock, { userId, key: idempotencyKey, scope: 'casePurchase', body }, async trx => {
@@ -184,12 +207,12 @@ export async function purchase (deps: PurchaseDeps, userId: number, request: Pur
 
     // the case's count of sold slots (its row is locked), then the slots, sold only if nobody has them
     const c = await countSold.first(trx, slots.length, caseId)
-    if (!c) throw fail.conflict('case.notOnSale')
+    if (!c) throw purchaseRefusal.caseNotOnSale()
     const { rows: marked } = await markSold(slots.length).execute(trx, userId, soldAt, caseId, ...slots)
     if (marked.length < slots.length) {
       const got = new Set(marked.map(m => m.slot))
       const taken = slots.find(s => !got.has(s))!
-      throw new ApiFailure(409, 'slot.sold', { slot: taken }, { field: 'slots', slot: taken } satisfies SlotFailureData)
+      throw purchaseRefusal.slotSold(taken)
     }
 
     // the buyer's own X-ray holds (and lapsed ones) on these slots are used up; a whole case earns an X-ray card

@@ -196,15 +196,18 @@ export async function checkSpendingCaps (db: Db, clock: Clock, userId: number, t
   if (own.daily !== null) caps.push({ kind: 'daily', limit: own.daily, left: Math.max(0, own.daily - daySpent) })
   if (own.monthly !== null) caps.push({ kind: 'monthly', limit: own.monthly, left: Math.max(0, own.monthly - monthSpent) })
   const passed = caps.filter(c => totalCents > c.left).sort((a, b) => a.left - b.left)[0]
-  if (passed?.kind === 'minor') {
-    throw fail.unprocessable('age.dailyCap', { cap: yuan(passed.limit), left: yuan(passed.left) },
-      { reason: 'daily_cap', capCents: passed.limit, leftCents: passed.left } satisfies DailyCapData)
-  }
-  if (passed) {
-    throw new ApiFailure(422, `limit.${passed.kind}`, { limit: yuan(passed.limit), left: yuan(passed.left) },
-      { reason: 'spending_limit', kind: passed.kind, limitCents: passed.limit, leftCents: passed.left } satisfies SpendingLimitData)
-  }
+  if (passed) throw spendingCapRefusal(passed.kind, passed.limit, passed.left)
   return { minorLeftCents: caps.find(c => c.kind === 'minor')?.left ?? null }
+}
+
+/** The refusal of a passed cap: a minor's daily cap, or the shopper's own daily or monthly limit. */
+export function spendingCapRefusal (kind: 'minor' | LimitKind, limit: number, left: number): ApiFailure {
+  if (kind === 'minor') {
+    return fail.unprocessable('age.dailyCap', { cap: yuan(limit), left: yuan(left) },
+      { reason: 'daily_cap', capCents: limit, leftCents: left } satisfies DailyCapData)
+  }
+  return new ApiFailure(422, `limit.${kind}`, { limit: yuan(limit), left: yuan(left) },
+    { reason: 'spending_limit', kind, limitCents: limit, leftCents: left } satisfies SpendingLimitData)
 }
 
 /**
