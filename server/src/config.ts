@@ -371,9 +371,9 @@ function parseMedia (get: (name: string) => string | undefined, production: bool
   // S3's bucket naming rules: 3-63 characters, lower-case letters, digits, dots and hyphens, a letter or digit at each end
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..')) problems.push('S3_BUCKET must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit')
   const accessKeyId = get('S3_ACCESS_KEY_ID')!
-  if (!/^[\x21-\x7e]{3,128}$/.test(accessKeyId)) problems.push('S3_ACCESS_KEY_ID must be the access key id (printable characters, no spaces)')
+  if (!/^[\x21-\x7e]{1,128}$/.test(accessKeyId)) problems.push('S3_ACCESS_KEY_ID must be the access key id (printable characters, no spaces)')
   const secretAccessKey = get('S3_SECRET_ACCESS_KEY')!
-  if (!/^[\x21-\x7e]{8,256}$/.test(secretAccessKey)) problems.push('S3_SECRET_ACCESS_KEY must be the secret access key (printable characters, no spaces)')
+  if (!/^[\x21-\x7e]{1,256}$/.test(secretAccessKey)) problems.push('S3_SECRET_ACCESS_KEY must be the secret access key (printable characters, no spaces)')
   const pathStyleRaw = get('S3_FORCE_PATH_STYLE')
   let forcePathStyle = true
   if (pathStyleRaw === undefined) {

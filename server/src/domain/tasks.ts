@@ -135,8 +135,8 @@ export class PdfTaskRunner {
     if (!this.engine) return fail('engine')
     const pages: PdfPage[] = []
     try {
-      const pdf = await this.media.get(job.sha256)
-      if (!pdf || pdf.ext !== 'pdf') return fail('notPdf')
+      const pdf = await this.media.get(job.sha256, 'pdf')
+      if (!pdf) return fail('notPdf')
       await this.db.updateTable('helper_tasks').set({ status: 'running', updated_at: now() }).where('id', '=', job.id).execute()
       await this.engine.render(pdf.bytes, {
         maxPages: TASK_LIMITS.pdfMaxPages, maxSide: TASK_LIMITS.pdfMaxSide, maxBytes: TASK_LIMITS.pdfMaxOutputBytes,

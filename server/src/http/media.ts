@@ -89,7 +89,7 @@ export function registerMedia (app: FastifyInstance, store: MediaStore, publicBa
       const kept = keptScaled(sha256, info.contentType, width)
       if (kept) return send(reply, kept.contentType, kept.data)
     }
-    const file = await providerCall('media', () => store.get(sha256))
+    const file = await providerCall('media', () => store.get(sha256, ext))
     if (!file || file.ext !== ext || !servable(file)) return reply.callNotFound()
     return answer(reply, sha256, file.bytes, file.contentType, width)
   })

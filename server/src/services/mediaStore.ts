@@ -35,8 +35,8 @@ export interface MediaStore {
   readonly kind: 'database' | 's3'
   /** Keeps the bytes under their SHA-256 (the caller's hash of `bytes`); the same file again keeps nothing new. */
   put (sha256: string, ext: string, contentType: string, bytes: Buffer, meta: MediaMeta): Promise<void>
-  /** The file with its bytes, or null when there is none. */
-  get (sha256: string): Promise<StoredMedia | null>
+  /** The file with its bytes, or null when there is none (or, `ext` given, when it has another extension). */
+  get (sha256: string, ext?: string): Promise<StoredMedia | null>
   /** The file's metadata without its bytes, or null. */
   info (sha256: string): Promise<MediaInfo | null>
   has (sha256: string): Promise<boolean>
@@ -71,9 +71,9 @@ export class DatabaseMediaStore implements MediaStore {
     await insertRow(this.db, sha256, ext, contentType, bytes, bytes.length, meta)
   }
 
-  async get (sha256: string): Promise<StoredMedia | null> {
+  async get (sha256: string, ext?: string): Promise<StoredMedia | null> {
     const row = await this.db.selectFrom('media').select(['content_type', 'ext', 'data', 'size', 'width', 'height']).where('sha256', '=', sha256).executeTakeFirst()
-    if (!row) return null
+    if (!row || (ext !== undefined && row.ext !== ext)) return null
     const bytes = Buffer.from(row.data)
     // a row written with MEDIA_STORE=s3 holds no bytes: they are in the bucket, which this mode does not read
     if (!bytes.length && Number(row.size) > 0) return null
@@ -100,9 +100,10 @@ export class S3MediaStore implements MediaStore {
     await insertRow(this.db, sha256, ext, contentType, Buffer.alloc(0), bytes.length, meta)
   }
 
-  async get (sha256: string): Promise<StoredMedia | null> {
+  async get (sha256: string, ext?: string): Promise<StoredMedia | null> {
     const row = await this.db.selectFrom('media').select(['content_type', 'ext', 'data', 'size', 'width', 'height']).where('sha256', '=', sha256).executeTakeFirst()
-    if (!row) return null
+    // another extension: nothing to fetch
+    if (!row || (ext !== undefined && row.ext !== ext)) return null
     const kept = Buffer.from(row.data)
     if (kept.length) return { ...infoOf(row), bytes: kept }
     const object = await this.s3.getObject(objectKey(sha256, row.ext))
