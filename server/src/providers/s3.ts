@@ -36,6 +36,8 @@ export interface S3Settings {
 
 /** How long one request may take, body included. */
 export const S3_TIMEOUT_MS = 15_000
+/** The largest object read back (media are at most 8 MB; anything far larger is not one of ours). */
+export const S3_MAX_OBJECT_BYTES = 32 * 1024 * 1024
 /** The provider name in errors (and in the 502 a client sees). */
 const PROVIDER = 'media'
 
@@ -148,7 +150,8 @@ export class S3Client {
     let res: Response
     try {
       res = await fetch(url, {
-        method, headers, signal: AbortSignal.timeout(this.timeoutMs),
+        // a redirect (another region's endpoint) is not followed: it would carry this signature elsewhere
+        method, headers, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs),
         ...(body ? { body: new Uint8Array(body.buffer, body.byteOffset, body.length) } : {})
       })
     } catch (err) {
@@ -176,6 +179,10 @@ export class S3Client {
   async getObject (key: string): Promise<S3Object | null> {
     const res = await this.send('GetObject', 'GET', key)
     if (!res) return null
+    if (Number(res.headers.get('content-length') ?? 0) > S3_MAX_OBJECT_BYTES) {
+      await res.body?.cancel().catch(() => undefined)
+      throw new ProviderUnavailableError(PROVIDER, `GetObject ${key}: larger than ${S3_MAX_OBJECT_BYTES} bytes`)
+    }
     try {
       return { bytes: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get('content-type') }
     } catch (err) {
