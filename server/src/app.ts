@@ -74,6 +74,8 @@ import { methodRoutesOf } from './routes/methods'
 import { complaintRoutes } from './routes/complaints'
 import { notifyRoutes } from './routes/notify'
 import { registerMedia } from './http/media'
+import { DatabaseMediaStore, S3MediaStore, type MediaStore } from './services/mediaStore'
+import { S3Client } from './providers/s3'
 import { registerOpenApi, serveOpenApi } from './http/openapi'
 
 export interface BuildAppOptions {
@@ -95,6 +97,8 @@ export interface BuildAppOptions {
   ocr?: OcrEngine | null
   /** Default from PDF_ENGINE; null switches PDF to images off. */
   pdf?: PdfEngine | null
+  /** Default from MEDIA_STORE (the database, or the S3 bucket its settings name). */
+  media?: MediaStore
   /** Periodic clean-up of sessions, codes and rate limits (default on). */
   maintenance?: boolean
 }
@@ -176,6 +180,9 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     wecom: config.robots.wecom ? new WeComRobot(config.robots.wecom.webhookUrl) : null
   }
   const pdf: PdfEngine | null = options.pdf !== undefined ? options.pdf : config.pdfEngine === 'pdfjs' ? new PdfjsEngine() : null
+  const media: MediaStore = options.media ?? (config.media.store === 's3'
+    ? new S3MediaStore(database.db, new S3Client(config.media.s3))
+    : new DatabaseMediaStore(database.db))
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -201,7 +208,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     ocr: options.ocr !== undefined ? options.ocr : ocrEngineFor(config.ocrEngine),
     imageGen: config.imageGen ? new OpenAiImagesClient(config.imageGen.base, config.imageGen.apiKey, config.imageGen.model) : null,
     pdf,
-    pdfTasks: new PdfTaskRunner(database.db, clock, pdf, app.log),
+    pdfTasks: new PdfTaskRunner(database.db, clock, pdf, app.log, media),
     video: config.video ? new CogVideoClient(config.video.base, config.video.apiKey, config.video.model) : null,
     music: config.music ? new SunoClient(config.music.base, config.music.apiKey) : null,
     jdUnion: config.jdUnion ? new JdUnionClient(config.jdUnion, config.jdUnion.apiBase, clock) : null,
@@ -210,7 +217,8 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
       flight: config.juhe.flightKey ? new JuheFlightClient(config.juhe.flightKey, config.juhe.apiBase) : null
     },
     sessions: new SessionService(database.db, clock),
-    codes: new OneTimeCodes(database.db, clock)
+    codes: new OneTimeCodes(database.db, clock),
+    media
   }
   await prepareDummyHash()
 
@@ -234,7 +242,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
   // before the routes: plugins inherit the error handler that exists when they are registered
   const sendIndexHtml = await registerStatic(app, config.staticDir)
   installErrorHandling(app, isApiPath, sendIndexHtml)
-  registerMedia(app, ctx.db)
+  registerMedia(app, ctx.media, config.media.store === 's3' ? config.media.publicBase : null)
   await registerOpenApi(app)
 
   await app.register(async (api) => {

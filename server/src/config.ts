@@ -13,6 +13,7 @@ export type NodeEnv = 'development' | 'production' | 'test'
 export type TrustProxy = boolean | number | string[]
 
 import type { EventsConfig } from './domain/events'
+import type { S3Settings } from './providers/s3'
 
 export interface WeChatConfig {
   /** Mini-program credentials (code2session, URL links). */
@@ -67,6 +68,15 @@ export interface MapsConfig {
    */
   webMap: { script: string } | null
 }
+
+/**
+ * Where media bytes live (services/mediaStore.ts): MEDIA_STORE=database (default) or s3 with S3_ENDPOINT,
+ * S3_REGION, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY and S3_FORCE_PATH_STYLE; MEDIA_PUBLIC_BASE
+ * (s3 only): a CDN origin that serves the bucket's media/<sha256>.<ext>, where originals are redirected.
+ */
+export type MediaConfig =
+  | { store: 'database' }
+  | { store: 's3'; s3: S3Settings; publicBase: string | null }
 
 /** Kuaidi100's enterprise query API: KUAIDI100_CUSTOMER and KUAIDI100_KEY (off without them). */
 export interface ExpressConfig {
@@ -142,6 +152,8 @@ export interface Config {
   jdUnion?: { appKey: string; appSecret: string; apiBase: string }
   /** JUHE_TRAIN_KEY and JUHE_FLIGHT_KEY (each call off without its key), JUHE_API_BASE. */
   juhe: { apiBase: string; trainKey?: string; flightKey?: string }
+  /** MEDIA_STORE and the S3_* settings: where uploads, speech and PDF pages are kept. */
+  media: MediaConfig
 }
 
 /** An account named in OPERATOR_ACCOUNTS, by the kind of identifier it is. */
@@ -302,6 +314,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const express = parseExpress(get, problems)
   const robots = parseRobots(get, problems)
   const complaintMailboxes = parseMailboxes(get('COMPLAINT_MAILBOX'), problems)
+  const media = parseMedia(get, nodeEnv === 'production', problems)
   const alertLang = (get('ALERT_LANG') ?? 'zh').toLowerCase()
   if (alertLang !== 'zh' && alertLang !== 'en') problems.push(`ALERT_LANG must be zh or en (got "${alertLang}")`)
 
@@ -339,8 +352,70 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     ...(videoKey ? { video: { base: videoBase, apiKey: videoKey, model: videoModel } } : {}),
     ...(musicBase ? { music: { base: musicBase, apiKey: get('MUSIC_API_KEY') ?? null } } : {}),
     ...(jdKey && jdSecret ? { jdUnion: { appKey: jdKey, appSecret: jdSecret, apiBase: jdBase } } : {}),
-    juhe: { apiBase: juheBase, trainKey: get('JUHE_TRAIN_KEY'), flightKey: get('JUHE_FLIGHT_KEY') }
+    juhe: { apiBase: juheBase, trainKey: get('JUHE_TRAIN_KEY'), flightKey: get('JUHE_FLIGHT_KEY') },
+    media
   }
+}
+
+const S3_VARIABLES = ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE', 'MEDIA_PUBLIC_BASE'] as const
+const S3_REQUIRED = ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const
+
+/**
+ * MEDIA_STORE (database | s3) and, for s3, the bucket: every S3_* variable but S3_FORCE_PATH_STYLE
+ * (default true, except on AWS's own *.amazonaws.com endpoints, which take virtual-hosted requests) and
+ * MEDIA_PUBLIC_BASE (optional). In production the endpoint and the public base must be https:// (the
+ * files travel in the clear otherwise, and a browser on the https shop refuses http pictures).
+ */
+function parseMedia (get: (name: string) => string | undefined, production: boolean, problems: string[]): MediaConfig {
+  const store = get('MEDIA_STORE') ?? 'database'
+  if (store !== 'database' && store !== 's3') {
+    problems.push(`MEDIA_STORE must be database or s3 (got ${JSON.stringify(store.slice(0, 40))})`)
+    return { store: 'database' }
+  }
+  if (store === 'database') {
+    const stray = S3_VARIABLES.filter(n => get(n) !== undefined)
+    if (stray.length) problems.push(`${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set but MEDIA_STORE is not s3: set MEDIA_STORE=s3 to keep media in the bucket, or unset ${stray.length > 1 ? 'them' : 'it'}`)
+    return { store: 'database' }
+  }
+  const missing = S3_REQUIRED.filter(n => get(n) === undefined)
+  if (missing.length) {
+    problems.push(`MEDIA_STORE=s3 needs ${missing.join(', ')}`)
+    return { store: 'database' }
+  }
+  const before = problems.length
+  const protocols = production ? ['https:'] : ['http:', 'https:']
+  const endpoint = get('S3_ENDPOINT')!.replace(/\/+$/, '')
+  if (!isUrl(endpoint, protocols) || new URL(endpoint).pathname !== '/' || new URL(endpoint).search || new URL(endpoint).username) {
+    problems.push(`S3_ENDPOINT must be the storage service's ${production ? 'https://' : 'http(s)://'} origin without a path, e.g. https://s3.amazonaws.com, https://oss-cn-hangzhou.aliyuncs.com or http://127.0.0.1:9000 (MinIO)`)
+  }
+  const region = get('S3_REGION')!
+  if (!/^[a-z0-9-]{2,40}$/.test(region)) problems.push('S3_REGION must be the bucket\'s region, e.g. us-east-1, cn-hangzhou or ap-guangzhou (lower-case letters, digits and -)')
+  const bucket = get('S3_BUCKET')!
+  // S3's bucket naming rules: 3-63 characters, lower-case letters, digits, dots and hyphens, a letter or digit at each end
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..')) problems.push('S3_BUCKET must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit')
+  const accessKeyId = get('S3_ACCESS_KEY_ID')!
+  if (!/^[\x21-\x7e]{1,128}$/.test(accessKeyId)) problems.push('S3_ACCESS_KEY_ID must be the access key id (printable characters, no spaces)')
+  const secretAccessKey = get('S3_SECRET_ACCESS_KEY')!
+  if (!/^[\x21-\x7e]{1,256}$/.test(secretAccessKey)) problems.push('S3_SECRET_ACCESS_KEY must be the secret access key (printable characters, no spaces)')
+  const pathStyleRaw = get('S3_FORCE_PATH_STYLE')
+  let forcePathStyle = true
+  if (pathStyleRaw === undefined) {
+    forcePathStyle = !(isUrl(endpoint, ['http:', 'https:']) && /(^|\.)amazonaws\.com$/.test(new URL(endpoint).hostname))
+  } else if (['true', '1', 'on', 'yes'].includes(pathStyleRaw.toLowerCase())) {
+    forcePathStyle = true
+  } else if (['false', '0', 'off', 'no'].includes(pathStyleRaw.toLowerCase())) {
+    forcePathStyle = false
+  } else {
+    problems.push(`S3_FORCE_PATH_STYLE must be true (https://endpoint/bucket/key) or false (https://bucket.endpoint/key), got ${JSON.stringify(pathStyleRaw.slice(0, 20))}`)
+  }
+  if (!forcePathStyle && bucket.includes('.') && endpoint.startsWith('https:')) problems.push('S3_FORCE_PATH_STYLE=false over https needs a S3_BUCKET without dots (a dotted bucket name breaks the TLS certificate of bucket.endpoint)')
+  const publicBaseRaw = get('MEDIA_PUBLIC_BASE')
+  const publicBase = publicBaseRaw ? publicBaseRaw.replace(/\/+$/, '') : null
+  if (publicBase !== null && (!isUrl(publicBase, protocols) || new URL(publicBase).search || new URL(publicBase).hash)) {
+    problems.push(`MEDIA_PUBLIC_BASE must be the CDN's ${production ? 'https://' : 'http(s)://'} origin (or origin and path) that serves the bucket's media/<sha256>.<ext>, e.g. https://cdn.example.com`)
+  }
+  if (problems.length > before) return { store: 'database' }
+  return { store: 's3', s3: { endpoint, region, bucket, accessKeyId, secretAccessKey, forcePathStyle }, publicBase }
 }
 
 /**

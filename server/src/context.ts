@@ -28,6 +28,7 @@ import type { SessionService } from './services/sessions'
 import type { OneTimeCodes } from './services/codes'
 import type { FeishuRobot, WeComRobot } from './providers/robots'
 import type { Alerts } from './domain/alerts'
+import type { MediaStore } from './services/mediaStore'
 
 export interface AppContext {
   config: Config
@@ -71,6 +72,8 @@ export interface AppContext {
   juhe: { train: JuheTrainClient | null; flight: JuheFlightClient | null }
   sessions: SessionService
   codes: OneTimeCodes
+  /** Where media bytes are kept (MEDIA_STORE): the database or S3-compatible object storage. */
+  media: MediaStore
 }
 
 /** The Fastify instance routes are declared on: TypeBox schemas give the handlers their types. */

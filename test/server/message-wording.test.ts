@@ -13,7 +13,7 @@ import { configWordIn, OTHER_CREDIT_NAMES } from '../support/configWords'
 
 const SOURCE = fs.readFileSync(require.resolve('../../server/src/i18n/messages.ts'), 'utf8')
 const KEYS = [...new Set([...SOURCE.matchAll(/^ {2}'?([\w.]+)'?:/gm)].map(m => m[1]))].filter(isMessageKey) as MessageKey[]
-const PROVIDERS: ProviderName[] = ['sms', 'mail', 'weapp', 'wechat', 'wechatpay', 'tencentMap', 'amap', 'kuaidi100', 'feishu', 'wecom', 'tts', 'ai', 'ocr', 'imageGen', 'pdf', 'video', 'music', 'jdUnion', 'juheTrain', 'juheFlight']
+const PROVIDERS: ProviderName[] = ['sms', 'mail', 'weapp', 'wechat', 'wechatpay', 'tencentMap', 'amap', 'kuaidi100', 'feishu', 'wecom', 'tts', 'ai', 'ocr', 'imageGen', 'pdf', 'video', 'music', 'jdUnion', 'juheTrain', 'juheFlight', 'media']
 const SHOP = { zh: '拾盒', en: 'Pickbox' } as const
 /** What the shop sends to a person's phone or mailbox. */
 const SENT = KEYS.filter(k => /^(code\.(smsText|mailSubject)|security\.(bind|reauth)(Sms|Mail)Text|complaint\.replyMail(Title|Text)|guardian\.smsText)$/.test(k))

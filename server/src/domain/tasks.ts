@@ -3,8 +3,9 @@
  * (at most TASK_LIMITS.pdfQueueMax, of which at most pdfQueuePerAccount are one account's). The next
  * task is the first of the waiting account served longest ago (one never served first; between
  * equals, the one waiting longest), so one account's tasks never hold up another's for more than one
- * task of theirs. Each page is stored as it comes (table media, served under /media/u/<sha>.png) and
- * added to the task's result, so a poll shows the pages drawn so far.
+ * task of theirs. The PDF is read from the media store, each page is kept there as it comes (served
+ * under /media/u/<sha>.png) and added to the task's result, so a poll shows the pages drawn so far. An
+ * outage of the store fails the task (engine) rather than leaving it running.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
@@ -14,6 +15,8 @@ import type { Clock } from '../clock'
 import { iso } from '../clock'
 import type { Db } from '../db'
 import { PdfRenderError, type PdfEngine, type PdfFailure } from '../engines/pdf'
+import { ProviderUnavailableError } from '../providers/errors'
+import type { MediaStore } from '../services/mediaStore'
 
 /** A task id: 24 random bytes, URL-safe (nobody finds another's task by guessing). */
 export const newTaskId = () => randomBytes(24).toString('base64url')
@@ -42,7 +45,7 @@ export class PdfTaskRunner {
   private readonly reserved = new Map<number, number>()
   private closed = false
 
-  constructor (private readonly db: Db, private readonly clock: Clock, private readonly engine: PdfEngine | null, private readonly log: FastifyBaseLogger) {}
+  constructor (private readonly db: Db, private readonly clock: Clock, private readonly engine: PdfEngine | null, private readonly log: FastifyBaseLogger, private readonly media: MediaStore) {}
 
   /** Tasks waiting or being drawn in this server. */
   get load (): number {
@@ -130,26 +133,27 @@ export class PdfTaskRunner {
       await this.db.updateTable('helper_tasks').set({ status: 'failed', error: reason, updated_at: now() }).where('id', '=', job.id).execute()
     }
     if (!this.engine) return fail('engine')
-    const media = await this.db.selectFrom('media').select(['data', 'ext']).where('sha256', '=', job.sha256).executeTakeFirst()
-    if (!media || media.ext !== 'pdf') return fail('notPdf')
-    await this.db.updateTable('helper_tasks').set({ status: 'running', updated_at: now() }).where('id', '=', job.id).execute()
     const pages: PdfPage[] = []
     try {
-      await this.engine.render(Buffer.from(media.data), {
+      const pdf = await this.media.get(job.sha256, 'pdf')
+      if (!pdf) return fail('notPdf')
+      await this.db.updateTable('helper_tasks').set({ status: 'running', updated_at: now() }).where('id', '=', job.id).execute()
+      await this.engine.render(pdf.bytes, {
         maxPages: TASK_LIMITS.pdfMaxPages, maxSide: TASK_LIMITS.pdfMaxSide, maxBytes: TASK_LIMITS.pdfMaxOutputBytes,
         maxImagePixels: TASK_LIMITS.pdfMaxImagePixels, memoryBytes: TASK_LIMITS.pdfMemoryMb * 1024 * 1024, timeoutMs: TASK_LIMITS.pdfTimeoutMs
       }, async count => {
         await this.db.updateTable('helper_tasks').set({ page_count: count, updated_at: now() }).where('id', '=', job.id).execute()
       }, async page => {
         const sha256 = createHash('sha256').update(page.png).digest('hex')
-        await this.db.insertInto('media').values({
-          sha256, content_type: 'image/png', ext: 'png', data: page.png, size: page.png.length,
-          width: page.width, height: page.height, uploaded_by: job.userId, created_at: now()
-        }).onConflict(oc => oc.column('sha256').doNothing()).execute()
+        await this.media.put(sha256, 'png', 'image/png', page.png, { width: page.width, height: page.height, uploadedBy: job.userId, createdAt: now() })
         pages.push({ url: `/media/u/${sha256}.png`, width: page.width, height: page.height })
         await this.db.updateTable('helper_tasks').set({ result: JSON.stringify({ pages }), updated_at: now() }).where('id', '=', job.id).execute()
       })
     } catch (err) {
+      if (err instanceof ProviderUnavailableError) {
+        this.log.warn({ err, task: job.id }, 'pdf task failed: the media store is unavailable')
+        return fail('engine')
+      }
       if (!(err instanceof PdfRenderError)) throw err
       if (err.reason === 'engine' || err.reason === 'timeout' || err.reason === 'memory') this.log.warn({ err, task: job.id }, 'pdf task failed')
       return fail(err.reason)

@@ -46,7 +46,7 @@ export function envelopeOf (request: FastifyRequest, failure: ApiFailure): ApiEn
 }
 
 /** The third parties a failure can name (each has a message `provider.<name>`). */
-export type ProviderName = 'sms' | 'mail' | 'weapp' | 'wechat' | 'wechatpay' | 'tencentMap' | 'amap' | 'kuaidi100' | 'feishu' | 'wecom' | 'tts' | 'ai' | 'ocr' | 'imageGen' | 'pdf' | 'video' | 'music' | 'jdUnion' | 'juheTrain' | 'juheFlight'
+export type ProviderName = 'sms' | 'mail' | 'weapp' | 'wechat' | 'wechatpay' | 'tencentMap' | 'amap' | 'kuaidi100' | 'feishu' | 'wecom' | 'tts' | 'ai' | 'ocr' | 'imageGen' | 'pdf' | 'video' | 'music' | 'jdUnion' | 'juheTrain' | 'juheFlight' | 'media'
 
 /** Shorthands for the failures handlers raise. */
 export const fail = {

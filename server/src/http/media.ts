@@ -1,18 +1,22 @@
 /**
  * GET /media/art/<file>.webp: the demo art (@lobehub/fluent-emoji-3d, MIT), served from node_modules.
  * Only names like 1f436.webp or 2604-fe0f.webp; the files never change, so they are cached for a year.
- * GET /media/u/<sha-256>.<ext>: the images operators uploaded (kept in the database, named by their
- * bytes' hash, so they never change either).
+ * GET /media/u/<sha-256>.<ext>: the images operators uploaded and the files the shop made (kept in the
+ * media store, services/mediaStore.ts: the database or an S3 bucket; named by their bytes' hash, so they
+ * never change either). With MEDIA_PUBLIC_BASE (a CDN in front of the bucket) an original is answered
+ * with a 302 to <MEDIA_PUBLIC_BASE>/media/<sha-256>.<ext>; a scaled copy is still made here. An outage of
+ * the bucket is the 502 of the provider "media".
  * Either takes ?w=N (device pixels): the image scaled down to that width, as WebP (services/thumbnails).
  * N is a whole number from 1 to 10000, else 400 naming the field.
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import type { Db } from '../db'
 import { withinPixelLimit } from '../services/images'
-import { scaled, servedWidth } from '../services/thumbnails'
+import { objectKey, type MediaInfo, type MediaStore } from '../services/mediaStore'
+import { keptScaled, scaled, servedWidth } from '../services/thumbnails'
 import { ApiFailure } from './envelope'
+import { providerCall } from './provider-call'
 
 export const ART_PREFIX = '/media/art/'
 export const ART_NAME = /^[0-9a-f]+(-[0-9a-f]+)*\.webp$/
@@ -39,16 +43,26 @@ function askedWidth (query: unknown): number | null {
   return servedWidth(Number(w))
 }
 
+const send = (reply: FastifyReply, contentType: string, data: Buffer) =>
+  reply.header('content-type', contentType).header('cache-control', IMMUTABLE).header('content-security-policy', "default-src 'none'").send(data)
+
 /** `data` as asked: scaled to the width when that makes it smaller (a damaged image is sent as it is). */
 async function answer (reply: FastifyReply, key: string, data: Buffer, contentType: string, width: number | null): Promise<FastifyReply> {
   if (width !== null) {
     const copy = await scaled(key, data, contentType, width).catch(() => null)
-    if (copy) return reply.header('content-type', copy.contentType).header('cache-control', IMMUTABLE).header('content-security-policy', "default-src 'none'").send(copy.data)
+    if (copy) return send(reply, copy.contentType, copy.data)
   }
-  return reply.header('content-type', contentType).header('cache-control', IMMUTABLE).header('content-security-policy', "default-src 'none'").send(data)
+  return send(reply, contentType, data)
 }
 
-export function registerMedia (app: FastifyInstance, db: Db): void {
+/** Whether a stored file may be served: a picture kept before uploads were checked for their decoded size is not handed to phones. */
+const servable = (info: MediaInfo) => !info.contentType.startsWith('image/') || withinPixelLimit({ width: info.width, height: info.height })
+
+/**
+ * `publicBase`: MEDIA_PUBLIC_BASE (object storage behind a CDN), where originals are redirected; null:
+ * every file is answered from the store's bytes.
+ */
+export function registerMedia (app: FastifyInstance, store: MediaStore, publicBase: string | null = null): void {
   const dir = artDir()
   app.get<{ Params: { file: string } }>(`${ART_PREFIX}:file`, async (request, reply) => {
     const width = askedWidth(request.query)
@@ -66,10 +80,17 @@ export function registerMedia (app: FastifyInstance, db: Db): void {
     const width = askedWidth(request.query)
     const name = UPLOAD_NAME.exec(request.params.file)
     if (!name) return reply.callNotFound()
-    const row = await db.selectFrom('media').select(['content_type', 'ext', 'data', 'width', 'height']).where('sha256', '=', name[1]).executeTakeFirst()
-    if (!row || row.ext !== name[2]) return reply.callNotFound()
-    // a picture kept before uploads were checked for their decoded size is not handed to phones
-    if (row.content_type.startsWith('image/') && !withinPixelLimit({ width: Number(row.width), height: Number(row.height) })) return reply.callNotFound()
-    return answer(reply, name[1], Buffer.from(row.data), row.content_type, width)
+    const [, sha256, ext] = name
+    if (publicBase !== null || width !== null) {
+      // the metadata alone decides a redirect, and a scaled copy already made needs no bytes
+      const info = await store.info(sha256)
+      if (!info || info.ext !== ext || !servable(info)) return reply.callNotFound()
+      if (width === null) return reply.redirect(`${publicBase}/${objectKey(sha256, ext)}`, 302)
+      const kept = keptScaled(sha256, info.contentType, width)
+      if (kept) return send(reply, kept.contentType, kept.data)
+    }
+    const file = await providerCall('media', () => store.get(sha256, ext))
+    if (!file || file.ext !== ext || !servable(file)) return reply.callNotFound()
+    return answer(reply, sha256, file.bytes, file.contentType, width)
   })
 }

@@ -13,7 +13,13 @@ export async function providerCall<T> (provider: ProviderName, fn: () => Promise
     if (err instanceof ProviderRefusedError) {
       throw new ApiFailure(422, 'provider.refused', { message: err.detail }, { provider, status: err.status })
     }
-    if (err instanceof ProviderUnavailableError) throw fail.providerUnavailable(provider)
+    if (err instanceof ProviderUnavailableError) {
+      const failure = fail.providerUnavailable(provider)
+      // the media store's errors name the operation, the object key and S3's error code (never a
+      // credential): kept as the cause, which the error handler logs with the 502
+      if (provider === 'media') failure.cause = err
+      throw failure
+    }
     throw err
   }
 }

@@ -13,6 +13,7 @@ import type { MessageKey } from '../i18n/messages'
 import type { Api, AppContext } from '../context'
 import { iso } from '../clock'
 import { ApiFailure, fail } from './envelope'
+import { providerCall } from './provider-call'
 import { sniffImage, withinPixelLimit, type ImageInfo } from '../services/images'
 
 /**
@@ -65,15 +66,16 @@ export async function readUploadedImage (request: FastifyRequest): Promise<{ byt
   return { bytes, info }
 }
 
-/** Keeps an upload (an image, a PDF) in table media (the same bytes twice are one row) and answers where it is served. */
+/**
+ * Keeps an upload (an image, a PDF) in the media store (the same bytes twice are one file) and answers
+ * where it is served; the store's outage is the 502 of the provider "media".
+ */
 export async function storeImage<T extends { contentType: string, ext: string, width: number, height: number }> (ctx: AppContext, userId: number, bytes: Buffer, info: T) {
   // the last door before a picture is kept and served to every viewer: never one too large to decode
   if (info.ext !== 'pdf' && !withinPixelLimit(info)) throw tooManyPixels(info)
   const sha256 = createHash('sha256').update(bytes).digest('hex')
-  // a concurrent twin inserts nothing
-  await ctx.db.insertInto('media').values({
-    sha256, content_type: info.contentType, ext: info.ext, data: bytes, size: bytes.length,
-    width: info.width, height: info.height, uploaded_by: userId, created_at: iso(ctx.clock())
-  }).onConflict(oc => oc.column('sha256').doNothing()).execute()
+  await providerCall('media', () => ctx.media.put(sha256, info.ext, info.contentType, bytes, {
+    width: info.width, height: info.height, uploadedBy: userId, createdAt: iso(ctx.clock())
+  }))
   return { url: `/media/u/${sha256}.${info.ext}`, contentType: info.contentType, bytes: bytes.length, width: info.width, height: info.height }
 }

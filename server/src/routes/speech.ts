@@ -1,6 +1,6 @@
 /**
- * Text to speech (types/speech.ts): the text spoken by the local engine, kept like an upload (table
- * media, by the SHA-256 of the audio) and served under /media/u/<sha>.wav.
+ * Text to speech (types/speech.ts): the text spoken by the local engine, kept like an upload (the media
+ * store, by the SHA-256 of the audio) and served under /media/u/<sha>.wav.
  */
 import { createHash } from 'node:crypto'
 import { speechRoutes as r } from '../../../types/speech'
@@ -31,9 +31,7 @@ export function speechRoutesOf (app: Api, ctx: AppContext): void {
     const lang = body.lang ?? voiceOf(body.text)
     const wav = await gate.run(String(userId), () => providerCall('tts', () => engine.speak(body.text, lang)))
     const sha256 = createHash('sha256').update(wav).digest('hex')
-    await ctx.db.insertInto('media').values({
-      sha256, content_type: 'audio/wav', ext: 'wav', data: wav, size: wav.length, width: 0, height: 0, uploaded_by: userId, created_at: iso(ctx.clock())
-    }).onConflict(oc => oc.column('sha256').doNothing()).execute()
+    await providerCall('media', () => ctx.media.put(sha256, 'wav', 'audio/wav', wav, { width: 0, height: 0, uploadedBy: userId, createdAt: iso(ctx.clock()) }))
     return { url: `/media/u/${sha256}.wav`, contentType: 'audio/wav', bytes: wav.length, durationMs: wavDurationMs(wav), lang, engine: engine.name }
   })
 }

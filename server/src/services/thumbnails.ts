@@ -42,6 +42,20 @@ function remember (key: string, value: Scaled): void {
 }
 
 /**
+ * The scaled copy of `key` at `width` if one is kept (answered without reading the original again);
+ * null when none is, or when the original is answered as it is.
+ */
+export function keptScaled (key: string, contentType: string, width: number): Scaled | null {
+  if (contentType === 'image/gif' || !contentType.startsWith('image/')) return null
+  const id = `${key}@${width}`
+  const hit = cache.get(id)
+  if (!hit) return null
+  cache.delete(id)
+  cache.set(id, hit)
+  return hit
+}
+
+/**
  * `original` scaled to `width` (one of MEDIA_WIDTHS) as WebP; null when it should be answered as it is
  * (a GIF, or an image no wider than `width`). `key` names the original (its hash or file name).
  */
