@@ -52,7 +52,7 @@ export interface Manifest {
   /** Rows of every table of the snapshot (PostgreSQL: schema public), by table name. */
   rowCounts: Record<string, number>
   /** Uploaded media (the media table): how many and their bytes. */
-  media: { files: number; bytes: number; storedIn: 'database' }
+  media: { files: number; bytes: number; storedIn: 'database' | 's3' }
   /** What made the snapshot, for the curious (versions of SQLite, PostgreSQL, pg_dump). */
   source: Record<string, string>
   parts: ManifestPart[]
@@ -339,7 +339,7 @@ function manifestProblem (m: Manifest): string | null {
   if (mig.count !== mig.applied.length || mig.latest !== (mig.applied[mig.applied.length - 1] ?? null)) return 'migrations disagree with each other'
   if (!m.rowCounts || typeof m.rowCounts !== 'object' || Array.isArray(m.rowCounts)) return 'rowCounts is not an object'
   for (const [t, n] of Object.entries(m.rowCounts)) if (!TABLE.test(t) || !isCount(n)) return `rowCounts.${t.slice(0, 40)} is not a table's row count`
-  if (!m.media || !isCount(m.media.files) || !isCount(m.media.bytes) || m.media.storedIn !== 'database') return 'media is malformed'
+  if (!m.media || !isCount(m.media.files) || !isCount(m.media.bytes) || (m.media.storedIn !== 'database' && m.media.storedIn !== 's3')) return 'media is malformed'
   if (!m.source || typeof m.source !== 'object' || !Object.values(m.source).every(v => typeof v === 'string')) return 'source is malformed'
   if (!Array.isArray(m.parts) || m.parts.length !== 1) return 'parts does not hold exactly one database'
   for (const p of m.parts) {

@@ -75,6 +75,10 @@ async function backup (): Promise<void> {
     // the shop keeps nothing else in DATA_DIR; should something appear there, say that it is not carried
     const others = databaseUrl ? [] : otherFilesIn(dataDir)
     if (others.length) process.stderr.write(`backup: note: DATA_DIR holds files the backup does not carry: ${others.slice(0, 5).join(', ')}${others.length > 5 ? ', ...' : ''}\n`)
+    // with MEDIA_STORE=s3 the media rows hold no bytes: the pictures are in the bucket, which this file
+    // does not carry (docs/backups.md: keep the bucket versioned and replicated)
+    const storedIn = process.env.MEDIA_STORE === 's3' ? 's3' : 'database'
+    if (storedIn === 's3') process.stderr.write('backup: note: MEDIA_STORE=s3: the media files are in the bucket, not in this backup (only their rows are); keep the bucket versioned and replicated\n')
     const manifest: Manifest = {
       format: FORMAT,
       formatVersion: FORMAT_VERSION,
@@ -82,7 +86,7 @@ async function backup (): Promise<void> {
       createdAt: snap.takenAt.toISOString(),
       migrations: { count: snap.migrations.length, latest: snap.migrations[snap.migrations.length - 1] ?? null, applied: snap.migrations },
       rowCounts: snap.rowCounts,
-      media: { ...snap.media, storedIn: 'database' },
+      media: { ...snap.media, storedIn },
       source: snap.source,
       parts: [snap.part]
     }
