@@ -28,6 +28,7 @@ import type { SessionService } from './services/sessions'
 import type { OneTimeCodes } from './services/codes'
 import type { FeishuRobot, WeComRobot } from './providers/robots'
 import type { Alerts } from './domain/alerts'
+import type { Metrics } from './metrics/metrics'
 
 export interface AppContext {
   config: Config
@@ -71,6 +72,8 @@ export interface AppContext {
   juhe: { train: JuheTrainClient | null; flight: JuheFlightClient | null }
   sessions: SessionService
   codes: OneTimeCodes
+  /** The app's metrics (GET /metrics, docs/metrics.md). */
+  metrics: Metrics
 }
 
 /** The Fastify instance routes are declared on: TypeBox schemas give the handlers their types. */
