@@ -142,6 +142,11 @@ export interface Config {
   jdUnion?: { appKey: string; appSecret: string; apiBase: string }
   /** JUHE_TRAIN_KEY and JUHE_FLIGHT_KEY (each call off without its key), JUHE_API_BASE. */
   juhe: { apiBase: string; trainKey?: string; flightKey?: string }
+  /**
+   * METRICS_TOKEN: a secret a Prometheus server sends as `Authorization: Bearer <token>` to scrape
+   * GET /metrics (docs/metrics.md); unset, only an operator's session may read the metrics.
+   */
+  metricsToken?: string
 }
 
 /** An account named in OPERATOR_ACCOUNTS, by the kind of identifier it is. */
@@ -273,6 +278,11 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const juheBase = (get('JUHE_API_BASE') ?? DEFAULTS.JUHE_API_BASE).replace(/\/+$/, '')
   if (!isUrl(juheBase, ['http:', 'https:'])) problems.push('JUHE_API_BASE must be an http:// or https:// URL (e.g. https://apis.juhe.cn)')
 
+  const metricsToken = get('METRICS_TOKEN')
+  if (metricsToken !== undefined && !/^[A-Za-z0-9_-]{32,200}$/.test(metricsToken)) {
+    problems.push('METRICS_TOKEN must be 32 to 200 letters, digits, - or _ (e.g. the output of `openssl rand -hex 32`)')
+  }
+
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'), problems)
   const wechatPay = parseWeChatPay(get, cwd, nodeEnv === 'production', problems)
   const maps = parseMaps(get, problems)
@@ -316,7 +326,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     ...(videoKey ? { video: { base: videoBase, apiKey: videoKey, model: videoModel } } : {}),
     ...(musicBase ? { music: { base: musicBase, apiKey: get('MUSIC_API_KEY') ?? null } } : {}),
     ...(jdKey && jdSecret ? { jdUnion: { appKey: jdKey, appSecret: jdSecret, apiBase: jdBase } } : {}),
-    juhe: { apiBase: juheBase, trainKey: get('JUHE_TRAIN_KEY'), flightKey: get('JUHE_FLIGHT_KEY') }
+    juhe: { apiBase: juheBase, trainKey: get('JUHE_TRAIN_KEY'), flightKey: get('JUHE_FLIGHT_KEY') },
+    ...(metricsToken ? { metricsToken } : {})
   }
 }
 
