@@ -10,6 +10,7 @@ import { Kysely, PostgresDialect, type PostgresPool } from 'kysely'
 import type { Database } from './schema'
 import type { Dialect } from './dialect'
 import { CommittingKysely, DatabaseEvents } from './events'
+import { readAside, type ReadAside } from './readAside'
 import { GroupCommitSqliteDialect, type GroupCommitStats } from './sqlite-driver'
 import { SQLITE_WAL_FALLBACK_PAGES, startCheckpointer, type Checkpointer } from './checkpointer'
 
@@ -25,6 +26,8 @@ export interface DatabaseHandle {
   events: DatabaseEvents
   /** PostgreSQL: the pool's connections now, and the callers waiting for one. */
   pool?: () => PoolState
+  /** A SQLite file: long reads in a worker thread, off the event loop (db/readAside.ts). */
+  readAside?: Pick<ReadAside, 'all'>
 }
 
 export interface PoolState { idle: number; busy: number; waiting: number }
@@ -90,7 +93,15 @@ function openSqlite (file: string, onCheckpointError?: (err: Error) => void): Da
   const events = new DatabaseEvents()
   const dialect = new GroupCommitSqliteDialect(sqlite, reader, events)
   const db: Kysely<Database> = new CommittingKysely<Database>({ dialect }, events)
-  return { db, dialect: 'sqlite', close: async () => { await checkpointer?.stop(); await db.destroy() }, groupCommit: dialect.driver().stats, events }
+  const aside = file !== ':memory:' ? readAside(file) : null
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => { await aside?.stop(); await checkpointer?.stop(); await db.destroy() },
+    groupCommit: dialect.driver().stats,
+    events,
+    ...(aside ? { readAside: aside } : {})
+  }
 }
 
 const INT8_OID = 20

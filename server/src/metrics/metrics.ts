@@ -18,7 +18,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import type { DatabaseHandle, Db } from '../db'
+import type { DatabaseHandle } from '../db'
 import { onProviderCall } from '../providers/calls'
 import type { ClusterMetrics } from './cluster'
 
@@ -42,7 +42,7 @@ const SLOW_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
 
 /** Where the app's answers to the scrape come from (the engines' runs are told by engines.ts). */
 export interface MetricsSources {
-  database: Pick<DatabaseHandle, 'db' | 'events' | 'pool'>
+  database: Pick<DatabaseHandle, 'db' | 'events' | 'pool' | 'readAside'>
   /** The PDF task line of this process. */
   tasks: () => { waiting: number; running: number }
   log: FastifyBaseLogger
@@ -50,14 +50,26 @@ export interface MetricsSources {
   cluster?: ClusterMetrics
 }
 
-/** The books out of balance, in cents (0 and 0 when they hold), read in one statement (one snapshot). */
-export async function booksImbalance (db: Db): Promise<{ ledger: number; wallets: number }> {
-  const { rows } = await sql<{ total: unknown; user_lines: unknown; wallets: unknown }>`
-    select l.total, l.user_lines, w.wallets
-    from (select coalesce(sum(amount_cents), 0) as total,
-                 coalesce(sum(case when account in ('user_cash', 'user_credit') then amount_cents else 0 end), 0) as user_lines
-          from ledger_lines) l,
-         (select coalesce(sum(cash_cents + credit_cents), 0) as wallets from wallets) w`.execute(db)
+/**
+ * The books' check of test/server/support/invariants.ts (checkLedger) in aggregate: every line of the
+ * ledger sums to zero, and the wallets' balances sum to the users' lines. One statement, so one snapshot:
+ * a purchase committing meanwhile is wholly in or wholly out.
+ */
+const BOOKS_SQL = `
+  select l.total, l.user_lines, w.wallets
+  from (select coalesce(sum(amount_cents), 0) as total,
+               coalesce(sum(case when account in ('user_cash', 'user_credit') then amount_cents else 0 end), 0) as user_lines
+        from ledger_lines) l,
+       (select coalesce(sum(cash_cents + credit_cents), 0) as wallets from wallets) w`
+
+/**
+ * The books out of balance, in cents (0 and 0 when they hold). It reads every ledger line: on a SQLite
+ * file in a worker thread (db/readAside.ts), so the scan holds no request; on PostgreSQL the server scans.
+ */
+export async function booksImbalance (database: Pick<DatabaseHandle, 'db' | 'readAside'>): Promise<{ ledger: number; wallets: number }> {
+  const rows = database.readAside
+    ? await database.readAside.all(BOOKS_SQL)
+    : (await sql.raw<Record<string, unknown>>(BOOKS_SQL).execute(database.db)).rows
   const row = rows[0]
   return { ledger: Number(row.total), wallets: Number(row.wallets) - Number(row.user_lines) }
 }
@@ -206,7 +218,7 @@ export class Metrics {
       registers,
       async collect () {
         try {
-          const books = await booksImbalance(database.db)
+          const books = await booksImbalance(database)
           this.set({ check: 'ledger' }, books.ledger)
           this.set({ check: 'wallets' }, books.wallets)
         } catch (err) {
