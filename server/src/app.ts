@@ -77,6 +77,9 @@ import { registerMedia } from './http/media'
 import { DatabaseMediaStore, S3MediaStore, type MediaStore } from './services/mediaStore'
 import { S3Client } from './providers/s3'
 import { registerOpenApi, serveOpenApi } from './http/openapi'
+import { Metrics } from './metrics/metrics'
+import { meteredOcr, meteredPdf, meteredTts } from './metrics/engines'
+import type { ClusterMetrics } from './metrics/cluster'
 
 export interface BuildAppOptions {
   config: Config
@@ -101,6 +104,8 @@ export interface BuildAppOptions {
   media?: MediaStore
   /** Periodic clean-up of sessions, codes and rate limits (default on). */
   maintenance?: boolean
+  /** With WORKERS > 1, in a worker: a scrape answers every API process's metrics (metrics/cluster.ts). */
+  clusterMetrics?: ClusterMetrics
 }
 
 /** The text-to-speech engine TTS_ENGINE names (espeak-ng when unset and installed; checked once per process). */
@@ -179,7 +184,13 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     feishu: config.robots.feishu ? new FeishuRobot(config.robots.feishu.webhookUrl, config.robots.feishu.secret, clock) : null,
     wecom: config.robots.wecom ? new WeComRobot(config.robots.wecom.webhookUrl) : null
   }
-  const pdf: PdfEngine | null = options.pdf !== undefined ? options.pdf : config.pdfEngine === 'pdfjs' ? new PdfjsEngine() : null
+  // (the task line is read on scrape, by when ctx exists)
+  const metrics = new Metrics({ database, tasks: () => ctx.pdfTasks.depth(), log: app.log, cluster: options.clusterMetrics })
+  // every run of a local engine is counted, by outcome
+  const tts = options.tts !== undefined ? options.tts : ttsEngineFor(config.ttsEngine)
+  const ocr = options.ocr !== undefined ? options.ocr : ocrEngineFor(config.ocrEngine)
+  const pdfEngine = options.pdf !== undefined ? options.pdf : config.pdfEngine === 'pdfjs' ? new PdfjsEngine() : null
+  const pdf: PdfEngine | null = pdfEngine && meteredPdf(pdfEngine, metrics)
   const media: MediaStore = options.media ?? (config.media.store === 's3'
     ? new S3MediaStore(database.db, new S3Client(config.media.s3))
     : new DatabaseMediaStore(database.db))
@@ -203,9 +214,9 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     robots,
     alerts: new Alerts([robots.feishu, robots.wecom].filter(r => r !== null), mailer, config.complaintMailboxes, config.alertLocale, app.log, clock),
     limiter: new RateLimiter(database.db, clock),
-    tts: options.tts !== undefined ? options.tts : ttsEngineFor(config.ttsEngine),
+    tts: tts && meteredTts(tts, metrics),
     ai: config.ai ? new DifyClient(config.ai.base, config.ai.apiKey) : null,
-    ocr: options.ocr !== undefined ? options.ocr : ocrEngineFor(config.ocrEngine),
+    ocr: ocr && meteredOcr(ocr, metrics),
     imageGen: config.imageGen ? new OpenAiImagesClient(config.imageGen.base, config.imageGen.apiKey, config.imageGen.model) : null,
     pdf,
     pdfTasks: new PdfTaskRunner(database.db, clock, pdf, app.log, media),
@@ -218,7 +229,8 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     },
     sessions: new SessionService(database.db, clock),
     codes: new OneTimeCodes(database.db, clock),
-    media
+    media,
+    metrics
   }
   await prepareDummyHash()
 
@@ -230,10 +242,13 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
 
   app.decorateRequest('locale', 'en')
   app.decorateRequest('session', undefined)
+  app.decorateRequest('failure', null)
   app.addHook('onRequest', async (request) => {
     request.locale = localeFrom(request.headers['accept-language'])
     request.session = undefined
   })
+  // every answer is counted by its route pattern, status and envelope code, and timed
+  app.addHook('onResponse', async (request, reply) => { metrics.observeRequest(request, reply) })
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-content-type-options', 'nosniff')
     if (isApiPath(request.url)) reply.header('cache-control', 'no-store')
@@ -292,6 +307,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
   // launch-event reminders due are sent by the same servers (each claimed before it is sent)
   const stopReminders = options.maintenance === false ? () => undefined : startEventReminders(ctx, app.log)
   app.addHook('onClose', async () => {
+    metrics.close()
     stopMaintenance()
     stopReminders()
     // a PDF being drawn finishes (within its time limit) before the database closes

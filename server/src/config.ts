@@ -154,6 +154,11 @@ export interface Config {
   juhe: { apiBase: string; trainKey?: string; flightKey?: string }
   /** MEDIA_STORE and the S3_* settings: where uploads, speech and PDF pages are kept. */
   media: MediaConfig
+  /**
+   * METRICS_TOKEN: a secret a Prometheus server sends as `Authorization: Bearer <token>` to scrape
+   * GET /metrics (docs/metrics.md); unset, only an operator's session may read the metrics.
+   */
+  metricsToken?: string
 }
 
 /** An account named in OPERATOR_ACCOUNTS, by the kind of identifier it is. */
@@ -308,6 +313,11 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const juheBase = (get('JUHE_API_BASE') ?? DEFAULTS.JUHE_API_BASE).replace(/\/+$/, '')
   if (!isUrl(juheBase, ['http:', 'https:'])) problems.push('JUHE_API_BASE must be an http:// or https:// URL (e.g. https://apis.juhe.cn)')
 
+  const metricsToken = get('METRICS_TOKEN')
+  if (metricsToken !== undefined && !/^[A-Za-z0-9_-]{32,200}$/.test(metricsToken)) {
+    problems.push('METRICS_TOKEN must be 32 to 200 letters, digits, - or _ (e.g. the output of `openssl rand -hex 32`)')
+  }
+
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'), problems)
   const wechatPay = parseWeChatPay(get, cwd, nodeEnv === 'production', problems)
   const maps = parseMaps(get, problems)
@@ -353,7 +363,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     ...(musicBase ? { music: { base: musicBase, apiKey: get('MUSIC_API_KEY') ?? null } } : {}),
     ...(jdKey && jdSecret ? { jdUnion: { appKey: jdKey, appSecret: jdSecret, apiBase: jdBase } } : {}),
     juhe: { apiBase: juheBase, trainKey: get('JUHE_TRAIN_KEY'), flightKey: get('JUHE_FLIGHT_KEY') },
-    media
+    media,
+    ...(metricsToken ? { metricsToken } : {})
   }
 }
 

@@ -29,6 +29,7 @@ import type { OneTimeCodes } from './services/codes'
 import type { FeishuRobot, WeComRobot } from './providers/robots'
 import type { Alerts } from './domain/alerts'
 import type { MediaStore } from './services/mediaStore'
+import type { Metrics } from './metrics/metrics'
 
 export interface AppContext {
   config: Config
@@ -74,6 +75,8 @@ export interface AppContext {
   codes: OneTimeCodes
   /** Where media bytes are kept (MEDIA_STORE): the database or S3-compatible object storage. */
   media: MediaStore
+  /** The app's metrics (GET /metrics, docs/metrics.md). */
+  metrics: Metrics
 }
 
 /** The Fastify instance routes are declared on: TypeBox schemas give the handlers their types. */

@@ -15,6 +15,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import { findUserBy } from './services/users'
 import { promoteConfiguredOperators } from './domain/operators'
 import { loadDotEnv } from './dotenv'
+import { processMetrics } from './metrics/metrics'
+import { serveClusterMetrics, workerMetrics } from './metrics/cluster'
 
 function readConfig (): Config {
   try {
@@ -84,7 +86,11 @@ function banner (config: Config, port: number, demo: typeof DEMO_LOGINS, workers
 /** One API process: the app on the port (shared with the other workers under node:cluster). */
 async function serve (config: Config, demo: typeof DEMO_LOGINS | null, database?: Database): Promise<void> {
   const db = database ?? openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: sqlitePathIn(config.dataDir) })
-  const app = await buildApp({ config, database: db, logger: loggerOptions(config.logLevel) })
+  // the process's own metrics (CPU, memory, event loop, GC) from the start; under WORKERS > 1 a scrape
+  // answers every worker's metrics, gathered by the primary (metrics/cluster.ts)
+  processMetrics()
+  const clusterMetrics = cluster.isWorker && config.workers > 1 ? workerMetrics() : undefined
+  const app = await buildApp({ config, database: db, logger: loggerOptions(config.logLevel), clusterMetrics })
   if (demo === null) demo = await prepare(db, config, app.log)
 
   // SIGTERM or SIGINT: stop taking requests, finish those in flight (Fastify's close), close the
@@ -188,6 +194,7 @@ async function primary (config: Config): Promise<void> {
   }
   process.on('SIGINT', () => shutdown('SIGINT'))
   process.on('SIGTERM', () => shutdown('SIGTERM'))
+  serveClusterMetrics()
   for (let i = 0; i < config.workers; i++) fork()
 }
 

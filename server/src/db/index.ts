@@ -6,9 +6,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
 import pg from 'pg'
-import { Kysely, PostgresDialect } from 'kysely'
+import { Kysely, PostgresDialect, type PostgresPool } from 'kysely'
 import type { Database } from './schema'
 import type { Dialect } from './dialect'
+import { CommittingKysely, DatabaseEvents } from './events'
+import { readAside, type ReadAside } from './readAside'
 import { GroupCommitSqliteDialect, type GroupCommitStats } from './sqlite-driver'
 import { SQLITE_WAL_FALLBACK_PAGES, startCheckpointer, type Checkpointer } from './checkpointer'
 
@@ -20,7 +22,15 @@ export interface DatabaseHandle {
   close: () => Promise<void>
   /** SQLite: how transactions were grouped into commits (db/sqlite-driver.ts). */
   groupCommit?: GroupCommitStats
+  /** Commit groups, pool waits and committed ledger lines, for whoever listens (db/events.ts). */
+  events: DatabaseEvents
+  /** PostgreSQL: the pool's connections now, and the callers waiting for one. */
+  pool?: () => PoolState
+  /** A SQLite file: long reads in a worker thread, off the event loop (db/readAside.ts). */
+  readAside?: Pick<ReadAside, 'all'>
 }
+
+export interface PoolState { idle: number; busy: number; waiting: number }
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL connection string; SQLite when unset. */
@@ -80,9 +90,18 @@ function openSqlite (file: string, onCheckpointError?: (err: Error) => void): Da
     reader.pragma('busy_timeout = 5000')
     reader.pragma('foreign_keys = ON')
   }
-  const dialect = new GroupCommitSqliteDialect(sqlite, reader)
-  const db = new Kysely<Database>({ dialect })
-  return { db, dialect: 'sqlite', close: async () => { await checkpointer?.stop(); await db.destroy() }, groupCommit: dialect.driver().stats }
+  const events = new DatabaseEvents()
+  const dialect = new GroupCommitSqliteDialect(sqlite, reader, events)
+  const db: Kysely<Database> = new CommittingKysely<Database>({ dialect }, events)
+  const aside = file !== ':memory:' ? readAside(file) : null
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => { await aside?.stop(); await checkpointer?.stop(); await db.destroy() },
+    groupCommit: dialect.driver().stats,
+    events,
+    ...(aside ? { readAside: aside } : {})
+  }
 }
 
 const INT8_OID = 20
@@ -112,6 +131,19 @@ function openPostgres (connectionString: string, max: number, onPoolError?: (err
   const pool = new pg.Pool({ connectionString, max, types: pgTypes })
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', err => onPoolError?.(err))
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  return { db, dialect: 'postgres', close: () => db.destroy() }
+  const events = new DatabaseEvents()
+  // how long each query or transaction waited for its connection (timed only while someone listens)
+  const timedPool: PostgresPool = {
+    connect: async () => {
+      if (!events.heard('poolAcquire')) return pool.connect()
+      const started = performance.now()
+      const client = await pool.connect()
+      events.emit('poolAcquire', performance.now() - started)
+      return client
+    },
+    end: () => pool.end()
+  }
+  const db: Kysely<Database> = new CommittingKysely<Database>({ dialect: new PostgresDialect({ pool: timedPool }) }, events)
+  const state = (): PoolState => ({ idle: pool.idleCount, busy: pool.totalCount - pool.idleCount, waiting: pool.waitingCount })
+  return { db, dialect: 'postgres', close: () => db.destroy(), events, pool: state }
 }

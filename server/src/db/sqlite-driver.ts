@@ -31,6 +31,7 @@ import {
   type DatabaseConnection, type DatabaseIntrospector, type Dialect, type DialectAdapter, type Driver,
   type Kysely, type QueryCompiler, type QueryResult
 } from 'kysely'
+import type { DatabaseEvents } from './events'
 
 /** A group commits when this many transactions have joined it... */
 export const GROUP_MAX_MEMBERS = 32
@@ -141,7 +142,7 @@ export class GroupCommitSqliteDriver implements Driver {
   private flushScheduled = false
   readonly stats: GroupCommitStats = { groups: 0, members: 0, largest: 0, direct: 0, throughKysely: 0 }
 
-  constructor (writer: SqliteDatabase.Database, reader: SqliteDatabase.Database | null) {
+  constructor (writer: SqliteDatabase.Database, reader: SqliteDatabase.Database | null, private readonly events?: DatabaseEvents) {
     this.writer = new StatementCache(writer)
     this.reader = reader ? new StatementCache(reader) : null
   }
@@ -278,6 +279,7 @@ export class GroupCommitSqliteDriver implements Driver {
     this.stats.groups++
     this.stats.members += members.length
     if (members.length > this.stats.largest) this.stats.largest = members.length
+    this.events?.emit('groupCommit', members.length)
     for (const m of members) m.resolve()
   }
 
@@ -385,8 +387,8 @@ class GroupConnection implements DatabaseConnection {
 
 /** SqliteDialect with the group-committing driver. */
 export class GroupCommitSqliteDialect implements Dialect {
-  constructor (private readonly writer: SqliteDatabase.Database, private readonly reader: SqliteDatabase.Database | null) {}
-  readonly driver = (): GroupCommitSqliteDriver => this.made ??= new GroupCommitSqliteDriver(this.writer, this.reader)
+  constructor (private readonly writer: SqliteDatabase.Database, private readonly reader: SqliteDatabase.Database | null, private readonly events?: DatabaseEvents) {}
+  readonly driver = (): GroupCommitSqliteDriver => this.made ??= new GroupCommitSqliteDriver(this.writer, this.reader, this.events)
   private made: GroupCommitSqliteDriver | undefined
   createDriver (): Driver { return this.driver() }
   createQueryCompiler (): QueryCompiler { return new SqliteQueryCompiler() }

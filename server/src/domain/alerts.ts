@@ -28,6 +28,7 @@ import type { Mailer } from '../providers/mail'
 import type { Robot, RobotName } from '../providers/robots'
 import type { Clock } from '../clock'
 import { maskEmail, maskPhone } from '../services/users'
+import { observedCall } from '../providers/calls'
 import { sendTemplatedMail } from './mail'
 import { maskName } from './prizes'
 import { yuan } from './purchase'
@@ -141,7 +142,7 @@ class RobotLine {
     this.busy = true
     void this.run(`${item.what} (${this.robot.name})`, async () => {
       try {
-        await this.robot.send(item.line)
+        await observedCall(this.robot.name, () => this.robot.send(item.line))
       } finally {
         this.doneAt.push(Date.now())
         this.busy = false

@@ -21,6 +21,7 @@ import { ApiFailure, fail } from '../http/envelope'
 import type { Mailer } from '../providers/mail'
 import { WeChatError, subscribeValue, type WeChatClient } from '../providers/wechat'
 import { ProviderUnavailableError } from '../providers/errors'
+import { observedCall } from '../providers/calls'
 import { PROVIDERS } from '../services/identities'
 import { maskEmail } from '../services/users'
 import { writeAudit } from './audit'
@@ -295,15 +296,17 @@ async function sendOne (s: ReminderSenders, r: ReminderRow, e: LaunchEvent): Pro
   const lang = r.lang === 'en' ? 'en' : 'zh'
   if (r.channel === 'mail') {
     if (!s.mailer) throw new ProviderUnavailableError('mail', 'no mailer')
-    await s.mailer.send({ to: r.target, subject: TEXT[lang].subject(e.title[lang]), text: TEXT[lang].body(e, chinaTime(e.startsAt, 'plain')) })
+    const mailer = s.mailer
+    await observedCall('mail', () => mailer.send({ to: r.target, subject: TEXT[lang].subject(e.title[lang]), text: TEXT[lang].body(e, chinaTime(e.startsAt, 'plain')) }))
     return
   }
   const ev = s.events
-  if (!ev.wechatTemplateId) throw new WeChatError(40037, 'no template configured')
+  const templateId = ev.wechatTemplateId
+  if (!templateId) throw new WeChatError(40037, 'no template configured')
   const [kTitle, kTime, kVenue, kNote] = ev.wechatTemplateKeys
-  await s.wechat.sendSubscribeMessage({
+  await observedCall('wechat', () => s.wechat.sendSubscribeMessage({
     touser: r.target,
-    templateId: ev.wechatTemplateId,
+    templateId,
     page: `pagesA/event/index?id=${e.id}`,
     lang: lang === 'en' ? 'en_US' : 'zh_CN',
     state: ev.miniProgramState,
@@ -313,7 +316,7 @@ async function sendOne (s: ReminderSenders, r: ReminderRow, e: LaunchEvent): Pro
       [kVenue]: subscribeValue(kVenue, `${e.city.zh} ${e.venue}`),
       [kNote]: subscribeValue(kNote, TEXT[lang].note)
     }
-  })
+  }), err => err instanceof WeChatError)
 }
 
 /**

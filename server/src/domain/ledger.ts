@@ -6,11 +6,14 @@
  *   purchase   user_credit -c  user_cash -y   house_sales +(c + y)
  *   recycle    house_credit -v       user_credit +v
  * A transaction may carry an idempotency key (unique): the same movement can never be written twice.
+ * Once the database transaction that wrote them has committed, the lines are told to the database
+ * handle's listeners (db/events.ts: the money moved per account, server/src/metrics/metrics.ts).
  */
 import type { Kysely } from 'kysely'
 import type { Database, LedgerAccount, LedgerKind } from '../db/schema'
 import { iso, type Clock } from '../clock'
 import { perCount, prepared } from '../db/prepared'
+import { afterCommit, eventsOf } from '../db/events'
 
 type Db = Kysely<Database>
 
@@ -51,6 +54,11 @@ export async function postTransaction (trx: Db, clock: Clock, input: LedgerTrans
   const row = await insertTransaction.first(trx, input.kind, input.reference.slice(0, 200), input.idempotencyKey ?? null, input.userId ?? null, iso(clock()))
   const txId = Number(row!.id)
   await insertLines(lines.length).execute(trx, ...lines.flatMap(l => [txId, l.account, l.userId ?? null, l.amountCents]))
+  const events = eventsOf(trx)
+  if (events?.heard('ledgerLines')) {
+    const moved = lines.map(l => ({ account: l.account, amountCents: l.amountCents }))
+    afterCommit(trx, () => events.emit('ledgerLines', moved))
+  }
   return txId
 }
 

@@ -17,6 +17,7 @@ import { MAIL_SEND_LIMITS } from '../../../types/limits'
 import type { MailSendRequest, MailSendResult } from '../../../types/complaints'
 import { ApiFailure, fail } from '../http/envelope'
 import type { Mailer } from '../providers/mail'
+import { observedCall } from '../providers/calls'
 import { maskName } from './prizes'
 
 const PLACEHOLDER = /\{([A-Za-z0-9_]{1,32})\}/g
@@ -51,7 +52,7 @@ export function renderMail (m: TemplatedMail, header?: string): { to: string; su
 /** Renders and sends. Answers what went where. */
 export async function sendTemplatedMail (mailer: Mailer, m: TemplatedMail, header?: string): Promise<MailSendResult> {
   const message = renderMail(m, header)
-  await mailer.send(message)
+  await observedCall('mail', () => mailer.send(message))
   return { mail: message.to, title: message.subject }
 }
 

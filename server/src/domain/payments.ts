@@ -9,6 +9,7 @@ import type { AppContext } from '../context'
 import type { OrderRow } from '../db/schema'
 import { ApiFailure, fail } from '../http/envelope'
 import { ProviderUnavailableError } from '../providers/errors'
+import { observedCall } from '../providers/calls'
 import { PREPAY_TTL_MS, WeChatPayError, type WeChatPayClient, type WeChatTransaction } from '../providers/wechatpay'
 import { PROVIDERS } from '../services/identities'
 import { TOPUP_DESCRIPTION, isWeChatChannel, savePrepay, settleOrder } from './orders'
@@ -20,7 +21,7 @@ const H5_URL_REUSE_MS = 4 * 60 * 1000
 /** Runs a WeChat Pay call: refusals and outages are a 502 naming the provider. */
 export async function wechatPayCall<T> (fn: () => Promise<T>): Promise<T> {
   try {
-    return await fn()
+    return await observedCall('wechatpay', fn, err => err instanceof WeChatPayError)
   } catch (err) {
     if (err instanceof WeChatPayError) {
       throw new ApiFailure(502, 'provider.unavailable', { provider: '@provider.wechatpay' }, { provider: 'wechatpay', errcode: err.code }, 502)

@@ -55,6 +55,12 @@ export class PdfTaskRunner {
     return n
   }
 
+  /** The line now: tasks waiting (or about to be put in line) and the one being drawn. */
+  depth (): { waiting: number; running: number } {
+    const running = this.running ? 1 : 0
+    return { waiting: this.load - running, running }
+  }
+
   /** One account's tasks waiting or being drawn in this server. */
   loadOf (userId: number): number {
     return (this.queues.get(userId)?.length ?? 0) + (this.reserved.get(userId) ?? 0) + (this.running && this.runningUser === userId ? 1 : 0)

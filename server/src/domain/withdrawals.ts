@@ -39,6 +39,7 @@ import { forUpdate } from '../db/lock'
 import { iso, type Clock } from '../clock'
 import { ApiFailure, fail } from '../http/envelope'
 import { ProviderUnavailableError } from '../providers/errors'
+import { observedCall } from '../providers/calls'
 import { WeChatPayError, type WeChatPayClient, type WeChatRefund } from '../providers/wechatpay'
 import { writeAudit } from './audit'
 import { DAY_MS, shopDayStart } from './days'
@@ -347,9 +348,9 @@ async function driveRefunds (deps: WithdrawDeps, id: number, log: FastifyBaseLog
   for (const r of refunds) {
     if (!isWeChat(r.channel)) continue
     try {
-      const answer = r.status === 'pending'
-        ? await client.refund({ outTradeNo: r.op_id, outRefundNo: r.out_refund_no, refundCents: Number(r.amount_cents), totalCents: Number(r.order_cents), reason: '余额提现' })
-        : await client.queryRefund(r.out_refund_no)
+      const answer = await observedCall('wechatpay', () => r.status === 'pending'
+        ? client.refund({ outTradeNo: r.op_id, outRefundNo: r.out_refund_no, refundCents: Number(r.amount_cents), totalCents: Number(r.order_cents), reason: '余额提现' })
+        : client.queryRefund(r.out_refund_no), err => err instanceof WeChatPayError)
       await applyRefundState(deps, answer, log)
     } catch (err) {
       const final = err instanceof WeChatPayError && FINAL_REFUND_ERRORS.has(err.code)

@@ -39,6 +39,7 @@ function toFailure (error: FastifyError): ApiFailure | null {
  * (and would strip or refuse a failure's `data`), so failures bypass the route's serialiser.
  */
 export function sendEnvelope (reply: FastifyReply, request: FastifyRequest, failure: ApiFailure): FastifyReply {
+  request.failure = failure
   return reply.code(failure.httpStatus).type('application/json; charset=utf-8').send(JSON.stringify(envelopeOf(request, failure)))
 }
 

@@ -2,13 +2,15 @@
  * Runs a call to a map or parcel provider and turns its failures into answers: a refusal (the provider
  * answered with an error status) is a 422 carrying the provider's own message (spec 8: "reports the
  * server message"), with data {provider, status}; an outage is the HTTP 502 of fail.providerUnavailable.
+ * Each call is counted by its provider and outcome (providers/calls.ts).
  */
+import { observedCall } from '../providers/calls'
 import { ProviderRefusedError, ProviderUnavailableError } from '../providers/errors'
 import { ApiFailure, fail, type ProviderName } from './envelope'
 
 export async function providerCall<T> (provider: ProviderName, fn: () => Promise<T>): Promise<T> {
   try {
-    return await fn()
+    return await observedCall(provider, fn)
   } catch (err) {
     if (err instanceof ProviderRefusedError) {
       throw new ApiFailure(422, 'provider.refused', { message: err.detail }, { provider, status: err.status })

@@ -5,13 +5,15 @@ import type { AppContext } from '../context'
 import type { ActiveSession, ClientMeta } from '../services/sessions'
 import type { RateRule } from '../security/rateLimiter'
 import { bearerToken } from '../security/tokens'
-import { fail } from './envelope'
+import { fail, type ApiFailure } from './envelope'
 
 declare module 'fastify' {
   interface FastifyRequest {
     locale: Locale
     /** undefined: not looked up yet; null: no valid session. */
     session: ActiveSession | null | undefined
+    /** The failure the request was answered with (an envelope other than code 200), for the metrics. */
+    failure: ApiFailure | null
   }
 }
 

@@ -74,15 +74,29 @@ async function authorize (request: FastifyRequest, ctx: AppContext, auth: Auth):
   }
 }
 
+export interface RouteOptions {
+  bodyLimit?: number
+  /**
+   * A credential other than a session that also lets a caller in (GET /metrics: the scraper's token),
+   * checked first, in the same hook; the handler then has no session (it must not need one).
+   */
+  admit?: (request: FastifyRequest) => boolean
+}
+
 /** Registers one call of the contract on the API scope. */
-export function defineRoute<const R extends RouteDef> (app: Api, ctx: AppContext, def: R, handler: Handler<R>, options: { bodyLimit?: number } = {}): void {
+export function defineRoute<const R extends RouteDef> (app: Api, ctx: AppContext, def: R, handler: Handler<R>, options: RouteOptions = {}): void {
   if (def.devOnly && ctx.config.isProduction) return
   app.route({
     method: def.method,
     url: def.url,
     schema: fastifySchema(def),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
-    ...(def.auth === 'none' ? {} : { onRequest: async (request: FastifyRequest) => authorize(request, ctx, def.auth) }),
+    ...(def.auth === 'none' ? {} : {
+      onRequest: async (request: FastifyRequest) => {
+        if (options.admit?.(request)) return
+        await authorize(request, ctx, def.auth)
+      }
+    }),
     // a file upload is read by its handler (request.file()); OpenAPI shows it as multipart/form-data
     ...(def.upload ? { config: { swaggerTransform: uploadDoc(def.upload) } } : {}),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {

@@ -12,6 +12,7 @@ import { enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'
 import { ProviderRefusedError, ProviderUnavailableError } from '../providers/errors'
+import { observedCall } from '../providers/calls'
 import { RULES } from '../security/rules'
 
 /** Spec 5: shunfeng and shunfengkuaiyun answer only with the phone of the sender or receiver. */
@@ -36,7 +37,7 @@ export function expressRoutes (app: Api, ctx: AppContext): void {
     const client = configured(ctx.kuaidi100, 'kuaidi100')
     await limit(userId)
     try {
-      return await client.mapTrack({ ...body, from: body.from ?? ctx.config.express.shipFromCity, resultv2: 5 })
+      return await observedCall('kuaidi100', () => client.mapTrack({ ...body, from: body.from ?? ctx.config.express.shipFromCity, resultv2: 5 }))
     } catch (err) {
       // spec 8: the map call answers success false with the provider's message, or "接口请求失败"
       if (err instanceof ProviderRefusedError) return { success: false, message: err.detail }

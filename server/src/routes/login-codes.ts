@@ -14,6 +14,7 @@ import { RULES } from '../security/rules'
 import type { RateRule } from '../security/rateLimiter'
 import { CODE_TTL_MS } from '../security/codes'
 import { ProviderUnavailableError } from '../providers/errors'
+import { observedCall } from '../providers/calls'
 import { channelOf, type CodePurpose } from '../services/codes'
 import { userForContact } from '../services/identities'
 import { normaliseIdentifier, toUserInfo } from '../services/users'
@@ -40,7 +41,7 @@ export async function sendCode (
   ])
   const { id, code } = await ctx.codes.issue(purpose, target)
   try {
-    await deliver(code)
+    await observedCall(channel, () => deliver(code))
   } catch (err) {
     await ctx.codes.discard(id)
     // the person did not get a code: let them ask again at once

@@ -17,6 +17,7 @@ import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'
 import { RULES } from '../security/rules'
 import { ProviderUnavailableError } from '../providers/errors'
+import { observedCall } from '../providers/calls'
 import { WeChatError } from '../providers/wechat'
 import { PROVIDERS, userForIdentity, type IdentityClaim } from '../services/identities'
 import { toUserInfo } from '../services/users'
@@ -29,7 +30,7 @@ type WeChatKind = 'weapp' | 'wechat'
  */
 async function wechatCall<T> (kind: WeChatKind, fn: () => Promise<T>, use: 'login' | 'service' = 'login'): Promise<T> {
   try {
-    return await fn()
+    return await observedCall(kind, fn, err => err instanceof WeChatError)
   } catch (err) {
     if (err instanceof WeChatError) {
       if (use === 'service') {

@@ -1,7 +1,10 @@
 /**
  * Health (types/ops.ts): liveness, and readiness: one query to the database, the migrations applied
  * against those this code knows, and which engines and providers are on. Not ready is a 503 naming why.
+ * Metrics for Prometheus, for an operator or the METRICS_TOKEN (compared in constant time).
  */
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
 import { Migrator, sql } from 'kysely'
 import { opsRoutes as r, type Readiness } from '../../../types/ops'
 import type { Api, AppContext } from '../context'
@@ -9,6 +12,7 @@ import { migrations as migrationsOf } from '../db/migrate'
 import { ApiFailure } from '../http/envelope'
 import { defineRoute } from '../http/route'
 import { helperFeatures } from './vision'
+import { bearerToken } from '../security/tokens'
 
 const STARTED = Date.now()
 
@@ -47,6 +51,24 @@ export async function readiness (ctx: AppContext): Promise<Readiness> {
   }
 }
 
+/** Prometheus' text format, version 0.0.4 (what prom-client writes). */
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest()
+
+/**
+ * Whether the request's bearer token is the metrics token: compared as SHA-256 digests in constant time
+ * (equal lengths whatever was sent), so the time taken tells nothing of the token.
+ */
+export function metricsTokenOf (expected: string | undefined): (request: FastifyRequest) => boolean {
+  if (!expected) return () => false
+  const want = sha256(expected)
+  return (request) => {
+    const given = bearerToken(request.headers.authorization)
+    return given !== null && timingSafeEqual(sha256(given), want)
+  }
+}
+
 export function opsRoutesOf (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.healthz, async () => ({ status: 'ok' as const, uptimeS: Math.floor((Date.now() - STARTED) / 1000) }))
   defineRoute(app, ctx, r.readyz, async () => {
@@ -57,4 +79,16 @@ export function opsRoutesOf (app: Api, ctx: AppContext): void {
     }
     return state
   })
+  defineRoute(app, ctx, r.metrics, async ({ reply }) => {
+    let text: string
+    try {
+      text = await ctx.metrics.scrape()
+    } catch (err) {
+      // (WORKERS > 1: the primary process did not gather the workers' metrics in time)
+      const failure = new ApiFailure(503, 'metrics.unavailable', {}, null, 503)
+      failure.cause = err
+      throw failure
+    }
+    return reply.header('content-type', METRICS_CONTENT_TYPE).send(text)
+  }, { admit: metricsTokenOf(ctx.config.metricsToken) })
 }

@@ -4,7 +4,7 @@
  */
 import { shopRoutes as r, type GuardianRefusalData } from '../../../types/shop'
 import type { Api, AppContext } from '../context'
-import { fail } from '../http/envelope'
+import { ApiFailure, fail } from '../http/envelope'
 import { enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'
@@ -62,5 +62,15 @@ export function purchaseRoutes (app: Api, ctx: AppContext): void {
   })
 
   defineRoute(app, ctx, r.purchaseCheck, async ({ body, userId }) => checkPurchase(ctx, userId, body))
-  defineRoute(app, ctx, r.casePurchase, async ({ body, userId }) => (await purchase(ctx, userId, body)).result)
+  // counted once committed (a replay by the same key is not a new purchase), and each refusal by its reason
+  defineRoute(app, ctx, r.casePurchase, async ({ body, userId }) => {
+    try {
+      const { result, replayed } = await purchase(ctx, userId, body)
+      if (!replayed) ctx.metrics.purchased()
+      return result
+    } catch (err) {
+      if (err instanceof ApiFailure && err.httpStatus === 200) ctx.metrics.purchaseRefused(err.key, err.code)
+      throw err
+    }
+  })
 }

@@ -36,7 +36,14 @@ export async function newStore (dialect: 'sqlite' | 'postgres'): Promise<Store> 
   return { env: { DATABASE_URL: url.toString() }, databaseUrl: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) }
 }
 
-export interface ServerProcess { origin: string; child: ChildProcess; kill9: () => Promise<void>; stop: () => Promise<void> }
+export interface ServerProcess {
+  origin: string
+  child: ChildProcess
+  kill9: () => Promise<void>
+  stop: () => Promise<void>
+  /** The last of what it printed (stdout and stderr): the banner says when every API process listens. */
+  output: () => string
+}
 
 export async function startServer (store: Store, extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort()
@@ -68,7 +75,8 @@ export async function startServer (store: Store, extraEnv: Record<string, string
       child.kill('SIGKILL')
       await exited
     },
-    stop: () => stop(child)
+    stop: () => stop(child),
+    output: () => stderr
   }
 }
 
