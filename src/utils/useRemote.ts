@@ -53,6 +53,7 @@ export interface Remote<T> {
   /** The last answer (kept while a reload runs and after a failed one). */
   data: T | undefined
   loading: boolean
+  /** The last request failed (kept while a retry runs: `failed && !loading` is "failed, not retrying"). */
   failed: boolean
   /** What the last request failed with (null after a success). */
   error: unknown
@@ -76,7 +77,7 @@ export function useRemote<T> (load: () => Promise<T>, deps: DependencyList, opti
 
   const reload = useCallback(async () => {
     const g = gen.next()
-    setState(s => ({ ...s, loading: true, failed: false, error: null }))
+    setState(s => ({ ...s, loading: true }))
     try {
       const data = await latest.current.load()
       if (gen.counts(g)) setState({ data, loading: false, failed: false, error: null })
@@ -99,6 +100,9 @@ export interface PageAnswer<T> {
   total?: number
 }
 
+/** The row type of a page answer. */
+export type ItemOf<A> = A extends PageAnswer<infer T> ? T : never
+
 export interface PagedOptions extends CommonOptions {
   pageSize: number
   /** A change (a filter) starts the list again from page 1. */
@@ -107,7 +111,7 @@ export interface PagedOptions extends CommonOptions {
   clearOnChange?: boolean
 }
 
-export interface PagedList<T, A extends PageAnswer<T> = PageAnswer<T>> {
+export interface PagedList<T, A extends PageAnswer<unknown> = PageAnswer<T>> {
   /** The rows so far; null before the first page arrived. */
   items: T[] | null
   /** The server's total (the rows so far when it gives none). */
@@ -117,6 +121,7 @@ export interface PagedList<T, A extends PageAnswer<T> = PageAnswer<T>> {
   /** The last answer that counted (for what a page call carries besides the rows: counts, filters). */
   last: A | null
   loading: boolean
+  /** The last request failed (kept while a retry runs, as in useRemote). */
   failed: boolean
   error: unknown
   /** False after a short page, or once the rows reach the total. */
@@ -137,6 +142,7 @@ interface ListState<T, A> {
   page: number
   last: A | null
   loading: boolean
+  /** The last request failed (kept while a retry runs, as in useRemote). */
   failed: boolean
   error: unknown
   hasMore: boolean
@@ -151,10 +157,11 @@ const initialList = <T, A>(loading: boolean): ListState<T, A> => ({
  * A list loaded a page at a time: `usePagedList((page, size) => api.list({ page, size }), { pageSize: 20, deps: [filter] })`.
  * Page 1 loads at mount and at each change of deps; `loadMore()` appends the next one.
  */
-export function usePagedList<T, A extends PageAnswer<T> = PageAnswer<T>> (
+export function usePagedList<A extends PageAnswer<unknown>> (
   loadPage: (page: number, size: number) => Promise<A>,
   options: PagedOptions
-): PagedList<T, A> {
+): PagedList<ItemOf<A>, A> {
+  type T = ItemOf<A>
   const { deps = [], enabled = true, loadOnMount = true, clearOnChange = false } = options
   const latest = useRef({ loadPage, options })
   latest.current = { loadPage, options }
@@ -165,19 +172,20 @@ export function usePagedList<T, A extends PageAnswer<T> = PageAnswer<T>> (
 
   const fetchPage = useCallback(async (page: number, g: number) => {
     cursor.current.busy = g
-    setState(s => ({ ...s, loading: true, failed: false, error: null }))
+    setState(s => ({ ...s, loading: true }))
     try {
       const answer = await latest.current.loadPage(page, latest.current.options.pageSize)
       if (!gen.counts(g)) return
       const c = cursor.current
       c.busy = -1
-      c.count = page === 1 ? answer.list.length : c.count + answer.list.length
+      const list = answer.list as T[]
+      c.count = page === 1 ? list.length : c.count + list.length
       c.page = page
-      c.hasMore = answer.list.length >= latest.current.options.pageSize && c.count < (answer.total ?? Infinity)
+      c.hasMore = list.length >= latest.current.options.pageSize && c.count < (answer.total ?? Infinity)
       const total = answer.total ?? c.count
       const hasMore = c.hasMore
       setState(s => ({
-        items: page === 1 || !s.items ? answer.list : [...s.items, ...answer.list],
+        items: page === 1 || !s.items ? list : [...s.items, ...list],
         total, page, last: answer, loading: false, failed: false, error: null, hasMore, failedPage: 0
       }))
     } catch (error) {

@@ -52,7 +52,8 @@ describe('useRemote', () => {
     expect(result.current).toMatchObject({ loading: false, failed: true, error: boom })
     expect(onError).toHaveBeenCalledWith(boom)
     act(() => { result.current.retry() })
-    expect(result.current).toMatchObject({ loading: true, failed: false })
+    // the failure stays until the retry answers (as the data does)
+    expect(result.current).toMatchObject({ loading: true, failed: true })
     await act(async () => { answers[1].resolve(7) })
     expect(result.current).toMatchObject({ loading: false, failed: false, data: 7 })
     expect(load).toHaveBeenCalledTimes(2)
@@ -120,8 +121,7 @@ describe('usePagedList', () => {
 
   test('the total ends the list too, and `last` holds what else the answer carried', async () => {
     const server = pagedServer<number>()
-    const { result } = renderHook(() => usePagedList<number, PageAnswer<number> & { counts?: number }>(
-      (p, s) => server.load(p, s) as Promise<PageAnswer<number> & { counts?: number }>, { pageSize: 2 }))
+    const { result } = renderHook(() => usePagedList((p, s) => server.load(p, s) as Promise<PageAnswer<number> & { counts?: number }>, { pageSize: 2 }))
     await act(async () => { server.calls[0].answer.resolve({ list: [1, 2], total: 2, counts: 9 } as PageAnswer<number>) })
     expect(result.current).toMatchObject({ items: [1, 2], total: 2, hasMore: false, last: { counts: 9 } })
   })
