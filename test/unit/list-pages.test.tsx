@@ -27,8 +27,8 @@ const reachBottom = async () => { now += 1000; act(() => { safeExecute('taro-app
 const design = { id: 3, name: { zh: '星星兔', en: 'Star bunny' }, image: '/x.webp', rarity: 'rare' as const, referenceValueCents: 5900, recycleValueCents: 1200, oddsPpm: 100000 }
 const series = (id: number): SeriesSummary => ({
   id, title: { zh: `系列${id}`, en: `Series ${id}` }, description: { zh: '', en: '' }, status: 'on_sale', priceCents: 3900, caseSize: 12,
-  designCount: 12, cover: '/c.webp', oddsPpm: { normal: 800000, rare: 150000, hidden: 50000 }
-} as SeriesSummary)
+  designCount: 12, cover: '/c.webp', oddsPpm: { regular: 800000, rare: 150000, hidden: 50000 }
+})
 const prize = (prizeId: number): PrizeItem => ({
   prizeId, status: 'warehouse', seriesId: 1, seriesTitle: { zh: '星空系列', en: 'Starry series' }, origin: 'case', caseId: 9, slot: 1,
   combineId: null, design, parcelStatus: null, createdAt: '2026-11-20T08:00:00.000Z'
@@ -68,7 +68,7 @@ describe('home', () => {
 
   it('a failed first page offers a retry that loads it', async () => {
     const list = jest.spyOn(shopApi, 'seriesList')
-      .mockRejectedValueOnce(new ApiError(500, 'down'))
+      .mockRejectedValueOnce(new ApiError(500, 'down', null))
       .mockResolvedValueOnce({ list: [series(1)], total: 1 })
     const { container } = render(<HomePage />)
     await flush()
@@ -116,7 +116,7 @@ describe('my collection', () => {
   })
 
   it('a failure is toasted and shows the empty collection', async () => {
-    jest.spyOn(shopApi, 'prizeList').mockRejectedValue(new ApiError(422, 'nope'))
+    jest.spyOn(shopApi, 'prizeList').mockRejectedValue(new ApiError(422, 'nope', null))
     const { container } = render(<MyBlindBoxPage />)
     act(() => { safeExecute('taro-app', 'componentDidShow') })
     await flush()
