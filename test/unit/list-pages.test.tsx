@@ -7,15 +7,16 @@ import { render, act, cleanup, fireEvent } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import { Current, safeExecute } from '@tarojs/runtime'
 import type { UserInfo } from '~types/accounts'
-import type { PrizeItem, SeriesSummary } from '~types/shop'
+import type { LedgerEntry, PrizeItem, SeriesSummary } from '~types/shop'
 import { localeStore } from '@/stores/locale'
 import { sessionStore } from '@/stores/session'
 import { tokenStorage } from '@/services/token'
-import { shopApi } from '@/services/shop'
+import { orderApi, shopApi } from '@/services/shop'
 import { afterDrawApi } from '@/services/afterDraw'
 import { ApiError } from '@/services/errors'
 import HomePage from '@/pagesA/home/index'
 import MyBlindBoxPage from '@/pagesA/my_blind_box/index'
+import RechargePage from '@/pagesA/recharge/index'
 
 const ok = () => Promise.resolve({ errMsg: 'ok' }) as never
 const text = (c: HTMLElement) => c.textContent || ''
@@ -123,5 +124,30 @@ describe('my collection', () => {
     expect(Taro.showToast).toHaveBeenCalledWith(expect.objectContaining({ title: 'nope' }))
     expect(container.querySelector('.prize-row')).toBeNull()
     expect(text(container)).toContain('No prizes yet')
+  })
+})
+
+describe('wallet ledger', () => {
+  const entry = (id: number): LedgerEntry => ({ id, txId: id, kind: 'topup', account: 'cash', amountCents: 100, createdAt: '2026-11-20T08:00:00.000Z', reference: '' } as LedgerEntry)
+
+  it('loads with the balance when shown, pages on reach-bottom, then says no more', async () => {
+    Current.router = { path: '/pagesA/recharge/index', params: {}, onReady: '', onHide: '', onShow: '', shareTimeline: '', shareAppMessage: '' } as never
+    tokenStorage.set('token-of-test')
+    sessionStore.setUser({ id: 1, userName: 'u', nickname: 'u', phone: null, email: null, avatar: null, role: 'shopper' } as UserInfo)
+    jest.spyOn(shopApi, 'walletBalance').mockResolvedValue({ cashCents: 500, creditCents: 0 } as never)
+    jest.spyOn(orderApi, 'payMethods').mockResolvedValue([])
+    const ledger = jest.spyOn(shopApi, 'walletLedger')
+      .mockResolvedValueOnce({ list: Array.from({ length: 20 }, (_, i) => entry(i + 1)), total: 21 })
+      .mockResolvedValueOnce({ list: [entry(21)], total: 21 })
+    const { container } = render(<RechargePage />)
+    act(() => { safeExecute('taro-app', 'componentDidShow') })
+    await flush()
+    expect(ledger).toHaveBeenLastCalledWith({ page: 1, size: 20 })
+    expect(container.querySelectorAll('.ledger-row')).toHaveLength(20)
+    expect(container.querySelector('.ledger-end')).toBeNull()
+    await reachBottom()
+    expect(ledger).toHaveBeenLastCalledWith({ page: 2, size: 20 })
+    expect(container.querySelectorAll('.ledger-row')).toHaveLength(21)
+    expect(container.querySelector('.ledger-end')).not.toBeNull()
   })
 })
