@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'react'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { SeriesSummary } from '~types/shop'
 import { shopApi } from '@/services/shop'
 import { t } from '@/stores/locale'
 import { formatCents, formatPpm, tr } from '@/utils/format'
+import { useRemote } from '@/utils/useRemote'
 import { GUEST_PREVIEW_SIZE } from './guestPreview'
 
 interface Props {
@@ -18,23 +18,13 @@ interface Props {
  * closed).
  */
 function GuestPreview ({ onSeries, onAll }: Props) {
-  const [list, setList] = useState<SeriesSummary[] | null>(null)
-  const [failed, setFailed] = useState(false)
-  const [attempt, setAttempt] = useState(0)
+  const answer = useRemote(() => shopApi.seriesList({ page: 1, size: GUEST_PREVIEW_SIZE }), [])
+  const list: SeriesSummary[] | null = answer.data?.list ?? null
 
-  useEffect(() => {
-    let live = true
-    setFailed(false)
-    shopApi.seriesList({ page: 1, size: GUEST_PREVIEW_SIZE }).then(
-      r => { if (live) setList(r.list) },
-      () => { if (live) setFailed(true) }
-    )
-    return () => { live = false }
-  }, [attempt])
-
-  if (failed) {
+  // a retry shows "loading" again until it answers
+  if (answer.failed && !answer.loading) {
     return (
-      <View className='guest-preview guest-preview--failed' onClick={() => setAttempt(a => a + 1)}>
+      <View className='guest-preview guest-preview--failed' onClick={answer.retry}>
         <Text className='guest-preview__note'>{t('login.guestFailed')} · {t('feedback.retry')}</Text>
       </View>
     )

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { View, Text, ScrollView, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { AuditActor, AuditEntryView } from '~types/operators'
@@ -11,6 +11,7 @@ import { toast } from '@/utils/feedback'
 import { formatTime } from '@/utils/format'
 import { actionLabel, auditDiff, designList, entityLabel, fieldLabel, formatAuditValue, isImageField, type DiffRow } from '@/utils/auditDiff'
 import { mediaUrl } from '@/utils/media'
+import { usePagedList } from '@/utils/useRemote'
 import './AuditTab.scss'
 
 const PAGE = 20
@@ -95,23 +96,13 @@ const Entry = observer(function Entry ({ e, onActor }: { e: AuditEntryView; onAc
 function AuditTab () {
   const [entity, setEntity] = useState<string | null>(null)
   const [actor, setActor] = useState<AuditActor | null>(null)
-  const [list, setList] = useState<AuditEntryView[] | null>(null)
-  const [total, setTotal] = useState(0)
-  const [entities, setEntities] = useState<string[]>([])
-  const [actors, setActors] = useState<AuditActor[]>([])
-
-  const load = async (page = 1) => {
-    try {
-      const r = await operatorRoleApi.audit({ page, size: PAGE, ...(entity ? { entity } : {}), ...(actor ? { actorId: actor.id } : {}) })
-      setList(prev => (page === 1 || !prev ? r.list : [...prev, ...r.list]))
-      setTotal(r.total)
-      setEntities(r.entities)
-      setActors(r.actors)
-    } catch (e) {
-      toast({ message: errorMessage(e) })
-    }
-  }
-  useEffect(() => { void load() }, [entity, actor?.id])
+  const audit = usePagedList(
+    (page, size) => operatorRoleApi.audit({ page, size, ...(entity ? { entity } : {}), ...(actor ? { actorId: actor.id } : {}) }),
+    { pageSize: PAGE, deps: [entity, actor?.id], onError: e => toast({ message: errorMessage(e) }) })
+  const { items: list, total } = audit
+  // the filters' choices come with each page
+  const entities = audit.last?.entities ?? []
+  const actors = audit.last?.actors ?? []
 
   const chip = (key: string, label: string, on: boolean, pick: () => void) => (
     <Text key={key} className={`audit-chip audit-chip-${key} ${on ? 'audit-chip--on' : ''}`} onClick={pick}>{label}</Text>
@@ -134,7 +125,7 @@ function AuditTab () {
         : list.length === 0
           ? <EmptyState icon='📜' text={t('audit.empty')} />
           : list.map(e => <Entry key={e.id} e={e} onActor={setActor} />)}
-      {list && list.length < total && <View className='audit-more' onClick={() => { void load(Math.floor(list.length / PAGE) + 1) }}>{t('audit.more')}</View>}
+      {list && list.length < total && <View className='audit-more' onClick={() => { void audit.loadMore() }}>{t('audit.more')}</View>}
     </Section>
   )
 }

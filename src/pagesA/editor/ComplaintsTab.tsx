@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { View, Text, Textarea } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { COMPLAINT_LIMITS } from '~types/limits'
@@ -10,6 +10,7 @@ import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { formatTime } from '@/utils/format'
+import { usePagedList } from '@/utils/useRemote'
 import './ComplaintsTab.scss'
 
 const PAGE = 20
@@ -23,25 +24,17 @@ const FILTERS: Filter[] = ['open', 'answered', 'closed', 'all']
  */
 function ComplaintsTab () {
   const [filter, setFilter] = useState<Filter>('open')
-  const [list, setList] = useState<OperatorComplaintView[]>([])
-  const [total, setTotal] = useState(0)
-  const [counts, setCounts] = useState<ComplaintCounts | null>(null)
   const [open, setOpen] = useState<OperatorComplaintView | null>(null)
   const [reply, setReply] = useState('')
   const [mailContact, setMailContact] = useState(false)
   const [busy, setBusy] = useState(false)
 
-  const load = async (page = 1) => {
-    try {
-      const res = await complaintApi.queue({ page, size: PAGE, ...(filter === 'all' ? {} : { status: filter }) })
-      setList(prev => (page === 1 ? res.list : [...prev, ...res.list]))
-      setTotal(res.total)
-      setCounts(res.counts)
-    } catch (e) {
-      toast({ message: errorMessage(e) })
-    }
-  }
-  useEffect(() => { void load() }, [filter])
+  const queue = usePagedList((page, size) => complaintApi.queue({ page, size, ...(filter === 'all' ? {} : { status: filter }) }),
+    { pageSize: PAGE, deps: [filter], onError: e => toast({ message: errorMessage(e) }) })
+  const list = queue.items ?? []
+  const total = queue.total
+  // the counts per status come with each page
+  const counts: ComplaintCounts | null = queue.last?.counts ?? null
 
   const show = (c: OperatorComplaintView) => {
     setOpen(c)
@@ -64,7 +57,7 @@ function ComplaintsTab () {
       toast({ message: errorMessage(e) })
     } finally {
       setBusy(false)
-      await load()
+      await queue.refresh()
     }
   }
 
@@ -79,7 +72,7 @@ function ComplaintsTab () {
       toast({ message: errorMessage(e) })
     } finally {
       setBusy(false)
-      await load()
+      await queue.refresh()
     }
   }
 
@@ -146,7 +139,7 @@ function ComplaintsTab () {
             <Text className='cq-row__meta'>{formatTime(c.createdAt)}{c.orderNo ? ` · ${t('complaints.orderLabel', { no: c.orderNo })}` : ''}</Text>
           </View>
         ))}
-      {list.length < total && <View className='cq-more' onClick={() => { void load(Math.floor(list.length / PAGE) + 1) }}>{t('complaints.more')}</View>}
+      {list.length < total && <View className='cq-more' onClick={() => { void queue.loadMore() }}>{t('complaints.more')}</View>}
     </Section>
   )
 }

@@ -5,7 +5,7 @@
  * tables are the shop's; addresses and prizes are the operator's own, as the API serves them to anyone.
  * The table last looked at is remembered on this device (utils/storage.ts).
  */
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { ScrollView, Text, View } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { DataTable } from '~types/data'
@@ -17,6 +17,7 @@ import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
 import { loading, toast } from '@/utils/feedback'
 import { readVariable, writeVariable } from '@/utils/storage'
+import { useRemote } from '@/utils/useRemote'
 import './data.scss'
 
 const TABLES: readonly DataTable[] = DATA_TABLE_NAMES
@@ -33,20 +34,13 @@ function DataTab () {
     return TABLES.includes(last as DataTable) ? last as DataTable : 'series'
   })
   const [page, setPage] = useState(1)
-  const [rows, setRows] = useState<Row[] | null>(null)
-  const [total, setTotal] = useState(0)
-  const [failed, setFailed] = useState('')
-
-  useEffect(() => {
-    let live = true
-    setRows(null)
-    setFailed('')
-    invokeTable<{ list: Row[]; total: number }>(table, 'page', { page, size: PAGE_SIZE, orderBy: 'id', order: 'desc' }).then(
-      r => { if (live) { setRows(r.list); setTotal(r.total) } },
-      e => { if (live) { setRows([]); setFailed(errorMessage(e)) } }
-    )
-    return () => { live = false }
-  }, [table, page])
+  const answer = useRemote(
+    () => invokeTable<{ list: Row[]; total: number }>(table, 'page', { page, size: PAGE_SIZE, orderBy: 'id', order: 'desc' }),
+    [table, page])
+  // null while a page loads; none after a failure (said in the empty state); the count stays the last known
+  const rows = answer.loading ? null : answer.failed ? [] : answer.data?.list ?? null
+  const failed = answer.failed ? errorMessage(answer.error) : ''
+  const total = answer.data?.total ?? 0
 
   const choose = (next: DataTable) => {
     writeVariable(REMEMBERED, next)

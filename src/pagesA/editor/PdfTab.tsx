@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import Taro from '@tarojs/taro'
 import { View, Text, Input, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
@@ -15,6 +15,7 @@ import { isFatalTaskError, judgePdf, tasksApi } from '@/services/tasks'
 import { loading, toast } from '@/utils/feedback'
 import { mediaUrl } from '@/utils/media'
 import { useTaskPoll } from '@/utils/useTaskPoll'
+import { useRemote } from '@/utils/useRemote'
 import TaskProgress from './TaskProgress'
 import PagePreview from './PagePreview'
 import './tasks.scss'
@@ -28,17 +29,14 @@ const PDF_URL = new RegExp(PDF_URL_PATTERN)
  * explanation when the server's engine is off.
  */
 function PdfTab () {
-  const [enabled, setEnabled] = useState<boolean | null>(null)
+  // the engine's switch: null until the server says; on when it cannot be asked; off after a "not configured"
+  const helpers = useRemote(() => visionApi.helpers(), [])
+  const [pdfOff, setPdfOff] = useState(false)
+  const enabled: boolean | null = pdfOff ? false : helpers.data ? helpers.data.pdf : helpers.failed ? true : null
   const [url, setUrl] = useState('')
   const [uploading, setUploading] = useState(false)
   const [preview, setPreview] = useState<number | null>(null)
   const task = useTaskPoll<string, PdfTask>()
-
-  useEffect(() => {
-    let live = true
-    visionApi.helpers().then(f => { if (live) setEnabled(f.pdf) }, () => { if (live) setEnabled(true) })
-    return () => { live = false }
-  }, [])
 
   const convert = async (source: string) => {
     const value = source.trim()
@@ -52,7 +50,7 @@ function PdfTab () {
         isFatal: isFatalTaskError
       })
     } catch (e) {
-      if (e instanceof ApiError && e.code === 422 && (e.data as { provider?: string } | null)?.provider === 'pdf') setEnabled(false)
+      if (e instanceof ApiError && e.code === 422 && (e.data as { provider?: string } | null)?.provider === 'pdf') setPdfOff(true)
       toast({ message: errorMessage(e) })
     }
   }

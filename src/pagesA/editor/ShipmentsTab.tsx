@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useState } from 'react'
 import { View, Text, Input, Textarea } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { OperatorShipment, ShipmentStatus } from '~types/afterDraw'
@@ -14,6 +14,7 @@ import { COMMON_CARRIERS, carrierKey, checkCarrier, checkTrackingNo, normaliseCa
 import { visionApi } from '@/services/vision'
 import { notifyApi } from '@/services/complaints'
 import { trackingCandidates, type TrackingCandidate } from '@/utils/trackingNumber'
+import { useRemote } from '@/utils/useRemote'
 import PackingSlip from './PackingSlip'
 import PhotoButton from './PhotoButton'
 import { notConfigured, useHelpers } from './useHelpers'
@@ -27,26 +28,22 @@ type Filter = typeof FILTERS[number]
 function ShipmentsTab () {
   const [filter, setFilter] = useState<Filter>('all')
   const [page, setPage] = useState(1)
-  const [rows, setRows] = useState<OperatorShipment[] | null>(null)
-  const [total, setTotal] = useState(0)
-  const [failed, setFailed] = useState('')
   const [slipFor, setSlipFor] = useState<number | null>(null)
   // "read from a photo of the label" (spec 7 /api/ocr): shown once the server says it has the engine
   const [helpers, helperOff] = useHelpers()
   const ocr = { on: !!helpers?.ocr, off: () => helperOff('ocr') }
 
-  const load = useCallback(() => {
-    setFailed('')
+  const answer = useRemote(() => {
     const status: ShipmentStatus | undefined = filter === 'all' ? undefined : filter
-    operatorApi.shipments({ page, size: SHIPMENTS_PAGE_SIZE, ...(status ? { status } : {}) }).then(
-      r => { setRows(r.list); setTotal(r.total) },
-      e => { setRows([]); setFailed(errorMessage(e)) }
-    )
+    return operatorApi.shipments({ page, size: SHIPMENTS_PAGE_SIZE, ...(status ? { status } : {}) })
   }, [filter, page])
-  useEffect(load, [load])
+  // the last page stays while the next loads; a failure shows none, with its message and a retry
+  const rows = answer.failed ? [] : answer.data?.list ?? null
+  const failed = answer.failed && !answer.loading ? errorMessage(answer.error) : ''
+  const total = answer.data?.total ?? 0
 
   const pages = Math.max(1, Math.ceil(total / SHIPMENTS_PAGE_SIZE))
-  const replace = (s: OperatorShipment) => setRows(list => (list ?? []).map(x => (x.id === s.id ? s : x)))
+  const replace = (s: OperatorShipment) => answer.setData(d => d && { ...d, list: d.list.map(x => (x.id === s.id ? s : x)) })
 
   return (
     <View className='shipments'>
@@ -58,7 +55,7 @@ function ShipmentsTab () {
       </View>
       {rows === null && <Text className='shipments__loading'>{t('feedback.loading')}</Text>}
       {rows && rows.length === 0 && (
-        <EmptyState icon='📦' text={failed || t('shipments.empty')} action={failed ? { label: t('feedback.retry'), onClick: load } : undefined} />
+        <EmptyState icon='📦' text={failed || t('shipments.empty')} action={failed ? { label: t('feedback.retry'), onClick: answer.retry } : undefined} />
       )}
       {rows?.map(s => <ShipmentCard key={s.id} shipment={s} ocr={ocr} onDelivered={replace} onPrint={() => setSlipFor(s.id)} />)}
       {total > SHIPMENTS_PAGE_SIZE && (

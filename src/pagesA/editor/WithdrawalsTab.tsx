@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { View, Text, Textarea } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { WITHDRAW_LIMITS } from '~types/limits'
@@ -10,6 +10,7 @@ import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { formatCents, formatTime } from '@/utils/format'
+import { usePagedList } from '@/utils/useRemote'
 import './WithdrawalsTab.scss'
 
 const PAGE = 20
@@ -18,23 +19,16 @@ type Filter = 'requested' | 'all'
 /** The operators' withdrawal queue: requested ones first; approve (refund) or reject with a reason. */
 function WithdrawalsTab () {
   const [filter, setFilter] = useState<Filter>('requested')
-  const [list, setList] = useState<OperatorWithdrawalView[]>([])
-  const [total, setTotal] = useState(0)
   const [rejecting, setRejecting] = useState<number | null>(null)
   const [reason, setReason] = useState('')
   const [busy, setBusy] = useState(false)
 
-  const load = async (page = 1) => {
-    try {
-      const status: WithdrawalStatus | undefined = filter === 'requested' ? 'requested' : undefined
-      const res = await withdrawApi.queue({ page, size: PAGE, ...(status ? { status } : {}) })
-      setList(prev => (page === 1 ? res.list : [...prev, ...res.list]))
-      setTotal(res.total)
-    } catch (e) {
-      toast({ message: errorMessage(e) })
-    }
-  }
-  useEffect(() => { void load() }, [filter])
+  const queue = usePagedList((page, size) => {
+    const status: WithdrawalStatus | undefined = filter === 'requested' ? 'requested' : undefined
+    return withdrawApi.queue({ page, size, ...(status ? { status } : {}) })
+  }, { pageSize: PAGE, deps: [filter], onError: e => toast({ message: errorMessage(e) }) })
+  const list = queue.items ?? []
+  const total = queue.total
 
   const run = async (task: () => Promise<OperatorWithdrawalView>, done: string) => {
     if (busy) return
@@ -48,7 +42,7 @@ function WithdrawalsTab () {
       toast({ message: errorMessage(e) })
     } finally {
       setBusy(false)
-      await load()
+      await queue.refresh()
     }
   }
 
@@ -110,7 +104,7 @@ function WithdrawalsTab () {
             )}
           </View>
         ))}
-      {list.length < total && <View className='wq-more' onClick={() => { void load(Math.floor(list.length / PAGE) + 1) }}>{t('withdraw.more')}</View>}
+      {list.length < total && <View className='wq-more' onClick={() => { void queue.loadMore() }}>{t('withdraw.more')}</View>}
     </Section>
   )
 }

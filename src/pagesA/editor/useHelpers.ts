@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import type { HelpersAvailable } from '~types/vision'
 import { visionApi } from '@/services/vision'
+import { useRemote } from '@/utils/useRemote'
 
 const NONE: HelpersAvailable = { ai: false, tts: false, ocr: false, word2pic: false, pdf: false, video: false, music: false, priceCompare: false, tickets: false, flights: false }
 
@@ -11,14 +12,12 @@ const NONE: HelpersAvailable = { ai: false, tts: false, ocr: false, word2pic: fa
  * `ask` (a signed-in account: an anonymous call would be a 401 that sends the visitor to log in).
  */
 export function useHelpers (ask = true): [HelpersAvailable | null, (name: keyof HelpersAvailable) => void] {
-  const [helpers, setHelpers] = useState<HelpersAvailable | null>(null)
-  useEffect(() => {
-    if (!ask) return
-    let live = true
-    visionApi.helpers().then(h => { if (live) setHelpers(h) }, () => { if (live) setHelpers(NONE) })
-    return () => { live = false }
-  }, [ask])
-  return [helpers, name => setHelpers(h => ({ ...(h ?? NONE), [name]: false }))]
+  const answer = useRemote(() => visionApi.helpers(), [], { enabled: ask })
+  const [off, setOff] = useState<Partial<HelpersAvailable>>({})
+  const asked = answer.data ?? (answer.failed ? NONE : null)
+  const turnedOff = Object.keys(off).length > 0
+  const helpers = asked ? (turnedOff ? { ...asked, ...off } : asked) : (turnedOff ? { ...NONE, ...off } : null)
+  return [helpers, name => setOff(o => ({ ...o, [name]: false }))]
 }
 
 /** Whether an error is the server's "{provider} is not configured" for this provider. */

@@ -1,9 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
-import Taro, { useDidHide, useDidShow, usePullDownRefresh, useReachBottom } from '@tarojs/taro'
+import { useEffect, useRef } from 'react'
+import { useDidHide, useDidShow } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { withPageError } from '@/components/PageError/wrap'
-import type { FeedItem, SeriesSummary } from '~types/shop'
+import type { FeedItem } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
@@ -17,7 +17,7 @@ import type { MessageKey } from '@/locales/types'
 import { agreementLink, navigate } from '@/utils/navigation'
 import { tr } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
-import { REACH_BOTTOM_THROTTLE_MS, throttle } from '@/utils/throttle'
+import { useListPageEvents, usePagedList, useRemote } from '@/utils/useRemote'
 import { FEED_REFRESH_MS } from './timing'
 import './index.scss'
 
@@ -34,53 +34,23 @@ const SHORTCUTS: { key: string; icon: string; label: MessageKey; link: string }[
 ]
 
 function HomePage () {
-  const [series, setSeries] = useState<SeriesSummary[]>([])
-  const [total, setTotal] = useState(0)
-  const [page, setPage] = useState(0)
-  const [loading, setLoading] = useState(false)
-  const [failed, setFailed] = useState(false)
-  // null until the first answer: the feed shows a placeholder line rather than "no wins yet"
-  const [feed, setFeed] = useState<FeedItem[] | null>(null)
+  const series = usePagedList((page, size) => shopApi.seriesList({ page, size }), { pageSize: PAGE_SIZE })
+  // the feed is optional: no answer yet shows a placeholder line, a failure "no wins yet"
+  const feed = useRemote(() => shopApi.liveFeed(10), [], { loadOnMount: false })
+  const feedItems: FeedItem[] | null = feed.data ?? (feed.failed ? [] : null)
   const feedTimer = useRef<ReturnType<typeof setInterval> | null>(null)
 
-  const loadPage = async (next: number, replace = false) => {
-    if (loading) return
-    setLoading(true)
-    try {
-      const res = await shopApi.seriesList({ page: next, size: PAGE_SIZE })
-      setSeries(prev => (replace ? res.list : [...prev, ...res.list]))
-      setTotal(res.total)
-      setPage(next)
-      setFailed(false)
-    } catch {
-      setFailed(true)
-    } finally {
-      setLoading(false)
-    }
-  }
-  const loadFeed = async () => {
-    try { setFeed(await shopApi.liveFeed(10)) } catch { setFeed(f => f ?? []) /* the feed is optional */ }
-  }
-
-  useEffect(() => { void loadPage(1, true) }, [])
   useDidShow(() => {
-    void loadFeed()
-    if (!feedTimer.current) feedTimer.current = setInterval(() => { void loadFeed() }, FEED_REFRESH_MS)
+    void feed.reload()
+    if (!feedTimer.current) feedTimer.current = setInterval(() => { void feed.reload() }, FEED_REFRESH_MS)
   })
   useDidHide(() => {
     if (feedTimer.current) clearInterval(feedTimer.current)
     feedTimer.current = null
   })
   useEffect(() => () => { if (feedTimer.current) clearInterval(feedTimer.current) }, [])
-  usePullDownRefresh(async () => {
-    await Promise.all([loadPage(1, true), loadFeed()])
-    Taro.stopPullDownRefresh()
-  })
-  const hasMore = series.length < total
-  const more = useRef(() => undefined as void)
-  more.current = () => { if (hasMore) void loadPage(page + 1) }
-  const onBottom = useMemo(() => throttle(() => more.current(), REACH_BOTTOM_THROTTLE_MS), [])
-  useReachBottom(onBottom)
+  useListPageEvents(series, { pullDownRefresh: feed.reload })
+  const { page, failed, loading, hasMore } = series
 
   const name = sessionStore.displayName
   return (
@@ -107,11 +77,11 @@ function HomePage () {
       </View>
 
       <Section title={t('home.liveFeed')} className='home-feed'>
-        {feed === null
+        {feedItems === null
           ? <View className='home-feed__placeholder skeleton-bar' />
-          : feed.length === 0
+          : feedItems.length === 0
           ? <Text className='home-feed__empty'>{t('home.feedEmpty')}</Text>
-          : feed.map(item => (
+          : feedItems.map(item => (
             <View key={item.id} className='feed-row' onClick={() => navigate(`/pages/blind_box_detail/index?seriesId=${item.seriesId}`)}>
               <Image className='feed-row__img' src={mediaUrl(item.design.image, 56)} mode='aspectFit' />
               <Text className='feed-row__text'>{t('home.feedLine', { name: item.maskedName, design: tr(item.design.name) })}</Text>
@@ -122,13 +92,13 @@ function HomePage () {
       </Section>
 
       <View className='home-section-title'>{t('home.seriesOnSale')}</View>
-      {series.map(s => (
+      {series.items?.map(s => (
         <SeriesCard key={s.id} series={s} onClick={() => navigate(`/pages/blind_box_detail/index?seriesId=${s.id}`)} />
       ))}
       {/* the first page on its way: cards of the same size, so nothing below jumps when it arrives
           (this is also what the H5 build prerenders into its HTML, see scripts/prerender.js) */}
       {page === 0 && !failed && SKELETON_CARDS.map(k => <SeriesCardSkeleton key={k} />)}
-      {failed && <EmptyState icon='⚠️' text={t('home.loadFailed')} action={{ label: t('feedback.retry'), onClick: () => { void loadPage(1, true) } }} />}
+      {failed && <EmptyState icon='⚠️' text={t('home.loadFailed')} action={{ label: t('feedback.retry'), onClick: () => { void series.refresh() } }} />}
       {!failed && (loading || page === 0
         ? <Text className='home-more'>{t('feedback.loading')}</Text>
         : !hasMore && <Text className='home-more home-no-more'>{t('feedback.noMore')}</Text>)}

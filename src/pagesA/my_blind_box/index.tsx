@@ -1,12 +1,11 @@
 // first: on H5 the page waits for the rest of the dictionary (src/locales/full.h5.ts)
 import '@/locales/full'
-import { useMemo, useRef, useState } from 'react'
-import { useDidShow, useReachBottom } from '@tarojs/taro'
+import { useState } from 'react'
+import { useDidShow } from '@tarojs/taro'
 import { View, ScrollView, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { withPageError } from '@/components/PageError/wrap'
 import type { PrizeItem, PrizeStatus } from '~types/shop'
-import type { CollectionSummary, Shipment } from '~types/afterDraw'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import RarityBadge from '@/components/RarityBadge'
@@ -26,7 +25,7 @@ import { formatCents, tr, a11yImage, designLabel } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { randomString } from '@/utils/random'
 import { ScanError, scanPrizeCode } from '@/utils/scan'
-import { REACH_BOTTOM_THROTTLE_MS, throttle } from '@/utils/throttle'
+import { useListPageEvents, usePagedList, useRemote } from '@/utils/useRemote'
 import { COLLECTION_PAGE_SIZE } from './paging'
 import './index.scss'
 
@@ -42,56 +41,40 @@ const FILTERS: Filter[] = ['all', 'warehouse', 'shipping', 'received', 'combined
 function MyBlindBoxPage () {
   const [view, setView] = useState<View_>('prizes')
   const [filter, setFilter] = useState<Filter>('all')
-  const [summary, setSummary] = useState<CollectionSummary | null>(null)
-  const [prizes, setPrizes] = useState<PrizeItem[] | null>(null)
-  const [total, setTotal] = useState(0)
-  const [page, setPage] = useState(1)
-  const [parcels, setParcels] = useState<Shipment[] | null>(null)
-  const [parcelTotal, setParcelTotal] = useState(0)
   const [selecting, setSelecting] = useState(false)
   const [selected, setSelected] = useState<Map<number, PrizeItem>>(new Map())
   const [shipping, setShipping] = useState(false)
-  const busy = useRef(false)
 
-  const loadPrizes = async (f: Filter, p: number) => {
-    const res = await shopApi.prizeList(f === 'all' ? { page: p, size: COLLECTION_PAGE_SIZE } : { page: p, size: COLLECTION_PAGE_SIZE, status: f })
-    setPrizes(prev => (p === 1 || !prev ? res.list : [...prev, ...res.list]))
-    setTotal(res.total)
-    setPage(p)
-  }
-  const loadParcels = async (p: number) => {
-    const res = await afterDrawApi.shipmentList({ page: p, size: COLLECTION_PAGE_SIZE })
-    setParcels(prev => (p === 1 || !prev ? res.list : [...prev, ...res.list]))
-    setParcelTotal(res.total)
-    setPage(p)
-  }
-  const reload = async (v: View_ = view, f: Filter = filter) => {
+  // loaded when the page shows (useDidShow) and when the view or the filter changes
+  const loggedIn = sessionStore.loggedIn
+  const onError = (e: unknown) => toast({ message: errorMessage(e) })
+  const summaryRemote = useRemote(() => afterDrawApi.collection(), [], { enabled: loggedIn, loadOnMount: false, onError })
+  const prizeList = usePagedList(
+    (page, size) => shopApi.prizeList(filter === 'all' ? { page, size } : { page, size, status: filter }),
+    { pageSize: COLLECTION_PAGE_SIZE, deps: [filter], clearOnChange: true, enabled: loggedIn && view === 'prizes', loadOnMount: false, onError })
+  const parcelList = usePagedList(
+    (page, size) => afterDrawApi.shipmentList({ page, size }),
+    { pageSize: COLLECTION_PAGE_SIZE, enabled: loggedIn && view === 'parcels', loadOnMount: false, onError })
+  const current = view === 'prizes' ? prizeList : parcelList
+  const summary = summaryRemote.data ?? null
+  // a failed first page shows the empty state rather than nothing
+  const prizes = prizeList.items ?? (prizeList.failed ? [] : null)
+  const parcels = parcelList.items
+
+  const reload = async () => {
     if (!sessionStore.loggedIn) return
-    try {
-      const [s] = await Promise.all([afterDrawApi.collection(), v === 'prizes' ? loadPrizes(f, 1) : loadParcels(1)])
-      setSummary(s)
-    } catch (e) {
-      setPrizes(prev => prev ?? [])
-      toast({ message: errorMessage(e) })
-    }
+    await Promise.all([summaryRemote.reload(), current.refresh()])
   }
   useDidShow(() => { void reload() })
+  useListPageEvents(current)
 
-  const more = useRef(() => undefined as void)
-  more.current = () => {
-    if (busy.current) return
-    const next = view === 'prizes'
-      ? (prizes && prizes.length < total ? () => loadPrizes(filter, page + 1) : null)
-      : (parcels && parcels.length < parcelTotal ? () => loadParcels(page + 1) : null)
-    if (!next) return
-    busy.current = true
-    next().catch(e => toast({ message: errorMessage(e) })).finally(() => { busy.current = false })
+  const choose = (f: Filter) => {
+    setFilter(f)
+    void summaryRemote.reload()
+    // another filter loads by itself (deps); the same one again reloads
+    if (f === filter && view === 'prizes') void prizeList.refresh()
   }
-  const onBottom = useMemo(() => throttle(() => more.current(), REACH_BOTTOM_THROTTLE_MS), [])
-  useReachBottom(onBottom)
-
-  const choose = (f: Filter) => { setFilter(f); setPrizes(null); void reload('prizes', f) }
-  const switchView = (v: View_) => { setView(v); setSelecting(false); setSelected(new Map()); void reload(v) }
+  const switchView = (v: View_) => { setView(v); setSelecting(false); setSelected(new Map()); void summaryRemote.reload() }
 
   const toggle = (p: PrizeItem) => {
     if (p.status !== 'warehouse') { toast({ message: t('collection.onlyWarehouse') }); return }
@@ -216,7 +199,7 @@ function MyBlindBoxPage () {
               action={{ label: t('collection.goShop'), onClick: () => { void redirect('/pagesA/home/index') } }} />
           )}
           {prizes && prizes.length > 0 && (
-            <Text className='collection-end'>{prizes.length >= total ? t('feedback.noMore') : t('collection.loadMore')}</Text>
+            <Text className='collection-end'>{prizes.length >= prizeList.total ? t('feedback.noMore') : t('collection.loadMore')}</Text>
           )}
         </>
       )}
@@ -224,13 +207,13 @@ function MyBlindBoxPage () {
       {view === 'parcels' && (
         <>
           {parcels && parcels.map(s => (
-            <ParcelCard key={s.id} shipment={s} onChanged={c => { setParcels(parcels.map(x => (x.id === c.id ? c : x))); void reload() }} />
+            <ParcelCard key={s.id} shipment={s} onChanged={c => { parcelList.setItems(list => list.map(x => (x.id === c.id ? c : x))); void reload() }} />
           ))}
           {parcels && parcels.length === 0 && (
             <EmptyState icon='📦' text={t('collection.emptyParcels')}
               action={{ label: t('collection.warehouse'), onClick: () => { setView('prizes'); choose('warehouse') } }} />
           )}
-          {parcels && parcels.length > 0 && <Text className='collection-end'>{parcels.length >= parcelTotal ? t('feedback.noMore') : t('collection.loadMore')}</Text>}
+          {parcels && parcels.length > 0 && <Text className='collection-end'>{parcels.length >= parcelList.total ? t('feedback.noMore') : t('collection.loadMore')}</Text>}
         </>
       )}
 

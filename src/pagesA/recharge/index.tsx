@@ -1,12 +1,12 @@
 // first: on H5 the page waits for the rest of the dictionary (src/locales/full.h5.ts)
 import '@/locales/full'
-import { useMemo, useRef, useState } from 'react'
-import Taro, { useDidShow, useReachBottom, useRouter } from '@tarojs/taro'
+import { useState } from 'react'
+import Taro, { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { withPageError } from '@/components/PageError/wrap'
 import { TOPUP_MAX_CENTS, TOPUP_MIN_CENTS } from '~types/limits'
-import type { LedgerEntry, PayChannel, PayMethod, WalletBalance } from '~types/shop'
+import type { PayChannel, PayMethod, WalletBalance } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
@@ -20,7 +20,7 @@ import type { MessageKey } from '@/locales/types'
 import { loading, toast } from '@/utils/feedback'
 import { AMOUNT_INPUT_TYPE, formatCents, formatTime, parseYuan } from '@/utils/format'
 import { redirect } from '@/utils/navigation'
-import { REACH_BOTTOM_THROTTLE_MS, throttle } from '@/utils/throttle'
+import { useListPageEvents, usePagedList } from '@/utils/useRemote'
 import WithdrawPanel from './WithdrawPanel'
 import './index.scss'
 
@@ -40,21 +40,19 @@ function RechargePage () {
   const [channel, setChannel] = useState<PayChannel | null>(null)
   const [preset, setPreset] = useState<number | null>(10000)
   const [custom, setCustom] = useState('')
-  const [ledger, setLedger] = useState<LedgerEntry[]>([])
-  const [ledgerTotal, setLedgerTotal] = useState(0)
-  const [ledgerPage, setLedgerPage] = useState(1)
   const [busy, setBusy] = useState(false)
 
-  const loadLedger = async (page: number) => {
-    const res = await shopApi.walletLedger({ page, size: LEDGER_PAGE })
-    setLedger(prev => (page === 1 ? res.list : [...prev, ...res.list]))
-    setLedgerTotal(res.total)
-    setLedgerPage(page)
-  }
+  // the ledger pages on reach-bottom; it loads with the rest when the page shows
+  const ledgerList = usePagedList((page, size) => shopApi.walletLedger({ page, size }),
+    { pageSize: LEDGER_PAGE, enabled: sessionStore.loggedIn, loadOnMount: false, onError: e => toast({ message: errorMessage(e) }) })
+  const ledger = ledgerList.items ?? []
+  useListPageEvents(ledgerList)
+
   const load = async () => {
     if (!sessionStore.loggedIn) return
+    const ledgerLoaded = ledgerList.refresh() // never rejects: a failure is toasted by onError
     try {
-      const [b, m] = await Promise.all([shopApi.walletBalance(), orderApi.payMethods(), loadLedger(1)])
+      const [b, m] = await Promise.all([shopApi.walletBalance(), orderApi.payMethods()])
       setBalance(b)
       setMethods(m)
       setChannel(c => c ?? m[0]?.channel ?? null)
@@ -62,12 +60,9 @@ function RechargePage () {
     } catch (e) {
       toast({ message: errorMessage(e) })
     }
+    await ledgerLoaded
   }
   useDidShow(() => { void load() })
-  const more = useRef(() => undefined as void)
-  more.current = () => { if (ledger.length < ledgerTotal) void loadLedger(ledgerPage + 1) }
-  const onBottom = useMemo(() => throttle(() => more.current(), REACH_BOTTOM_THROTTLE_MS), [])
-  useReachBottom(onBottom)
 
   const amount = custom ? parseYuan(custom) : preset
   const amountError: MessageKey | null = custom && amount === null
@@ -162,7 +157,7 @@ function RechargePage () {
               <Text className={`ledger-row__amount ${e.amountCents >= 0 ? 'ledger-row__amount--in' : ''}`}>{formatCents(e.amountCents, { sign: true })}</Text>
             </View>
           ))}
-        {ledger.length > 0 && ledger.length >= ledgerTotal && <Text className='ledger-end'>{t('feedback.noMore')}</Text>}
+        {ledger.length > 0 && ledger.length >= ledgerList.total && <Text className='ledger-end'>{t('feedback.noMore')}</Text>}
       </Section>
     </PageShell>
   )
