@@ -16,7 +16,8 @@ const root = path.resolve(__dirname, '../..')
 /** Calls of the contract that no page uses yet (issue 24: launch events, alt text). */
 const STILL_WITHOUT_CALLER: string[] = []
 /** Calls for machines, not for the app: a load balancer's and an orchestrator's probes (types/ops.ts). */
-const FOR_MACHINES = new Set(['GET /healthz', 'GET /readyz'])
+// called by probes and Prometheus, not by a page (docs/processes.md, docs/metrics.md)
+const FOR_MACHINES = new Set(['GET /healthz', 'GET /readyz', 'GET /metrics'])
 
 function contract (): Array<{ id: string; def: RouteDef }> {
   // typebox needs TextEncoder, which jsdom lacks
