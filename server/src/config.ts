@@ -70,7 +70,7 @@ export interface MapsConfig {
 }
 
 /**
- * Where media bytes live (services/mediaStore.ts): MEDIA_STORE=database (default) or s3 with S3_ENDPOINT,
+ * Where media bytes live (domain/mediaStore.ts): MEDIA_STORE=database (default) or s3 with S3_ENDPOINT,
  * S3_REGION, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY and S3_FORCE_PATH_STYLE; MEDIA_PUBLIC_BASE
  * (s3 only): a CDN origin that serves the bucket's media/<sha256>.<ext>, where originals are redirected.
  */

@@ -4,7 +4,7 @@ import { testDialects, createTestDatabase, type TestDatabase } from './support/d
 import { migrateToLatest, migrations } from '../../server/src/db/migrate'
 import { seedDemo, DEMO_LOGINS } from '../../server/src/db/seed'
 import { verifyPassword } from '../../server/src/security/passwords'
-import { runMaintenance } from '../../server/src/services/maintenance'
+import { runMaintenance } from '../../server/src/domain/maintenance'
 import { createTestApp, get, loginToken, makeUser, nextIp } from './support/app'
 
 /**
@@ -85,8 +85,8 @@ describe.each(testDialects())('maintenance on %s', (dialect) => {
       const fresh = await loginToken(t.app, u.user_name!, u.password)
       await get(t.app, '/login/sms/code', { query: { phone: '13411112222' }, ip: nextIp() })
       t.clock.advance(2 * 24 * 60 * 60 * 1000)
-      const ctx = { db: t.db, clock: t.clock.now, sessions: new (await import('../../server/src/services/sessions')).SessionService(t.db, t.clock.now),
-        codes: new (await import('../../server/src/services/codes')).OneTimeCodes(t.db, t.clock.now),
+      const ctx = { db: t.db, clock: t.clock.now, sessions: new (await import('../../server/src/domain/sessions')).SessionService(t.db, t.clock.now),
+        codes: new (await import('../../server/src/domain/codes')).OneTimeCodes(t.db, t.clock.now),
         limiter: new (await import('../../server/src/security/rateLimiter')).RateLimiter(t.db, t.clock.now) }
       await runMaintenance(ctx as never)
       expect(await t.db.selectFrom('sessions').select('id').execute()).toHaveLength(1)

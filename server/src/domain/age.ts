@@ -14,8 +14,8 @@ import { prepared } from '../db/prepared'
 import { ApiFailure, fail } from '../http/envelope'
 import { shopDay } from './days'
 import { RULES } from '../security/rules'
-import type { CodePurpose } from '../services/codes'
-import { asLiveAccount, lockLiveAccount, maskPhone } from '../services/users'
+import type { CodePurpose } from './codes'
+import { asLiveAccount, lockLiveAccount, maskPhone } from './users'
 
 type Db = Kysely<Database>
 

@@ -22,8 +22,8 @@ import type { Mailer } from '../providers/mail'
 import { WeChatError, subscribeValue, type WeChatClient } from '../providers/wechat'
 import { ProviderUnavailableError } from '../providers/errors'
 import { observedCall } from '../providers/calls'
-import { PROVIDERS } from '../services/identities'
-import { maskEmail } from '../services/users'
+import { PROVIDERS } from './identities'
+import { maskEmail } from './users'
 import { writeAudit } from './audit'
 
 type Db = Kysely<Database>

@@ -25,7 +25,7 @@ import { isRetryableConflict, isUniqueViolation } from '../db/errors'
 import { iso, type Clock } from '../clock'
 import { ApiFailure } from '../http/envelope'
 import { prepared } from '../db/prepared'
-import { lockLiveAccount } from '../services/users'
+import { lockLiveAccount } from './users'
 
 type Db = Kysely<Database>
 

@@ -19,7 +19,7 @@ import { forUpdate } from '../db/lock'
 import { iso, type Clock } from '../clock'
 import { fail } from '../http/envelope'
 import { userNameKey } from '../security/userNames'
-import { findUserBy, maskEmail, maskPhone } from '../services/users'
+import { findUserBy, maskEmail, maskPhone } from './users'
 import { writeAudit } from './audit'
 
 type Db = Kysely<Database>

@@ -19,7 +19,7 @@ import { iso, type Clock } from '../clock'
 import { ApiFailure } from '../http/envelope'
 import { postTransaction } from './ledger'
 import { addToWallet } from './wallet'
-import { lockLiveAccount } from '../services/users'
+import { lockLiveAccount } from './users'
 
 type Db = Kysely<Database>
 

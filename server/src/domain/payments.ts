@@ -11,7 +11,7 @@ import { ApiFailure, fail } from '../http/envelope'
 import { ProviderUnavailableError } from '../providers/errors'
 import { observedCall } from '../providers/calls'
 import { PREPAY_TTL_MS, WeChatPayError, type WeChatPayClient, type WeChatTransaction } from '../providers/wechatpay'
-import { PROVIDERS } from '../services/identities'
+import { PROVIDERS } from './identities'
 import { TOPUP_DESCRIPTION, isWeChatChannel, savePrepay, settleOrder } from './orders'
 
 /** Reuse a prepay_id while it has this much life left; an H5 link (valid 5 minutes) for 4 minutes. */

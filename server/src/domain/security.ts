@@ -11,12 +11,12 @@ import { shopDayStart } from './days'
 import { ageOn, parseDate, ageRecord, guardianPurpose, guardianView, MINOR_DAILY_CAP_CENTS, ADULT_AGE, OLDEST_AGE } from './age'
 import { shopDay } from './days'
 import { writeAudit } from './audit'
-import { SESSION_IDLE_MS } from '../services/sessions'
+import { SESSION_IDLE_MS } from './sessions'
 import type { LedgerKind } from '../db/schema'
 import type { DailyCapData } from '../../../types/shop'
 import { PREPAY_TTL_MS } from '../providers/wechatpay'
 import { lockOperators } from './operators'
-import { lockLiveAccount, maskEmail, maskPhone } from '../services/users'
+import { lockLiveAccount, maskEmail, maskPhone } from './users'
 import { formatYuan } from '../i18n/fields'
 import { dailyAboveMonthly } from '../../../types/limits'
 import {
@@ -53,7 +53,7 @@ export function deviceOf (ua: string | null): string {
   return [app, system].filter(Boolean).join(' · ') || '?'
 }
 
-export { maskEmail } from '../services/users'
+export { maskEmail } from './users'
 
 export async function listSessions (db: Db, clock: Clock, userId: number, currentId: number): Promise<SessionView[]> {
   const now = iso(clock())

@@ -16,7 +16,7 @@ import { iso } from '../clock'
 import type { Db } from '../db'
 import { PdfRenderError, type PdfEngine, type PdfFailure } from '../engines/pdf'
 import { ProviderUnavailableError } from '../providers/errors'
-import type { MediaStore } from '../services/mediaStore'
+import type { MediaStore } from './mediaStore'
 
 /** A task id: 24 random bytes, URL-safe (nobody finds another's task by guessing). */
 export const newTaskId = () => randomBytes(24).toString('base64url')

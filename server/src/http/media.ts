@@ -2,19 +2,19 @@
  * GET /media/art/<file>.webp: the demo art (@lobehub/fluent-emoji-3d, MIT), served from node_modules.
  * Only names like 1f436.webp or 2604-fe0f.webp; the files never change, so they are cached for a year.
  * GET /media/u/<sha-256>.<ext>: the images operators uploaded and the files the shop made (kept in the
- * media store, services/mediaStore.ts: the database or an S3 bucket; named by their bytes' hash, so they
+ * media store, domain/mediaStore.ts: the database or an S3 bucket; named by their bytes' hash, so they
  * never change either). With MEDIA_PUBLIC_BASE (a CDN in front of the bucket) an original is answered
  * with a 302 to <MEDIA_PUBLIC_BASE>/media/<sha-256>.<ext>; a scaled copy is still made here. An outage of
  * the bucket is the 502 of the provider "media".
- * Either takes ?w=N (device pixels): the image scaled down to that width, as WebP (services/thumbnails).
+ * Either takes ?w=N (device pixels): the image scaled down to that width, as WebP (domain/thumbnails).
  * N is a whole number from 1 to 10000, else 400 naming the field.
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { withinPixelLimit } from '../services/images'
-import { objectKey, type MediaInfo, type MediaStore } from '../services/mediaStore'
-import { keptScaled, scaled, servedWidth } from '../services/thumbnails'
+import { withinPixelLimit } from '../domain/images'
+import { objectKey, type MediaInfo, type MediaStore } from '../domain/mediaStore'
+import { keptScaled, scaled, servedWidth } from '../domain/thumbnails'
 import { ApiFailure } from './envelope'
 import { providerCall } from './provider-call'
 

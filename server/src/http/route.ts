@@ -11,7 +11,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Envelope, type Auth, type BodyOf, type DataOf, type QueryOf, type RouteDef } from '../../../types/api'
 import type { Api, AppContext } from '../context'
-import type { ActiveSession } from '../services/sessions'
+import type { ActiveSession } from '../domain/sessions'
 import { fail, ok } from './envelope'
 import { currentSession, requireSession } from './request'
 

@@ -14,7 +14,7 @@ import type { Api, AppContext } from '../context'
 import { iso } from '../clock'
 import { ApiFailure, fail } from './envelope'
 import { providerCall } from './provider-call'
-import { sniffImage, withinPixelLimit, type ImageInfo } from '../services/images'
+import { sniffImage, withinPixelLimit, type ImageInfo } from '../domain/images'
 
 /**
  * Registers `routes` in a scope of their own that reads multipart forms (one file of at most

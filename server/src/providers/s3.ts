@@ -1,6 +1,6 @@
 /**
  * A small client of S3-compatible object storage (AWS S3, MinIO, Alibaba OSS, Tencent COS), for the
- * media store (services/mediaStore.ts): PutObject, GetObject and HeadObject, each one signed request.
+ * media store (domain/mediaStore.ts): PutObject, GetObject and HeadObject, each one signed request.
  *
  * Requests are signed with AWS Signature Version 4 in the Authorization header, as
  * https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-header-based-auth.html describes: a canonical

@@ -15,9 +15,9 @@ import type { RateRule } from '../security/rateLimiter'
 import { CODE_TTL_MS } from '../security/codes'
 import { ProviderUnavailableError } from '../providers/errors'
 import { observedCall } from '../providers/calls'
-import { channelOf, type CodePurpose } from '../services/codes'
-import { userForContact } from '../services/identities'
-import { normaliseIdentifier, toUserInfo } from '../services/users'
+import { channelOf, type CodePurpose } from '../domain/codes'
+import { userForContact } from '../domain/identities'
+import { normaliseIdentifier, toUserInfo } from '../domain/users'
 
 const CODE_MINUTES = Math.round(CODE_TTL_MS / 60000)
 

@@ -7,7 +7,7 @@ import { defineRoute } from '../http/route'
 import { RULES } from '../security/rules'
 import type { RateRule } from '../security/rateLimiter'
 import { verifyPassword } from '../security/passwords'
-import { findUserBy, normaliseIdentifier, toUserInfo, type IdentifierKind } from '../services/users'
+import { findUserBy, normaliseIdentifier, toUserInfo, type IdentifierKind } from '../domain/users'
 import { userNameKey } from '../security/userNames'
 
 const IDENTIFIERS: IdentifierKind[] = ['user_name', 'phone', 'email']

@@ -19,8 +19,8 @@ import { RULES } from '../security/rules'
 import { ProviderUnavailableError } from '../providers/errors'
 import { observedCall } from '../providers/calls'
 import { WeChatError } from '../providers/wechat'
-import { PROVIDERS, userForIdentity, type IdentityClaim } from '../services/identities'
-import { toUserInfo } from '../services/users'
+import { PROVIDERS, userForIdentity, type IdentityClaim } from '../domain/identities'
+import { toUserInfo } from '../domain/users'
 
 type WeChatKind = 'weapp' | 'wechat'
 

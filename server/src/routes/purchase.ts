@@ -10,7 +10,7 @@ import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'
 import { CODE_TTL_MS } from '../security/codes'
 import { RULES } from '../security/rules'
-import { normaliseIdentifier } from '../services/users'
+import { normaliseIdentifier } from '../domain/users'
 import {
   ageRecord, guardianPurpose, guardianTarget, markGuardianRequested, MINOR_DAILY_CAP_CENTS, recordGuardianConsent, statusOf, verifyAge,
   type GuardianContext

@@ -11,7 +11,7 @@ import type { MessageKey } from '../i18n/messages'
 import { isUniqueViolation } from '../db/errors'
 import { RULES } from '../security/rules'
 import { hashPassword } from '../security/passwords'
-import { checkNewUserName, findUserBy, insertUser, maskPhone, toUserInfo, type IdentifierKind } from '../services/users'
+import { checkNewUserName, findUserBy, insertUser, maskPhone, toUserInfo, type IdentifierKind } from '../domain/users'
 import { pickIdentifier, requirePassword } from './login-password'
 
 const TAKEN: Record<IdentifierKind, MessageKey> = {

@@ -15,9 +15,9 @@ import { hashPassword, verifyPassword } from '../security/passwords'
 import { CODE_TTL_MS } from '../security/codes'
 import { translate } from '../i18n/messages'
 import { isUniqueViolation } from '../db/errors'
-import { maskPhone, normaliseIdentifier } from '../services/users'
+import { maskPhone, normaliseIdentifier } from '../domain/users'
 import { sendCode } from './login-codes'
-import { bindPurpose, reauthPurpose, type CodeChannel, type CodePurpose } from '../services/codes'
+import { bindPurpose, reauthPurpose, type CodeChannel, type CodePurpose } from '../domain/codes'
 import {
   checkDeletion, deleteAccount, endSessions, listCorrections, maskEmail, requestCorrection, reviewCorrection, securityOverview, setLimits
 } from '../domain/security'

@@ -14,7 +14,7 @@ import { defineRoute } from '../http/route'
 import { translate, type MessageKey } from '../i18n/messages'
 import { RULES } from '../security/rules'
 import { newTaskId, parsePages } from '../domain/tasks'
-import { asLiveAccount } from '../services/users'
+import { asLiveAccount } from '../domain/users'
 import type { HelperTasksTable } from '../db/schema'
 
 const PDF_URL = new RegExp(PDF_URL_PATTERN)

@@ -89,7 +89,7 @@ begin
     return jsonb_build_object('stored', v_stored);
   end if;
 
-  -- a live account (services/users.ts lockLiveAccount)
+  -- a live account (domain/users.ts lockLiveAccount)
   select deleted_at into v_deleted from users where id = p_user for key share;
   if not found or v_deleted is not null then
     return shop_purchase_refuse(p_user, p_key, jsonb_build_object('code', 'auth.required'));

@@ -5,8 +5,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppContext } from '../context'
-import { autoReceive } from '../domain/afterDraw'
-import { forgetStaleGuardianRequests } from '../domain/age'
+import { autoReceive } from './afterDraw'
+import { forgetStaleGuardianRequests } from './age'
 
 export const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000
 
