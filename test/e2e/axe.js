@@ -17,7 +17,9 @@ async function axeViolations (page) {
   return page.evaluate(async exclude => {
     const context = exclude.length ? { include: [document], exclude: exclude.map(e => e.selector) } : document
     const result = await window.axe.run(context, { resultTypes: ['violations'] })
-    return result.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map(n => n.target.join(' ')), summaries: v.nodes.map(n => n.failureSummary) }))
+    // colour contrast: the colours axe measured and their ratio, after the selector
+    const detail = n => { const d = n.any?.[0]?.data; return d && d.contrastRatio !== undefined ? ` (${d.fgColor} on ${d.bgColor}: ${d.contrastRatio})` : '' }
+    return result.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map(n => n.target.join(' ') + detail(n)), summaries: v.nodes.map(n => n.failureSummary) }))
   }, TARO_OWN)
 }
 
