@@ -93,29 +93,47 @@ const textProblems = page => page.evaluate(() => {
   const problems = []
   const wide = document.documentElement.scrollWidth - window.innerWidth
   if (wide > 0) problems.push(`the page is ${wide}px wider than the screen`)
-  // a box inside something that scrolls or clips sideways (a row of chips) may reach past the edge
-  const inScroller = el => { for (let e = el.parentElement; e; e = e.parentElement) { const o = getComputedStyle(e).overflowX; if (o !== 'visible') return e !== document.body && e !== document.documentElement && !e.classList.contains('taro_page') } return false }
-  const boxes = []
+  // text clipped by a box that ends inside the screen (a row of chips that scrolls sideways) is not past the screen
+  const clipped = el => { for (let e = el.parentElement; e && e !== document.body; e = e.parentElement) { if (getComputedStyle(e).overflowX !== 'visible' && e.getBoundingClientRect().right <= window.innerWidth + 1) return true } return false }
+  // every line of every text (a decoration hidden from screen readers still must not cover words)
+  const fixed = el => { for (let e = el; e; e = e.parentElement) { const p = getComputedStyle(e).position; if (p === 'fixed' || p === 'sticky') return e } return null }
+  // what of a box can be seen: inside every box that clips it (its own too: a text clamped to two lines)
+  const visiblePart = (el, r) => {
+    let [l, t, rt, b] = [r.left, r.top, r.right, r.bottom]
+    for (let e = el; e && e !== document.body; e = e.parentElement) {
+      const cs = getComputedStyle(e)
+      if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue
+      const c = e.getBoundingClientRect()
+      l = Math.max(l, c.left); t = Math.max(t, c.top); rt = Math.min(rt, c.right); b = Math.min(b, c.bottom)
+    }
+    return rt - l >= 1 && b - t >= 1 ? { left: l, top: t, right: rt, bottom: b } : null
+  }
+  const lines = []
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     if (!n.data.trim()) continue
     const el = n.parentElement
     const s = getComputedStyle(el)
-    if (s.visibility === 'hidden' || s.opacity === '0' || el.closest('[aria-hidden="true"], #splash, .taro_page:not(.taro_page_show)')) continue
+    if (s.visibility === 'hidden' || s.opacity === '0' || el.closest('#splash, .taro_page:not(.taro_page_show)')) continue
     const range = document.createRange(); range.selectNodeContents(n)
-    const r = range.getBoundingClientRect()
-    if (r.width < 1 || r.height < 1) continue
-    const scrolls = inScroller(el)
-    if (!scrolls && r.right > window.innerWidth + 1) problems.push(`"${n.data.trim().slice(0, 30)}" reaches ${Math.round(r.right - window.innerWidth)}px past the screen`)
-    if (!scrolls) boxes.push({ r, el, text: n.data.trim().slice(0, 30) })
+    const text = n.data.trim().slice(0, 30)
+    for (const r of range.getClientRects()) {
+      if (r.width < 1 || r.height < 1) continue
+      if (r.right > window.innerWidth + 1 && !clipped(el)) problems.push(`"${text}" reaches ${Math.round(r.right - window.innerWidth)}px past the screen`)
+      // a line clipped out of sight (scrolled sideways, past a clamp) overlaps nothing one can see
+      const seen = visiblePart(el, r)
+      if (seen && seen.left < window.innerWidth && seen.right > 0) lines.push({ r: seen, node: n, layer: fixed(el), text })
+    }
   }
-  for (let i = 0; i < boxes.length; i++) {
-    for (let j = i + 1; j < boxes.length; j++) {
-      const a = boxes[i].r; const b = boxes[j].r
+  for (let i = 0; i < lines.length; i++) {
+    for (let j = i + 1; j < lines.length; j++) {
+      // a bar fixed over the page covers what scrolls under it by design
+      if (lines[i].layer !== lines[j].layer) continue
+      const a = lines[i].r; const b = lines[j].r
       const x = Math.min(a.right, b.right) - Math.max(a.left, b.left)
       const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top)
-      // more than a sliver: line boxes of neighbouring lines may touch
-      if (x > 2 && y > 4) problems.push(`"${boxes[i].text}" overlaps "${boxes[j].text}" (${Math.round(x)}x${Math.round(y)}px)`)
+      // more than a sliver: neighbouring line boxes may touch
+      if (x > 2 && y > 4) problems.push(`"${lines[i].text}" overlaps "${lines[j].text}"${lines[i].node === lines[j].node ? ' (its own next line)' : ''} (${Math.round(x)}x${Math.round(y)}px)`)
     }
   }
   return problems
