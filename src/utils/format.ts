@@ -64,10 +64,40 @@ export function designLabel (design: { name: I18nLike; alt?: I18nLike }): string
 }
 type I18nLike = { zh: string; en: string }
 
-/**
- * What makes a picture readable: its name for screen readers (aria-label; WeChat reads it too) and the
- * image role on H5, where the picture is a custom element.
- */
-export function a11yImage (label: string): Record<string, string> {
-  return { 'aria-label': label, role: 'img' }
+/** The props an Image takes for screen readers (imgProps: the H5 <img> inside Taro's Image box). */
+export interface A11yImageProps {
+  'aria-label'?: string
+  'aria-hidden'?: boolean
+  role?: string
+  imgProps?: { alt: string }
 }
+
+/**
+ * What makes a picture readable: its name for screen readers (aria-label; WeChat reads it too), the
+ * image role on H5, where Taro's Image is a box around an <img>, and that <img>'s alt.
+ */
+export function a11yImage (label: string): A11yImageProps {
+  if (process.env.TARO_ENV !== 'h5') return { 'aria-label': label }
+  return { 'aria-label': label, role: 'img', imgProps: { alt: label } }
+}
+
+/**
+ * A picture that says nothing the text beside it does not (a design's thumbnail next to its name):
+ * screen readers skip it (an empty alt on H5, aria-hidden on both builds).
+ */
+export function decorativeImage (): A11yImageProps {
+  if (process.env.TARO_ENV !== 'h5') return { 'aria-hidden': true }
+  return { 'aria-hidden': true, imgProps: { alt: '' } }
+}
+
+/**
+ * A tappable View or Text as a control for screen readers: its role (on H5 `role`, in the mini-program
+ * WeChat's `aria-role`) and, for a control that shows only an icon or an emoji, its name.
+ */
+export function a11yControl (label?: string, role = 'button'): Record<string, string> {
+  const named: Record<string, string> = label ? { 'aria-label': label } : {}
+  return process.env.TARO_ENV === 'h5' ? { role, ...named } : { 'aria-role': role, ...named }
+}
+
+/** An emoji or sign that only decorates the words beside it: screen readers skip it. */
+export const A11Y_HIDDEN = { 'aria-hidden': true } as const

@@ -7,7 +7,7 @@ const { chromium } = require('playwright-core')
 
 const CHROMIUM = process.env.CHROMIUM_PATH || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(p => fs.existsSync(p))
 
-async function launchPhone ({ locale = 'zh-CN', geolocation } = {}) {
+async function launchPhone ({ locale = 'zh-CN', geolocation, reducedMotion } = {}) {
   if (!CHROMIUM) throw new Error('Chromium not found: apt-get install -y chromium (or set CHROMIUM_PATH)')
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-profile-'))
   const ctx = await chromium.launchPersistentContext(profile, {
@@ -19,6 +19,8 @@ async function launchPhone ({ locale = 'zh-CN', geolocation } = {}) {
     locale,
     // a position for "use my location" (the page may read it without a prompt)
     ...(geolocation ? { geolocation, permissions: ['geolocation'] } : {}),
+    // the system's "reduce motion" ('reduce' or 'no-preference'; Chromium's default otherwise)
+    ...(reducedMotion ? { reducedMotion } : {}),
     viewport: { width: 375, height: 812 },
     deviceScaleFactor: 2,
     isMobile: true,

@@ -6,7 +6,8 @@
  *  - horizontal overflow, or a short page that scrolls anyway;
  *  - a raw message key on the screen (e.g. "recharge.amountInvalid");
  *  - text of the other language (Chinese in English mode; an English sentence of the dictionary in Chinese mode);
- *  - a button whose label is cut off (an ellipsis, or text wider than its box).
+ *  - a button whose label is cut off (an ellipsis, or text wider than its box);
+ *  - an axe-core violation of impact serious or critical (test/e2e/axe.js: every default rule, none off).
  * Screenshots of every page stay in test-results/screenshots/routes-<locale>-<page>.png.
  */
 const assert = require('node:assert/strict')
@@ -14,6 +15,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { launchPhone, SHOTS } = require('./browser')
 const { api } = require('./api')
+const { axeProblems } = require('./axe')
 
 const root = path.resolve(__dirname, '../..')
 
@@ -203,6 +205,8 @@ async function run ({ base, smtp }) {
         if (p.ready) await page.locator(p.ready).first().waitFor({ timeout: 15000 })
         await page.waitForTimeout(500)
         const problems = [...events, ...await inspect(page, locale, dict)]
+        // accessibility: axe-core's serious and critical violations, on the page as it is ready
+        problems.push(...await axeProblems(page))
         if (p.check) problems.push(...await p.check(page))
         if (p.title) {
           const shown = await page.locator('#taro-navigation-bar .taro-navigation-bar-title').innerText()
@@ -222,4 +226,4 @@ async function run ({ base, smtp }) {
   assert.deepEqual(failures, [], `\n${failures.join('\n')}`)
 }
 
-module.exports = { name: 'every route in zh and en: no errors, no overflow, no raw keys, no other language, no cut-off buttons', run }
+module.exports = { name: 'every route in zh and en: no errors, no overflow, no raw keys, no other language, no cut-off buttons, no serious axe violation', run }

@@ -5,7 +5,7 @@ import type { DesignInfo } from '~types/shop'
 import RarityBadge from '@/components/RarityBadge'
 import { IMAGE_PREVIEW_ZOOM_MAX, IMAGE_PREVIEW_ZOOM_MIN } from '@/constants'
 import { t } from '@/stores/locale'
-import { formatCents, formatPpm, tr } from '@/utils/format'
+import { formatCents, formatPpm, tr, a11yImage, designLabel, a11yControl } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { clampZoom, doubleTapZoom, pinchZoom, stepZoom, touchDistance } from '@/utils/zoom'
 import './index.scss'
@@ -43,7 +43,7 @@ function DesignPreview ({ design, onClose }: DesignPreviewProps) {
     <View className='design-preview' catchMove onClick={onClose}>
       <View className='design-preview__stage' onClick={e => e.stopPropagation()}
         onTouchStart={onTouchStart} onTouchMove={onTouchMove} onTouchEnd={onTouchEnd} onTouchCancel={onTouchEnd}>
-        <Image className='design-preview__img' src={mediaUrl(design.image, 600)} mode='aspectFit' onClick={onImageTap}
+        <Image className='design-preview__img' src={mediaUrl(design.image, 600)} mode='aspectFit' {...a11yImage(designLabel(design))} onClick={onImageTap}
           style={{ transform: `scale(${clampZoom(zoom)})` }} />
       </View>
       <View className='design-preview__panel' onClick={e => e.stopPropagation()}>
@@ -54,10 +54,10 @@ function DesignPreview ({ design, onClose }: DesignPreviewProps) {
         <Text className='design-preview__line'>{t('detail.previewOdds', { odds: formatPpm(design.oddsPpm) })}</Text>
         <Text className='design-preview__line'>{t('detail.previewValues', { reference: formatCents(design.referenceValueCents), recycle: formatCents(design.recycleValueCents) })}</Text>
         <View className='design-preview__zoom'>
-          <View className={`design-preview__btn zoom-out ${zoom <= IMAGE_PREVIEW_ZOOM_MIN ? 'design-preview__btn--off' : ''}`} onClick={() => setZoom(z => stepZoom(z, -1))}>−</View>
+          <View className={`design-preview__btn zoom-out ${zoom <= IMAGE_PREVIEW_ZOOM_MIN ? 'design-preview__btn--off' : ''}`} {...a11yControl(t('a11y.zoomOut'))} onClick={() => setZoom(z => stepZoom(z, -1))}>−</View>
           <Text className='design-preview__level'>{`${Math.round(zoom * 10) / 10}×`}</Text>
-          <View className={`design-preview__btn zoom-in ${zoom >= IMAGE_PREVIEW_ZOOM_MAX ? 'design-preview__btn--off' : ''}`} onClick={() => setZoom(z => stepZoom(z, 1))}>+</View>
-          <View className='design-preview__close' onClick={onClose}>{t('detail.previewClose')}</View>
+          <View className={`design-preview__btn zoom-in ${zoom >= IMAGE_PREVIEW_ZOOM_MAX ? 'design-preview__btn--off' : ''}`} {...a11yControl(t('a11y.zoomIn'))} onClick={() => setZoom(z => stepZoom(z, 1))}>+</View>
+          <View className='design-preview__close' {...a11yControl()} onClick={onClose}>{t('detail.previewClose')}</View>
         </View>
       </View>
     </View>

@@ -1,6 +1,7 @@
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { t } from '@/stores/locale'
+import { A11Y_HIDDEN } from '@/utils/format'
 import './index.scss'
 
 export interface EmptyStateProps {
@@ -13,7 +14,7 @@ export interface EmptyStateProps {
 function EmptyState ({ text, icon = '📦', action }: EmptyStateProps) {
   return (
     <View className='empty-state'>
-      <Text className='empty-state__icon'>{icon}</Text>
+      <Text className='empty-state__icon' {...A11Y_HIDDEN}>{icon}</Text>
       <Text className='empty-state__text'>{text ?? t('feedback.empty')}</Text>
       {action && <View className='empty-state__action' onClick={action.onClick}>{action.label}</View>}
     </View>

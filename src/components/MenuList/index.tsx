@@ -1,4 +1,5 @@
 import { View, Text } from '@tarojs/components'
+import { A11Y_HIDDEN } from '@/utils/format'
 import './index.scss'
 
 export interface MenuItem {
@@ -15,10 +16,10 @@ export default function MenuList ({ items }: { items: MenuItem[] }) {
     <View className='menu-list'>
       {items.map(item => (
         <View key={item.key} className={`menu-list__item menu-${item.key}`} onClick={item.onClick}>
-          <Text className='menu-list__icon'>{item.icon}</Text>
+          <Text className='menu-list__icon' {...A11Y_HIDDEN}>{item.icon}</Text>
           <Text className='menu-list__label'>{item.label}</Text>
           {item.value && <Text className='menu-list__value'>{item.value}</Text>}
-          <Text className='menu-list__arrow'>›</Text>
+          <Text className='menu-list__arrow' {...A11Y_HIDDEN}>›</Text>
         </View>
       ))}
     </View>

@@ -1,4 +1,4 @@
-import { type PropsWithChildren, startTransition, useEffect, useLayoutEffect, useState } from 'react'
+import { type PropsWithChildren, startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import Taro, { useDidShow, useRouter, useShareAppMessage, useShareTimeline } from '@tarojs/taro'
 import { View } from '@tarojs/components'
 import { reaction } from 'mobx'
@@ -38,6 +38,25 @@ function removeFirstPaint () {
  * content renders after the shell's first commit, in a task of its own (the first paint shows until
  * then), as a transition React may slice into short tasks.
  */
+/**
+ * H5: a region that scrolls can be scrolled from the keyboard only when it or something in it takes the
+ * focus (axe's scrollable-region-focusable). Taro's page box scrolls, and Taro's H5 ScrollView and
+ * Picker columns drop a tabIndex given to them: the shell makes the page and each such scroller in it
+ * focusable, also the ones that appear later (an opened picker).
+ */
+const SCROLLERS = '.taro-scroll:not([tabindex])'
+function focusableScrollers (shell: HTMLElement | null): (() => void) | undefined {
+  if (process.env.TARO_ENV !== 'h5' || !shell) return
+  const page = shell.closest('.taro_page') as HTMLElement | null
+  const root = page ?? shell
+  if (page && !page.hasAttribute('tabindex')) page.tabIndex = 0
+  const mark = () => root.querySelectorAll<HTMLElement>(SCROLLERS).forEach(el => { el.tabIndex = 0 })
+  mark()
+  const observer = new MutationObserver(mark)
+  observer.observe(root, { childList: true, subtree: true })
+  return () => observer.disconnect()
+}
+
 function deferFirstRender (): boolean {
   return process.env.TARO_ENV === 'h5' && firstPaintShown()
 }
@@ -64,6 +83,9 @@ export default function PageShell ({ share, className, title, children }: PropsW
   useShareAppMessage(() => shareMessage(shareInput()))
   useShareTimeline(() => shareTimeline(shareInput()))
 
+  const shellRef = useRef<HTMLElement | null>(null)
+  useEffect(() => focusableScrollers(shellRef.current), [])
+
   // WeChat's privacy prompt shows over whatever page is current (the mini-program only; stores/privacy)
-  return <View className={`page-shell ${className ?? ''}`}>{ready ? children : null}<PrivacyPrompt /></View>
+  return <View ref={shellRef} className={`page-shell ${className ?? ''}`}>{ready ? children : null}<PrivacyPrompt /></View>
 }

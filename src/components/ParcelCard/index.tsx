@@ -7,7 +7,7 @@ import { afterDrawApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
-import { formatCents, formatTime, tr } from '@/utils/format'
+import { formatCents, formatTime, tr, decorativeImage } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate } from '@/utils/navigation'
 import { openInMapApp } from '@/utils/mapLinks'
@@ -58,7 +58,7 @@ function ParcelCard ({ shipment: s, onChanged, tracking }: Props) {
       <View className='parcel__items'>
         {s.items.map(i => (
           <View key={i.prizeId} className='parcel__item' onClick={() => navigate(`/pagesA/prize_detail/index?prizeId=${i.prizeId}`)}>
-            <Image className='parcel__img' src={mediaUrl(i.design.image, 96)} mode='aspectFit' lazyLoad />
+            <Image className='parcel__img' src={mediaUrl(i.design.image, 96)} mode='aspectFit' lazyLoad {...decorativeImage()} />
             <Text className='parcel__name'>{tr(i.design.name)}</Text>
           </View>
         ))}

@@ -2,7 +2,7 @@ import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { PayChannel, PayMethod } from '~types/shop'
 import { t } from '@/stores/locale'
-import { tr } from '@/utils/format'
+import { tr, A11Y_HIDDEN } from '@/utils/format'
 import './index.scss'
 
 export interface PayMethodsProps {
@@ -18,7 +18,7 @@ function PayMethods ({ methods, value, onChange }: PayMethodsProps) {
       {methods.map(m => (
         <View key={m.channel} className={`pay-method pay-${m.channel} ${value === m.channel ? 'pay-method--on' : ''}`}
           onClick={() => onChange(m.channel)}>
-          <Text className='pay-method__icon'>{m.sandbox ? '🧪' : '💚'}</Text>
+          <Text className='pay-method__icon' {...A11Y_HIDDEN}>{m.sandbox ? '🧪' : '💚'}</Text>
           <View className='pay-method__body'>
             <Text className='pay-method__label'>{tr(m.label)}</Text>
             {m.sandbox && <Text className='pay-method__hint'>{t('payment.sandboxHint')}</Text>}

@@ -7,7 +7,7 @@ import CombineProofView from '@/components/CombineProof'
 import { afterDrawApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
-import { formatTime, tr } from '@/utils/format'
+import { formatTime, tr, decorativeImage } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import type { PrizeCode } from '@/utils/scan'
 import { ProofCheck, checkProof } from './proof'
@@ -50,7 +50,7 @@ function PrizeCheck ({ prizeId, code }: PrizeCode) {
     <View className='prize-check prize-check--ok'>
       <Text className='prize-check__verdict'>{t('prizeCheck.authentic')}</Text>
       <View className='prize-check__design'>
-        <Image className='prize-check__img' src={mediaUrl(r.design.image, 120)} mode='aspectFit' />
+        <Image className='prize-check__img' src={mediaUrl(r.design.image, 120)} mode='aspectFit' {...decorativeImage()} />
         <View className='prize-check__names'>
           <Text className='prize-check__name'>{tr(r.design.name)}</Text>
           <RarityBadge rarity={r.design.rarity} />

@@ -3,7 +3,7 @@ import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { PropKind, PropShown, PropsState } from '~types/props'
 import { t } from '@/stores/locale'
-import { tr } from '@/utils/format'
+import { tr, A11Y_HIDDEN } from '@/utils/format'
 import { RELEASE_GUARD_MS } from './timing'
 import './index.scss'
 
@@ -60,7 +60,7 @@ const PropSheet = forwardRef<PropSheetHandle, Props>(function PropSheet ({ state
           {(['shake', 'hint', 'xray'] as const).map(k => (
             <View key={k} className={`prop-sheet__use prop-sheet-${k} ${left(k) > 0 ? '' : 'prop-sheet__use--off'}`}
               onClick={() => { if (own() && left(k) > 0) { setSlot(null); onUse(k, slot) } }}>
-              <Text className='prop-sheet__icon'>{ICONS[k]}</Text>
+              <Text className='prop-sheet__icon' {...A11Y_HIDDEN}>{ICONS[k]}</Text>
               <Text className='prop-sheet__name'>{t(`props.${k}`)}</Text>
               <Text className='prop-sheet__left'>{k === 'shake' ? t('props.shakesLeft', { n: left(k) }) : t('props.owned', { n: left(k) })}</Text>
             </View>

@@ -2,7 +2,7 @@ import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { SeriesSummary } from '~types/shop'
 import { t } from '@/stores/locale'
-import { formatCents, formatPpm, tr } from '@/utils/format'
+import { formatCents, formatPpm, tr, decorativeImage } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import './index.scss'
 
@@ -11,7 +11,7 @@ function SeriesCard ({ series, onClick }: { series: SeriesSummary; onClick: () =
   return (
     <View className={`series-card series-card-${series.id}`} onClick={onClick}>
       <View className='series-card__cover'>
-        <Image className='series-card__img' src={mediaUrl(series.cover, 160)} mode='aspectFit' lazyLoad />
+        <Image className='series-card__img' src={mediaUrl(series.cover, 160)} mode='aspectFit' lazyLoad {...decorativeImage()} />
       </View>
       <View className='series-card__body'>
         <Text className='series-card__title'>{tr(series.title)}</Text>

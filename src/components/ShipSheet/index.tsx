@@ -12,7 +12,7 @@ import { ApiError } from '@/services/errors'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
-import { formatCents } from '@/utils/format'
+import { formatCents, a11yControl } from '@/utils/format'
 import { navigate } from '@/utils/navigation'
 import { randomString } from '@/utils/random'
 import { normalizePhone, PHONE_INPUT_MAX, PHONE_INPUT_TYPE } from '@/utils/validation'
@@ -125,7 +125,7 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
       <View className='ship-sheet__panel'>
         <View className='ship-sheet__head'>
           <Text className='ship-sheet__title'>{t('ship.title')}</Text>
-          <Text className='ship-sheet__close' onClick={onClose} aria-label={t('ship.close')}>✕</Text>
+          <Text className='ship-sheet__close' onClick={onClose} {...a11yControl(t('ship.close'))}>✕</Text>
         </View>
         <View className='ship-modes'>
           {(['parcel', 'pickup'] as const).map(m => (

@@ -1267,6 +1267,16 @@ const rest: RestDict = {
     pause: '⏸ Pause',
     openVideo: 'Open the video',
     musicPrompt: '{title}, theme song of a blind-box series, cheerful, {description}'
+  },
+  // names of the controls that show only an icon or an emoji (screen readers)
+  a11y: {
+    soundOn: 'Turn the sound on',
+    soundOff: 'Turn the sound off',
+    remove: 'Remove',
+    prevPage: 'Previous page',
+    nextPage: 'Next page',
+    zoomIn: 'Zoom in',
+    zoomOut: 'Zoom out'
   }
 }
 

@@ -1265,6 +1265,16 @@ const rest = {
     pause: '⏸ 暂停',
     openVideo: '打开视频',
     musicPrompt: '{title}，盲盒系列主题曲，欢快，{description}'
+  },
+  // names of the controls that show only an icon or an emoji (screen readers)
+  a11y: {
+    soundOn: '打开声音',
+    soundOff: '关闭声音',
+    remove: '移除',
+    prevPage: '上一页',
+    nextPage: '下一页',
+    zoomIn: '放大',
+    zoomOut: '缩小'
   }
 }
 

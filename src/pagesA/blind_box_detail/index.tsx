@@ -27,7 +27,7 @@ import { errorMessage } from '@/services/request'
 import { sessionStore } from '@/stores/session'
 import { localeStore, t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
-import { formatCents, formatPpm, formatTime, tr, a11yImage, designLabel } from '@/utils/format'
+import { formatCents, formatPpm, formatTime, tr, a11yImage, designLabel, decorativeImage } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate } from '@/utils/navigation'
 import { chinaClock } from '../event/travel'
@@ -195,7 +195,7 @@ function BlindBoxDetailPage () {
   return (
     <PageShell className='detail-page' share={{ title: tr(series.title), path: '/pages/blind_box_detail/index', query: { seriesId }, imageUrl: mediaUrl(series.cover) }}>
       <View className='detail-hero'>
-        <Image className='detail-hero__img' src={mediaUrl(series.cover, 240)} mode='aspectFit' />
+        <Image className='detail-hero__img' src={mediaUrl(series.cover, 240)} mode='aspectFit' {...decorativeImage()} />
         <Text className='detail-hero__title'>{tr(series.title)}</Text>
         <Text className='detail-hero__desc'>{tr(series.description)}</Text>
         <Text className='detail-hero__price'>{formatCents(series.priceCents)} <Text className='detail-hero__unit'>{t('detail.perBox')}</Text></Text>
@@ -258,7 +258,7 @@ function BlindBoxDetailPage () {
                 onTouchStart={press.onTouchStart} onTouchMove={press.onTouchMove} onTouchEnd={press.onTouchEnd} onTouchCancel={press.onTouchCancel}
                 onClick={() => { if (Date.now() - lastLongPress.current > LONG_PRESS_CLICK_GRACE_MS) tapSlot(s.slot, s.sold) }}>
                 {seen && !s.sold
-                  ? <Image className='slot__seen' src={mediaUrl(seen.design.image, 56)} mode='aspectFit' />
+                  ? <Image className='slot__seen' src={mediaUrl(seen.design.image, 56)} mode='aspectFit' {...a11yImage(designLabel(seen.design))} />
                   : <Text className='slot__icon'>{s.sold ? '✓' : '🎁'}</Text>}
                 <Text className='slot__num'>{s.sold ? t('detail.sold') : s.slot}</Text>
                 {!s.sold && known.some(h => h.isNot) && <Text className='slot__hints'>✗{known.filter(h => h.isNot).length}</Text>}

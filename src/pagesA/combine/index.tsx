@@ -18,7 +18,7 @@ import { errorMessage } from '@/services/request'
 import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
-import { formatPpm, tr } from '@/utils/format'
+import { formatPpm, tr, decorativeImage } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate, redirect } from '@/utils/navigation'
 import { randomString } from '@/utils/random'
@@ -124,7 +124,7 @@ function CombinePage () {
         <Section title={t('combine.pool')} className='pool'>
           {recipe.pool.map(e => (
             <View key={e.design.id} className='pool-row'>
-              <Image className='pool-row__img' src={mediaUrl(e.design.image, 56)} mode='aspectFit' lazyLoad />
+              <Image className='pool-row__img' src={mediaUrl(e.design.image, 56)} mode='aspectFit' lazyLoad {...decorativeImage()} />
               <Text className='pool-row__name'>{tr(e.design.name)}</Text>
               <RarityBadge rarity={e.design.rarity} />
               <Text className='pool-row__odds'>{formatPpm(e.oddsPpm)}</Text>
@@ -140,7 +140,7 @@ function CombinePage () {
               <View className='materials__grid'>
                 {candidates.map(p => (
                   <View key={p.prizeId} className={`material material-${p.prizeId} ${picked.includes(p.prizeId) ? 'material--on' : ''}`} onClick={() => toggle(p)}>
-                    <Image className='material__img' src={mediaUrl(p.design.image, 88)} mode='aspectFit' lazyLoad />
+                    <Image className='material__img' src={mediaUrl(p.design.image, 88)} mode='aspectFit' lazyLoad {...decorativeImage()} />
                     <Text className='material__name'>{tr(p.design.name)}</Text>
                   </View>
                 ))}
@@ -154,7 +154,7 @@ function CombinePage () {
           <Text className='seeds__mono seed-hash'>{seed.serverSeedHash}</Text>
           <Text className='seeds__label'>{t('combine.clientSeed')}</Text>
           <View className='seeds__row'>
-            <Input className='seeds__input client-seed' maxlength={64} value={clientSeed} onInput={e => setClientSeed(e.detail.value)} />
+            <Input className='seeds__input client-seed' aria-label={t('combine.clientSeed')} maxlength={64} value={clientSeed} onInput={e => setClientSeed(e.detail.value)} />
             <View className='btn btn--ghost seeds__save' onClick={saveSeed}>{t('combine.saveSeed')}</View>
           </View>
           <Text className='seeds__label'>{t('combine.nonce')}: {seed.nonce}</Text>

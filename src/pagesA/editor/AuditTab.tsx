@@ -8,7 +8,7 @@ import { operatorRoleApi } from '@/services/operators'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { toast } from '@/utils/feedback'
-import { formatTime } from '@/utils/format'
+import { formatTime, decorativeImage } from '@/utils/format'
 import { actionLabel, auditDiff, designList, entityLabel, fieldLabel, formatAuditValue, isImageField, type DiffRow } from '@/utils/auditDiff'
 import { mediaUrl } from '@/utils/media'
 import { usePagedList } from '@/utils/useRemote'
@@ -30,7 +30,7 @@ function Value ({ r, side }: { r: DiffRow; side: 'before' | 'after' }) {
   const value = r[side]
   const cls = `audit-diff__${side}`
   if (isImageField(r.path) && typeof value === 'string' && value) {
-    return <Image className={`audit-thumb ${cls}--image`} src={mediaUrl(value, 72)} mode='aspectFill' lazyLoad />
+    return <Image className={`audit-thumb ${cls}--image`} src={mediaUrl(value, 72)} mode='aspectFill' lazyLoad {...decorativeImage()} />
   }
   const designs = designList(r.path, value)
   if (designs) {
@@ -40,7 +40,7 @@ function Value ({ r, side }: { r: DiffRow; side: 'before' | 'after' }) {
       <View className={`audit-designs ${cls}--designs`}>
         {designs.map((d, i) => (
           <View key={i} className='audit-design'>
-            {d.image ? <Image className='audit-thumb' src={mediaUrl(d.image, 72)} mode='aspectFill' lazyLoad /> : withImages && <View className='audit-thumb audit-thumb--none' />}
+            {d.image ? <Image className='audit-thumb' src={mediaUrl(d.image, 72)} mode='aspectFill' lazyLoad {...decorativeImage()} /> : withImages && <View className='audit-thumb audit-thumb--none' />}
             <View className='audit-design__text'>
               <Text className='audit-design__name'>{d.name}{d.rarity ? ` · ${d.rarity}` : ''}</Text>
               {d.values && <Text className='audit-design__values'>{d.values}</Text>}

@@ -6,6 +6,7 @@ import { t } from '@/stores/locale'
 import { errorMessage } from '@/services/request'
 import { chooseAndUpload, uploadFileObject } from '@/services/upload'
 import { toast } from '@/utils/feedback'
+import { decorativeImage } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 
 export interface ImagePickerProps {
@@ -40,7 +41,7 @@ function ImagePicker ({ value, onChange, className = '', label, error }: ImagePi
   return (
     <View className={`image-picker ${className} ${error ? 'image-picker--error' : ''}`} onClick={pick}>
       {value
-        ? <Image className='image-picker__img' src={mediaUrl(value, 140)} mode='aspectFit' />
+        ? <Image className='image-picker__img' src={mediaUrl(value, 140)} mode='aspectFit' {...decorativeImage()} />
         : <Text className='image-picker__empty'>{busy ? t('upload.sending') : `+ ${label ?? t('upload.pick')}`}</Text>}
       {value && busy && <Text className='image-picker__busy'>{t('upload.sending')}</Text>}
       {process.env.TARO_ENV === 'h5' && (

@@ -5,6 +5,7 @@ import { IMAGE_PREVIEW_ZOOM_MAX, IMAGE_PREVIEW_ZOOM_MIN } from '@/constants'
 import { t } from '@/stores/locale'
 import { mediaUrl } from '@/utils/media'
 import { clampZoom, doubleTapZoom, pinchZoom, stepZoom, touchDistance } from '@/utils/zoom'
+import { a11yControl } from '@/utils/format'
 
 const DOUBLE_TAP_MS = 300
 
@@ -29,9 +30,9 @@ function PagePreview ({ pages, start, onClose }: { pages: Array<{ url: string }>
         <Image className='page-preview__img' src={mediaUrl(pages[index].url)} mode='widthFix' onClick={onTap} style={{ transform: `scale(${clampZoom(zoom)})` }} />
       </View>
       <View className='page-preview__panel'>
-        <View className={`page-preview__btn page-preview-prev ${index === 0 ? 'page-preview__btn--off' : ''}`} onClick={() => go(-1)}>‹</View>
+        <View className={`page-preview__btn page-preview-prev ${index === 0 ? 'page-preview__btn--off' : ''}`} {...a11yControl(t('a11y.prevPage'))} onClick={() => go(-1)}>‹</View>
         <Text className='page-preview__level page-preview-index'>{`${index + 1} / ${pages.length}`}</Text>
-        <View className={`page-preview__btn page-preview-next ${index === pages.length - 1 ? 'page-preview__btn--off' : ''}`} onClick={() => go(1)}>›</View>
+        <View className={`page-preview__btn page-preview-next ${index === pages.length - 1 ? 'page-preview__btn--off' : ''}`} {...a11yControl(t('a11y.nextPage'))} onClick={() => go(1)}>›</View>
         <View className={`page-preview__btn zoom-out ${zoom <= IMAGE_PREVIEW_ZOOM_MIN ? 'page-preview__btn--off' : ''}`} onClick={() => setZoom(z => stepZoom(z, -1))}>−</View>
         <Text className='page-preview__level page-preview-zoom'>{`${Math.round(zoom * 10) / 10}×`}</Text>
         <View className={`page-preview__btn zoom-in ${zoom >= IMAGE_PREVIEW_ZOOM_MAX ? 'page-preview__btn--off' : ''}`} onClick={() => setZoom(z => stepZoom(z, 1))}>+</View>

@@ -18,6 +18,7 @@ import { useTaskPoll } from '@/utils/useTaskPoll'
 import { useRemote } from '@/utils/useRemote'
 import TaskProgress from './TaskProgress'
 import PagePreview from './PagePreview'
+import { decorativeImage } from '@/utils/format'
 import './tasks.scss'
 
 const PDF_URL = new RegExp(PDF_URL_PATTERN)
@@ -141,7 +142,7 @@ function PdfTab () {
           {pages.map((p, i) => (
             <View key={p.url + i} className={`pdf-page pdf-page-${i + 1}`} onClick={() => setPreview(i)}>
               <Text className='pdf-page__label'>{t('pdfPages.page', { n: i + 1 })} · {p.width}×{p.height}</Text>
-              <Image className='pdf-page__img' src={mediaUrl(p.url)} mode='widthFix' lazyLoad />
+              <Image className='pdf-page__img' src={mediaUrl(p.url)} mode='widthFix' lazyLoad {...decorativeImage()} />
             </View>
           ))}
         </View>

@@ -13,6 +13,7 @@ import { AudioPlayer } from '@/utils/audio'
 import { toast } from '@/utils/feedback'
 import { useTaskPoll } from '@/utils/useTaskPoll'
 import TaskProgress from './TaskProgress'
+import { decorativeImage } from '@/utils/format'
 import './tasks.scss'
 
 /**
@@ -122,7 +123,7 @@ function PromoTasks ({ title, description }: { title: string; description: strin
               {mv.answer.items.filter(i => i.status === 'succeeded').map(clip => (
                 <View key={clip.id} className='promo-clip'>
                   {clip.imageUrl && !noCover.includes(clip.id)
-                    ? <Image className='promo-clip__img' src={clip.imageUrl} mode='aspectFill' onError={() => setNoCover(n => [...n, clip.id])} />
+                    ? <Image className='promo-clip__img' src={clip.imageUrl} mode='aspectFill' {...decorativeImage()} onError={() => setNoCover(n => [...n, clip.id])} />
                     : <View className='promo-clip__img promo-clip__img--none'>🎵</View>}
                   <Text className='promo-clip__title'>{clip.title}{clip.durationS ? ` · ${Math.round(clip.durationS)}s` : ''}</Text>
                   <Text className='promo-clip__play' onClick={() => { void play(clip) }}>{playing === clip.id ? t('promo.pause') : t('promo.play')}</Text>

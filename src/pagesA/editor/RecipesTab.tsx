@@ -11,7 +11,7 @@ import { shopApi } from '@/services/shop'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
-import { formatPpm, tr } from '@/utils/format'
+import { formatPpm, tr, a11yControl } from '@/utils/format'
 import {
   emptyRecipeForm, formOfRecipe, poolPreview, recipeRequest, validateRecipe,
   type RecipeErrors, type RecipeField, type RecipeForm
@@ -134,7 +134,7 @@ const RecipeEditor = observer(function RecipeEditor ({ initial, series, onDone }
                 onInput={e => setWeight(i, e.detail.value)} />
             </View>
             <Text className='recipe-pool__odds'>{odds === null || odds === undefined ? '—' : formatPpm(odds)}</Text>
-            <Text className='recipe-pool__remove' onClick={() => update({ pool: form.pool.filter((_, j) => j !== i) })}>✕</Text>
+            <Text className='recipe-pool__remove' {...a11yControl(t('a11y.remove'))} onClick={() => update({ pool: form.pool.filter((_, j) => j !== i) })}>✕</Text>
             {errors[`weight${i}`] && <Text className='editor-hint editor-hint--error recipe-pool__error'>{errors[`weight${i}`]}</Text>}
           </View>
         )

@@ -13,7 +13,7 @@ import { ApiError } from '@/services/errors'
 import { errorMessage } from '@/services/request'
 import { localeStore, t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
-import { AMOUNT_INPUT_TYPE, formatCents, formatPpm, formatTime, tr } from '@/utils/format'
+import { AMOUNT_INPUT_TYPE, formatCents, formatPpm, formatTime, tr, decorativeImage } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import {
   emptyDesign, emptySeriesForm, formOfSeries, oddsPreview, seriesRequest, validateSeries,
@@ -441,7 +441,7 @@ function SeriesTab () {
       {rows?.length === 0 && <EmptyState icon='🎨' text={t('seriesForm.none')} />}
       {rows?.map(s => (
         <View key={s.id} className={`series-row series-row-${s.id}`} onClick={() => { void open(s.id) }}>
-          {s.cover ? <Image className='series-row__img' src={mediaUrl(s.cover, 120)} mode='aspectFit' lazyLoad /> : <View className='series-row__img series-row__img--none'>🎁</View>}
+          {s.cover ? <Image className='series-row__img' src={mediaUrl(s.cover, 120)} mode='aspectFit' lazyLoad {...decorativeImage()} /> : <View className='series-row__img series-row__img--none'>🎁</View>}
           <View className='series-row__body'>
             <View className='series-row__head'>
               <Text className='series-row__title'>{tr(s.title) || t('seriesForm.untitled')}</Text>

@@ -15,7 +15,7 @@ import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
 import { agreementLink, navigate } from '@/utils/navigation'
-import { tr } from '@/utils/format'
+import { tr, decorativeImage, a11yControl, A11Y_HIDDEN } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { useListPageEvents, usePagedList, useRemote } from '@/utils/useRemote'
 import { FEED_REFRESH_MS } from './timing'
@@ -60,17 +60,17 @@ function HomePage () {
         <LangSwitch />
       </View>
 
-      <View className='home-banner' onClick={() => navigate(agreementLink('fairness'))}>
+      <View className='home-banner' {...a11yControl(undefined, 'link')} onClick={() => navigate(agreementLink('fairness'))}>
         <Text className='home-banner__title'>{t('home.bannerTitle')}</Text>
         <Text className='home-banner__text'>{t('home.bannerText')}</Text>
-        <Text className='home-banner__more'>{t('home.bannerMore')} ›</Text>
-        <Text className='home-banner__art'>🎁</Text>
+        <Text className='home-banner__more'>{t('home.bannerMore')}<Text {...A11Y_HIDDEN}> ›</Text></Text>
+        <Text className='home-banner__art' {...A11Y_HIDDEN}>🎁</Text>
       </View>
 
       <View className='home-shortcuts'>
         {SHORTCUTS.map(s => (
-          <View key={s.key} className={`home-shortcut shortcut-${s.key}`} onClick={() => navigate(s.link)}>
-            <Text className='home-shortcut__icon'>{s.icon}</Text>
+          <View key={s.key} className={`home-shortcut shortcut-${s.key}`} {...a11yControl(undefined, 'link')} onClick={() => navigate(s.link)}>
+            <Text className='home-shortcut__icon' {...A11Y_HIDDEN}>{s.icon}</Text>
             <Text className='home-shortcut__label'>{t(s.label)}</Text>
           </View>
         ))}
@@ -82,11 +82,11 @@ function HomePage () {
           : feedItems.length === 0
           ? <Text className='home-feed__empty'>{t('home.feedEmpty')}</Text>
           : feedItems.map(item => (
-            <View key={item.id} className='feed-row' onClick={() => navigate(`/pages/blind_box_detail/index?seriesId=${item.seriesId}`)}>
-              <Image className='feed-row__img' src={mediaUrl(item.design.image, 56)} mode='aspectFit' />
+            <View key={item.id} className='feed-row' {...a11yControl(undefined, 'link')} onClick={() => navigate(`/pages/blind_box_detail/index?seriesId=${item.seriesId}`)}>
+              <Image className='feed-row__img' src={mediaUrl(item.design.image, 56)} mode='aspectFit' {...decorativeImage()} />
               <Text className='feed-row__text'>{t('home.feedLine', { name: item.maskedName, design: tr(item.design.name) })}</Text>
               <RarityBadge rarity={item.design.rarity} />
-              <Text className='feed-row__go'>›</Text>
+              <Text className='feed-row__go' {...A11Y_HIDDEN}>›</Text>
             </View>
           ))}
       </Section>

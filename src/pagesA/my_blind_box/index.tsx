@@ -21,7 +21,7 @@ import { prizeStatusKey } from '@/utils/prizeStatus'
 import type { MessageKey } from '@/locales/types'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { navigate, redirect } from '@/utils/navigation'
-import { formatCents, tr, a11yImage, designLabel } from '@/utils/format'
+import { formatCents, tr, a11yImage, designLabel, decorativeImage } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { randomString } from '@/utils/random'
 import { ScanError, scanPrizeCode } from '@/utils/scan'
@@ -182,7 +182,7 @@ function MyBlindBoxPage () {
               <View key={p.prizeId} className={`prize-row prize-${p.prizeId} ${on ? 'prize-row--on' : ''}`}
                 onClick={() => (selecting ? toggle(p) : navigate(`/pagesA/prize_detail/index?prizeId=${p.prizeId}`))}>
                 {selecting && <View className={`check ${on ? 'check--on' : ''} ${p.status !== 'warehouse' ? 'check--off' : ''}`}>{on ? '✓' : ''}</View>}
-                <Image className='prize-row__img' src={mediaUrl(p.design.image, 88)} mode='aspectFit' lazyLoad />
+                <Image className='prize-row__img' src={mediaUrl(p.design.image, 88)} mode='aspectFit' lazyLoad {...decorativeImage()} />
                 <View className='prize-row__body'>
                   <Text className='prize-row__name'>{tr(p.design.name)}</Text>
                   <Text className='prize-row__series'>{tr(p.seriesTitle)}</Text>

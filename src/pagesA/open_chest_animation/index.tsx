@@ -11,11 +11,12 @@ import RarityBadge from '@/components/RarityBadge'
 import { drawStore, purchaseIdOf } from '@/stores/draw'
 import { t } from '@/stores/locale'
 import { AudioPlayer } from '@/utils/audio'
-import { tr } from '@/utils/format'
+import { tr, a11yImage, designLabel, a11yControl, A11Y_HIDDEN } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { redirect } from '@/utils/navigation'
 import openSound from './open.wav'
 import { OPENING_MS } from './timing'
+import { prefersReducedMotion } from './motion'
 import './index.scss'
 
 type Stage = 'closed' | 'opening' | 'open'
@@ -54,6 +55,8 @@ function OpenChestPage () {
     if (stage !== 'closed') return
     setStage('opening')
     if (!muted) player.current?.play().catch(() => undefined)
+    // less motion asked for: no shaking wait, the box opens on the tap (a still frame, app.scss)
+    if (prefersReducedMotion()) { setStage('open'); return }
     timer.current = setTimeout(() => setStage('open'), OPENING_MS)
   }
   const next = () => {
@@ -67,21 +70,21 @@ function OpenChestPage () {
       <View className='chest-stage'>
         <View className='chest-top'>
           <Text className='chest-count'>{index + 1} / {prizes.length}</Text>
-          <View className='chest-sound' onClick={() => setMuted(!muted)}>{muted ? '🔇' : '🔊'}</View>
-          <View className='chest-skip' onClick={toResults}>{t('chest.skip')}</View>
+          <View className='chest-sound' {...a11yControl(t(muted ? 'a11y.soundOn' : 'a11y.soundOff'))} onClick={() => setMuted(!muted)}>{muted ? '🔇' : '🔊'}</View>
+          <View className='chest-skip' {...a11yControl()} onClick={toResults}>{t('chest.skip')}</View>
         </View>
 
         {stage !== 'open'
           ? (
-            <View className={`chest chest--${stage}`} onClick={open}>
-              <Text className='chest__glow' />
-              <Text className='chest__icon'>🎁</Text>
+            <View className={`chest chest--${stage}`} {...a11yControl(t('chest.tapToOpen'))} onClick={open}>
+              <Text className='chest__glow' {...A11Y_HIDDEN} />
+              <Text className='chest__icon' {...A11Y_HIDDEN}>🎁</Text>
             </View>
             )
           : (
             <View className={`reveal reveal--${prize.design.rarity}`}>
               <Text className='reveal__rays' />
-              <Image className='reveal__img' src={mediaUrl(prize.design.image, 300)} mode='aspectFit' />
+              <Image className='reveal__img' src={mediaUrl(prize.design.image, 300)} mode='aspectFit' {...a11yImage(designLabel(prize.design))} />
               <Text className='reveal__name'>{tr(prize.design.name)}</Text>
               <RarityBadge rarity={prize.design.rarity} />
             </View>
@@ -89,7 +92,7 @@ function OpenChestPage () {
 
         <Text className='chest-hint'>{stage === 'closed' ? t('chest.tapToOpen') : stage === 'opening' ? t('chest.opening') : t('chest.slot', { slot: prize.slot })}</Text>
         {stage === 'open' && (
-          <View className='btn btn--primary chest-next' onClick={next}>{last ? t('chest.seeAll') : t('chest.next')}</View>
+          <View className='btn btn--primary chest-next' {...a11yControl()} onClick={next}>{last ? t('chest.seeAll') : t('chest.next')}</View>
         )}
       </View>
     </PageShell>

@@ -15,7 +15,7 @@ import { errorMessage } from '@/services/request'
 import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
-import { formatTime } from '@/utils/format'
+import { formatTime, decorativeImage } from '@/utils/format'
 import { randomString } from '@/utils/random'
 import { redirect } from '@/utils/navigation'
 import { rememberReturn } from '@/utils/loginReturn'
@@ -130,7 +130,7 @@ function ContactPanel () {
               pick={async () => recognize(await visionApi.screenshotPick())}
               file={async f => recognize(await visionApi.screenshotFile(f))}
               onDone={() => undefined} onError={recognizeFailed} />
-            {shot && <Image className='contact-shot__img' src={mediaUrl(shot, 96)} mode='aspectFit' />}
+            {shot && <Image className='contact-shot__img' src={mediaUrl(shot, 96)} mode='aspectFit' {...decorativeImage()} />}
             <Text className='contact-shot__hint'>{t('complaints.attachHint')}</Text>
           </View>
         )}

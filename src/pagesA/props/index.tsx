@@ -15,7 +15,7 @@ import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
 import { dialog, loading, toast } from '@/utils/feedback'
-import { formatCents, formatTime, tr } from '@/utils/format'
+import { formatCents, formatTime, tr, decorativeImage } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate, redirect } from '@/utils/navigation'
 import { randomString } from '@/utils/random'
@@ -97,7 +97,7 @@ function PropsPage () {
           ? <Text className='props-note'>{t('props.noHistory')}</Text>
           : history.map((h, i) => (
             <View key={i} className={`prop-use prop-use--${h.kind}`}>
-              <Image className='prop-use__img' src={mediaUrl(h.design.image, 64)} mode='aspectFit' lazyLoad />
+              <Image className='prop-use__img' src={mediaUrl(h.design.image, 64)} mode='aspectFit' lazyLoad {...decorativeImage()} />
               <View className='prop-use__body'>
                 <Text className='prop-use__what'>{t(h.isNot ? 'props.isNot' : 'props.is', { slot: h.slot, design: tr(h.design.name) })}</Text>
                 <Text className='prop-use__when'>{t(`props.${h.kind}`)} · {t('props.caseNo', { id: h.caseId })} · {formatTime(h.at)}</Text>

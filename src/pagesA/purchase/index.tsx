@@ -23,7 +23,7 @@ import { drawStore } from '@/stores/draw'
 import { sessionStore } from '@/stores/session'
 import { localeStore, t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
-import { formatCents, formatPpm, tr } from '@/utils/format'
+import { formatCents, formatPpm, tr, decorativeImage, a11yControl, A11Y_HIDDEN } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { buildQuery, navigate, redirect } from '@/utils/navigation'
 import { loginToContinue } from '@/utils/loginReturn'
@@ -238,7 +238,7 @@ function PurchasePage () {
 
       <Section title={t('purchase.items')}>
         <View className='purchase-item'>
-          <Image className='purchase-item__img' src={mediaUrl(series.cover, 120)} mode='aspectFit' />
+          <Image className='purchase-item__img' src={mediaUrl(series.cover, 120)} mode='aspectFit' {...decorativeImage()} />
           <View className='purchase-item__body'>
             <Text className='purchase-item__title'>{tr(series.title)}</Text>
             <Text className='purchase-item__sub'>{t('purchase.caseNo', { id: caseId })} · {whole ? t('purchase.wholeCase', { n: count }) : t('purchase.slots', { n: slots.length, slots: slots.join(', ') })}</Text>
@@ -250,7 +250,7 @@ function PurchasePage () {
       <Section title={t('purchase.disclosureTitle')} className='disclosure'>
         {series.designs.map(d => (
           <View key={d.id} className='odds-row'>
-            <Image className='odds-row__img' src={mediaUrl(d.image, 48)} mode='aspectFit' />
+            <Image className='odds-row__img' src={mediaUrl(d.image, 48)} mode='aspectFit' {...decorativeImage()} />
             <Text className='odds-row__name'>{tr(d.name)}</Text>
             <RarityBadge rarity={d.rarity} />
             <Text className='odds-row__pct'>{formatPpm(d.oddsPpm)}</Text>
@@ -258,8 +258,8 @@ function PurchasePage () {
         ))}
         <Text className='disclosure__range'>{t('detail.valueRange')}: {formatCents(series.valueRange.minCents)} – {formatCents(series.valueRange.maxCents)}</Text>
         <Text className='disclosure__rules'>{tr(series.rules)}</Text>
-        <View className='purchase-ack' onClick={() => setAcknowledged(!acknowledged)}>
-          <View className={`purchase-ack__box ${acknowledged ? 'purchase-ack__box--on' : ''}`}>{acknowledged ? '✓' : ''}</View>
+        <View className='purchase-ack' {...a11yControl(undefined, 'checkbox')} aria-checked={acknowledged} onClick={() => setAcknowledged(!acknowledged)}>
+          <View className={`purchase-ack__box ${acknowledged ? 'purchase-ack__box--on' : ''}`} {...A11Y_HIDDEN}>{acknowledged ? '✓' : ''}</View>
           <Text>{t('purchase.disclosure')}</Text>
         </View>
       </Section>
