@@ -27,7 +27,7 @@ import { errorMessage } from '@/services/request'
 import { sessionStore } from '@/stores/session'
 import { localeStore, t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
-import { formatCents, formatPpm, formatTime, tr, a11yImage, designLabel, decorativeImage } from '@/utils/format'
+import { formatCents, formatPpm, formatTime, tr, a11yImage, designLabel, decorativeImage, a11yControl } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate } from '@/utils/navigation'
 import { chinaClock } from '../event/travel'
@@ -53,7 +53,7 @@ function CaseHold ({ until, onLapsed }: { until: string; onLapsed: () => void })
   const left = useTimeLeft(until)
   return left > 0
     ? <Text className='case-hold'>{t('detail.heldFor', { left: clockText(left) })}</Text>
-    : <Text className='case-hold case-hold--over' onClick={onLapsed}>{t('detail.heldOver')}</Text>
+    : <Text className='case-hold case-hold--over' {...a11yControl()} onClick={onLapsed}>{t('detail.heldOver')}</Text>
 }
 
 function BlindBoxDetailPage () {
