@@ -27,6 +27,9 @@ const fs = require('node:fs')
 const http = require('node:http')
 const os = require('node:os')
 const path = require('node:path')
+
+/** A server module that moved from services/ to domain/: found in either (--server-root may be an older checkout). */
+const layerOf = (src, name) => fs.existsSync(path.join(src, 'domain', `${name}.ts`)) ? path.join(src, 'domain', name) : path.join(src, 'services', name)
 const { quantile } = require('./support/quantile')
 
 const GOAL_SLOT_SOLD = 0.05
@@ -50,9 +53,9 @@ async function serve (root, dialect, databaseUrl, pool, dir, shoppers) {
   const { buildApp } = require(path.join(src, 'app'))
   const { createSeries } = require(path.join(src, 'domain', 'catalogue'))
   const { issueOrderNo, createOrder, settleOrder } = require(path.join(src, 'domain', 'orders'))
-  const { insertUser } = require(path.join(src, 'services', 'users'))
+  const { insertUser } = require(layerOf(src, 'users'))
   const { hashPassword } = require(path.join(src, 'security', 'passwords'))
-  const { SessionService } = require(path.join(src, 'services', 'sessions'))
+  const { SessionService } = require(layerOf(src, 'sessions'))
   // the audit of the books is this repository's (it reads tables every version has)
   const { invariantViolations } = require(path.join(__dirname, '..', 'test', 'server', 'support', 'invariants'))
 

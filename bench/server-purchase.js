@@ -25,6 +25,9 @@ const { fork } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+
+/** A server module that moved from services/ to domain/: found in either (--server-root may be an older checkout). */
+const layerOf = (src, name) => fs.existsSync(path.join(src, 'domain', `${name}.ts`)) ? path.join(src, 'domain', name) : path.join(src, 'services', name)
 const { quantile } = require('./support/quantile')
 
 const GOAL = { ratio: 0.3, p99Ms: 15 }
@@ -153,9 +156,9 @@ async function serveShop (root, dialect, databaseUrl, pool, dir, casesWanted) {
   const { createCase } = require(path.join(src, 'domain', 'cases'))
   const { issueOrderNo, createOrder, settleOrder } = require(path.join(src, 'domain', 'orders'))
   const { checkLedger } = require(path.join(src, 'domain', 'ledger'))
-  const { insertUser } = require(path.join(src, 'services', 'users'))
+  const { insertUser } = require(layerOf(src, 'users'))
   const { hashPassword } = require(path.join(src, 'security', 'passwords'))
-  const { SessionService } = require(path.join(src, 'services', 'sessions'))
+  const { SessionService } = require(layerOf(src, 'sessions'))
 
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, STATIC_DIR: path.join(dir, 'no-h5'), TRUST_PROXY: 'on', LOG_LEVEL: 'silent' })
   const database = dialect === 'sqlite'
