@@ -11,7 +11,7 @@ import { testDialects } from './support/db'
 import { createTestApp, post, type TestApp } from './support/app'
 import { buy, makeSeries, makeShopper, topUp, type Shopper } from './support/shop'
 import { invariantViolations } from './support/invariants'
-import { CASE_LEASE_MS, CASE_SWITCHES_PER_DAY } from '../../server/src/domain/cases'
+import { CASE_LEASE_MS, CASE_SPREAD, CASE_SWITCHES_PER_DAY } from '../../server/src/domain/cases'
 
 describe.each(testDialects())('spreading shoppers across cases on %s', (dialect) => {
   let t: TestApp
@@ -77,6 +77,33 @@ describe.each(testDialects())('spreading shoppers across cases on %s', (dialect)
     const again = await view(seriesId, a)
     expect(again.caseId).toBe(va.caseId)
     expect(again.heldUntil).toBeNull()
+  })
+
+  test('beyond the cap of open cases, shoppers share the open cases spread out, not all on one', async () => {
+    const seriesId = await makeSeries(t.db, t.clock)
+    const cap = CASE_SPREAD.maxOpenCases
+    CASE_SPREAD.maxOpenCases = 4
+    try {
+      const holders = await Promise.all(Array.from({ length: 4 }, () => makeShopper(t.app, t.db, t.clock)))
+      const held = new Set<number>()
+      for (const h of holders) held.add((await view(seriesId, h)).caseId)
+      expect(held.size).toBe(4)
+      // 24 more shoppers: no new case is opened, and they land on more than one of the four
+      const sharers = await Promise.all(Array.from({ length: 24 }, () => makeShopper(t.app, t.db, t.clock)))
+      const counts = new Map<number, number>()
+      for (const s of sharers) {
+        const v = await view(seriesId, s)
+        expect(held.has(v.caseId)).toBe(true)
+        expect(v.heldUntil).toBeNull()
+        counts.set(v.caseId, (counts.get(v.caseId) ?? 0) + 1)
+      }
+      expect(await onSale(seriesId)).toHaveLength(4)
+      // the old rule sent all 24 to the roomiest case; at random, 24 land on two cases or fewer with odds about 6 * (1/2)^24
+      expect(counts.size).toBeGreaterThanOrEqual(3)
+      expect(Math.max(...counts.values())).toBeLessThan(24)
+    } finally {
+      CASE_SPREAD.maxOpenCases = cap
+    }
   })
 
   test('the fullest case nobody holds goes first; a lapsed lease frees a case, a renewed one does not', async () => {
