@@ -19,6 +19,7 @@
  * undone) and the purchase runs again inside a transaction (BEGIN, the function, createCase's
  * statements, COMMIT).
  */
+import { eventsOf } from '../db/events'
 import { CompiledQuery } from 'kysely'
 import type { PurchaseRequest, PurchaseResult } from '../../../types/shop'
 import { SPENDING_KINDS, shopMonthStart, spendingCapRefusal } from './security'
@@ -130,6 +131,18 @@ export async function purchaseOnPostgres (deps: PurchaseDeps, userId: number, re
       throw new Error('shop_purchase answered a stored key that checkStored did not find')
     }
     if ('refusal' in answer) throw failureOf(answer.refusal)
+    // the function's statement (or its transaction) has committed: its ledger lines are told to the
+    // metrics as postTransaction tells them on the other path (the same lines, zeros left out)
+    const events = eventsOf(db)
+    if (events?.heard('ledgerLines')) {
+      const r = answer.result
+      const lines = [
+        { account: 'user_credit' as const, amountCents: -r.spentCreditCents },
+        { account: 'user_cash' as const, amountCents: -r.spentCashCents },
+        { account: 'house_sales' as const, amountCents: r.totalCents }
+      ].filter(l => l.amountCents !== 0)
+      events.emit('ledgerLines', lines)
+    }
     return { result: answer.result, replayed: false }
   }
 }
