@@ -23,8 +23,8 @@ import sharp from 'sharp'
 import { testDialects } from '../support/db'
 import { openDatabase, sqlitePathIn } from '../../../server/src/db'
 import { invariantViolations } from '../support/invariants'
-import { TOPUP_MAX_CENTS, TOPUP_PRODUCT_ID } from '../../../types/limits'
-import { call, newStore, startServer, type Answer, type ServerProcess, type Store } from '../support/server-process'
+import { TOPUP_MAX_CENTS } from '../../../types/limits'
+import { call, newShopper, newStore, ok, startServer, type Answer, type ServerProcess, type Store } from '../support/server-process'
 
 const ROOT = path.resolve(__dirname, '../../..')
 const SHOPPERS = 4
@@ -57,24 +57,10 @@ function ops (command: 'backup' | 'restore', args: string[], env: Record<string,
   })
 }
 
-async function ok (answer: Promise<Answer>, what: string): Promise<any> {
-  const a = await answer
-  if (!a.ok || a.body?.code !== 200) throw new Error(`${what}: ${JSON.stringify(a)}`)
-  return a.body.data
-}
 
 interface Shopper { id: number; token: string }
 
-async function shopper (origin: string, name: string): Promise<Shopper> {
-  const login = await ok(call(origin, 'POST', '/login/register?table=user', { user_name: name, password: 'drill-pw-1' }), 'register')
-  await ok(call(origin, 'POST', '/api/ageVerify', { birthDate: '1990-01-01' }, login.token), 'ageVerify')
-  for (let i = 0; i < TOPUPS; i++) {
-    const opId = await ok(call(origin, 'POST', '/generalOrder/getUniqueOrderNo', { productId: TOPUP_PRODUCT_ID, userId: login.user.id }, login.token), 'order number')
-    await ok(call(origin, 'POST', '/generalOrder/create', { productId: TOPUP_PRODUCT_ID, userId: login.user.id, opId, amountCents: TOPUP_MAX_CENTS, channel: 'sandbox' }, login.token), 'create')
-    await ok(call(origin, 'POST', '/api/sandboxPay', { opId }, login.token), 'pay')
-  }
-  return { id: login.user.id, token: login.token }
-}
+const shopper = (origin: string, name: string): Promise<Shopper> => newShopper(origin, name, 'drill-pw-1', { amountCents: TOPUP_MAX_CENTS, topUps: TOPUPS })
 
 /** One purchase of one free slot of a series' current case, with an idempotency key. */
 async function buy (origin: string, s: Shopper, seriesId: number, key: string, n: number): Promise<Answer> {

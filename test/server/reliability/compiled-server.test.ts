@@ -19,7 +19,7 @@ import path from 'node:path'
 import { PDFDocument, rgb } from 'pdf-lib'
 import { DEMO_LOGINS } from '../../../server/src/db/seed'
 import { testDialects } from '../support/db'
-import { call, newStore, type Store } from '../support/server-process'
+import { call, newStore, ok, type Store } from '../support/server-process'
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { freePort } = require('../../support/processes') as { freePort: () => Promise<number> }
 
@@ -90,11 +90,6 @@ async function untilUp (origin: string, child: ChildProcess, output: () => strin
   }
 }
 
-async function ok (answer: ReturnType<typeof call>, what: string): Promise<any> {
-  const a = await answer
-  if (!a.ok || a.body?.code !== 200) throw new Error(`${what}: ${JSON.stringify(a)}`)
-  return a.body.data
-}
 
 /** Register, log in again by password, and read the logged-in user: a real round trip through the database. */
 async function accountRoundTrip (origin: string, userName: string): Promise<void> {

@@ -9,18 +9,12 @@ import pg from 'pg'
 import { testDialects } from '../support/db'
 import { openDatabase } from '../../../server/src/db'
 import { invariantViolations } from '../support/invariants'
-import { TOPUP_PRODUCT_ID } from '../../../types/limits'
-import { call, newStore, startServer, type Answer, type ServerProcess, type Store } from '../support/server-process'
+import { call, newShopper, newStore, ok, startServer, type ServerProcess, type Store } from '../support/server-process'
 import { startPgBouncer, type PgBouncer } from '../support/pgbouncer'
 
 const onPostgres = testDialects().includes('postgres') && process.env.PGBOUNCER_TESTS !== 'off'
 const describeOnPostgres = onPostgres ? describe : describe.skip
 
-async function ok (answer: Promise<Answer>, what: string): Promise<any> {
-  const a = await answer
-  if (!a.ok || a.body?.code !== 200) throw new Error(`${what}: ${JSON.stringify(a)}`)
-  return a.body.data
-}
 
 describeOnPostgres('pgbouncer in transaction mode', () => {
   let bouncer: PgBouncer
@@ -85,14 +79,7 @@ describeOnPostgres('pgbouncer in transaction mode', () => {
       await b?.stop()
     })
 
-    const shopper = async (name: string, via: ServerProcess) => {
-      const login = await ok(call(via.origin, 'POST', '/login/register?table=user', { user_name: name, password: 'bouncer-pw' }), 'register')
-      await ok(call(via.origin, 'POST', '/api/ageVerify', { birthDate: '1990-01-01' }, login.token), 'ageVerify')
-      const opId = await ok(call(via.origin, 'POST', '/generalOrder/getUniqueOrderNo', { productId: TOPUP_PRODUCT_ID, userId: login.user.id }, login.token), 'order number')
-      await ok(call(via.origin, 'POST', '/generalOrder/create', { productId: TOPUP_PRODUCT_ID, userId: login.user.id, opId, amountCents: 100000, channel: 'sandbox' }, login.token), 'create')
-      await ok(call(via.origin, 'POST', '/api/sandboxPay', { opId }, login.token), 'pay')
-      return { id: login.user.id as number, token: login.token as string }
-    }
+    const shopper = (name: string, via: ServerProcess) => newShopper(via.origin, name, 'bouncer-pw')
 
     test('a burst of purchases of one case from six shoppers on two processes: each slot sold once, each key applied once, the books hold', async () => {
       const buyers = await Promise.all(Array.from({ length: 6 }, (_, i) => shopper(`bouncer_${i}`, i % 2 ? b : a)))

@@ -7,17 +7,11 @@ import { testDialects } from '../support/db'
 import { openDatabase } from '../../../server/src/db'
 import { invariantViolations } from '../support/invariants'
 import { RULES } from '../../../server/src/security/rules'
-import { TOPUP_PRODUCT_ID } from '../../../types/limits'
 import { PDFDocument, rgb } from 'pdf-lib'
-import { call, newStore, startServer, type Answer, type ServerProcess, type Store } from '../support/server-process'
+import { call, newShopper, newStore, ok, startServer, type Answer, type ServerProcess, type Store } from '../support/server-process'
 
 const describeOnPostgres = testDialects().includes('postgres') ? describe : describe.skip
 
-async function ok (answer: Promise<Answer>, what: string): Promise<any> {
-  const a = await answer
-  if (!a.ok || a.body?.code !== 200) throw new Error(`${what}: ${JSON.stringify(a)}`)
-  return a.body.data
-}
 
 describeOnPostgres('three API processes on one PostgreSQL', () => {
   let store: Store
@@ -42,14 +36,7 @@ describeOnPostgres('three API processes on one PostgreSQL', () => {
     }
   }
 
-  const shopper = async (name: string, via: ServerProcess) => {
-    const login = await ok(call(via.origin, 'POST', '/login/register?table=user', { user_name: name, password: 'scale-pw' }), 'register')
-    await ok(call(via.origin, 'POST', '/api/ageVerify', { birthDate: '1990-01-01' }, login.token), 'ageVerify')
-    const opId = await ok(call(via.origin, 'POST', '/generalOrder/getUniqueOrderNo', { productId: TOPUP_PRODUCT_ID, userId: login.user.id }, login.token), 'order number')
-    await ok(call(via.origin, 'POST', '/generalOrder/create', { productId: TOPUP_PRODUCT_ID, userId: login.user.id, opId, amountCents: 100000, channel: 'sandbox' }, login.token), 'create')
-    await ok(call(via.origin, 'POST', '/api/sandboxPay', { opId }, login.token), 'pay')
-    return { id: login.user.id as number, token: login.token as string }
-  }
+  const shopper = (name: string, via: ServerProcess) => newShopper(via.origin, name, 'scale-pw')
 
   test('a session made on A works on B; logging out on either ends it on the other', async () => {
     const s = await shopper('scale_session', a)

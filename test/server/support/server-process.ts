@@ -9,6 +9,7 @@ import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { sqlitePathIn } from '../../../server/src/db'
+import { TOPUP_PRODUCT_ID } from '../../../types/limits'
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { freePort, waitForApi, stop } = require('../../support/processes') as {
   freePort: () => Promise<number>
@@ -95,4 +96,26 @@ export async function call (origin: string, method: 'GET' | 'POST', url: string,
   } catch (err) {
     return { ok: false, error: (err as Error).message }
   }
+}
+
+/** The answer's data when it is a 200 envelope; else throws, naming `what` and the answer. */
+export async function ok (answer: Promise<Answer>, what: string): Promise<any> {
+  const a = await answer
+  if (!a.ok || a.body?.code !== 200) throw new Error(`${what}: ${JSON.stringify(a)}`)
+  return a.body.data
+}
+
+/**
+ * A new shopper through a server process: registered with `password`, past the age gate, and with
+ * `topUps` sandbox top-ups of `amountCents` each, settled.
+ */
+export async function newShopper (origin: string, name: string, password: string, o: { amountCents?: number; topUps?: number } = {}): Promise<{ id: number; token: string }> {
+  const login = await ok(call(origin, 'POST', '/login/register?table=user', { user_name: name, password }), 'register')
+  await ok(call(origin, 'POST', '/api/ageVerify', { birthDate: '1990-01-01' }, login.token), 'ageVerify')
+  for (let i = 0; i < (o.topUps ?? 1); i++) {
+    const opId = await ok(call(origin, 'POST', '/generalOrder/getUniqueOrderNo', { productId: TOPUP_PRODUCT_ID, userId: login.user.id }, login.token), 'order number')
+    await ok(call(origin, 'POST', '/generalOrder/create', { productId: TOPUP_PRODUCT_ID, userId: login.user.id, opId, amountCents: o.amountCents ?? 100000, channel: 'sandbox' }, login.token), 'create')
+    await ok(call(origin, 'POST', '/api/sandboxPay', { opId }, login.token), 'pay')
+  }
+  return { id: login.user.id as number, token: login.token as string }
 }
