@@ -137,6 +137,8 @@ describe.each(testDialects())('spreading shoppers across cases on %s', (dialect)
     const sw = await post(t.app, '/api/caseSwitch', { seriesId }, { token: a.token })
     expect(sw.body.code).toBe(200)
     expect(sw.body.data.switchesLeft).toBe(CASE_SWITCHES_PER_DAY - 1)
+    // the case switched to is held for them from now
+    expect(sw.body.data.heldUntil).toBe(new Date(t.clock.now() + CASE_LEASE_MS).toISOString())
     const second = sw.body.data.caseId
     expect(second).not.toBe(first)
     const b = await makeShopper(t.app, t.db, t.clock)

@@ -105,13 +105,9 @@ async function switchesUsed (db: Db, userId: number, day: string): Promise<numbe
   return row ? row.count : 0
 }
 
-async function caseView (db: Db, c: CaseRowDb, switchesLeft: number, userId: number | null, now: number): Promise<CaseView> {
+/** `heldUntil`: the end of the caller's own lease of the case (the page counts it down), or null. */
+async function caseView (db: Db, c: CaseRowDb, switchesLeft: number, heldUntil: string | null): Promise<CaseView> {
   const slots = await db.selectFrom('case_slots').select(['slot', 'sold_to']).where('case_id', '=', Number(c.id)).orderBy('slot').execute()
-  // the caller's own lease, while it runs (the page counts it down by the server's clock)
-  const lease = userId === null
-    ? undefined
-    : await db.selectFrom('case_leases').select(['user_id', 'until']).where('case_id', '=', Number(c.id)).executeTakeFirst()
-  const held = lease !== undefined && Number(lease.user_id) === userId && Date.parse(lease.until) > now
   return {
     caseId: Number(c.id),
     seriesId: Number(c.series_id),
@@ -119,7 +115,7 @@ async function caseView (db: Db, c: CaseRowDb, switchesLeft: number, userId: num
     size: c.size,
     slots: slots.map(s => ({ slot: s.slot, sold: s.sold_to !== null })),
     switchesLeft,
-    heldUntil: held ? new Date(Date.parse(lease.until)).toISOString() : null
+    heldUntil
   }
 }
 
@@ -170,13 +166,15 @@ async function takeLease (db: Db, caseId: number, userId: number, now: number): 
 
 /**
  * Gives a logged-in shopper a case of the series (see the header): one nobody else holds, else a new
- * one, else the roomiest; records it as their case (not a switch). Answers the case's id.
+ * one, else a shared one; records it as their case (not a switch). Answers the case's id and the end of
+ * their lease of it (null when shared).
  */
-async function assignCase (db: Db, clock: Clock, seriesId: number, userId: number): Promise<number> {
+async function assignCase (db: Db, clock: Clock, seriesId: number, userId: number): Promise<{ caseId: number; heldUntil: string | null }> {
   const now = clock()
   // one transaction (one commit): the lease or the new case, and the shopper's choice
   return db.transaction().execute(async trx => {
     let caseId: number | null = null
+    let heldUntil: string | null = iso(now + CASE_LEASE_MS)
     // a few candidates: under concurrency (PostgreSQL) another shopper may take one first
     for (const id of await unheldCases(trx, seriesId, userId, now, 5)) {
       if (await takeLease(trx, id, userId, now)) { caseId = id; break }
@@ -189,23 +187,27 @@ async function assignCase (db: Db, clock: Clock, seriesId: number, userId: numbe
       } else {
         // shared: any open case with free slots, at random, so that sharers spread out
         caseId = (await randomRoomyCase(trx, seriesId)) ?? id
+        heldUntil = null
       }
     }
     await trx.insertInto('case_choices')
       .values({ user_id: userId, series_id: seriesId, case_id: caseId, updated_at: iso(now) })
       .onConflict(oc => oc.columns(['user_id', 'series_id']).doUpdateSet({ case_id: caseId, updated_at: iso(now) }))
       .execute()
-    return caseId
+    return { caseId, heldUntil }
   })
 }
 
-/** The shopper keeps looking at their case: the lease is renewed once half of it has passed. */
-async function renewLease (db: Db, caseId: number, userId: number, now: number): Promise<void> {
+/**
+ * The shopper keeps looking at their case: the lease is renewed once half of it has passed. Answers the
+ * end of their lease, or null when another shopper holds the case.
+ */
+async function renewLease (db: Db, caseId: number, userId: number, now: number): Promise<string | null> {
   const lease = await db.selectFrom('case_leases').select(['user_id', 'until']).where('case_id', '=', caseId).executeTakeFirst()
-  if (lease && Number(lease.user_id) === userId && Date.parse(lease.until) - now > CASE_LEASE_MS / 2) return
+  if (lease && Number(lease.user_id) === userId && Date.parse(lease.until) - now > CASE_LEASE_MS / 2) return new Date(Date.parse(lease.until)).toISOString()
   // held by another shopper (they share it: the shop was at CASE_SPREAD.maxOpenCases): nothing to renew
-  if (lease && Number(lease.user_id) !== userId && Date.parse(lease.until) > now) return
-  await takeLease(db, caseId, userId, now)
+  if (lease && Number(lease.user_id) !== userId && Date.parse(lease.until) > now) return null
+  return await takeLease(db, caseId, userId, now) ? iso(now + CASE_LEASE_MS) : null
 }
 
 /** The case a logged-out visitor sees: the one a shopper arriving now would be given, without holding it. */
@@ -219,16 +221,18 @@ async function caseForVisitor (db: Db, clock: Clock, seriesId: number): Promise<
 /** The user's current case of a series (given one if they have none on sale); logged out: see caseForVisitor. */
 export async function currentCase (db: Db, clock: Clock, seriesId: number, userId: number | null): Promise<CaseView> {
   await requireOnSaleSeries(db, seriesId)
-  if (userId === null) return caseView(db, await caseForVisitor(db, clock, seriesId), CASE_SWITCHES_PER_DAY, null, clock())
+  if (userId === null) return caseView(db, await caseForVisitor(db, clock, seriesId), CASE_SWITCHES_PER_DAY, null)
   let c = await chosenCase(db, seriesId, userId)
+  let heldUntil: string | null
   if (c) {
-    await renewLease(db, Number(c.id), userId, clock())
+    heldUntil = await renewLease(db, Number(c.id), userId, clock())
   } else {
-    const id = await assignCase(db, clock, seriesId, userId)
-    c = await db.selectFrom('cases').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+    const given = await assignCase(db, clock, seriesId, userId)
+    heldUntil = given.heldUntil
+    c = await db.selectFrom('cases').selectAll().where('id', '=', given.caseId).executeTakeFirstOrThrow()
   }
   const used = await switchesUsed(db, userId, shopDay(clock()))
-  return caseView(db, c, Math.max(0, CASE_SWITCHES_PER_DAY - used), userId, clock())
+  return caseView(db, c, Math.max(0, CASE_SWITCHES_PER_DAY - used), heldUntil)
 }
 
 /** Moves the user to another case on sale (made if there is no other); 429 after the daily allowance. */
@@ -236,7 +240,7 @@ export async function switchCase (db: Db, clock: Clock, seriesId: number, userId
   await requireOnSaleSeries(db, seriesId)
   const now = clock()
   const day = shopDay(now)
-  const { caseId, used } = await db.transaction().execute(async trx => {
+  const { caseId, used, heldUntil } = await db.transaction().execute(async trx => {
     // one atomic step: count the switch unless the allowance is used up
     const counted = await trx.insertInto('daily_counters')
       .values({ user_id: userId, name: SWITCH_COUNTER, day, count: 1 })
@@ -261,11 +265,11 @@ export async function switchCase (db: Db, clock: Clock, seriesId: number, userId
     // the case switched to is held for them if nobody else holds it (the one left is let go)
     await trx.deleteFrom('case_leases').where('user_id', '=', userId).where('case_id', '!=', target)
       .where('case_id', 'in', trx.selectFrom('cases').select('id').where('series_id', '=', seriesId)).execute()
-    await takeLease(trx, target, userId, now)
-    return { caseId: target, used: counted.count }
+    const held = await takeLease(trx, target, userId, now)
+    return { caseId: target, used: counted.count, heldUntil: held ? iso(now + CASE_LEASE_MS) : null }
   })
   const c = await db.selectFrom('cases').selectAll().where('id', '=', caseId).executeTakeFirstOrThrow()
-  return caseView(db, c, Math.max(0, CASE_SWITCHES_PER_DAY - used), userId, now)
+  return caseView(db, c, Math.max(0, CASE_SWITCHES_PER_DAY - used), heldUntil)
 }
 
 export function proofOf (c: CaseRowDb): CaseProof {
