@@ -94,7 +94,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
     deviceRatio: { 640: 2.34 / 2, 750: 1, 375: 2, 828: 1.81 / 2 },
     sourceRoot: 'src',
     outputRoot: `dist/${process.env.TARO_ENV}`,
-    plugins: [],
+    // WeChat's aria-* attributes through Taro's mini-program templates (config/aria-plugin.js)
+    plugins: [path.resolve(__dirname, 'aria-plugin.js')],
     env: shellEnv(),
     defineConstants: {},
     alias: {

@@ -4,8 +4,11 @@ import { installInterceptors } from '@/services/request'
 import { installErrorReporting } from '@/utils/errorReport'
 import { installPrivacyListener } from '@/utils/privacy'
 import { sessionStore } from '@/stores/session'
+import { installAriaAttributes } from '@/utils/aria'
 import './app.scss'
 
+// WeChat's aria-* attributes reach its templates (config/aria-plugin.js does the build's half)
+installAriaAttributes()
 installInterceptors()
 installErrorReporting()
 // the mini-program's answer to WeChat's privacy check, once for the whole app (components/PrivacyPrompt)

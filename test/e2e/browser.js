@@ -7,7 +7,7 @@ const { chromium } = require('playwright-core')
 
 const CHROMIUM = process.env.CHROMIUM_PATH || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(p => fs.existsSync(p))
 
-async function launchPhone ({ locale = 'zh-CN', geolocation, reducedMotion } = {}) {
+async function launchPhone ({ locale = 'zh-CN', geolocation, reducedMotion, debugPort } = {}) {
   if (!CHROMIUM) throw new Error('Chromium not found: apt-get install -y chromium (or set CHROMIUM_PATH)')
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-profile-'))
   const ctx = await chromium.launchPersistentContext(profile, {
@@ -15,7 +15,9 @@ async function launchPhone ({ locale = 'zh-CN', geolocation, reducedMotion } = {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--lang=${locale}`],
+      `--lang=${locale}`,
+      // a DevTools port for Lighthouse (test/e2e/lighthouseA11y.js), on 127.0.0.1 only
+      ...(debugPort ? [`--remote-debugging-port=${debugPort}`, '--remote-debugging-address=127.0.0.1'] : [])],
     locale,
     // a position for "use my location" (the page may read it without a prompt)
     ...(geolocation ? { geolocation, permissions: ['geolocation'] } : {}),

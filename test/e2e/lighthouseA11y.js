@@ -1,0 +1,37 @@
+/**
+ * Lighthouse's accessibility category of the page a Playwright-driven Chromium is showing, as it is
+ * now (Lighthouse's snapshot mode: no reload, no emulation, no throttling), through the browser's
+ * DevTools port (launchPhone({ debugPort })). Answers the score (0-100) and the audits that failed,
+ * with their weight and the first few elements each names.
+ */
+const puppeteer = require('puppeteer-core')
+
+async function lighthouseA11y (port, pageUrl) {
+  const { snapshot } = await import('lighthouse')
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${port}`, defaultViewport: null })
+  try {
+    const pages = await browser.pages()
+    const page = pages.find(p => p.url() === pageUrl) ?? pages.find(p => p.url().startsWith(pageUrl.split('?')[0]))
+    if (!page) throw new Error(`lighthouse: no tab shows ${pageUrl} (tabs: ${pages.map(p => p.url()).join(', ')})`)
+    const result = await snapshot(page, {
+      config: {
+        extends: 'lighthouse:default',
+        settings: { onlyCategories: ['accessibility'], formFactor: 'mobile', screenEmulation: { disabled: true }, throttlingMethod: 'provided' }
+      }
+    })
+    const lhr = result.lhr
+    const category = lhr.categories.accessibility
+    const failed = category.auditRefs
+      .filter(ref => ref.weight > 0 && lhr.audits[ref.id].score !== null && lhr.audits[ref.id].score < 1)
+      .map(ref => {
+        const audit = lhr.audits[ref.id]
+        const items = audit.details?.items ?? []
+        return { id: ref.id, weight: ref.weight, title: audit.title, nodes: items.slice(0, 3).map(i => i.node?.snippet ?? i.node?.selector ?? '').filter(Boolean) }
+      })
+    return { score: Math.round(category.score * 100), failed }
+  } finally {
+    browser.disconnect()
+  }
+}
+
+module.exports = { lighthouseA11y }
