@@ -67,10 +67,21 @@ export interface Remote<T> {
   setData: (update: (prev: T | undefined) => T | undefined) => void
 }
 
+/** What a load is told: whether its answer still counts, and a way to show part of it before it ends. */
+export interface LoadStep<T> {
+  /** False once a newer request started or the component unmounted: a long load may stop there. */
+  live: () => boolean
+  /** Shows what the load has so far (as `data`, still loading); ignored once the load no longer counts. */
+  partial: (data: T) => void
+}
+
 interface RemoteState<T> { data: T | undefined; loading: boolean; failed: boolean; error: unknown }
 
-/** One answer: `useRemote(() => api.thing(id), [id])`. */
-export function useRemote<T> (load: () => Promise<T>, deps: DependencyList, options: CommonOptions<T> = {}): Remote<T> {
+/**
+ * One answer: `useRemote(() => api.thing(id), [id])`. A load made of several calls in turn may show
+ * each step as it lands with `step.partial(...)` and stop early when `step.live()` turns false.
+ */
+export function useRemote<T> (load: (step: LoadStep<T>) => Promise<T>, deps: DependencyList, options: CommonOptions<T> = {}): Remote<T> {
   const { enabled = true, loadOnMount = true } = options
   const latest = useRef({ load, options })
   latest.current = { load, options }
@@ -80,8 +91,12 @@ export function useRemote<T> (load: () => Promise<T>, deps: DependencyList, opti
   const reload = useCallback(async () => {
     const g = gen.next()
     setState(s => ({ ...s, loading: true }))
+    const step: LoadStep<T> = {
+      live: () => gen.counts(g),
+      partial: data => { if (gen.counts(g)) setState(s => ({ ...s, data })) }
+    }
     try {
-      const data = await latest.current.load()
+      const data = await latest.current.load(step)
       if (!gen.counts(g)) return
       setState({ data, loading: false, failed: false, error: null })
       latest.current.options.onSuccess?.(data)
