@@ -9,7 +9,8 @@
  * 3. pages appended by hand: a setter given `prev => [...prev, ...]` by code that fetches.
  *
  * "Fetches" means a call of an API module (`somethingApi.call(...)`), of the shop's settings
- * (`capabilitiesStore.ensure/refresh`) or of the session's role (`sessionStore.restore`). State that is no
+ * (`capabilitiesStore.ensure/refresh`), of the session's role (`sessionStore.restore`) or of a fetching
+ * helper (FETCH_HELPERS). State that is no
  * request's (a form draft, a map that failed to draw, the device's position) is not flagged, nor is a
  * mutation (a tap that saves, then reloads through the hook).
  */
@@ -42,9 +43,14 @@ function sourceFiles (dir: string): string[] {
   })
 }
 
-/** Whether a call fetches: `xxxApi.call()`, `capabilitiesStore.ensure/refresh()`, `sessionStore.restore()`. */
+/** Helpers that fetch, called by name. */
+const FETCH_HELPERS = new Set(['drivingRoute', 'invokeTable'])
+
+/** Whether a call fetches: `xxxApi.call()`, `capabilitiesStore.ensure/refresh()`, `sessionStore.restore()`, a helper above. */
 function isFetch (node: ts.Node): boolean {
-  if (!ts.isCallExpression(node) || !ts.isPropertyAccessExpression(node.expression)) return false
+  if (!ts.isCallExpression(node)) return false
+  if (ts.isIdentifier(node.expression)) return FETCH_HELPERS.has(node.expression.text)
+  if (!ts.isPropertyAccessExpression(node.expression)) return false
   const target = node.expression.expression
   const method = node.expression.name.text
   if (!ts.isIdentifier(target)) return false
@@ -163,6 +169,8 @@ describe('what the scan flags and what it leaves', () => {
     expect(scan(`function P () { const [a, setA] = useState(null)
       const check = () => { sessionStore.restore().then(ok => setA(ok)) }
       useEffect(check, []) }`)).toHaveLength(1)
+    expect(scan(`function P () { const [r, setR] = useState(null)
+      useEffect(() => { let on = true; drivingRoute(p, a, b).then(x => { if (on) setR(x) }); return () => { on = false } }, []) }`)).toHaveLength(1)
     expect(scan(`function P () { const [a, setA] = useState(null)
       const load = useCallback(async () => { setA(await expressApi.inquiry({})) }, [])
       useEffect(() => { load() }, [load]) }`)).toHaveLength(1)
