@@ -3,7 +3,7 @@
  * address fills the address and coordinates), change it, stop or resume pickups there. Every save is
  * audited on the server. When the shop has no web map, H5 says which key turns it on.
  */
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { Input, Text, View } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { PickupNearbyResult, PickupPoint } from '~types/afterDraw'
@@ -28,13 +28,14 @@ function PickupPointsPanel () {
   const pointsAnswer = useRemote(() => operatorApi.pickupPoints(), [], { onError: e => toast({ message: errorMessage(e) }) })
   const points: PickupPoint[] | null = pointsAnswer.data ?? null
   const load = pointsAnswer.reload
-  // which map this shop has (the shoppers' call answers it), asked once there is an open point
+  // which map this shop has (the shoppers' call answers it): asked with each list that has an open point, until known
   const first = points?.find(p => p.active)
+  const mapsKnown = useRef(false)
   const mapsAnswer = useRemote<Pick<PickupNearbyResult, 'routeProvider' | 'webMap'>>(
     async () => {
       const r = await afterDrawApi.pickupNearby({ latitude: first!.latitude, longitude: first!.longitude })
       return { routeProvider: r.routeProvider, webMap: r.webMap }
-    }, [!!first], { enabled: !!first })
+    }, [points], { enabled: !!first && !mapsKnown.current, onSuccess: () => { mapsKnown.current = true } })
   const maps = mapsAnswer.data ?? null
 
   const save = async (d: PickupDraft) => {
