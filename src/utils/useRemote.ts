@@ -11,7 +11,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type DependencyList 
 import Taro, { usePullDownRefresh, useReachBottom } from '@tarojs/taro'
 import { REACH_BOTTOM_THROTTLE_MS, throttle } from './throttle'
 
-interface CommonOptions {
+interface CommonOptions<T> {
   /** false: nothing is loaded (e.g. nobody logged in); turning true loads. Default true. */
   enabled?: boolean
   /** false: the first load waits for a refresh()/reload() call (a page that loads in useDidShow); a later
@@ -19,6 +19,8 @@ interface CommonOptions {
   loadOnMount?: boolean
   /** Told of each failure that still counts (e.g. to toast it). */
   onError?: (error: unknown) => void
+  /** Told of each answer that counts, once it is held (e.g. to fill a form's draft from it). */
+  onSuccess?: (answer: T) => void
 }
 
 /**
@@ -65,10 +67,21 @@ export interface Remote<T> {
   setData: (update: (prev: T | undefined) => T | undefined) => void
 }
 
+/** What a load is told: whether its answer still counts, and a way to show part of it before it ends. */
+export interface LoadStep<T> {
+  /** False once a newer request started or the component unmounted: a long load may stop there. */
+  live: () => boolean
+  /** Shows what the load has so far (as `data`, still loading); ignored once the load no longer counts. */
+  partial: (data: T) => void
+}
+
 interface RemoteState<T> { data: T | undefined; loading: boolean; failed: boolean; error: unknown }
 
-/** One answer: `useRemote(() => api.thing(id), [id])`. */
-export function useRemote<T> (load: () => Promise<T>, deps: DependencyList, options: CommonOptions = {}): Remote<T> {
+/**
+ * One answer: `useRemote(() => api.thing(id), [id])`. A load made of several calls in turn may show
+ * each step as it lands with `step.partial(...)` and stop early when `step.live()` turns false.
+ */
+export function useRemote<T> (load: (step: LoadStep<T>) => Promise<T>, deps: DependencyList, options: CommonOptions<T> = {}): Remote<T> {
   const { enabled = true, loadOnMount = true } = options
   const latest = useRef({ load, options })
   latest.current = { load, options }
@@ -78,9 +91,15 @@ export function useRemote<T> (load: () => Promise<T>, deps: DependencyList, opti
   const reload = useCallback(async () => {
     const g = gen.next()
     setState(s => ({ ...s, loading: true }))
+    const step: LoadStep<T> = {
+      live: () => gen.counts(g),
+      partial: data => { if (gen.counts(g)) setState(s => ({ ...s, data })) }
+    }
     try {
-      const data = await latest.current.load()
-      if (gen.counts(g)) setState({ data, loading: false, failed: false, error: null })
+      const data = await latest.current.load(step)
+      if (!gen.counts(g)) return
+      setState({ data, loading: false, failed: false, error: null })
+      latest.current.options.onSuccess?.(data)
     } catch (error) {
       if (!gen.counts(g)) return
       setState(s => ({ ...s, loading: false, failed: true, error }))
@@ -103,7 +122,7 @@ export interface PageAnswer<T> {
 /** The row type of a page answer. */
 export type ItemOf<A> = A extends PageAnswer<infer T> ? T : never
 
-export interface PagedOptions extends CommonOptions {
+export interface PagedOptions<A = PageAnswer<unknown>> extends CommonOptions<A> {
   pageSize: number
   /** A change (a filter) starts the list again from page 1. */
   deps?: DependencyList
@@ -159,7 +178,7 @@ const initialList = <T, A>(loading: boolean): ListState<T, A> => ({
  */
 export function usePagedList<A extends PageAnswer<unknown>> (
   loadPage: (page: number, size: number) => Promise<A>,
-  options: PagedOptions
+  options: PagedOptions<A>
 ): PagedList<ItemOf<A>, A> {
   type T = ItemOf<A>
   const { deps = [], enabled = true, loadOnMount = true, clearOnChange = false } = options
@@ -188,6 +207,7 @@ export function usePagedList<A extends PageAnswer<unknown>> (
         items: page === 1 || !s.items ? list : [...s.items, ...list],
         total, page, last: answer, loading: false, failed: false, error: null, hasMore, failedPage: 0
       }))
+      latest.current.options.onSuccess?.(answer)
     } catch (error) {
       if (!gen.counts(g)) return
       cursor.current.busy = -1

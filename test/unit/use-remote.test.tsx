@@ -6,7 +6,7 @@
 import { render, renderHook, act, cleanup } from '@testing-library/react'
 import Taro from '@tarojs/taro'
 import { safeExecute } from '@tarojs/runtime'
-import { useListPageEvents, usePagedList, useRemote, type PageAnswer } from '@/utils/useRemote'
+import { useListPageEvents, usePagedList, useRemote, type LoadStep, type PageAnswer } from '@/utils/useRemote'
 
 /** A promise the test settles by hand. */
 function deferred<T> () {
@@ -101,6 +101,62 @@ describe('useRemote', () => {
     expect(renders).toBe(before)
     expect(onError).not.toHaveBeenCalled()
     expect(error).not.toHaveBeenCalled()
+  })
+})
+
+describe('useRemote extensions', () => {
+  test('onSuccess is told of each answer that counts, and not of a dropped one', async () => {
+    const answers: Record<string, ReturnType<typeof deferred<string>>> = { a: deferred(), b: deferred() }
+    const seen: string[] = []
+    const { result, rerender } = renderHook(({ id }) => useRemote(() => answers[id].promise, [id], { onSuccess: v => seen.push(v) }), { initialProps: { id: 'a' } })
+    rerender({ id: 'b' })
+    await act(async () => { answers.b.resolve('B') })
+    await act(async () => { answers.a.resolve('A') })
+    expect(seen).toEqual(['B'])
+    expect(result.current.data).toBe('B')
+  })
+
+  test('a load in steps shows each part as it lands, and stops when it no longer counts', async () => {
+    const parts = [deferred<number>(), deferred<number>(), deferred<number>()]
+    const asked: number[] = []
+    const load = async (step: LoadStep<number[]>) => {
+      const got: number[] = []
+      for (let i = 0; i < parts.length; i++) {
+        if (!step.live()) break
+        asked.push(i)
+        got.push(await parts[i].promise)
+        step.partial([...got])
+      }
+      return got
+    }
+    const { result, unmount } = renderHook(() => useRemote(load, []))
+    await act(async () => { parts[0].resolve(10) })
+    expect(result.current).toMatchObject({ data: [10], loading: true })
+    await act(async () => { parts[1].resolve(20) })
+    expect(result.current).toMatchObject({ data: [10, 20], loading: true })
+    const seen = result.current
+    unmount()
+    await act(async () => { parts[2].resolve(30) })
+    // the last part landed after the unmount: not shown, and the loop asked for nothing more
+    expect(result.current).toBe(seen)
+    expect(asked).toEqual([0, 1, 2])
+  })
+
+  test('a step of an older load is dropped once a reload started', async () => {
+    const first = deferred<number>()
+    const calls: LoadStep<number[]>[] = []
+    const { result } = renderHook(() => useRemote(async step => {
+      calls.push(step)
+      if (calls.length === 1) { step.partial([1]); await first.promise; step.partial([1, 2]); return [1, 2] }
+      return [9]
+    }, []))
+    await settle()
+    expect(result.current.data).toEqual([1])
+    await act(async () => { await result.current.reload() })
+    expect(result.current.data).toEqual([9])
+    expect(calls[0].live()).toBe(false)
+    await act(async () => { first.resolve(0) })
+    expect(result.current).toMatchObject({ data: [9], loading: false })
   })
 })
 
@@ -237,5 +293,16 @@ describe('usePagedList', () => {
     expect(result.current).toBe(seen)
     expect(onError).not.toHaveBeenCalled()
     expect(error).not.toHaveBeenCalled()
+  })
+
+  test('onSuccess is told of each page that counts', async () => {
+    const server = pagedServer<number>()
+    const onSuccess = jest.fn()
+    const { result } = renderHook(() => usePagedList(server.load, { pageSize: 2, onSuccess }))
+    await act(async () => { server.calls[0].answer.resolve({ list: [1, 2], total: 4 }) })
+    act(() => { void result.current.loadMore(); void result.current.refresh() })
+    await act(async () => { server.calls[1].answer.resolve({ list: [3, 4], total: 4 }) })
+    await act(async () => { server.calls[2].answer.resolve({ list: [5, 6], total: 4 }) })
+    expect(onSuccess.mock.calls.map(c => c[0].list)).toEqual([[1, 2], [5, 6]])
   })
 })

@@ -20,6 +20,7 @@ import { t } from '@/stores/locale'
 import { capabilitiesStore } from '@/stores/capabilities'
 import { LocationError, locate } from '@/utils/location'
 import { openSettingsFor } from '@/utils/permission'
+import { useRemote } from '@/utils/useRemote'
 import { regionText, parseRegion, placeDetail } from './region'
 import './index.scss'
 
@@ -54,12 +55,15 @@ function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLo
   const [busy, setBusy] = useState(false)
   const [notice, setNotice] = useState<Notice>(null)
   // no maps in this shop (known from its capabilities, or a call found them gone): type by hand
-  const [mapsOff, setMapsOff] = useState(() => capabilitiesStore.known && !capabilitiesStore.has('maps'))
+  const [turnedOff, setMapsOff] = useState(() => capabilitiesStore.known && !capabilitiesStore.has('maps'))
+  const caps = useRemote(() => capabilitiesStore.ensure(), [])
+  const mapsOff = turnedOff || caps.data?.capabilities.maps === false
   const [keyword, setKeyword] = useState('')
-  const [searching, setSearching] = useState(false)
-  const [places, setPlaces] = useState<Place[] | null>(null)
+  // the words searched for: the keyword once typing stopped
+  const [query, setQuery] = useState('')
+  const queryNow = useRef(query)
+  queryNow.current = query
   const here = useRef<{ latitude: number; longitude: number } | null>(null)
-  const searchSeq = useRef(0)
 
   const fill = (pick: AddressPick) => {
     setRegion(pick.region)
@@ -67,12 +71,6 @@ function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLo
     setDetail(pick.detail)
     onPick(pick)
   }
-
-  useEffect(() => {
-    let live = true
-    capabilitiesStore.ensure().then(s => { if (live && !s.capabilities.maps) setMapsOff(true) }, () => undefined)
-    return () => { live = false }
-  }, [])
 
   const failed = (e: unknown) => {
     if (isNotConfigured(e)) {
@@ -117,51 +115,42 @@ function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLo
     if (await openSettingsFor('scope.userLocation')) await useMyLocation()
   }
 
-  const search = async (text: string) => {
-    const seq = ++searchSeq.current
-    setSearching(true)
-    try {
-      let list: Place[]
-      if (capabilitiesStore.settings?.capabilities.mapProvider === 'amap') {
-        // AMap: its geocoder's matches for the words, in the city of where the user is when known
-        const found = await geoApi.amapGeo({ address: text })
-        list = found.list.map((g, i) => ({
-          id: `amap:${i}:${g.longitude},${g.latitude}`, title: g.formattedAddress, address: g.formattedAddress, category: g.level,
-          latitude: g.latitude, longitude: g.longitude, distance: null, region: g.region, adcode: g.adcode
-        }))
-      } else if (here.current) {
-        const { latitude, longitude } = here.current
-        list = (await geoApi.mapsearch({ boundary: nearbyBoundary(latitude, longitude, KEYWORD_SEARCH_RADIUS_M), keyword: text, pageSize: LOCATION_PAGE_SIZE })).list
-      } else {
-        const found = await geoApi.geoaddress(text)
-        const first: Place = {
-          id: `geocode:${found.latitude},${found.longitude}`, title: found.title, address: `${regionText(found.region).replace(/ /g, '')}${found.detail}`,
-          category: '', latitude: found.latitude, longitude: found.longitude, distance: null, region: found.region, adcode: found.adcode
-        }
-        const around = await geoApi.mapsearch({ boundary: nearbyBoundary(found.latitude, found.longitude, KEYWORD_SEARCH_RADIUS_M), keyword: text, pageSize: LOCATION_PAGE_SIZE })
-          .then(r => r.list, () => [] as Place[])
-        list = [first, ...around.filter(p => p.title !== first.title)]
+  const search = async (text: string): Promise<Place[]> => {
+    let list: Place[]
+    if (capabilitiesStore.settings?.capabilities.mapProvider === 'amap') {
+      // AMap: its geocoder's matches for the words, in the city of where the user is when known
+      const found = await geoApi.amapGeo({ address: text })
+      list = found.list.map((g, i) => ({
+        id: `amap:${i}:${g.longitude},${g.latitude}`, title: g.formattedAddress, address: g.formattedAddress, category: g.level,
+        latitude: g.latitude, longitude: g.longitude, distance: null, region: g.region, adcode: g.adcode
+      }))
+    } else if (here.current) {
+      const { latitude, longitude } = here.current
+      list = (await geoApi.mapsearch({ boundary: nearbyBoundary(latitude, longitude, KEYWORD_SEARCH_RADIUS_M), keyword: text, pageSize: LOCATION_PAGE_SIZE })).list
+    } else {
+      const found = await geoApi.geoaddress(text)
+      const first: Place = {
+        id: `geocode:${found.latitude},${found.longitude}`, title: found.title, address: `${regionText(found.region).replace(/ /g, '')}${found.detail}`,
+        category: '', latitude: found.latitude, longitude: found.longitude, distance: null, region: found.region, adcode: found.adcode
       }
-      if (seq === searchSeq.current) setPlaces(list)
-    } catch (e) {
-      if (seq !== searchSeq.current) return
-      setPlaces(null)
-      failed(e)
-    } finally {
-      if (seq === searchSeq.current) setSearching(false)
+      const around = await geoApi.mapsearch({ boundary: nearbyBoundary(found.latitude, found.longitude, KEYWORD_SEARCH_RADIUS_M), keyword: text, pageSize: LOCATION_PAGE_SIZE })
+        .then(r => r.list, () => [] as Place[])
+      list = [first, ...around.filter(p => p.title !== first.title)]
     }
+    return list
   }
+  const searched = useRemote(() => search(query), [query], { enabled: !!query && !mapsOff, onError: failed })
+  const searching = !!query && !mapsOff && searched.loading
+  // none after a failure (its notice says why) until the next answer
+  const places = query && !mapsOff && !searched.failed ? searched.data ?? null : null
+  const clearSearch = () => { setQuery(''); searched.setData(() => undefined) }
 
   // the search waits until typing stops for SEARCH_DEBOUNCE_MS
   useEffect(() => {
     const text = keyword.trim()
-    if (!text || mapsOff) {
-      searchSeq.current++
-      setPlaces(null)
-      setSearching(false)
-      return
-    }
-    const timer = setTimeout(() => { search(text) }, SEARCH_DEBOUNCE_MS)
+    if (!text || mapsOff) { clearSearch(); return }
+    // the same words again (after a failure, say) ask again
+    const timer = setTimeout(() => { if (queryNow.current === text) void searched.reload(); else setQuery(text) }, SEARCH_DEBOUNCE_MS)
     return () => clearTimeout(timer)
   }, [keyword, mapsOff]) // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -169,7 +158,7 @@ function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLo
     here.current = { latitude: p.latitude, longitude: p.longitude }
     fill({ region: p.region, detail: placeDetail(p), latitude: p.latitude, longitude: p.longitude })
     setKeyword('')
-    setPlaces(null)
+    clearSearch()
     setNotice(null)
   }
 

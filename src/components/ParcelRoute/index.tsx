@@ -5,7 +5,6 @@
  * spec 8's "接口请求失败") takes the map's place. The mini-program draws WeChat's map; H5 the shop's
  * web map when it has one, else the names alone.
  */
-import { useEffect, useState } from 'react'
 import { Text, View } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { ExpressMapResult } from '~types/express'
@@ -14,29 +13,28 @@ import { expressApi } from '@/services/express'
 import { errorMessage } from '@/services/request'
 import { capabilitiesStore } from '@/stores/capabilities'
 import { t } from '@/stores/locale'
+import { useRemote } from '@/utils/useRemote'
 import './index.scss'
 
 interface Props { com: string; num: string; to: string; phone?: string }
 
 type Ok = Extract<ExpressMapResult, { success: true }>
-type State = { kind: 'loading' } | { kind: 'off' } | { kind: 'ok'; result: Ok } | { kind: 'failed'; message: string }
+/** Kuaidi100's answer: off (the shop has no tracking), the route, or its message. */
+type Answer = { kind: 'off' } | { kind: 'ok'; result: Ok } | { kind: 'failed'; message: string }
 
 /** Kuaidi100 writes 广东,深圳市: shown as 广东 深圳市. */
 const placeName = (name: string) => name.replace(/,/g, ' ')
 
 function ParcelRoute ({ com, num, to, phone }: Props) {
-  const [state, setState] = useState<State>({ kind: 'loading' })
-  useEffect(() => {
-    let live = true
-    capabilitiesStore.ensure().then(async s => {
-      if (!s.capabilities.tracking) { if (live) setState({ kind: 'off' }); return }
-      const r = await expressApi.map(phone ? { com, num, to, phone } : { com, num, to })
-      if (live) setState(r.success ? { kind: 'ok', result: r } : { kind: 'failed', message: r.message })
-    }).catch(e => { if (live) setState({ kind: 'failed', message: errorMessage(e) }) })
-    return () => { live = false }
+  const answer = useRemote<Answer>(async () => {
+    const s = await capabilitiesStore.ensure()
+    if (!s.capabilities.tracking) return { kind: 'off' }
+    const r = await expressApi.map(phone ? { com, num, to, phone } : { com, num, to })
+    return r.success ? { kind: 'ok', result: r } : { kind: 'failed', message: r.message }
   }, [com, num, to, phone])
+  const state: Answer | undefined = answer.failed ? { kind: 'failed', message: errorMessage(answer.error) } : answer.data
 
-  if (state.kind === 'off' || state.kind === 'loading') return null
+  if (!state || state.kind === 'off') return null
   if (state.kind === 'failed') return <Text className='parcel-route parcel-route--failed'>{state.message}</Text>
   const { route, arrivalTime } = state.result
   const stops = ([['from', route.from], ['current', route.current], ['to', route.to]] as const).flatMap(([kind, p], i) => (p ? [{ kind, id: i + 1, ...p }] : []))

@@ -20,6 +20,7 @@ import { t } from '@/stores/locale'
 import { toast } from '@/utils/feedback'
 import { locate, LocationError } from '@/utils/location'
 import { openInMapApp } from '@/utils/mapLinks'
+import { useRemote } from '@/utils/useRemote'
 import { drivingRoute, formatDistance, formatDuration, movedMetres, type Spot } from './routes'
 import './index.scss'
 
@@ -38,9 +39,6 @@ const FOLLOW_METRES = 100
 function PickupPicker ({ selectedId, onSelect }: Props) {
   const [origin, setOrigin] = useState<Origin | null>(null)
   const [locateFailed, setLocateFailed] = useState('')
-  const [result, setResult] = useState<PickupNearbyResult | null>(null)
-  const [failed, setFailed] = useState('')
-  const [routes, setRoutes] = useState<Record<number, RouteState>>({})
   const [slow, setSlow] = useState(false)
   const originRef = useRef<Origin | null>(null)
   originRef.current = origin
@@ -70,37 +68,39 @@ function PickupPicker ({ selectedId, onSelect }: Props) {
     return () => { live = false; clearInterval(timer) }
   }, [])
 
+  // the points near the origin, then each one's route (one at a time: they count against the shopper's map calls)
+  const nearby = useRemote<PickupNearbyResult>(() => afterDrawApi.pickupNearby({ latitude: origin!.latitude, longitude: origin!.longitude }),
+    [origin?.latitude, origin?.longitude], {
+      enabled: !!origin,
+      onSuccess: r => { if (r.list.length && !r.list.some(p => p.id === selectedRef.current)) selectRef.current(r.list[0]) }
+    })
+  // a failure shows its message alone (no list), until the next origin's answer
+  const result = nearby.failed ? null : nearby.data ?? null
+  const failed = nearby.failed && !nearby.loading ? errorMessage(nearby.error) : ''
+  const routeAnswer = useRemote<Record<number, RouteState>>(async step => {
+    const r = nearby.data!
+    const from = origin!
+    const found: Record<number, RouteState> = {}
+    step.partial({})
+    for (const p of r.list) {
+      if (!step.live()) break
+      try {
+        found[p.id] = await drivingRoute(r.routeProvider!, from, p)
+      } catch {
+        found[p.id] = 'failed'
+      }
+      step.partial({ ...found })
+    }
+    return found
+  }, [nearby.data], { enabled: !!nearby.data?.routeProvider && !nearby.failed })
+  const routes = routeAnswer.data ?? {}
+
   // "loading" only when it takes longer than the spec's page-load delay
   useEffect(() => {
     if (result || failed) { setSlow(false); return undefined }
     const timer = setTimeout(() => setSlow(true), PAGE_LOAD_DELAY_MS)
     return () => clearTimeout(timer)
   }, [result, failed])
-
-  // the points near the origin, then each one's route (one at a time: they count against the shopper's map calls)
-  useEffect(() => {
-    if (!origin) return undefined
-    let live = true
-    setFailed('')
-    afterDrawApi.pickupNearby({ latitude: origin.latitude, longitude: origin.longitude }).then(async r => {
-      if (!live) return
-      setResult(r)
-      setRoutes({})
-      if (r.list.length && !r.list.some(p => p.id === selectedRef.current)) selectRef.current(r.list[0])
-      const provider = r.routeProvider
-      if (!provider) return
-      for (const p of r.list) {
-        if (!live) return
-        try {
-          const route = await drivingRoute(provider, origin, p)
-          if (live) setRoutes(x => ({ ...x, [p.id]: route }))
-        } catch {
-          if (live) setRoutes(x => ({ ...x, [p.id]: 'failed' }))
-        }
-      }
-    }, e => { if (live) { setResult(null); setFailed(errorMessage(e)) } })
-    return () => { live = false }
-  }, [origin?.latitude, origin?.longitude])
 
   const chosen = result?.list.find(p => p.id === selectedId) ?? null
   const chosenRoute = chosen ? routes[chosen.id] : undefined

@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { PrizeVerifyResult } from '~types/afterDraw'
@@ -9,6 +8,7 @@ import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { formatTime, tr, decorativeImage } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
+import { useRemote } from '@/utils/useRemote'
 import type { PrizeCode } from '@/utils/scan'
 import { ProofCheck, checkProof } from './proof'
 import './index.scss'
@@ -21,17 +21,14 @@ type State = { kind: 'checking' } | { kind: 'ok', result: PrizeVerifyResult, pro
  * made by combining, which has no case, its combine's draw).
  */
 function PrizeCheck ({ prizeId, code }: PrizeCode) {
-  const [state, setState] = useState<State>({ kind: 'checking' })
-
-  useEffect(() => {
-    let live = true
-    setState({ kind: 'checking' })
-    afterDrawApi.prizeVerify({ prizeId, code }).then(
-      result => live && setState({ kind: 'ok', result, proof: checkProof(result) }),
-      e => live && setState({ kind: 'failed', message: errorMessage(e) })
-    )
-    return () => { live = false }
+  const answer = useRemote(async () => {
+    const result = await afterDrawApi.prizeVerify({ prizeId, code })
+    return { result, proof: checkProof(result) }
   }, [prizeId, code])
+  // "checking" again while another code is checked
+  const state: State = answer.loading || (!answer.data && !answer.failed)
+    ? { kind: 'checking' }
+    : answer.failed ? { kind: 'failed', message: errorMessage(answer.error) } : { kind: 'ok', ...answer.data! }
 
   if (state.kind === 'checking') return <View className='prize-check prize-check--checking'><Text className='prize-check__state'>{t('prizeCheck.checking')}</Text></View>
   if (state.kind === 'failed') {

@@ -5,7 +5,6 @@
  * phone's share sheet or copies it. H5 without the mini-program: the page's own address. Inside
  * WeChat's browser, its own menu shares the page: a tap says where it is.
  */
-import { useEffect, useState } from 'react'
 import { Button, Text, View } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { isH5 } from '@/config'
@@ -15,15 +14,12 @@ import { t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
 import { miniProgramLink, sharePage } from '@/utils/share'
 import { inWeChatBrowser } from '@/utils/wechatOAuth'
+import { useRemote } from '@/utils/useRemote'
 import './index.scss'
 
 function ShareBar ({ title }: { title: string }) {
-  const [miniProgram, setMiniProgram] = useState(false)
-  useEffect(() => {
-    let live = true
-    capabilitiesStore.ensure().then(s => { if (live) setMiniProgram(s.weapp) }, () => undefined)
-    return () => { live = false }
-  }, [])
+  // whether the shop has a mini-program to share (no until the shop's settings say so)
+  const miniProgram = useRemote(() => capabilitiesStore.ensure(), []).data?.weapp ?? false
 
   if (!isH5()) {
     return (

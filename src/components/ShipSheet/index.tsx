@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { Address, ShippingRule } from '~types/afterDraw'
@@ -15,6 +15,7 @@ import { dialog, loading, toast } from '@/utils/feedback'
 import { formatCents, a11yControl } from '@/utils/format'
 import { navigate } from '@/utils/navigation'
 import { randomString } from '@/utils/random'
+import { useRemote } from '@/utils/useRemote'
 import { normalizePhone, PHONE_INPUT_MAX, PHONE_INPUT_TYPE } from '@/utils/validation'
 import { Draft, FIELDS, Field, AddressProblems, addressProblems } from './address'
 import './index.scss'
@@ -33,10 +34,8 @@ interface Props {
  * for, and there is no fee.
  */
 function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
-  const [addresses, setAddresses] = useState<Address[] | null>(null)
   const [chosen, setChosen] = useState<number | null>(null)
   const [draft, setDraft] = useState<Draft | null>(null)
-  const [rule, setRule] = useState<ShippingRule | null>(null)
   // beside each field; `form` for a refusal that names none
   const [problems, setProblems] = useState<AddressProblems & { form?: string }>({})
   // one key per sheet: a retried tap can never ship twice
@@ -44,14 +43,20 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
   const [mode, setMode] = useState<'parcel' | 'pickup'>('parcel')
   const [point, setPoint] = useState<PickupPointNear | null>(null)
 
-  const load = async () => {
-    const [list, r] = await Promise.all([addressApi.list(), afterDrawApi.shippingRule()])
-    setAddresses(list)
-    setRule(r)
-    setChosen(c => (c && list.some(a => a.id === c) ? c : list.find(a => a.isDefault)?.id ?? null))
-    if (!list.length) setDraft({ ...EMPTY })
-  }
-  useEffect(() => { load().catch(e => toast({ message: errorMessage(e) })) }, [])
+  // the addresses (the default one chosen unless one is; with none, the form for a first) and the fee rule
+  const answer = useRemote(async () => {
+    const [list, rule] = await Promise.all([addressApi.list(), afterDrawApi.shippingRule()])
+    return { list, rule }
+  }, [], {
+    onError: e => toast({ message: errorMessage(e) }),
+    onSuccess: ({ list }) => {
+      setChosen(c => (c && list.some(a => a.id === c) ? c : list.find(a => a.isDefault)?.id ?? null))
+      if (!list.length) setDraft({ ...EMPTY })
+    }
+  })
+  const addresses: Address[] | null = answer.data?.list ?? null
+  const rule: ShippingRule | null = answer.data?.rule ?? null
+  const load = answer.reload
 
   const fee = mode === 'pickup' ? 0 : rule ? (prizeIds.length >= rule.freeFromItems ? 0 : rule.feeCents) : null
 

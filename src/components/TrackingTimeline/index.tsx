@@ -4,7 +4,6 @@
  * (capabilitiesStore: then it is not even asked) or it fails, the shopper can still look the parcel
  * up with the carrier.
  */
-import { useCallback, useEffect, useRef, useState } from 'react'
 import { Text, View } from '@tarojs/components'
 import Taro from '@tarojs/taro'
 import { observer } from 'mobx-react-lite'
@@ -17,6 +16,7 @@ import { t } from '@/stores/locale'
 import { capabilitiesStore } from '@/stores/capabilities'
 import { toast } from '@/utils/feedback'
 import { withPrivacyRetry } from '@/utils/permission'
+import { useRemote } from '@/utils/useRemote'
 import { carrierName } from './carrier'
 import './index.scss'
 
@@ -28,35 +28,25 @@ export interface TrackingTimelineProps {
   phone?: string
 }
 
-type State =
-  | { kind: 'loading' }
-  | { kind: 'ok'; track: ExpressTrack }
-  | { kind: 'off' }
-  | { kind: 'failed'; message: string }
+type Answer = { kind: 'ok'; track: ExpressTrack } | { kind: 'off' }
+type State = { kind: 'loading' } | Answer | { kind: 'failed'; message: string }
 
 function TrackingTimeline ({ com, num, phone }: TrackingTimelineProps) {
-  const [state, setState] = useState<State>({ kind: 'loading' })
-  const seq = useRef(0)
-
-  const load = useCallback(async () => {
-    const mine = ++seq.current
-    setState({ kind: 'loading' })
+  const answer = useRemote<Answer>(async () => {
     const settings = await capabilitiesStore.ensure().catch(() => null)
-    if (mine !== seq.current) return
-    if (settings && !settings.capabilities.tracking) { setState({ kind: 'off' }); return }
+    if (settings && !settings.capabilities.tracking) return { kind: 'off' }
     try {
-      const track = await expressApi.inquiry(phone ? { com, num, phone } : { com, num })
-      if (mine === seq.current) setState({ kind: 'ok', track })
+      return { kind: 'ok', track: await expressApi.inquiry(phone ? { com, num, phone } : { com, num }) }
     } catch (e) {
-      if (mine !== seq.current) return
-      setState(isNotConfigured(e) ? { kind: 'off' } : { kind: 'failed', message: errorMessage(e) })
+      if (isNotConfigured(e)) return { kind: 'off' }
+      throw e
     }
   }, [com, num, phone])
-
-  useEffect(() => {
-    load()
-    return () => { seq.current++ }
-  }, [load])
+  // "loading" while any request runs (a retry too), as before the answer
+  const state: State = answer.loading || (!answer.data && !answer.failed)
+    ? { kind: 'loading' }
+    : answer.failed ? { kind: 'failed', message: errorMessage(answer.error) } : answer.data!
+  const load = answer.retry
 
   const copy = async () => {
     try {

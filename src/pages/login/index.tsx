@@ -16,6 +16,7 @@ import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
 import { CODE_MAX, CODE_RESEND_SECONDS, HOME_PAGE, PASSWORD_MAX, USERNAME_MAX } from '@/constants'
 import { toast } from '@/utils/feedback'
+import { useRemote } from '@/utils/useRemote'
 import { agreementLink, navigate } from '@/utils/navigation'
 import { takeReturn } from '@/utils/loginReturn'
 import { useCountdown } from '@/utils/useCountdown'
@@ -38,18 +39,14 @@ function LoginPage () {
   // the visitor opened the list of series and odds (asked for only then: the page stays light)
   const [preview, setPreview] = useState(false)
   // GET /system/setting/login: which ways in this shop has (a method without its provider is off)
-  const [settings, setSettings] = useState<LoginSettings | null>(null)
   // H5: WeChat sent the browser back here with a code and state (handled once, when the page opens)
   const { params } = useRouter()
   const oauthReturn = useRef(process.env.TARO_ENV === 'h5' && !!(params.code || params.state))
   useEffect(() => {
     if (oauthReturn.current) void finishOAuth(params)
   }, [])
-  useEffect(() => {
-    let live = true
-    capabilitiesStore.refresh().then(s => {
-      if (!live) return
-      setSettings(s)
+  const settings: LoginSettings | null = useRemote(() => capabilitiesStore.refresh(), [], {
+    onSuccess: s => {
       // inside WeChat, someone who logged in with WeChat here before comes back in without a tap
       if (process.env.TARO_ENV === 'h5' && s.wechat && !oauthReturn.current && !sessionStore.loggedIn && inWeChatBrowser() && mayLogInSilently()) {
         toast({ message: t('wechatLogin.silent'), level: 'loading' })
@@ -58,9 +55,8 @@ function LoginPage () {
           toast({ message: `${t('login.loginFailed')}: ${errorMessage(e)}` })
         })
       }
-    }).catch(() => undefined)
-    return () => { live = false }
-  }, [])
+    }
+  }).data ?? null
   const tabs = visibleTabs(settings)
   const kinds = registerKinds(settings)
   useEffect(() => {

@@ -22,6 +22,7 @@ import { formatPpm, tr, decorativeImage } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate, redirect } from '@/utils/navigation'
 import { randomString } from '@/utils/random'
+import { useRemote } from '@/utils/useRemote'
 import { fits } from './fits'
 import './index.scss'
 
@@ -32,27 +33,27 @@ const MATERIALS_MAX = 100
 /** Combine: a recipe (its pool, odds and guarantee shown first), the items for it, the seeds, then the draw. */
 function CombinePage () {
   const { params } = useRouter()
-  const [recipes, setRecipes] = useState<Recipe[] | null>(null)
-  const [recipeId, setRecipeId] = useState<number | null>(params.recipeId ? Number(params.recipeId) : null)
-  const [items, setItems] = useState<PrizeItem[]>([])
+  const [chosenId, setRecipeId] = useState<number | null>(params.recipeId ? Number(params.recipeId) : null)
   const [picked, setPicked] = useState<number[]>([])
-  const [seed, setSeed] = useState<FairSeedView | null>(null)
   const [clientSeed, setClientSeed] = useState('')
   const [key, setKey] = useState(() => randomString(24))
+  const onError = (e: unknown) => toast({ message: errorMessage(e) })
 
-  const load = async () => {
-    try {
-      const list = await combineApi.recipes()
-      setRecipes(list)
-      setRecipeId(id => (id && list.some(r => r.id === id) ? id : list[0]?.id ?? null))
-      if (!sessionStore.loggedIn) return
-      const [s, warehouse] = await Promise.all([combineApi.seed(), shopApi.prizeList({ page: 1, size: MATERIALS_MAX, status: 'warehouse' })])
-      setSeed(s)
-      setClientSeed(s.clientSeed)
-      setItems(warehouse.list)
-    } catch (e) { toast({ message: errorMessage(e) }) }
-  }
-  useDidShow(() => { void load() })
+  // each time the page shows: the recipes, then (logged in) the seeds and the warehouse prizes to combine
+  const recipeList = useRemote<Recipe[]>(() => combineApi.recipes(), [], {
+    loadOnMount: false, onError, onSuccess: () => { if (sessionStore.loggedIn) void mine.reload() }
+  })
+  const mine = useRemote(async () => {
+    const [seed, warehouse] = await Promise.all([combineApi.seed(), shopApi.prizeList({ page: 1, size: MATERIALS_MAX, status: 'warehouse' })])
+    return { seed, items: warehouse.list }
+  }, [], { loadOnMount: false, onError, onSuccess: m => setClientSeed(m.seed.clientSeed) })
+  useDidShow(() => { void recipeList.reload() })
+  const recipes = recipeList.data ?? null
+  // the recipe asked for while it is offered, else the first
+  const recipeId = recipes && !(chosenId && recipes.some(r => r.id === chosenId)) ? recipes[0]?.id ?? null : chosenId
+  const items: PrizeItem[] = mine.data?.items ?? []
+  const seed: FairSeedView | null = mine.data?.seed ?? null
+  const setSeed = (next: FairSeedView) => mine.setData(m => m && { ...m, seed: next })
 
   if (!sessionStore.loggedIn) {
     return (

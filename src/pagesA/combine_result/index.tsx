@@ -17,6 +17,7 @@ import { t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
 import { tr, a11yImage, designLabel } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
+import { useRemote } from '@/utils/useRemote'
 import { navigate, redirect } from '@/utils/navigation'
 import { Check, checkCombine } from './check'
 import './index.scss'
@@ -27,15 +28,13 @@ import { reveal as scrollToResult } from '@/utils/reveal'
 function CombineResultPage () {
   const { params } = useRouter()
   const combineId = Number(params.combineId)
-  const [result, setResult] = useState<CombineResult | null>(null)
-  const [missing, setMissing] = useState(false)
+  const valid = Number.isInteger(combineId) && combineId > 0
+  const answer = useRemote<CombineResult>(() => combineApi.detail(combineId), [], { loadOnMount: false, onError: e => toast({ message: errorMessage(e) }) })
+  useDidShow(() => { if (valid) void answer.reload() })
+  const result = answer.data ?? null
+  const setResult = (r: CombineResult) => answer.setData(() => r)
+  const missing = !valid || answer.failed
   const [check, setCheck] = useState<Check | null>(null)
-
-  const load = async () => {
-    if (!Number.isInteger(combineId) || combineId <= 0) { setMissing(true); return }
-    try { setResult(await combineApi.detail(combineId)) } catch (e) { setMissing(true); toast({ message: errorMessage(e) }) }
-  }
-  useDidShow(() => { void load() })
 
   if (missing) return <PageShell><EmptyState icon='🔍' text={t('prize.notFound')} action={{ label: t('combine.back'), onClick: () => { void redirect('/pagesA/combine/index') } }} /></PageShell>
   if (!result) return <PageShell><Text className='text-faint'>{t('feedback.loading')}</Text></PageShell>

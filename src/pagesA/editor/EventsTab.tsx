@@ -4,7 +4,7 @@
  * fills the coordinates, the start and end in China time), change it, or call it off (its waiting
  * reminders are cancelled). Every save is audited on the server; a refusal is shown by its field.
  */
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Input, Picker, Text, View } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { EditorSeriesListResponse } from '~types/editor'
@@ -21,6 +21,7 @@ import { errorMessage } from '@/services/request'
 import { localeStore, t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { tr } from '@/utils/format'
+import { useRemote } from '@/utils/useRemote'
 import type { MessageKey } from '@/locales/types'
 import { chinaClock } from '../event/travel'
 
@@ -82,17 +83,15 @@ function check (d: Draft): { problems: Partial<Record<Field, string>>; request?:
 }
 
 function EventsTab () {
-  const [events, setEvents] = useState<OperatorEvent[] | null>(null)
-  const [series, setSeries] = useState<EditorSeriesListResponse['list']>([])
+  const eventList = useRemote(async () => (await eventsApi.operatorList()).list, [], { onError: e => toast({ message: errorMessage(e) }) })
+  const events: OperatorEvent[] | null = eventList.data ?? null
+  // the series an event can be of (those on sale); none when they cannot be read
+  const series: EditorSeriesListResponse['list'] = useRemote(async () => (await editorApi.list({ page: 1, size: 50, status: 'on_sale' })).list, []).data ?? []
   const [draft, setDraft] = useState<Draft | null>(null)
   const [problems, setProblems] = useState<Partial<Record<Field, string>>>({})
   const lang = localeStore.locale === 'en' ? 'en' : 'zh'
 
-  const load = () => eventsApi.operatorList().then(r => setEvents(r.list), e => toast({ message: errorMessage(e) }))
-  useEffect(() => {
-    void load()
-    editorApi.list({ page: 1, size: 50, status: 'on_sale' }).then(r => setSeries(r.list), () => undefined)
-  }, [])
+  const load = eventList.reload
 
   const send = async (request: EventSaveRequest, done: string) => {
     try {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { OPERATOR_LIMITS } from '~types/limits'
@@ -10,6 +10,7 @@ import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { formatTime } from '@/utils/format'
+import { usePagedList, useRemote } from '@/utils/useRemote'
 import { userLabel } from './operatorLabel'
 import './OperatorsTab.scss'
 
@@ -21,28 +22,22 @@ const PAGE = 20
  * buttons say so before anyone taps them. Every change is in the audit log.
  */
 function OperatorsTab () {
-  const [operators, setOperators] = useState<OperatorUserView[] | null>(null)
   const [query, setQuery] = useState('')
+  // the text last searched for (null before the first search); a page of accounts at a time
   const [searched, setSearched] = useState<string | null>(null)
-  const [results, setResults] = useState<OperatorUserView[]>([])
-  const [total, setTotal] = useState(0)
   const [busy, setBusy] = useState(false)
+  const onError = (e: unknown) => toast({ message: errorMessage(e) })
 
-  const loadOperators = () => operatorRoleApi.users({ page: 1, size: OPERATOR_LIMITS.pageSizeMax, role: 'operator' })
-    .then(r => setOperators(r.list), e => toast({ message: errorMessage(e) }))
-  useEffect(() => { void loadOperators() }, [])
+  const ops = useRemote(async () => (await operatorRoleApi.users({ page: 1, size: OPERATOR_LIMITS.pageSizeMax, role: 'operator' })).list, [], { onError })
+  const operators = ops.data ?? null
+  const found = usePagedList((page, size) => {
+    const q = (searched ?? '').trim()
+    return operatorRoleApi.users({ page, size, ...(q ? { query: q } : {}) })
+  }, { pageSize: PAGE, deps: [searched], enabled: searched !== null, onError })
+  const results = found.items ?? []
+  const total = found.total
 
-  const search = async (page = 1, text = searched ?? '') => {
-    try {
-      const q = text.trim()
-      const r = await operatorRoleApi.users({ page, size: PAGE, ...(q ? { query: q } : {}) })
-      setResults(prev => (page === 1 ? r.list : [...prev, ...r.list]))
-      setTotal(r.total)
-      setSearched(text)
-    } catch (e) {
-      toast({ message: errorMessage(e) })
-    }
-  }
+  const search = (text: string) => { if (text === searched) void found.refresh(); else setSearched(text) }
 
   const change = async (u: OperatorUserView, role: 'operator' | 'shopper') => {
     if (busy) return
@@ -57,8 +52,8 @@ function OperatorsTab () {
       toast({ message: errorMessage(e) })
     } finally {
       setBusy(false)
-      await loadOperators()
-      if (searched !== null) await search(1)
+      await ops.reload()
+      if (searched !== null) await found.refresh()
     }
   }
 
@@ -97,16 +92,16 @@ function OperatorsTab () {
         <View className='op-find__bar'>
           <Input className='editor-input op-find__input' value={query} maxlength={OPERATOR_LIMITS.userQueryMax}
             placeholder={t('opRoles.searchPlaceholder')} confirmType='search'
-            onInput={e => setQuery(e.detail.value)} onConfirm={() => { void search(1, query) }} />
-          <View className='btn btn--primary op-find__go' onClick={() => { void search(1, query) }}>{t('opRoles.search')}</View>
+            onInput={e => setQuery(e.detail.value)} onConfirm={() => search(query)} />
+          <View className='btn btn--primary op-find__go' onClick={() => search(query)}>{t('opRoles.search')}</View>
         </View>
-        {searched !== null && (results.length === 0
+        {found.items !== null && (results.length === 0
           ? <EmptyState icon='🔍' text={t('opRoles.none')} />
           : (
             <>
               <Text className='editor-hint op-find__count'>{t('opRoles.found', { n: total })}</Text>
               {results.map(row)}
-              {results.length < total && <View className='op-find__more' onClick={() => { void search(Math.floor(results.length / PAGE) + 1) }}>{t('opRoles.more')}</View>}
+              {results.length < total && <View className='op-find__more' onClick={() => { void found.loadMore() }}>{t('opRoles.more')}</View>}
             </>
             ))}
       </Section>

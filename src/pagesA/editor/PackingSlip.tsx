@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { PackingSlip as Slip } from '~types/afterDraw'
@@ -7,6 +7,7 @@ import { operatorApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { formatTime, tr } from '@/utils/format'
+import { useRemote } from '@/utils/useRemote'
 import './slip.scss'
 
 /**
@@ -15,15 +16,10 @@ import './slip.scss'
  * of its check link. On H5, "Print" prints the slip alone (see slip.scss).
  */
 function PackingSlip ({ shipmentId, onClose }: { shipmentId: number; onClose: () => void }) {
-  const [slip, setSlip] = useState<Slip | null>(null)
-  const [failed, setFailed] = useState('')
+  const answer = useRemote<Slip>(() => operatorApi.packingSlip(shipmentId), [shipmentId])
+  const slip = answer.data ?? null
+  const failed = answer.failed ? errorMessage(answer.error) : ''
   const top = useNavigationBarBottom()
-
-  useEffect(() => {
-    let live = true
-    operatorApi.packingSlip(shipmentId).then(s => live && setSlip(s), e => live && setFailed(errorMessage(e)))
-    return () => { live = false }
-  }, [shipmentId])
 
   const print = () => {
     if (process.env.TARO_ENV === 'h5') window.print()

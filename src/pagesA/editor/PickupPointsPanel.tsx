@@ -3,7 +3,7 @@
  * address fills the address and coordinates), change it, stop or resume pickups there. Every save is
  * audited on the server. When the shop has no web map, H5 says which key turns it on.
  */
-import { useEffect, useState } from 'react'
+import { useRef, useState } from 'react'
 import { Input, Text, View } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { PickupNearbyResult, PickupPoint } from '~types/afterDraw'
@@ -17,22 +17,26 @@ import { ApiError } from '@/services/errors'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
+import { useRemote } from '@/utils/useRemote'
 import type { MessageKey } from '@/locales/types'
 import { EMPTY_PICKUP, PICKUP_FIELDS, PICKUP_MAX, checkPickup, draftOf, type PickupDraft, type PickupField } from './pickupForm'
 
 function PickupPointsPanel () {
-  const [points, setPoints] = useState<PickupPoint[] | null>(null)
   const [draft, setDraft] = useState<PickupDraft | null>(null)
   const [problems, setProblems] = useState<Partial<Record<PickupField, string>>>({})
-  const [maps, setMaps] = useState<Pick<PickupNearbyResult, 'routeProvider' | 'webMap'> | null>(null)
 
-  const load = () => operatorApi.pickupPoints().then(list => {
-    setPoints(list)
-    const first = list.find(p => p.active)
-    // which map this shop has (the shoppers' call answers it)
-    if (first && !maps) afterDrawApi.pickupNearby({ latitude: first.latitude, longitude: first.longitude }).then(r => setMaps({ routeProvider: r.routeProvider, webMap: r.webMap }), () => undefined)
-  }, e => toast({ message: errorMessage(e) }))
-  useEffect(() => { void load() }, [])
+  const pointsAnswer = useRemote(() => operatorApi.pickupPoints(), [], { onError: e => toast({ message: errorMessage(e) }) })
+  const points: PickupPoint[] | null = pointsAnswer.data ?? null
+  const load = pointsAnswer.reload
+  // which map this shop has (the shoppers' call answers it): asked with each list that has an open point, until known
+  const first = points?.find(p => p.active)
+  const mapsKnown = useRef(false)
+  const mapsAnswer = useRemote<Pick<PickupNearbyResult, 'routeProvider' | 'webMap'>>(
+    async () => {
+      const r = await afterDrawApi.pickupNearby({ latitude: first!.latitude, longitude: first!.longitude })
+      return { routeProvider: r.routeProvider, webMap: r.webMap }
+    }, [points], { enabled: !!first && !mapsKnown.current, onSuccess: () => { mapsKnown.current = true } })
+  const maps = mapsAnswer.data ?? null
 
   const save = async (d: PickupDraft) => {
     const { problems: found, request } = checkPickup(d)

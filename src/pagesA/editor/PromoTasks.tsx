@@ -7,12 +7,12 @@ import Section from '@/components/Section'
 import { t } from '@/stores/locale'
 import { ApiError } from '@/services/errors'
 import { errorMessage } from '@/services/request'
-import { visionApi } from '@/services/vision'
 import { isFatalTaskError, judgeStatus, tasksApi } from '@/services/tasks'
 import { AudioPlayer } from '@/utils/audio'
 import { toast } from '@/utils/feedback'
 import { useTaskPoll } from '@/utils/useTaskPoll'
 import TaskProgress from './TaskProgress'
+import { useHelpers } from './useHelpers'
 import { decorativeImage } from '@/utils/format'
 import './tasks.scss'
 
@@ -23,7 +23,9 @@ import './tasks.scss'
  * "not configured" answer hides it too); with neither, the whole section is.
  */
 function PromoTasks ({ title, description }: { title: string; description: string }) {
-  const [on, setOn] = useState<{ video: boolean; music: boolean } | null>(null)
+  // which of the two the server can make (null until it answers; neither when it cannot be asked)
+  const [helpers, turnOff] = useHelpers()
+  const on = helpers && { video: helpers.video, music: helpers.music }
   const video = useTaskPoll<string, VideoTask>()
   const music = useTaskPoll<string[], MusicTask>()
   const player = useRef<AudioPlayer | null>(null)
@@ -31,15 +33,11 @@ function PromoTasks ({ title, description }: { title: string; description: strin
   // a clip's cover the provider's CDN could not give: the plain box instead of a broken image
   const [noCover, setNoCover] = useState<string[]>([])
 
-  useEffect(() => {
-    let live = true
-    visionApi.helpers().then(f => { if (live) setOn({ video: f.video, music: f.music }) }, () => { if (live) setOn({ video: false, music: false }) })
-    return () => { live = false; player.current?.destroy() }
-  }, [])
+  useEffect(() => () => { player.current?.destroy() }, [])
 
   const failed = (e: unknown, provider: 'video' | 'music') => {
     if (e instanceof ApiError && e.code === 422 && (e.data as { provider?: string } | null)?.provider === provider) {
-      setOn(o => (o ? { ...o, [provider]: false } : o))
+      turnOff(provider)
       toast({ message: t(provider === 'video' ? 'promo.videoOff' : 'promo.musicOff') })
     } else {
       toast({ message: errorMessage(e) })

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { View, Text, Input, ScrollView } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { RECIPE_LIMITS } from '~types/limits'
@@ -18,6 +18,7 @@ import {
 } from '@/utils/recipeForm'
 import './RecipesTab.scss'
 import { reveal } from '@/utils/reveal'
+import { useRemote } from '@/utils/useRemote'
 
 const RARITIES: Rarity[] = ['regular', 'rare', 'hidden']
 /** Whole numbers: the mini-program's number keyboard; in a browser text, checked by the form (a number field drops what it dislikes). */
@@ -28,19 +29,15 @@ type SeriesOption = Pick<SeriesSummary, 'id' | 'title'>
 /** Creates or changes a recipe: its series, names, what it takes, the pool with weights and a live odds preview. */
 const RecipeEditor = observer(function RecipeEditor ({ initial, series, onDone }: { initial: RecipeForm; series: SeriesOption[]; onDone: (saved: boolean) => void }) {
   const [form, setForm] = useState<RecipeForm>(initial)
-  const [designs, setDesigns] = useState<DesignInfo[] | null>(null)
   const [errors, setErrors] = useState<RecipeErrors>({})
   const [tried, setTried] = useState(false)
   const [busy, setBusy] = useState(false)
 
-  // the designs of the chosen series (the pool takes only these)
-  useEffect(() => {
-    if (form.seriesId === null) { setDesigns([]); return }
-    let live = true
-    setDesigns(null)
-    shopApi.seriesDetail(form.seriesId).then(d => { if (live) setDesigns(d.designs) }, e => toast({ message: errorMessage(e) }))
-    return () => { live = false }
-  }, [form.seriesId])
+  // the designs of the chosen series (the pool takes only these): null while they load
+  const seriesId = form.seriesId
+  const chosen = useRemote<DesignInfo[]>(async () => (seriesId === null ? [] : (await shopApi.seriesDetail(seriesId)).designs), [seriesId],
+    { onError: e => toast({ message: errorMessage(e) }) })
+  const designs = chosen.loading || chosen.failed ? null : chosen.data ?? null
 
   const update = (change: Partial<RecipeForm>) => {
     const next = { ...form, ...change }
@@ -179,14 +176,12 @@ const RecipeEditor = observer(function RecipeEditor ({ initial, series, onDone }
 
 /** The combine recipes every series publishes: create and edit them, publish or withdraw them (audited). */
 function RecipesTab () {
-  const [recipes, setRecipes] = useState<OperatorRecipe[] | null>(null)
-  const [series, setSeries] = useState<SeriesOption[]>([])
+  const onError = (e: unknown) => toast({ message: errorMessage(e) })
+  const recipeList = useRemote(() => recipeAdminApi.list(), [], { onError })
+  const recipes: OperatorRecipe[] | null = recipeList.data ?? null
+  const series: SeriesOption[] = useRemote(async () => (await shopApi.seriesList({ page: 1, size: 100 })).list, [], { onError }).data ?? []
   const [editing, setEditing] = useState<RecipeForm | null>(null)
-  const load = () => recipeAdminApi.list().then(setRecipes, e => toast({ message: errorMessage(e) }))
-  useEffect(() => {
-    void load()
-    shopApi.seriesList({ page: 1, size: 100 }).then(r => setSeries(r.list), e => toast({ message: errorMessage(e) }))
-  }, [])
+  const load = recipeList.reload
 
   const flip = async (r: OperatorRecipe) => {
     try {

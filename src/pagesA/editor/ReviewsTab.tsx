@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { View, Text, Textarea } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { CorrectionStatus, OperatorCorrectionView } from '~types/security'
@@ -10,6 +10,7 @@ import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { formatTime } from '@/utils/format'
+import { usePagedList } from '@/utils/useRemote'
 import './WithdrawalsTab.scss'
 import './ReviewsTab.scss'
 
@@ -19,23 +20,16 @@ type Filter = 'pending' | 'all'
 /** Birth-date corrections to review: the dates, the shopper's reason; approve (applied, audited) or reject with a note. */
 function ReviewsTab () {
   const [filter, setFilter] = useState<Filter>('pending')
-  const [list, setList] = useState<OperatorCorrectionView[]>([])
-  const [total, setTotal] = useState(0)
   const [rejecting, setRejecting] = useState<number | null>(null)
   const [note, setNote] = useState('')
   const [busy, setBusy] = useState(false)
 
-  const load = async (page = 1) => {
-    try {
-      const status: CorrectionStatus | undefined = filter === 'pending' ? 'pending' : undefined
-      const res = await securityApi.corrections({ page, size: PAGE, ...(status ? { status } : {}) })
-      setList(prev => (page === 1 ? res.list : [...prev, ...res.list]))
-      setTotal(res.total)
-    } catch (e) {
-      toast({ message: errorMessage(e) })
-    }
-  }
-  useEffect(() => { void load() }, [filter])
+  const corrections = usePagedList((page, size) => {
+    const status: CorrectionStatus | undefined = filter === 'pending' ? 'pending' : undefined
+    return securityApi.corrections({ page, size, ...(status ? { status } : {}) })
+  }, { pageSize: PAGE, deps: [filter], onError: e => toast({ message: errorMessage(e) }) })
+  const list = corrections.items ?? []
+  const total = corrections.total
 
   const decide = async (c: OperatorCorrectionView, approve: boolean) => {
     if (busy) return
@@ -51,7 +45,7 @@ function ReviewsTab () {
       toast({ message: errorMessage(e) })
     } finally {
       setBusy(false)
-      await load()
+      await corrections.refresh()
     }
   }
 
@@ -96,7 +90,7 @@ function ReviewsTab () {
             )}
           </View>
         ))}
-      {list.length < total && <View className='wq-more' onClick={() => { void load(Math.floor(list.length / PAGE) + 1) }}>{t('withdraw.more')}</View>}
+      {list.length < total && <View className='wq-more' onClick={() => { void corrections.loadMore() }}>{t('withdraw.more')}</View>}
     </Section>
   )
 }

@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { LoginSettings } from '~types/accounts'
@@ -12,16 +11,13 @@ import { notifyApi } from '@/services/complaints'
 import { errorMessage } from '@/services/request'
 import { loading, toast } from '@/utils/feedback'
 import { formatTime } from '@/utils/format'
+import { useRemote } from '@/utils/useRemote'
 
 /** The Settings tab's list of services: on or off here, and what to set on the server. */
 function ServicesPanel () {
   const [helpers] = useHelpers()
-  const [settings, setSettings] = useState<LoginSettings | null>(null)
-  useEffect(() => {
-    let live = true
-    capabilitiesStore.refresh().then(s => { if (live) setSettings(s) }, () => undefined)
-    return () => { live = false }
-  }, [])
+  // asked afresh (another operator may have changed the server meanwhile); a failure leaves them unknown
+  const settings: LoginSettings | null = useRemote(() => capabilitiesStore.refresh(), []).data ?? null
   const known: Known = { settings, helpers }
   // a test alert to each robot (spec 7 /api/feishuRobotText, /api/wechatRobotText): the answer says whether it is set up
   const robotTest = async (robot: 'feishu' | 'wecom') => {

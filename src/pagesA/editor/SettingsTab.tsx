@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { type ShopSettings } from '~types/limits'
@@ -10,22 +10,21 @@ import { ApiError } from '@/services/errors'
 import { t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
 import { AMOUNT_INPUT_TYPE, WHOLE_INPUT_TYPE } from '@/utils/format'
+import { useRemote } from '@/utils/useRemote'
 import { Key, FIELDS, settingsProblems } from './settingsRules'
 
 const show = (f: typeof FIELDS[number], v: number) => (f.money ? (v / 100).toFixed(2) : String(v))
 
 /** The operator's shop settings: the shipping rule, withdrawal limits, prop prices (audited on the server), and the services. */
 function SettingsTab () {
-  const [saved, setSaved] = useState<ShopSettings | null>(null)
   const [draft, setDraft] = useState<Record<Key, string> | null>(null)
   // the server's refusal naming a field (another operator changed the other one meanwhile): beside it until edited
   const [refused, setRefused] = useState<{ key: Key; text: string; message: string } | null>(null)
 
-  const fill = (s: ShopSettings) => {
-    setSaved(s)
-    setDraft(Object.fromEntries(FIELDS.map(f => [f.key, show(f, s[f.key])])) as Record<Key, string>)
-  }
-  useEffect(() => { operatorApi.settings().then(fill, e => toast({ message: errorMessage(e) })) }, [])
+  const fillDraft = (s: ShopSettings) => setDraft(Object.fromEntries(FIELDS.map(f => [f.key, show(f, s[f.key])])) as Record<Key, string>)
+  const settings = useRemote(() => operatorApi.settings(), [], { onSuccess: fillDraft, onError: e => toast({ message: errorMessage(e) }) })
+  const saved = settings.data ?? null
+  const fill = (s: ShopSettings) => { settings.setData(() => s); fillDraft(s) }
 
   if (!saved || !draft) return <Text className='editor-hint'>{t('feedback.loading')}</Text>
 

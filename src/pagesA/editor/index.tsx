@@ -12,6 +12,7 @@ import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
 import { redirect } from '@/utils/navigation'
 import { rememberReturn } from '@/utils/loginReturn'
+import { useRemote } from '@/utils/useRemote'
 import SettingsTab from './SettingsTab'
 import RecipesTab from './RecipesTab'
 import ShipmentsTab from './ShipmentsTab'
@@ -55,10 +56,11 @@ const TABS: Array<{ key: string; label: MessageKey; Tab: ComponentType }> = [
 function EditorPage () {
   const [tab, setTab] = useState(TABS[0].key)
   // the role as the server says it now (not as a session restored earlier remembers it)
-  const [checked, setChecked] = useState<'no' | 'yes' | 'failed'>('no')
+  const role = useRemote(() => sessionStore.restore(), [], { loadOnMount: false })
+  const checked: 'no' | 'yes' | 'failed' = role.data === undefined ? 'no' : role.data ? 'yes' : 'failed'
   const check = () => {
     if (!sessionStore.loggedIn) return
-    void sessionStore.restore().then(ok => setChecked(ok ? 'yes' : 'failed'))
+    void role.reload()
   }
   // when the page opens, and again each time it is shown after that (back from another page)
   useEffect(check, [])
@@ -73,7 +75,7 @@ function EditorPage () {
     )
   }
   if (checked === 'failed' && !sessionStore.user) {
-    return <PageShell className='editor-page'><EmptyState icon='⚠️' text={t('request.networkError')} action={{ label: t('feedback.retry'), onClick: () => { setChecked('no'); check() } }} /></PageShell>
+    return <PageShell className='editor-page'><EmptyState icon='⚠️' text={t('request.networkError')} action={{ label: t('feedback.retry'), onClick: () => { role.setData(() => undefined); check() } }} /></PageShell>
   }
   if (checked === 'no' || !sessionStore.user) return <PageShell className='editor-page'><Text className='editor-hint'>{t('feedback.loading')}</Text></PageShell>
   if (sessionStore.user.role !== 'operator') {

@@ -33,6 +33,7 @@ import { openInMapApp } from '@/utils/mapLinks'
 import { mediaUrl } from '@/utils/media'
 import { readVariable, writeVariable } from '@/utils/storage'
 import { serverNow, syncServerClock } from '@/utils/serverClock'
+import { useRemote, type Remote } from '@/utils/useRemote'
 import { addDays, chinaClock, chinaDay, flightPlan, trainPlan, type TravelBlock } from './travel'
 import './index.scss'
 
@@ -42,33 +43,30 @@ const FOLLOW_METRES = 100
 
 type Trip<T> = { state: 'idle' } | { state: 'busy' } | { state: 'done'; result: T } | { state: 'failed'; message: string }
 
+/** A travel answer as the page shows it: being asked, the trips, or why not. */
+function trip<T> (r: Remote<T>): Trip<T> {
+  return r.loading ? { state: 'busy' } : r.failed ? { state: 'failed', message: errorMessage(r.error) } : r.data ? { state: 'done', result: r.data } : { state: 'idle' }
+}
+
 function EventPage () {
   const { params } = useRouter()
   const eventId = Number(params.id)
-  const [detail, setDetail] = useState<EventDetail | null>(null)
-  const [missing, setMissing] = useState(false)
+  const valid = Number.isInteger(eventId) && eventId > 0
   const [origin, setOrigin] = useState<Spot | null>(null)
-  const [route, setRoute] = useState<DrivingRoute | 'failed' | null>(null)
   const originRef = useRef<Spot | null>(null)
   originRef.current = origin
   const [from, setFrom] = useState<City | null>(() => cityOf(readVariable<string>(FROM_KEY) ?? '') ?? null)
   const [dayBefore, setDayBefore] = useState(false)
-  const [trains, setTrains] = useState<Trip<TicketsResult>>({ state: 'idle' })
-  const [flights, setFlights] = useState<Trip<FlightResult>>({ state: 'idle' })
   const [email, setEmail] = useState('')
   const [askEmail, setAskEmail] = useState(false)
   const lang = localeStore.locale === 'en' ? 'en' : 'zh'
 
-  const load = async () => {
-    if (!Number.isInteger(eventId) || eventId <= 0) { setMissing(true); return }
-    try {
-      setDetail(await eventsApi.detail(eventId))
-    } catch (e) {
-      setMissing(true)
-      toast({ message: errorMessage(e) })
-    }
-  }
+  // read each time the page shows
+  const answer = useRemote<EventDetail>(() => eventsApi.detail(eventId), [], { loadOnMount: false, onError: e => toast({ message: errorMessage(e) }) })
+  const load = async () => { if (valid) await answer.reload() }
   useDidShow(() => { void load(); void syncServerClock() })
+  const detail = answer.data ?? null
+  const missing = !valid || answer.failed
   useShareAppMessage(() => ({ title: detail ? tr(detail.event.title) : '', path: `/pagesA/event/index?id=${eventId}` }))
 
   const event = detail?.event ?? null
@@ -92,35 +90,23 @@ function EventPage () {
   }, [live])
 
   // the route from there to the venue
-  useEffect(() => {
-    if (!origin || !event || !detail?.routeProvider) return undefined
-    let on = true
-    drivingRoute(detail.routeProvider, origin, event).then(r => { if (on) setRoute(r) }, () => { if (on) setRoute('failed') })
-    return () => { on = false }
-  }, [origin?.latitude, origin?.longitude, event?.id])
+  const routeAnswer = useRemote<DrivingRoute>(() => drivingRoute(detail!.routeProvider!, origin!, event!), [origin?.latitude, origin?.longitude, event?.id],
+    { enabled: !!(origin && event && detail?.routeProvider) })
+  const route: DrivingRoute | 'failed' | null = routeAnswer.failed ? 'failed' : routeAnswer.data ?? null
 
   // trains and flights from the chosen city, when it or the day changes
   const to = event ? cityOf(event.city.zh) ?? null : null
   const day = event ? addDays(chinaDay(Date.parse(event.startsAt)), dayBefore ? -1 : 0) : ''
   const trainBlock: TravelBlock | null = from && to ? trainPlan(from, to, day, serverNow()) : null
   const flightBlock: TravelBlock | null = from && to ? flightPlan(from, to, day, serverNow(), lang) : null
-  useEffect(() => {
-    if (!detail || !from || !to || !live) return undefined
-    let on = true
-    if (detail.travel.trains && trainBlock?.kind === 'ask') {
-      setTrains({ state: 'busy' })
-      travelApi.tickets(from.station, to.station, trainBlock.date).then(
-        r => { if (on) setTrains({ state: 'done', result: r }) },
-        e => { if (on) setTrains({ state: 'failed', message: errorMessage(e) }) })
-    } else setTrains({ state: 'idle' })
-    if (detail.travel.flights && flightBlock?.kind === 'ask') {
-      setFlights({ state: 'busy' })
-      travelApi.flights(from.airport!, to.airport!, flightBlock.date).then(
-        r => { if (on) setFlights({ state: 'done', result: r }) },
-        e => { if (on) setFlights({ state: 'failed', message: errorMessage(e) }) })
-    } else setFlights({ state: 'idle' })
-    return () => { on = false }
-  }, [detail?.event.id, from?.zh, day, live])
+  const trainDate = trainBlock?.kind === 'ask' ? trainBlock.date : ''
+  const flightDate = flightBlock?.kind === 'ask' ? flightBlock.date : ''
+  const travelDeps = [detail?.event.id, from?.zh, day, live]
+  const asking = !!(detail && from && to && live)
+  const trains = trip(useRemote<TicketsResult>(() => travelApi.tickets(from!.station, to!.station, trainDate), travelDeps,
+    { enabled: asking && !!detail?.travel.trains && trainBlock?.kind === 'ask' }))
+  const flights = trip(useRemote<FlightResult>(() => travelApi.flights(from!.airport!, to!.airport!, flightDate), travelDeps,
+    { enabled: asking && !!detail?.travel.flights && flightBlock?.kind === 'ask' }))
 
   if (missing) return <PageShell><EmptyState icon='🔍' text={t('event.notFound')} /></PageShell>
   if (!detail || !event) return <PageShell><Text className='event-loading'>{t('feedback.loading')}</Text></PageShell>

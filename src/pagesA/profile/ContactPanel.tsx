@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
 import { View, Text, Input, Textarea, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { COMPLAINT_LIMITS, COMPLAINT_TOPICS, LOGIN_LIMITS } from '~types/limits'
@@ -18,6 +18,7 @@ import { loading, toast } from '@/utils/feedback'
 import { formatTime, decorativeImage } from '@/utils/format'
 import { randomString } from '@/utils/random'
 import { redirect } from '@/utils/navigation'
+import { usePagedList } from '@/utils/useRemote'
 import { rememberReturn } from '@/utils/loginReturn'
 import { complaintRequest, emptyComplaintForm, validateComplaint, type ComplaintForm } from '@/utils/complaintForm'
 import './ContactPanel.scss'
@@ -35,24 +36,15 @@ function ContactPanel () {
   const [form, setForm] = useState<ComplaintForm>(emptyComplaintForm)
   const [tried, setTried] = useState(false)
   const [busy, setBusy] = useState(false)
-  const [list, setList] = useState<ComplaintView[]>([])
-  const [total, setTotal] = useState(0)
   const key = useRef(randomString(24))
   // a screenshot read by the AI (spec 7 /api/questionRecognize), its text added to the message
   const [helpers, helperOff] = useHelpers(sessionStore.loggedIn)
   const [shot, setShot] = useState<string | null>(null)
 
-  const load = async (page = 1) => {
-    if (!sessionStore.loggedIn) return
-    try {
-      const res = await complaintApi.list(page, PAGE)
-      setList(prev => (page === 1 ? res.list : [...prev, ...res.list]))
-      setTotal(res.total)
-    } catch (e) {
-      toast({ message: errorMessage(e) })
-    }
-  }
-  useEffect(() => { void load() }, [sessionStore.loggedIn])
+  // the shopper's own messages, once logged in
+  const mine = usePagedList((page, size) => complaintApi.list(page, size), { pageSize: PAGE, enabled: sessionStore.loggedIn, onError: e => toast({ message: errorMessage(e) }) })
+  const list: ComplaintView[] = mine.items ?? []
+  const total = mine.total
 
   if (!sessionStore.loggedIn) {
     return (
@@ -95,7 +87,7 @@ function ContactPanel () {
       key.current = randomString(24)
       setForm(emptyComplaintForm())
       setTried(false)
-      await load()
+      await mine.refresh()
     } catch (e) {
       toast({ message: errorMessage(e) })
     } finally {
@@ -170,7 +162,7 @@ function ContactPanel () {
                 : c.status === 'open' && <Text className='contact-item__waiting'>{t('complaints.waiting')}</Text>}
             </View>
           ))}
-        {list.length < total && <View className='contact-more' onClick={() => { void load(Math.floor(list.length / PAGE) + 1) }}>{t('complaints.more')}</View>}
+        {list.length < total && <View className='contact-more' onClick={() => { void mine.loadMore() }}>{t('complaints.more')}</View>}
       </Section>
     </View>
   )

@@ -1,6 +1,5 @@
 // first: on H5 the page waits for the rest of the dictionary (src/locales/full.h5.ts)
 import '@/locales/full'
-import { useState } from 'react'
 import { useDidShow } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
@@ -20,6 +19,7 @@ import { mediaUrl } from '@/utils/media'
 import { navigate, redirect } from '@/utils/navigation'
 import { randomString } from '@/utils/random'
 import { clockText, useTimeLeft } from '@/utils/useTimeLeft'
+import { useRemote } from '@/utils/useRemote'
 import './index.scss'
 
 const PROPS: { key: 'shake' | 'hint' | 'xray'; icon: string; name: MessageKey; desc: MessageKey }[] = [
@@ -40,18 +40,15 @@ const HoldLeft = observer(function HoldLeft ({ until }: { until: string }) {
 })
 
 function PropsPage () {
-  const [state, setState] = useState<PropsState | null>(null)
-  const [history, setHistory] = useState<PropShown[]>([])
-
-  const load = async () => {
-    if (!sessionStore.loggedIn) return
-    try {
-      const [s, h] = await Promise.all([propsApi.state(), propsApi.history({ page: 1, size: 50 })])
-      setState(s)
-      setHistory(h.list)
-    } catch (e) { toast({ message: errorMessage(e) }) }
-  }
-  useDidShow(() => { void load() })
+  // read each time the page shows, once logged in
+  const answer = useRemote(async () => {
+    const [state, history] = await Promise.all([propsApi.state(), propsApi.history({ page: 1, size: 50 })])
+    return { state, history: history.list }
+  }, [], { loadOnMount: false, onError: e => toast({ message: errorMessage(e) }) })
+  useDidShow(() => { if (sessionStore.loggedIn) void answer.reload() })
+  const state: PropsState | null = answer.data?.state ?? null
+  const history: PropShown[] = answer.data?.history ?? []
+  const setState = (next: PropsState) => answer.setData(d => d && { ...d, state: next })
 
   const buy = async (kind: 'hint' | 'xray', pay: 'credit' | 'cash') => {
     if (!state) return

@@ -29,6 +29,7 @@ import { buildQuery, navigate, redirect } from '@/utils/navigation'
 import { loginToContinue } from '@/utils/loginReturn'
 import { randomString } from '@/utils/random'
 import { detailLink, parseSlots } from '@/utils/slots'
+import { useRemote } from '@/utils/useRemote'
 import { splitPayment } from './money'
 import { buyNow, runPurchase, topUpAmount, type PurchaseFlowDeps, type PurchaseOutcome } from './flow'
 import './index.scss'
@@ -53,16 +54,10 @@ function PurchasePage () {
   const whole = params.whole === '1'
   const slots = parseSlots(params.slots)
 
-  const [series, setSeries] = useState<SeriesDetail | null>(null)
-  const [box, setBox] = useState<CaseView | null>(null)
-  const [balance, setBalance] = useState<WalletBalance | null>(null)
-  const [age, setAge] = useState<AgeStatus | null>(null)
-  const [methods, setMethods] = useState<PayMethod[]>([])
-  const [channel, setChannel] = useState<PayChannel | null>(null)
+  const [pickedChannel, setChannel] = useState<PayChannel | null>(null)
   const [acknowledged, setAcknowledged] = useState(false)
   const [birthDate, setBirthDate] = useState('')
   const [busy, setBusy] = useState(false)
-  const [failed, setFailed] = useState(false)
   const [notice, setNotice] = useState<Notice | null>(null)
   // a notice is the first thing on the page: scrolled to once it is shown, so it is seen
   useEffect(() => {
@@ -81,6 +76,23 @@ function PurchasePage () {
   const askLogin = () => loginToContinue(loginReason(),
     `/pagesA/purchase/index${buildQuery({ seriesId, caseId, ...(whole ? { whole: 1 } : { slots: slots.join(',') }) })}`)
 
+  // what the page shows, read each time it shows (when the link is whole and someone is logged in)
+  const page = useRemote(async () => {
+    const [series, box, balance, age, methods] = await Promise.all([
+      shopApi.seriesDetail(seriesId), shopApi.caseCurrent(seriesId), shopApi.walletBalance(),
+      shopApi.ageStatus(), orderApi.payMethods()
+    ])
+    return { series, box, balance, age, methods }
+  }, [], { loadOnMount: false, onError: e => toast({ message: errorMessage(e) }) })
+  const series: SeriesDetail | null = page.data?.series ?? null
+  const box: CaseView | null = page.data?.box ?? null
+  const balance: WalletBalance | null = page.data?.balance ?? null
+  const age: AgeStatus | null = page.data?.age ?? null
+  const methods: PayMethod[] = page.data?.methods ?? []
+  const failed = page.failed
+  const setAge = (next: AgeStatus | null) => { if (next) page.setData(d => d && { ...d, age: next }) }
+  const channel = pickedChannel ?? methods[0]?.channel ?? null
+
   const load = async () => {
     if (!valid) return
     if (!sessionStore.loggedIn) {
@@ -89,17 +101,7 @@ function PurchasePage () {
       return
     }
     setNeedsLogin(false)
-    try {
-      const [s, c, b, a, m] = await Promise.all([
-        shopApi.seriesDetail(seriesId), shopApi.caseCurrent(seriesId), shopApi.walletBalance(),
-        shopApi.ageStatus(), orderApi.payMethods()
-      ])
-      setSeries(s); setBox(c); setBalance(b); setAge(a); setMethods(m)
-      setChannel(ch => ch ?? m[0]?.channel ?? null)
-    } catch (e) {
-      setFailed(true)
-      toast({ message: errorMessage(e) })
-    }
+    await page.reload()
   }
   useDidShow(() => { void load() })
 

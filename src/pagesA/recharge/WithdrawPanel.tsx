@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { WithdrawalView, WithdrawInfo } from '~types/withdraw'
@@ -10,6 +10,7 @@ import { t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
 import { AMOUNT_INPUT_TYPE, formatCents, formatTime, parseYuan } from '@/utils/format'
 import { randomString } from '@/utils/random'
+import { usePagedList } from '@/utils/useRemote'
 
 const LIST_PAGE = 20
 
@@ -22,25 +23,19 @@ export interface WithdrawPanelProps {
 
 /** The withdraw form (withdrawable cash, minimum, daily limit) and the shopper's withdrawals. */
 function WithdrawPanel ({ refreshKey, onChanged }: WithdrawPanelProps) {
-  const [info, setInfo] = useState<WithdrawInfo | null>(null)
-  const [list, setList] = useState<WithdrawalView[]>([])
-  const [total, setTotal] = useState(0)
   const [text, setText] = useState('')
   const [busy, setBusy] = useState(false)
   // one key per amount asked: a retry after a lost answer is the same request, never a second withdrawal
   const key = useRef({ amount: 0, value: randomString(24) })
 
-  const load = async (page = 1) => {
-    try {
-      const [i, l] = await Promise.all([withdrawApi.info(), withdrawApi.list(page, LIST_PAGE)])
-      setInfo(i)
-      setList(prev => (page === 1 ? l.list : [...prev, ...l.list]))
-      setTotal(l.total)
-    } catch (e) {
-      toast({ message: errorMessage(e) })
-    }
-  }
-  useEffect(() => { void load() }, [refreshKey])
+  // the figures come with each page of the list, read again when refreshKey changes
+  const withdrawals = usePagedList(async (page, size) => {
+    const [info, l] = await Promise.all([withdrawApi.info(), withdrawApi.list(page, size)])
+    return { ...l, info }
+  }, { pageSize: LIST_PAGE, deps: [refreshKey], onError: e => toast({ message: errorMessage(e) }) })
+  const info: WithdrawInfo | null = withdrawals.last?.info ?? null
+  const list: WithdrawalView[] = withdrawals.items ?? []
+  const total = withdrawals.total
 
   const amount = text ? parseYuan(text) : null
   const left = info ? Math.max(0, info.dailyMaxCents - info.usedTodayCents) : 0
@@ -111,7 +106,7 @@ function WithdrawPanel ({ refreshKey, onChanged }: WithdrawPanelProps) {
               <Text className={`withdraw-status withdraw-status--${w.status}`}>{t(`withdraw.status.${w.status}`)}</Text>
             </View>
           ))}
-        {list.length < total && <View className='withdraw-more' onClick={() => { void load(Math.floor(list.length / LIST_PAGE) + 1) }}>{t('withdraw.more')}</View>}
+        {list.length < total && <View className='withdraw-more' onClick={() => { void withdrawals.loadMore() }}>{t('withdraw.more')}</View>}
       </Section>
     </View>
   )

@@ -20,7 +20,7 @@ import type { MessageKey } from '@/locales/types'
 import { loading, toast } from '@/utils/feedback'
 import { AMOUNT_INPUT_TYPE, formatCents, formatTime, parseYuan } from '@/utils/format'
 import { redirect } from '@/utils/navigation'
-import { useListPageEvents, usePagedList } from '@/utils/useRemote'
+import { useListPageEvents, usePagedList, useRemote } from '@/utils/useRemote'
 import WithdrawPanel from './WithdrawPanel'
 import './index.scss'
 
@@ -35,9 +35,7 @@ function RechargePage () {
   const { params } = useRouter()
   const [withdrawOpen, setWithdrawOpen] = useState(params.withdraw === '1')
   const [refreshKey, setRefreshKey] = useState(0)
-  const [balance, setBalance] = useState<WalletBalance | null>(null)
-  const [methods, setMethods] = useState<PayMethod[]>([])
-  const [channel, setChannel] = useState<PayChannel | null>(null)
+  const [pickedChannel, setChannel] = useState<PayChannel | null>(null)
   const [preset, setPreset] = useState<number | null>(10000)
   const [custom, setCustom] = useState('')
   const [busy, setBusy] = useState(false)
@@ -48,19 +46,19 @@ function RechargePage () {
   const ledger = ledgerList.items ?? []
   useListPageEvents(ledgerList)
 
+  // the balance and the ways to pay, read with the ledger; the withdraw panel reads its figures again after each
+  const wallet = useRemote(async () => {
+    const [balance, methods] = await Promise.all([shopApi.walletBalance(), orderApi.payMethods()])
+    return { balance, methods }
+  }, [], { loadOnMount: false, onError: e => toast({ message: errorMessage(e) }), onSuccess: () => setRefreshKey(k => k + 1) })
+  const balance: WalletBalance | null = wallet.data?.balance ?? null
+  const methods: PayMethod[] = wallet.data?.methods ?? []
+  const channel = pickedChannel ?? methods[0]?.channel ?? null
+
   const load = async () => {
     if (!sessionStore.loggedIn) return
-    const ledgerLoaded = ledgerList.refresh() // never rejects: a failure is toasted by onError
-    try {
-      const [b, m] = await Promise.all([shopApi.walletBalance(), orderApi.payMethods()])
-      setBalance(b)
-      setMethods(m)
-      setChannel(c => c ?? m[0]?.channel ?? null)
-      setRefreshKey(k => k + 1)
-    } catch (e) {
-      toast({ message: errorMessage(e) })
-    }
-    await ledgerLoaded
+    // neither rejects: a failure is toasted by onError
+    await Promise.all([ledgerList.refresh(), wallet.reload()])
   }
   useDidShow(() => { void load() })
 

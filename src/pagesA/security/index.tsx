@@ -20,6 +20,7 @@ import { dialog, loading, toast } from '@/utils/feedback'
 import { AMOUNT_INPUT_TYPE, formatCents, formatTime } from '@/utils/format'
 import { loginToContinue } from '@/utils/loginReturn'
 import { useCountdown } from '@/utils/useCountdown'
+import { useRemote } from '@/utils/useRemote'
 import { checkEmail, checkPhone, normalizePhone, PHONE_INPUT_MAX, PHONE_INPUT_TYPE } from '@/utils/validation'
 import { CODE_MAX, CODE_RESEND_SECONDS, ENTRY_PAGE } from '@/constants'
 import ReauthCode, { type ReauthDraft } from './ReauthCode'
@@ -53,8 +54,6 @@ const chinaToday = () => new Date(Date.now() + 8 * 3600 * 1000).toISOString().sl
  * deleting the account.
  */
 function SecurityPage () {
-  const [data, setData] = useState<SecurityOverview | null>(null)
-  const [failed, setFailed] = useState(false)
   const [pwOpen, setPwOpen] = useState(false)
   const [pw, setPw] = useState({ current: '', next: '', again: '' })
   const [limits, setLimitsDraft] = useState<Record<LimitKind, string>>({ daily: '', monthly: '' })
@@ -70,11 +69,11 @@ function SecurityPage () {
   const [bindForm, setBindForm] = useState({ target: '', code: '' })
   const waits = { phone: useCountdown(), email: useCountdown() }
 
-  const load = async () => {
-    try {
-      const o = await securityApi.overview()
-      setData(o)
-      setFailed(false)
+  // read each time the page shows; the drafts follow each answer
+  const overview = useRemote(() => securityApi.overview(), [], {
+    loadOnMount: false,
+    onError: e => toast({ message: errorMessage(e) }),
+    onSuccess: (o: SecurityOverview) => {
       setLimitsDraft({ daily: limitText(o.limits.daily.cents), monthly: limitText(o.limits.monthly.cents) })
       // a code goes to a bound phone (else the address) unless the owner picked the other
       const via = defaultVia(o.phone, o.email)
@@ -83,11 +82,11 @@ function SecurityPage () {
         setPwProof(keep)
         setDeleteProof(keep)
       }
-    } catch (e) {
-      setFailed(true)
-      toast({ message: errorMessage(e) })
     }
-  }
+  })
+  const load = overview.reload
+  const data = overview.data ?? null
+  const failed = overview.failed
   useDidShow(() => { if (sessionStore.loggedIn) void load() })
 
   if (!sessionStore.loggedIn) {
