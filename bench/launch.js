@@ -19,7 +19,8 @@
  * shoppers are dealt to them in turn (shopper i talks to process i mod N), each with its own pool of --pool.
  *
  * Usage: node bench/launch.js [--shoppers 500] [--attempts 3] [--db sqlite|postgres|both] [--pool 10] [--pg-sync on|off]
- *                             [--workers 1] [--server-root DIR]
+ *                             [--workers 1] [--server-root DIR] [--pg-stats]
+ * --pg-stats loads pg_stat_statements and prints the statements PostgreSQL spent the most time on.
  */
 const { fork } = require('node:child_process')
 const { createHash, randomInt } = require('node:crypto')
@@ -294,7 +295,7 @@ async function main () {
   const { startPostgres } = require('./support/postgres')
   let postgres = null
   if (dbs.includes('postgres')) {
-    postgres = await startPostgres({ synchronousCommit: arg('pg-sync', 'on') })
+    postgres = await startPostgres({ synchronousCommit: arg('pg-sync', 'on'), statementStats: process.argv.includes('--pg-stats') })
     if (!postgres) { console.log('PostgreSQL is not installed: SQLite only'); dbs.splice(dbs.indexOf('postgres'), 1) }
   }
   let failed = false
@@ -320,6 +321,12 @@ async function main () {
         console.log('books: balanced (ledger, wallets, one prize per slot, purchases priced and debited once, commitments recomputed)')
       }
       console.log(`goal "slot sold" < ${100 * GOAL_SLOT_SOLD} %: ${r.share < GOAL_SLOT_SOLD ? 'met' : 'MISSED'}`)
+      if (dialect === 'postgres' && process.argv.includes('--pg-stats')) {
+        console.log('where PostgreSQL spent its time (pg_stat_statements, the whole run: set-up, warm-up and launch):')
+        for (const s of await postgres.topStatements('bench_launch')) {
+          console.log(`  ${(s.total_exec_time / 1000).toFixed(2).padStart(7)} s ${String(s.calls).padStart(7)} calls ${s.mean_exec_time.toFixed(2).padStart(7)} ms  ${s.query.replace(/\s+/g, ' ').slice(0, 150)}`)
+        }
+      }
     }
   } finally {
     if (postgres) await postgres.stop()

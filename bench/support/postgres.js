@@ -32,7 +32,7 @@ async function withClient (url, fn) {
 }
 
 /** `synchronousCommit: 'off'` trades the last fraction of a second of commits on a crash for speed (SQLite's NORMAL is alike). */
-async function startPostgres ({ synchronousCommit = 'on' } = {}) {
+async function startPostgres ({ synchronousCommit = 'on', statementStats = false } = {}) {
   if (process.env.PG_BENCH_URL) {
     const base = new URL(process.env.PG_BENCH_URL)
     const url = name => { const u = new URL(base); u.pathname = `/${name}`; return u.toString() }
@@ -53,7 +53,8 @@ async function startPostgres ({ synchronousCommit = 'on' } = {}) {
   if (root) spawnSync('chown', ['-R', 'postgres:', dir])
   run(prefix, path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-instructions'])
   const port = await freePort()
-  const settings = `-c max_connections=200 -c shared_buffers=128MB -c synchronous_commit=${synchronousCommit === 'off' ? 'off' : 'on'}`
+  // statementStats: pg_stat_statements (Debian's PostgreSQL has it), for topStatements() below
+  const settings = `-c max_connections=200 -c shared_buffers=128MB -c synchronous_commit=${synchronousCommit === 'off' ? 'off' : 'on'}${statementStats ? ' -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all' : ''}`
   run(prefix, path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'postgres.log'), '-w', '-t', '30', '-o', `-h 127.0.0.1 -p ${port} -k ${dir} ${settings}`, 'start'])
   const admin = `postgres://postgres@127.0.0.1:${port}/postgres`
   const version = await withClient(admin, async c => (await c.query('show server_version')).rows[0].server_version)
@@ -71,6 +72,16 @@ async function startPostgres ({ synchronousCommit = 'on' } = {}) {
     url: name => `postgres://postgres@127.0.0.1:${port}/${name}`,
     settings: `PostgreSQL ${version}, fsync on, ${settings.replace(/-c /g, '')}`,
     createDatabase: name => withClient(admin, async c => { await c.query(`drop database if exists "${name}"`); await c.query(`create database "${name}"`) }),
+    /** The statements that took the most of the server's time in database `name` since the last reset. */
+    topStatements: (name, n = 12) => withClient(`postgres://postgres@127.0.0.1:${port}/${name}`, async c => {
+      await c.query('create extension if not exists pg_stat_statements')
+      return (await c.query(`select calls, total_exec_time, mean_exec_time, rows, query from pg_stat_statements
+        where dbid = (select oid from pg_database where datname = $1) order by total_exec_time desc limit $2`, [name, n])).rows
+    }),
+    resetStatements: name => withClient(`postgres://postgres@127.0.0.1:${port}/${name}`, async c => {
+      await c.query('create extension if not exists pg_stat_statements')
+      await c.query('select pg_stat_statements_reset()')
+    }),
     stop
   }
 }
