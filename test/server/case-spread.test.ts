@@ -7,6 +7,7 @@
  * PostgreSQL, really at once) each hold a different case, and the books balance after they buy.
  */
 import { createHash } from 'node:crypto'
+import { sql } from 'kysely'
 import { testDialects } from './support/db'
 import { createTestApp, post, type TestApp } from './support/app'
 import { buy, makeSeries, makeShopper, topUp, type Shopper } from './support/shop'
@@ -168,5 +169,34 @@ describe.each(testDialects())('spreading shoppers across cases on %s', (dialect)
     const answers = await Promise.all(shoppers.map((s, i) => buy(t.app, s, { caseId: views[i].caseId, slots: views[i].slots.filter(x => !x.sold).slice(0, 2).map(x => x.slot) })))
     expect(answers.map(r => r.body.code)).toEqual(shoppers.map(() => 200))
     expect(await invariantViolations(t.db)).toEqual([])
+  })
+
+  // PostgreSQL only: SQLite runs one write transaction at a time, so nobody is ever mid-way through taking a lease
+  const onPostgres = dialect === 'postgres' ? test : test.skip
+  onPostgres('a case another shopper is taking right now is passed by at once, not waited for', async () => {
+    const seriesId = await makeSeries(t.db, t.clock)
+    const [first] = await onSale(seriesId)
+    const a = await makeShopper(t.app, t.db, t.clock)
+    const b = await makeShopper(t.app, t.db, t.clock)
+    // shopper a is given the case, in a transaction that has written the lease and not committed yet
+    // (as assignCase does: the lease's advisory lock, then the row)
+    await t.db.connection().execute(async conn => {
+      await sql`begin`.execute(conn)
+      try {
+        await sql`select pg_advisory_xact_lock(16016, ${first}::int)`.execute(conn)
+        await sql`insert into case_leases (case_id, user_id, until) values (${first}, ${a.id}, now() + interval '60 seconds')`.execute(conn)
+        // shopper b arrives meanwhile: answered with another case, without waiting for a's transaction
+        const started = Date.now()
+        const vb = await Promise.race([view(seriesId, b), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('b waited for a')), 3000))])
+        expect(vb.caseId).not.toBe(first)
+        expect(vb.heldUntil).not.toBeNull()
+        expect(Date.now() - started).toBeLessThan(3000)
+      } finally {
+        await sql`rollback`.execute(conn)
+      }
+    })
+    // with a's transaction gone, the case is free again: the next shopper gets it
+    const c = await makeShopper(t.app, t.db, t.clock)
+    expect((await view(seriesId, c)).caseId).toBe(first)
   })
 })
