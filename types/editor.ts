@@ -9,7 +9,7 @@
  */
 import { Type, type Static } from 'typebox'
 import { route } from './api'
-import { EDITOR_LIMITS, IMAGE_MAX_PIXELS, MAX_BOX_PRICE_CENTS, OPERATOR_LIMITS, PAGE_MAX, UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, UPLOAD_PDF_MAX_BYTES, UPLOAD_PDF_MAX_MB, UPLOAD_URL_PATTERN } from './limits'
+import { CASES_AHEAD_MAX, EDITOR_LIMITS, IMAGE_MAX_PIXELS, MAX_BOX_PRICE_CENTS, OPERATOR_LIMITS, PAGE_MAX, UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, UPLOAD_PDF_MAX_BYTES, UPLOAD_PDF_MAX_MB, UPLOAD_URL_PATTERN } from './limits'
 import { Id, MultilineText, Nullable, Obj, PageResult, StringEnum, Text, Timestamp } from './schema'
 import { Rarity } from './shop'
 
@@ -119,6 +119,22 @@ export type EditorSeriesSaveRequest = Static<typeof EditorSeriesSaveRequest>
 export const EditorSeriesIdRequest = Obj({ seriesId: Id })
 export type EditorSeriesIdRequest = Static<typeof EditorSeriesIdRequest>
 
+export const CasesOpenAheadRequest = Obj({
+  seriesId: Id,
+  /** How many cases to open now (fewer when the series reaches its cap of open cases). */
+  count: Type.Integer({ minimum: 1, maximum: CASES_AHEAD_MAX })
+})
+export type CasesOpenAheadRequest = Static<typeof CasesOpenAheadRequest>
+export const CasesOpenAheadResult = Type.Object({
+  /** Cases opened by this call. */
+  opened: Type.Integer(),
+  /** Cases of the series on sale now. */
+  open: Type.Integer(),
+  /** The most cases of one series on sale at once. */
+  max: Type.Integer()
+})
+export type CasesOpenAheadResult = Static<typeof CasesOpenAheadResult>
+
 /** Why a draft cannot be published: every problem at once, each naming its field. */
 export const PublishProblem = Type.Object({
   /** e.g. title.en, designs.2.image, hiddenCasePpm, designs */
@@ -164,6 +180,11 @@ export const editorRoutes = {
   seriesRetire: route({
     method: 'POST', url: '/api/operator/seriesRetire', auth: 'operator', tag, body: EditorSeriesIdRequest, data: EditorSeries,
     summary: 'Take a series off sale: every open case is retired and revealed'
+  }),
+  casesOpenAhead: route({
+    method: 'POST', url: '/api/operator/casesOpenAhead', auth: 'operator', tag, body: CasesOpenAheadRequest, data: CasesOpenAheadResult,
+    summary: 'Open cases of a series on sale ahead of a launch (audited)',
+    description: 'Each case is shuffled and committed like any other, so shoppers arriving at once are given ready cases instead of waiting while one is made. Stops at the series\' cap of open cases (answered in max). 422 when the series is not on sale.'
   }),
   upload: route({
     method: 'POST', url: '/api/operator/upload', auth: 'operator', tag, data: UploadResult,

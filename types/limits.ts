@@ -244,6 +244,12 @@ export const EDITOR_LIMITS = {
   /** Largest reference or recycle value of a design (10,000 yuan). */
   valueMaxCents: 1_000_000
 } as const
+/**
+ * The most cases an operator opens ahead of a launch in one call (each is a shuffle, a commitment and a
+ * row per slot; a thousand take about a second on PostgreSQL). The series' cap of open cases at once
+ * (CASE_SPREAD.maxOpenCases on the server) still holds.
+ */
+export const CASES_AHEAD_MAX = 1000
 export const UPLOAD_MAX_MB = 2
 export const UPLOAD_MAX_BYTES = UPLOAD_MAX_MB * 1024 * 1024
 /**

@@ -1,4 +1,4 @@
-/** The series editor (types/editor.ts): series by status, one series, save, publish, retire. */
+/** The series editor (types/editor.ts): series by status, one series, save, publish, retire, open cases ahead. */
 import type { EditorSeriesListRequest, EditorSeriesSaveRequest, editorRoutes } from '~types/editor'
 import { postRoute } from './request'
 
@@ -9,5 +9,6 @@ export const editorApi = {
   get: (seriesId: number) => postRoute<R['series']>('/api/operator/series', { seriesId }),
   save: (body: EditorSeriesSaveRequest) => postRoute<R['seriesSave']>('/api/operator/seriesSave', body),
   publish: (seriesId: number) => postRoute<R['seriesPublish']>('/api/operator/seriesPublish', { seriesId }),
-  retire: (seriesId: number) => postRoute<R['seriesRetire']>('/api/operator/seriesRetire', { seriesId })
+  retire: (seriesId: number) => postRoute<R['seriesRetire']>('/api/operator/seriesRetire', { seriesId }),
+  openAhead: (seriesId: number, count: number) => postRoute<R['casesOpenAhead']>('/api/operator/casesOpenAhead', { seriesId, count })
 }

@@ -3,7 +3,7 @@
  *  - the demo operator (zh) opens the editor's Series tab, starts a new series, types both languages,
  *    the price and the hidden chance, adds 6 designs and uploads an image for each through the page's
  *    file input (real PNG files), sees the odds preview the server will publish, is stopped by the
- *    publish check while one image is missing, then publishes;
+ *    publish check while one image is missing, then publishes; opens 7 cases ahead of its launch;
  *  - the new series is in the list as on sale, its images are served under /media/u/ byte for byte,
  *    and the audit log holds its creation and publication;
  *  - the demo shopper (en) finds it on the home page, sees every design's odds as previewed, and buys a
@@ -132,6 +132,20 @@ async function run ({ base }) {
     const audit = await api(base, '/api/operator/audit', { page: 1, size: 20, entity: 'series' }, opToken)
     const actions = audit.list.filter(a => a.entityId === mine.id).map(a => a.action)
     assert.ok(actions.includes('series.create') && actions.includes('series.publish'), actions.join())
+
+    // ---- cases opened ahead of its launch, from the series' page: a bad count is named, then 7 open
+    await listed.click()
+    await o.page.locator('.open-ahead__go').waitFor()
+    await o.input('open-ahead__count').fill('abc')
+    await o.page.locator('.open-ahead__go').click()
+    await o.page.locator('.open-ahead__problem', { hasText: '请填 1 到 1000 的整数' }).waitFor()
+    await o.input('open-ahead__count').fill('7')
+    await o.page.locator('.open-ahead__go').click()
+    await o.page.getByText('已开 7 箱，现在在售 8 箱').waitFor()
+    await o.shot('editor-series-open-ahead-zh.png')
+    const opened = (await api(base, '/api/operator/audit', { page: 1, size: 20, entity: 'series' }, opToken)).list
+      .filter(a => a.entityId === mine.id && a.action === 'series.openCasesAhead')
+    assert.equal(opened.length, 1, 'one audited batch of cases opened ahead')
 
     // ---- the shopper sees it with those odds and buys a box
     await logIn(s, base, 'shopper', 'shopper123')

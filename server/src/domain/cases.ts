@@ -121,10 +121,11 @@ async function caseView (db: Db, c: CaseRowDb, switchesLeft: number, heldUntil: 
 }
 
 /** Open cases of the series nobody else holds now, fullest first (cases sell out one after another), then oldest. */
-async function unheldCases (db: Db, seriesId: number, userId: number | null, now: number, limit: number): Promise<number[]> {
+async function unheldCases (db: Db, seriesId: number, userId: number | null, now: number, limit: number, exclude: number[] = []): Promise<number[]> {
   const rows = await db.selectFrom('cases').leftJoin('case_leases', 'case_leases.case_id', 'cases.id')
     .select('cases.id')
     .where('cases.series_id', '=', seriesId).where('cases.status', '=', 'on_sale')
+    .$if(exclude.length > 0, q => q.where('cases.id', 'not in', exclude))
     .where(eb => eb.or([
       eb('case_leases.case_id', 'is', null),
       eb('case_leases.until', '<=', iso(now)),
@@ -137,7 +138,7 @@ async function unheldCases (db: Db, seriesId: number, userId: number | null, now
 }
 
 /** How many cases of the series are on sale (an index-only count). */
-async function openCaseCount (db: Db, seriesId: number): Promise<number> {
+export async function openCaseCount (db: Db, seriesId: number): Promise<number> {
   const row = await db.selectFrom('cases').where('series_id', '=', seriesId).where('status', '=', 'on_sale')
     .select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   return Number(row.n)
@@ -202,10 +203,17 @@ async function assignCase (db: Db, clock: Clock, seriesId: number, userId: numbe
   return db.transaction().execute(async trx => {
     let caseId: number | null = null
     let heldUntil: string | null = iso(now + CASE_LEASE_MS)
-    // a few candidates: under concurrency (PostgreSQL) other shoppers may be taking some of them right
-    // now (takeLease passes those by without waiting), so enough for the ones arriving with this one
-    for (const id of await unheldCases(trx, seriesId, userId, now, 12)) {
-      if (await takeLease(trx, id, userId, now)) { caseId = id; break }
+    // the free cases, a dozen at a time: under concurrency (PostgreSQL) other shoppers may be taking
+    // some of them right now (takeLease passes those by without waiting); each round leaves out the
+    // ones tried, and sees the leases committed since, until a case is taken or none is free
+    const tried: number[] = []
+    while (caseId === null) {
+      const candidates = await unheldCases(trx, seriesId, userId, now, 12, tried)
+      if (candidates.length === 0) break
+      for (const id of candidates) {
+        tried.push(id)
+        if (await takeLease(trx, id, userId, now)) { caseId = id; break }
+      }
     }
     if (caseId === null) {
       // below the cap a new case is opened; the roomiest open case is looked for only at the cap

@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely'
 import type {
-  EditorDesign, EditorDesignInput, EditorSeries, EditorSeriesListRequest, EditorSeriesListResponse, EditorSeriesSaveRequest,
+  CasesOpenAheadResult, EditorDesign, EditorDesignInput, EditorSeries, EditorSeriesListRequest, EditorSeriesListResponse, EditorSeriesSaveRequest,
   EditorSeriesStatus, PublishProblem
 } from '../../../types/editor'
 import { EDITOR_LIMITS } from '../../../types/limits'
@@ -21,7 +21,7 @@ import { fail } from '../http/envelope'
 import { ART_NAME } from '../http/media'
 import type { MessageKey, MessageParams } from '../i18n/messages'
 import { writeAudit } from './audit'
-import { createCase, retireOnSaleCases } from './cases'
+import { CASE_SPREAD, createCase, openCaseCount, retireOnSaleCases } from './cases'
 
 /** Translates a message in the caller's language (the route passes the request's). */
 export type Translate = (key: MessageKey, params?: MessageParams) => string
@@ -338,4 +338,40 @@ export async function retireSeries (db: Db, dialect: Dialect, clock: Clock, acto
     })
     return after
   })
+}
+
+/** Cases made in one transaction when an operator opens cases ahead (each a shuffle, a commitment and its slots). */
+const OPEN_AHEAD_BATCH = 100
+
+/**
+ * Opens `count` cases of a series on sale ahead of a launch, up to the series' cap of open cases
+ * (CASE_SPREAD.maxOpenCases): shoppers who then arrive at once are given these (cases.ts, assignCase)
+ * instead of each waiting while a case is made for them. In transactions of OPEN_AHEAD_BATCH cases, each
+ * holding the series row (so a retire waits for it, and a batch after a retire is refused) and each
+ * audited with how many it opened. Answers how many were opened, how many are open, and the cap.
+ */
+export async function openCasesAhead (db: Db, dialect: Dialect, clock: Clock, actorId: number, seriesId: number, count: number): Promise<CasesOpenAheadResult> {
+  let opened = 0
+  let open = 0
+  for (;;) {
+    const batch = await db.transaction().execute(async trx => {
+      const s = await lockedSeries(trx, dialect, seriesId)
+      if (s.status !== 'on_sale') throw fail.unprocessable('editor.openAheadNotOnSale')
+      const before = await openCaseCount(trx, seriesId)
+      const n = Math.max(0, Math.min(OPEN_AHEAD_BATCH, count - opened, CASE_SPREAD.maxOpenCases - before))
+      const ids: number[] = []
+      for (let i = 0; i < n; i++) ids.push(await createCase(trx, clock, seriesId))
+      if (n > 0) {
+        await writeAudit(trx, clock, {
+          actorId, action: 'series.openCasesAhead', entity: 'series', entityId: seriesId,
+          detail: { before: { openCases: before }, after: { openCases: before + n }, requested: count, opened: ids }
+        })
+      }
+      return { n, open: before + n }
+    })
+    opened += batch.n
+    open = batch.open
+    if (batch.n === 0 || opened >= count) break
+  }
+  return { opened, open, max: CASE_SPREAD.maxOpenCases }
 }

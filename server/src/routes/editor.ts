@@ -11,7 +11,7 @@ import { enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { RULES } from '../security/rules'
 import { readUploadedFile, readUploadedImage, storeImage, uploadScope } from '../http/upload'
-import { editorSeries, listEditorSeries, publishSeries, retireSeries, saveSeries } from '../domain/editor'
+import { editorSeries, listEditorSeries, openCasesAhead, publishSeries, retireSeries, saveSeries } from '../domain/editor'
 
 export function editorRoutesOf (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.seriesList, async ({ body }) => listEditorSeries(ctx.db, body))
@@ -20,6 +20,7 @@ export function editorRoutesOf (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.seriesPublish, async ({ body, userId, request }) =>
     publishSeries(ctx.db, ctx.dialect, ctx.clock, userId, body.seriesId, (key, params) => messageFor(request, key, params)))
   defineRoute(app, ctx, r.seriesRetire, async ({ body, userId }) => retireSeries(ctx.db, ctx.dialect, ctx.clock, userId, body.seriesId))
+  defineRoute(app, ctx, r.casesOpenAhead, async ({ body, userId }) => openCasesAhead(ctx.db, ctx.dialect, ctx.clock, userId, body.seriesId, body.count))
 
   uploadScope(app, scope => {
     defineRoute(scope, ctx, r.upload, async ({ request, userId }) => {

@@ -1044,6 +1044,16 @@ const rest: RestDict = {
     noPath: 'Unable to find file path',
     noFile: 'No file selected'
   },
+  openAhead: {
+    title: 'Open cases ahead of a launch',
+    hint: 'Many shoppers arrive at once at a launch: cases opened now (each shuffled, its commitment published) are ready for them, so nobody waits while a case is made.',
+    count: 'Cases to open',
+    go: 'Open cases',
+    whole: 'Enter a whole number from 1 to {max}',
+    range: 'From 1 to {max} cases at a time',
+    done: 'Opened {opened} cases; {open} on sale now (at most {max})',
+    full: 'The series already has its most cases on sale ({max}); none opened'
+  },
   seriesForm: {
     alt: 'Picture description (read by screen readers)',
     altZh: 'Chinese description',

@@ -23,6 +23,7 @@ import { visionApi } from '@/services/vision'
 import ImagePicker from './ImagePicker'
 import { notConfigured, useHelpers } from './useHelpers'
 import PromoTasks from './PromoTasks'
+import OpenAheadPanel from './OpenAheadPanel'
 import { formPrint } from './seriesForm'
 import './SeriesTab.scss'
 
@@ -388,6 +389,8 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
           {serverProblems.map((p, i) => <Text key={i} className='editor-hint editor-hint--error series-problem'>{p}</Text>)}
         </Section>
       )}
+
+      {form.status === 'on_sale' && form.id !== undefined && <OpenAheadPanel seriesId={form.id} />}
 
       <View className='series-actions'>
         <View className='btn btn--ghost series-back' onClick={() => { void onBack() }}>{t('seriesForm.back')}</View>
