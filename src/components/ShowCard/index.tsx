@@ -51,9 +51,10 @@ function ShowCard ({ post, onOpen, onLike, full = false }: ShowCardProps) {
         </View>
       </View>
       <View className='show-card__foot'>
+        {/* its name holds the words it shows (the count), and what a tap does */}
         {onLike
           ? (
-            <View className={`show-like ${post.liked ? 'show-like--on' : ''}`} {...a11yControl(post.liked ? t('show.unlike') : t('show.like'))}
+            <View className={`show-like ${post.liked ? 'show-like--on' : ''}`} {...a11yControl(`${post.liked ? t('show.unlike') : t('show.like')} · ${t('show.likes', { n: post.likeCount })}`)}
               aria-pressed={post.liked ? 'true' : 'false'} onClick={onLike}>
               <Text {...A11Y_HIDDEN}>{post.liked ? '♥' : '♡'} </Text><Text>{t('show.likes', { n: post.likeCount })}</Text>
             </View>

@@ -140,7 +140,7 @@ function ShowPostPage () {
           </View>
         </View>
       )}
-      <ShareBar title={title} />
+      {p.status === 'visible' && <ShareBar title={title} />}
       <Section title={t('show.proofTitle')} className='show-proofs'>
         {p.prizes.map(x => <ProofRow key={x.prizeId} prize={x} badge={<RarityBadge rarity={x.design.rarity} />} />)}
       </Section>
@@ -162,7 +162,7 @@ function ShowPostPage () {
               <Text className='show-composer__cancel' {...a11yControl()} onClick={() => setReplyTo(null)}>{t('show.cancelReply')}</Text>
             </View>
           )}
-          <Textarea className='show-composer__text' value={text} maxlength={SHOW_LIMITS.commentMax} autoHeight
+          <Textarea className='show-composer__text' value={text} maxlength={SHOW_LIMITS.commentMax}
             placeholder={replyTo ? t('show.replyHint', { name: replyTo.authorName, max: SHOW_LIMITS.commentMax }) : t('show.commentHint', { max: SHOW_LIMITS.commentMax })}
             aria-label={t('show.commentsTitle')} onInput={e => setText(e.detail.value)} />
           <View className={`btn btn--primary show-composer-send ${busy ? 'btn--disabled' : ''}`} {...a11yControl()} onClick={() => { void send() }}>{t('show.send')}</View>
