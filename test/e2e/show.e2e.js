@@ -171,6 +171,9 @@ async function run ({ base }) {
     // the series page shows its best posts
     await visitor.page.goto(`${base}/pagesA/blind_box_detail/index?seriesId=${author.seriesId}`, { waitUntil: 'networkidle' })
     await visitor.page.locator(`.detail-best .show-card-${postId}`).waitFor()
+    await visitor.page.locator('.detail-best').scrollIntoViewIfNeeded()
+    await visitor.shot('show-series-best-en.png')
+    assert.deepEqual(await overflow(visitor.page), [])
 
     for (const p of pages) assert.deepEqual(p.errors, [])
   } catch (e) {
