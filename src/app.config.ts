@@ -21,7 +21,9 @@ export default defineAppConfig({
         'props/index',
         'purchase/index',
         'recharge/index',
-        'security/index'
+        'security/index',
+        'show/index',
+        'show_post/index'
       ]
     }
   ],

@@ -446,3 +446,33 @@ export const EVENT_LIMITS = {
   /** A reminder claimed this long ago and never finished (the server stopped mid-send) is given up, never sent twice. */
   staleSendingMs: 10 * 60_000
 } as const
+
+/**
+ * The player show (玩家秀, issue 27): shoppers post their own prizes with photos and text; likes,
+ * comments one level deep, reports and operator moderation. The app and the server check the same numbers.
+ */
+export const SHOW_SORTS = ['newest', 'popular'] as const
+export const SHOW_REPORT_REASONS = ['spam', 'fake', 'offensive', 'personal', 'other'] as const
+export const SHOW_LIMITS = {
+  textMax: 500,
+  /** Prizes in one post. */
+  prizesMax: 9,
+  /** Photos in one post (each an upload through /api/upload/image). */
+  imagesMax: 6,
+  commentMax: 200,
+  /** The reporter's own words beside the reason. */
+  reportNoteMax: 200,
+  /** The operator's reason for hiding, told to the author. */
+  moderationReasonMax: 200,
+  /** Reports (from different accounts) that hide a post or comment until an operator reviews it. */
+  reportsToHide: 3,
+  postsPerHour: 5,
+  commentsPerHour: 30,
+  reportsPerHour: 20,
+  pageSizeMax: 30,
+  /** The operators' word list: how many words, how long each. */
+  wordsMax: 300,
+  wordMax: 30,
+  /** Posts a series page shows. */
+  seriesBest: 3
+} as const

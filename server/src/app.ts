@@ -73,6 +73,7 @@ import { startEventReminders } from './domain/events'
 import { methodRoutesOf } from './routes/methods'
 import { complaintRoutes } from './routes/complaints'
 import { notifyRoutes } from './routes/notify'
+import { showRoutesOf } from './routes/show'
 import { registerMedia } from './http/media'
 import { DatabaseMediaStore, S3MediaStore, type MediaStore } from './domain/mediaStore'
 import { S3Client } from './providers/s3'
@@ -290,6 +291,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     editorRoutesOf(typed, ctx)
     complaintRoutes(typed, ctx)
     notifyRoutes(typed, ctx)
+    showRoutesOf(typed, ctx)
     speechRoutesOf(typed, ctx)
     visionRoutesOf(typed, ctx)
     aiRoutesOf(typed, ctx)

@@ -117,6 +117,8 @@ async function run ({ base, smtp }) {
   const combined = await api(base, '/api/combine', { recipeId: recipe.id, prizeIds: inputs.map(p => p.prizeId), idempotencyKey: `routes-c-${name}` }, token)
   const prizeId = prizes.find(p => !inputs.includes(p)).prizeId
   const operator = (await api(base, '/login/passwd', { user_name: 'operator', password: 'operator123' })).token
+  // a post of the player show (issue 27) with the prize that stays in the warehouse
+  const showPost = await api(base, '/api/show/create', { prizeIds: [prizeId], images: [], text: 'My first pull of this series' }, token)
   const other = series.find(s => s.id !== cheapest.id) ?? cheapest
   // a free box of another series, looked up when the page is visited (each language buys one)
   const purchaseUrl = async () => {
@@ -145,6 +147,9 @@ async function run ({ base, smtp }) {
     { key: 'props', url: '/pagesA/props/index' },
     { key: 'security', url: '/pagesA/security/index' },
     { key: 'editor', url: '/pagesA/editor/index', as: operator },
+    // the player show (issue 27): the feed and one post
+    { key: 'show', url: '/pagesA/show/index', ready: '.show-card' },
+    { key: 'show_post', url: `/pagesA/show_post/index?id=${showPost.id}`, ready: '.show-proof' },
     // not routes of their own: what a tap opens
     // the home banner opens how a box can be checked
     { key: 'home-banner', url: '/pagesA/home/index', tap: '.home-banner', ready: '.agreement', extra: true, title: { zh: '开盒如何可验证', en: 'How every box can be checked' } },
@@ -174,7 +179,7 @@ async function run ({ base, smtp }) {
     // the birth-date picker opened on the purchase page
     { key: 'purchase-birth-date', url: purchaseUrl, as: young, tap: '.age-gate__date', ready: '.taro-picker__action', extra: true }
   ]
-  assert.equal(new Set(pages.filter(p => !p.extra).map(p => p.key)).size, 16, 'the 16 routes of the spec')
+  assert.equal(new Set(pages.filter(p => !p.extra).map(p => p.key)).size, 18, 'the 16 routes of the spec and the player show\'s 2')
 
   const failures = []
   const scores = []

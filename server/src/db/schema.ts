@@ -570,6 +570,11 @@ export interface Database {
   media: MediaTable
   helper_tasks: HelperTasksTable
   complaints: ComplaintsTable
+  show_posts: ShowPostsTable
+  show_post_prizes: ShowPostPrizesTable
+  show_likes: ShowLikesTable
+  show_comments: ShowCommentsTable
+  show_reports: ShowReportsTable
 }
 
 /** An uploaded image, by the SHA-256 of its bytes (served as /media/u/<sha256>.<ext>). */
@@ -627,4 +632,53 @@ export interface ComplaintsTable {
   replied_at: Timestamp | null
   closed_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>
   updated_at: Timestamp
+}
+
+/** The player show (migration 0028, types/show.ts). */
+export type ShowStatusRow = 'visible' | 'reported' | 'hidden'
+export interface ShowPostsTable {
+  id: Generated<number>
+  user_id: number
+  text: string
+  /** JSON array of /media/u/... URLs. */
+  images: string
+  status: ShowStatusRow
+  hidden_reason: string | null
+  like_count: ColumnType<number, number | undefined, number>
+  comment_count: ColumnType<number, number | undefined, number>
+  report_count: ColumnType<number, number | undefined, number>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+export interface ShowPostPrizesTable {
+  post_id: number
+  prize_id: number
+  series_id: number
+  position: number
+}
+export interface ShowLikesTable {
+  post_id: number
+  user_id: number
+  created_at: Timestamp
+}
+export interface ShowCommentsTable {
+  id: Generated<number>
+  post_id: number
+  parent_id: number | null
+  user_id: number
+  text: string
+  status: ShowStatusRow
+  hidden_reason: string | null
+  report_count: ColumnType<number, number | undefined, number>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+export interface ShowReportsTable {
+  id: Generated<number>
+  target: 'post' | 'comment'
+  target_id: number
+  user_id: number
+  reason: 'spam' | 'fake' | 'offensive' | 'personal' | 'other'
+  note: string | null
+  created_at: Timestamp
 }

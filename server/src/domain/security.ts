@@ -11,6 +11,7 @@ import { shopDayStart } from './days'
 import { ageOn, parseDate, ageRecord, guardianPurpose, guardianView, MINOR_DAILY_CAP_CENTS, ADULT_AGE, OLDEST_AGE } from './age'
 import { shopDay } from './days'
 import { writeAudit } from './audit'
+import { eraseShowContent } from './show'
 import { SESSION_IDLE_MS } from './sessions'
 import type { LedgerKind } from '../db/schema'
 import type { DailyCapData } from '../../../types/shop'
@@ -452,6 +453,9 @@ export async function deleteAccount (db: Db, clock: Clock, dialect: 'sqlite' | '
     for (const table of ['identities', 'addresses', 'spending_limits', 'birth_date_corrections', 'age_checks', 'prop_inventory', 'slot_reservations', 'complaints', 'helper_tasks'] as const) {
       await trx.deleteFrom(table).where('user_id', '=', userId).execute()
     }
+    // the player show: its posts (photos and words), comments, likes and reports go
+    // (docs/decisions/player-show-deleted-accounts.md)
+    await eraseShowContent(trx, userId)
     // the keys stay (each records that its request was applied once); their stored answers, which a
     // replay would send and which can carry an address, go: no session is left to replay them
     await trx.updateTable('idempotency_keys').set({ response: JSON.stringify({ erased: true }) }).where('user_id', '=', userId).execute()

@@ -88,6 +88,27 @@ const ON_ROUTE: Record<string, Record<string, Label>> = {
     region: { zh: '所在地区', en: 'Region' },
     detail: { zh: '详细地址', en: 'Street, building, room' },
     isDefault: { zh: '默认地址', en: 'Default address' }
+  },
+  '/api/show/create': {
+    prizeIds: { zh: '晒的奖品', en: 'Prizes shown' },
+    images: { zh: '照片', en: 'Photos' },
+    text: { zh: '晒单内容', en: 'What you say' }
+  },
+  '/api/show/comment': {
+    text: { zh: '评论内容', en: 'Comment' },
+    parentId: { zh: '回复的评论', en: 'Comment replied to' },
+    postId: { zh: '晒单', en: 'Post' }
+  },
+  '/api/show/report': {
+    reason: { zh: '举报原因', en: 'Reason' },
+    note: { zh: '补充说明', en: 'Details' },
+    target: { zh: '举报对象', en: 'What is reported' }
+  },
+  '/api/operator/show/moderate': {
+    reason: { zh: '隐藏原因', en: 'Reason for hiding' }
+  },
+  '/api/operator/show/wordsSave': {
+    words: { zh: '屏蔽词', en: 'Blocked words' }
   }
 }
 

@@ -329,7 +329,26 @@ const zh = {
   'travel.pastDate': '{field} 不能早于今天（{today}）',
   'travel.tooFar': '{field} 最多只能查询 {days} 天内（最晚 {last}）',
   'travel.badDate': '{field} 不是有效日期',
-  'travel.sameStation': '{field} 不能与出发地相同'
+  'travel.sameStation': '{field} 不能与出发地相同',
+  // the player show (issue 27)
+  'show.notFound': '没有这条晒单',
+  'show.commentNotFound': '没有这条评论',
+  'show.prizeNotFound': '{field}：没有这件奖品，或它不属于你',
+  'show.prizeGone': '{field}：已回收或已用于合成的奖品不能晒',
+  'show.imageNotYours': '{field}：只能用你自己上传的照片',
+  'show.blockedWord': '{field}包含不允许的词：{word}',
+  'show.replyTooDeep': '{field}：只能回复评论，不能回复回复',
+  'show.postsRateLimited': '每小时最多发 {max} 条晒单，请 {minutes} 分钟后再试',
+  'show.commentsRateLimited': '每小时最多发 {max} 条评论，请 {minutes} 分钟后再试',
+  'show.reportsRateLimited': '举报太频繁，请 {minutes} 分钟后再试',
+  'show.reasonRequired': '{field}：隐藏时必须写明原因，会告诉作者',
+  'show.ownReport': '不能举报自己的内容',
+  'show.hiddenMailTitle': '你在玩家秀的{what}已被隐藏',
+  'show.hiddenMailText': '你好，你在玩家秀发布的{what}（{date}）已被运营隐藏。原因：{reason}\n\n如有疑问，请在“个人中心 - 联系我们”给我们留言。',
+  'show.restoredMailTitle': '你在玩家秀的{what}已恢复显示',
+  'show.restoredMailText': '你好，你在玩家秀发布的{what}（{date}）经复核已恢复显示。',
+  'show.what.post': '晒单',
+  'show.what.comment': '评论'
 } as const
 
 export type MessageKey = keyof typeof zh
@@ -659,7 +678,25 @@ const en: Record<MessageKey, string> = {
   'travel.pastDate': '{field} cannot be before today ({today})',
   'travel.tooFar': '{field} can be at most {days} days ahead (last {last})',
   'travel.badDate': '{field} is not a valid date',
-  'travel.sameStation': '{field} must differ from the departure'
+  'travel.sameStation': '{field} must differ from the departure',
+  'show.notFound': 'No such post',
+  'show.commentNotFound': 'No such comment',
+  'show.prizeNotFound': '{field}: no such prize, or it is not yours',
+  'show.prizeGone': '{field}: a recycled prize or one used in a combine cannot be shown',
+  'show.imageNotYours': '{field}: only photos you uploaded yourself',
+  'show.blockedWord': '{field} contains a word not allowed here: {word}',
+  'show.replyTooDeep': '{field}: you can reply to a comment, not to a reply',
+  'show.postsRateLimited': 'At most {max} posts an hour; try again in {minutes} minutes',
+  'show.commentsRateLimited': 'At most {max} comments an hour; try again in {minutes} minutes',
+  'show.reportsRateLimited': 'Too many reports; try again in {minutes} minutes',
+  'show.reasonRequired': '{field}: hiding needs a reason, which the author is told',
+  'show.ownReport': 'You cannot report your own post or comment',
+  'show.hiddenMailTitle': 'Your player show {what} was hidden',
+  'show.hiddenMailText': 'Hello, your player show {what} of {date} was hidden by the shop. Reason: {reason}\n\nIf you have a question, write to us from Profile - Contact us.',
+  'show.restoredMailTitle': 'Your player show {what} is shown again',
+  'show.restoredMailText': 'Hello, your player show {what} of {date} was reviewed and is shown again.',
+  'show.what.post': 'post',
+  'show.what.comment': 'comment'
 }
 
 const catalogue: Record<Locale, Record<MessageKey, string>> = { zh, en }

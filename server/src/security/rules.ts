@@ -3,7 +3,7 @@
  * Windows are short so that an attacker is slowed without locking the real owner out for long.
  */
 import type { RateRule } from './rateLimiter'
-import { COMPLAINT_LIMITS, MAIL_SEND_LIMITS, PRICE_LIMITS, SHOP_LIMITS, TRAVEL_LIMITS, VISION_LIMITS } from '../../../types/limits'
+import { COMPLAINT_LIMITS, MAIL_SEND_LIMITS, SHOW_LIMITS, PRICE_LIMITS, SHOP_LIMITS, TRAVEL_LIMITS, VISION_LIMITS } from '../../../types/limits'
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
@@ -88,5 +88,9 @@ export const RULES = {
   mailSendPerShopper: { name: 'mail-send-shopper', limit: MAIL_SEND_LIMITS.shopperPerHour, periodMs: HOUR },
   mailSendPerOperator: { name: 'mail-send-operator', limit: MAIL_SEND_LIMITS.operatorPerHour, periodMs: HOUR },
   /** /api/feishuRobotText and /api/wechatRobotText of one operator (WeCom itself takes 20 a minute per robot). */
-  robotPerOperator: { name: 'robot-operator', limit: 20, periodMs: MINUTE }
+  robotPerOperator: { name: 'robot-operator', limit: 20, periodMs: MINUTE },
+  /** The player show: posts, comments and reports of one account (tested in show.test.ts). */
+  showPostPerUser: { name: 'show-post-user', limit: SHOW_LIMITS.postsPerHour, periodMs: HOUR },
+  showCommentPerUser: { name: 'show-comment-user', limit: SHOW_LIMITS.commentsPerHour, periodMs: HOUR },
+  showReportPerUser: { name: 'show-report-user', limit: SHOW_LIMITS.reportsPerHour, periodMs: HOUR }
 } as const satisfies Record<string, RateRule>

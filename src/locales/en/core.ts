@@ -11,6 +11,8 @@ const core: CoreDict = {
   },
   titles: {
     event: 'Launch event',
+    show: 'Player show',
+    show_post: 'Player post',
     login: 'Log in',
     web_view: 'Web page',
     editor: 'Blind-box editor',

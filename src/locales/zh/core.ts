@@ -14,6 +14,8 @@ const core = {
   },
   titles: {
     event: '首发活动',
+    show: '玩家秀',
+    show_post: '晒单详情',
     login: '登录页',
     web_view: '网页',
     editor: '盲盒编辑器',

@@ -34,6 +34,7 @@ import { chinaClock } from '../event/travel'
 import { clockText, useTimeLeft } from '@/utils/useTimeLeft'
 import { loginToContinue } from '@/utils/loginReturn'
 import { detailLink, parseSlots, restoreSelection } from '@/utils/slots'
+import BestPosts from './BestPosts'
 import './index.scss'
 
 /**
@@ -276,6 +277,8 @@ function BlindBoxDetailPage () {
           <Text className='detail-rules'>{tr(series.rules)}</Text>
         </Section>
       )}
+
+      <BestPosts seriesId={series.id} />
 
       <PropSheet ref={propSheet} state={propState} hints={hints} onUse={(kind, slot) => { void useProp(kind, slot) }} />
       {preview && <DesignPreview design={preview} onClose={() => setPreview(null)} />}

@@ -26,6 +26,7 @@ import ComplaintsTab from './ComplaintsTab'
 import PdfTab from './PdfTab'
 import DataTab from './DataTab'
 import EventsTab from './EventsTab'
+import ModerationTab from './ModerationTab'
 import './index.scss'
 
 /** The operator's tabs; each is a component of its own file. */
@@ -40,6 +41,7 @@ const TABS: Array<{ key: string; label: MessageKey; Tab: ComponentType }> = [
   { key: 'settings', label: 'editor.tabSettings', Tab: SettingsTab },
   { key: 'operators', label: 'opRoles.tab', Tab: OperatorsTab },
   { key: 'complaints', label: 'complaints.tab', Tab: ComplaintsTab },
+  { key: 'moderation', label: 'moderation.tab', Tab: ModerationTab },
   { key: 'pdf', label: 'pdfPages.tab', Tab: PdfTab },
   { key: 'data', label: 'dataTab.tab', Tab: DataTab },
   { key: 'audit', label: 'audit.tab', Tab: AuditTab }

@@ -162,6 +162,10 @@ function PrizeDetailPage () {
             )}
       </Section>}
       {shipment && <ParcelCard shipment={shipment} onChanged={() => { void load() }} />}
+      {/* a prize still held can be shown off, with its proof (the player show) */}
+      {(prize.status === 'warehouse' || prize.status === 'shipping' || prize.status === 'received') && (
+        <View className='btn btn--ghost prize-to-show' onClick={() => navigate(`/pages/show/index?compose=1&prizeId=${prize.prizeId}`)}>{t('show.shareToShow')}</View>
+      )}
       {prize.status === 'warehouse' && (
         <ActionBar>
           <View className='btn btn--ghost prize-recycle' onClick={recycle}>{t('collection.recycle')} +{formatCents(design.recycleValueCents)}</View>
