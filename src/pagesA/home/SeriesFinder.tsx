@@ -70,18 +70,22 @@ export const SearchBox = observer(function SearchBox ({ query, onSearch }: Searc
   )
 })
 
+/** A change of the state: the fields that change, or how they follow from the state as it is then. */
+export type FinderPatch = Partial<FinderState> | ((s: FinderState) => Partial<FinderState>)
+
 export interface FinderControlsProps {
   state: FinderState
   tags: ThemeTag[]
-  onChange: (next: FinderState) => void
+  /** Applied to the latest state (two taps before a render both count). */
+  onChange: (patch: FinderPatch) => void
 }
 
 /** Sorts, and the filters behind a button (open while any is set). */
 export const FinderControls = observer(function FinderControls ({ state, tags, onChange }: FinderControlsProps) {
   const count = filterCount(state)
   const [open, setOpen] = useState(count > 0)
-  const set = (patch: Partial<FinderState>) => onChange({ ...state, ...patch })
-  const toggleTag = (id: number) => set({ tags: state.tags.includes(id) ? state.tags.filter(x => x !== id) : [...state.tags, id] })
+  const set = (patch: FinderPatch) => onChange(patch)
+  const toggleTag = (id: number) => set(s => ({ tags: s.tags.includes(id) ? s.tags.filter(x => x !== id) : [...s.tags, id] }))
 
   return (
     <View className='finder-controls'>
@@ -103,14 +107,14 @@ export const FinderControls = observer(function FinderControls ({ state, tags, o
           <Text className='finder-panel__title'>{t('finder.price')}</Text>
           <View className='finder-row' role='group' aria-label={t('finder.price')}>
             {PRICE_BAND_KEYS.map(b => (
-              <Chip key={b} on={state.price === b} label={t(BAND_LABELS[b])} className={`price-${b}`} onClick={() => set({ price: state.price === b ? null : b })} />
+              <Chip key={b} on={state.price === b} label={t(BAND_LABELS[b])} className={`price-${b}`} onClick={() => set(s => ({ price: s.price === b ? null : b }))} />
             ))}
           </View>
           <Text className='finder-panel__title'>{t('finder.rarity')}</Text>
           <View className='finder-row' role='group' aria-label={t('finder.rarity')}>
-            <Chip on={state.rarity === 'rare'} label={t('finder.hasRare')} className='rarity-rare' onClick={() => set({ rarity: state.rarity ? null : 'rare' })} />
+            <Chip on={state.rarity === 'rare'} label={t('finder.hasRare')} className='rarity-rare' onClick={() => set(s => ({ rarity: s.rarity ? null : 'rare' }))} />
             {(['yes', 'no'] as HiddenChoice[]).map(h => (
-              <Chip key={h} on={state.hidden === h} label={t(HIDDEN_LABELS[h])} className={`hidden-${h}`} onClick={() => set({ hidden: state.hidden === h ? null : h })} />
+              <Chip key={h} on={state.hidden === h} label={t(HIDDEN_LABELS[h])} className={`hidden-${h}`} onClick={() => set(s => ({ hidden: s.hidden === h ? null : h }))} />
             ))}
           </View>
           {tags.length > 0 && <>
@@ -145,7 +149,7 @@ export const FinderEmpty = observer(function FinderEmpty ({ state, tags, onChang
       {drops.length > 1 && <Text className='finder-empty__hint'>{t('finder.emptyHint')}</Text>}
       <View className='finder-empty__drops'>
         {drops.map(d => (
-          <Text key={d.key} className={`finder-drop finder-drop-${d.key}`} {...a11yControl()} onClick={() => onChange({ ...state, ...d.next })}>
+          <Text key={d.key} className={`finder-drop finder-drop-${d.key}`} {...a11yControl()} onClick={() => onChange(d.next)}>
             {t('finder.drop', { what: d.what })}
           </Text>
         ))}

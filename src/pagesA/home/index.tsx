@@ -20,7 +20,7 @@ import { mediaUrl } from '@/utils/media'
 import { useListPageEvents, usePagedList, useRemote } from '@/utils/useRemote'
 import { FEED_REFRESH_MS } from './timing'
 import { filterCount, finderFromParams, finderKey, finderParams, finderRequest, queryString, type FinderState } from './finder'
-import { FinderControls, FinderEmpty, SearchBox } from './SeriesFinder'
+import { FinderControls, FinderEmpty, SearchBox, type FinderPatch } from './SeriesFinder'
 import './index.scss'
 
 const PAGE_SIZE = 10
@@ -59,6 +59,7 @@ function HomePage () {
   useEffect(() => { if (lastTags) setTags(lastTags) }, [lastTags])
   // searching or filtering: the results come right under the search box
   const looking = finder.q !== '' || filterCount(finder) > 0
+  const change = (patch: FinderPatch) => setFinder(f => ({ ...f, ...(typeof patch === 'function' ? patch(f) : patch) }))
   // the feed is optional: no answer yet shows a placeholder line, a failure "no wins yet"
   const feed = useRemote(() => shopApi.liveFeed(10), [], { loadOnMount: false })
   const feedItems: FeedItem[] | null = feed.data ?? (feed.failed ? [] : null)
@@ -83,7 +84,7 @@ function HomePage () {
         <Text className='home-hello'>{name ? t('home.hello', { name }) : t('home.guest')}</Text>
         <LangSwitch />
       </View>
-      <SearchBox query={finder.q} onSearch={q => setFinder({ ...finder, q })} />
+      <SearchBox query={finder.q} onSearch={q => change({ q })} />
 
       {!looking && <>
       <View className='home-banner' {...a11yControl(undefined, 'link')} onClick={() => navigate(agreementLink('fairness'))}>
@@ -119,10 +120,10 @@ function HomePage () {
       </>}
 
       <View className='home-section-title'>{t('home.seriesOnSale')}</View>
-      <FinderControls state={finder} tags={tags} onChange={setFinder} />
+      <FinderControls state={finder} tags={tags} onChange={change} />
       {looking && page > 0 && !failed && series.total > 0 && <Text className='finder-found'>{t('finder.found', { n: series.total })}</Text>}
       {page > 0 && !failed && series.items?.length === 0 && (looking
-        ? <FinderEmpty state={finder} tags={tags} onChange={setFinder} />
+        ? <FinderEmpty state={finder} tags={tags} onChange={change} />
         : <EmptyState text={t('feedback.empty')} />)}
       {series.items?.map(s => (
         <SeriesCard key={s.id} series={s} onClick={() => navigate(`/pages/blind_box_detail/index?seriesId=${s.id}`)} />
