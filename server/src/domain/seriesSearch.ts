@@ -26,6 +26,7 @@ const LISTED_BELOW = SHELF.draft
 
 /** Writes the search rows of one series (its shelf, price, rarities, name suffixes) from its current state. */
 export async function indexSeries (db: Db | AnyDb, seriesId: number): Promise<void> {
+  forgetTags()
   const d = db as Db
   const row = await d.selectFrom('series').select(['name', 'name_en', 'price_cents', 'hidden_ppm', 'status']).where('id', '=', seriesId).executeTakeFirst()
   await d.deleteFrom('series_search_terms').where('series_id', '=', seriesId).execute()
@@ -122,7 +123,13 @@ export async function searchSeries (db: Db, dialect: Dialect, clock: Clock, req:
   }
 }
 
-/** Titles containing a text, on sale and popular first. */
+/**
+ * Suggestions weigh at most this many matching titles (the first in the index's order): a letter or
+ * two typed matches thousands of series, and ordering them all would cost every keystroke.
+ */
+const SUGGEST_CANDIDATES = 200
+
+/** Titles containing a text, on sale and popular first (among the first SUGGEST_CANDIDATES matches). */
 export async function suggestSeries (db: Db, q: string): Promise<SeriesSuggestion[]> {
   const key = queryKey(q)
   const rows = await db.selectFrom('series_search as s')
@@ -130,7 +137,7 @@ export async function suggestSeries (db: Db, q: string): Promise<SeriesSuggestio
     .select(['series.id', 'series.name', 'series.name_en'])
     .where('s.shelf', '<', LISTED_BELOW)
     .where('s.series_id', 'in', db.selectFrom('series_search_terms').select('series_id')
-      .where('suffix', '>=', key).where('suffix', '<', prefixEnd(key)))
+      .where('suffix', '>=', key).where('suffix', '<', prefixEnd(key)).limit(SUGGEST_CANDIDATES))
     .orderBy('s.shelf').orderBy('s.sold_7d', 'desc').orderBy('s.series_id', 'desc')
     .limit(SERIES_SEARCH.suggestionsMax).execute()
   return rows.map(r => ({ id: Number(r.id), title: text(r.name, r.name_en) }))
@@ -138,8 +145,26 @@ export async function suggestSeries (db: Db, q: string): Promise<SeriesSuggestio
 
 // ---- theme tags ---------------------------------------------------------------------------------------
 
-/** The theme tags of published series, by name. */
-export async function publishedTags (db: Db): Promise<ThemeTag[]> {
+/**
+ * The theme tags of published series, by name: held for TAGS_FRESH_MS per database and process (every
+ * first page carries them), and dropped at once by a change made through this process.
+ */
+const TAGS_FRESH_MS = 10_000
+const tagCache = new WeakMap<object, { at: number; generation: number; tags: ThemeTag[] }>()
+/** Bumped by every change of a series' tags or status in this process (a transaction is not its database's key). */
+let tagsGeneration = 0
+const forgetTags = () => { tagsGeneration++ }
+
+export async function publishedTags (db: Db, now = Date.now()): Promise<ThemeTag[]> {
+  const hit = tagCache.get(db)
+  if (hit && hit.generation === tagsGeneration && now - hit.at < TAGS_FRESH_MS) return hit.tags
+  const generation = tagsGeneration
+  const tags = await loadPublishedTags(db)
+  tagCache.set(db, { at: now, generation, tags })
+  return tags
+}
+
+async function loadPublishedTags (db: Db): Promise<ThemeTag[]> {
   const rows = await db.selectFrom('theme_tags as t')
     .select(['t.id', 't.name_zh', 't.name_en'])
     .where(eb => eb.exists(eb.selectFrom('series_theme_tags as st').innerJoin('series', 'series.id', 'st.series_id')
@@ -163,6 +188,7 @@ export async function tagsOf (db: Db, seriesId: number): Promise<TagName[]> {
  * the same tag twice is kept once.
  */
 export async function setSeriesTags (db: Db, clock: Clock, seriesId: number, tags: readonly TagName[]): Promise<void> {
+  forgetTags()
   const seen = new Set<string>()
   const wanted: Array<TagName & { key: string }> = []
   tags.forEach((t, i) => {

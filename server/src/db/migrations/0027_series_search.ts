@@ -29,10 +29,12 @@ export function seriesSearch (dialect: Dialect): Migration {
         .addColumn('has_hidden', 'smallint', c => c.notNull().defaultTo(0))
         .addColumn('sold_7d', 'integer', c => c.notNull().defaultTo(0))
         .execute()
-      await sql`create index series_search_new_idx on series_search (shelf, series_id desc)`.execute(db)
-      await sql`create index series_search_price_idx on series_search (shelf, price_cents, series_id)`.execute(db)
-      await sql`create index series_search_price_desc_idx on series_search (shelf, price_cents desc, series_id desc)`.execute(db)
-      await sql`create index series_search_popular_idx on series_search (shelf, sold_7d desc, series_id)`.execute(db)
+      // one index per sort, each carrying the filter columns too: a page and its count read the index
+      // alone (no row lookups), in the sort's order
+      await sql`create index series_search_new_idx on series_search (shelf, series_id desc, price_cents, has_rare, has_hidden)`.execute(db)
+      await sql`create index series_search_price_idx on series_search (shelf, price_cents, series_id, has_rare, has_hidden)`.execute(db)
+      await sql`create index series_search_price_desc_idx on series_search (shelf, price_cents desc, series_id desc, has_rare, has_hidden)`.execute(db)
+      await sql`create index series_search_popular_idx on series_search (shelf, sold_7d desc, series_id, price_cents, has_rare, has_hidden)`.execute(db)
 
       await db.schema.createTable('series_search_terms')
         .addColumn('suffix', bytewise, c => c.notNull())
