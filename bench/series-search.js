@@ -190,14 +190,14 @@ function startChild (args, timeoutMs) {
   const child = fork(__filename, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const messages = []
   const waiters = []
-  child.on('message', m => { const w = waiters.shift(); w ? w(m) : messages.push(m) })
+  child.on('message', m => { const w = waiters.shift(); w ? w.resolve(m) : messages.push(m) })
+  child.once('exit', code => { for (const w of waiters.splice(0)) w.reject(new Error(`${args[0]} exited with ${code}`)) })
   const watchdog = setTimeout(() => { console.error(`benchmark watchdog: ${args[0]} took too long`); child.kill('SIGKILL'); process.exit(2) }, timeoutMs)
   watchdog.unref()
   const next = () => new Promise((resolve, reject) => {
     const m = messages.shift()
     if (m) return resolve(m)
-    waiters.push(resolve)
-    child.once('exit', code => reject(new Error(`${args[0]} exited with ${code}`)))
+    waiters.push({ resolve, reject })
   })
   const stop = async () => {
     if (child.exitCode === null) {
