@@ -16,7 +16,10 @@
  * The data is written with plain SQL (minutes otherwise); the search rows through the server's own
  * indexSeries, as every series save writes them.
  *
- * Usage: node bench/series-search.js [--seconds 8] [--connections 10] [--rounds 3]
+ * --db postgres: the same on a PostgreSQL started here (bench/support/postgres.js), the bare route on a
+ * pg pool of 10, the data written with generate_series.
+ *
+ * Usage: node bench/series-search.js [--seconds 8] [--connections 10] [--rounds 3] [--db sqlite|postgres]
  */
 const { fork } = require('node:child_process')
 const fs = require('node:fs')
@@ -64,6 +67,25 @@ function control (close) {
   })
 }
 
+/** The bare reference on PostgreSQL: the same query through a pg pool. */
+async function serveBarePostgres (url) {
+  const Fastify = require('fastify')
+  const pg = require('pg')
+  const pool = new pg.Pool({ connectionString: url, max: 10 })
+  await pool.query('create table items (id integer primary key, name text not null, price integer not null)')
+  await pool.query(`insert into items select i, 'item ' || i, 100 + (i * 7919) % 19900 from generate_series(1, ${SERIES}) i`)
+  await pool.query('create index items_price_idx on items (price, id)')
+  await pool.query('analyze items')
+  const app = Fastify({ logger: false })
+  app.post('/bare', {
+    schema: { body: { type: 'object', required: ['min'], properties: { min: { type: 'integer' } } } }
+  }, async (request) => ({ code: 200, message: 'ok', data: (await pool.query('select id, name, price from items where price >= $1 order by price, id limit 20', [request.body.min])).rows }))
+  timeRequests(app, ['/bare'])
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  control(async () => { await app.close(); await pool.end() })
+  process.send({ type: 'ready', port: app.server.address().port })
+}
+
 /** The bare reference: one indexed query on 10,000 rows. */
 async function serveBare () {
   const Fastify = require('fastify')
@@ -87,8 +109,34 @@ async function serveBare () {
   process.send({ type: 'ready', port: app.server.address().port })
 }
 
-/** The shop on a fresh SQLite database holding 10,000 series and 1,000,000 sold boxes. */
-async function serveShop (dir) {
+/** The bulk of the data on PostgreSQL, in SQL (the same shapes as on SQLite). */
+async function seedPostgres (db, sql) {
+  const arr = xs => `array[${xs.map(x => `'${x}'`).join(', ')}]`
+  const exec = text => sql.raw(text).execute(db)
+  await exec("insert into users (id, user_name, nickname, role, created_at, updated_at) overriding system value values (1, 'bench', 'Bench', 'shopper', now(), now())")
+  await exec("insert into ledger_transactions (id, kind, reference, user_id, created_at) overriding system value values (1, 'purchase', 'bench', 1, now())")
+  await exec(`insert into series (id, name, name_en, description, description_en, cover, price_cents, case_size, hidden_ppm, status, created_at, updated_at)
+    overriding system value
+    select i, (${arr(ZH_A)})[1 + i % 10] || (${arr(ZH_B)})[1 + (i / 10) % 8] || ' ' || i,
+      (${arr(EN_A)})[1 + i % 10] || ' ' || (${arr(EN_B)})[1 + (i / 10) % 8] || ' ' || i, '', '', '/media/art/1f381.webp',
+      500 + (i * 7919) % 19500, 12, case when i % 3 = 0 then 83333 else 0 end, case when i % 20 = 0 then 'retired' else 'on_sale' end,
+      now() - (${SERIES} - i) * interval '1 minute', now() - (${SERIES} - i) * interval '1 minute'
+    from generate_series(1, ${SERIES}) i`)
+  await exec(`insert into designs (series_id, name, name_en, rarity, image, reference_value_cents, recycle_value_cents, sort, created_at)
+    select i, '常规', 'Regular', 'regular', '/media/art/1f381.webp', 1000, 100, 1, now() from generate_series(1, ${SERIES}) i
+    union all select i, '稀有', 'Rare', 'rare', '/media/art/1f381.webp', 1000, 100, 2, now() from generate_series(2, ${SERIES}, 2) i
+    union all select i, '隐藏', 'Hidden', 'hidden', '/media/art/1f381.webp', 1000, 100, 3, now() from generate_series(3, ${SERIES}, 3) i`)
+  await exec(`insert into cases (id, series_id, size, commit_hash, arrangement, salt, status, created_at) overriding system value
+    select i, i, 12, 'x', '[]', 'x', 'sold_out', now() from generate_series(1, ${SERIES}) i`)
+  // 400,000 purchases of 2, 3, 4, 1 boxes in turn: 1,000,000 boxes over the last 14 days
+  await exec(`insert into purchases (user_id, case_id, series_id, slots, total_cents, credit_cents, cash_cents, tx_id, created_at)
+    select 1, s, s, (array['[1]', '[1,2]', '[1,2,3]', '[1,2,3,4]'])[1 + n % 4], 100, 0, 100, 1, now() - random() * interval '14 days'
+    from (select n, 1 + floor(${SERIES} * power(random(), 2))::int as s from generate_series(1, ${(BOXES / 2.5)}) n) p`)
+  await exec('analyze')
+}
+
+/** The shop on a fresh database holding 10,000 series and 1,000,000 sold boxes. */
+async function serveShop (dir, databaseUrl) {
   require('tsx/cjs/api').register()
   const src = path.join(ROOT, 'server', 'src')
   const { loadConfig } = require(path.join(src, 'config'))
@@ -99,12 +147,15 @@ async function serveShop (dir) {
 
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, STATIC_DIR: path.join(dir, 'no-h5'), TRUST_PROXY: 'on', LOG_LEVEL: 'silent' })
   const file = sqlitePathIn(config.dataDir)
-  let database = openDatabase({ sqlitePath: file })
+  let database = databaseUrl ? openDatabase({ databaseUrl, poolSize: 10 }) : openDatabase({ sqlitePath: file })
   await migrateToLatest(database.db, database.dialect)
+  const t0 = Date.now()
+  if (databaseUrl) {
+    await seedPostgres(database.db, require('kysely').sql)
+  } else {
   await database.close()
 
   // the bulk of the data in plain SQL
-  const t0 = Date.now()
   const Sqlite = require('better-sqlite3')
   const raw = new Sqlite(file)
   raw.pragma('journal_mode = WAL')
@@ -143,9 +194,9 @@ async function serveShop (dir) {
     }
   })()
   raw.close()
-  const seeded = Date.now() - t0
-
   database = openDatabase({ sqlitePath: file })
+  }
+  const seeded = Date.now() - t0
   const db = database.db
   const clock = () => Date.now()
   const t1 = Date.now()
@@ -156,6 +207,8 @@ async function serveShop (dir) {
     }
   })
   const indexed = Date.now() - t1
+  // PostgreSQL: statistics and the visibility map for the rows just written (autovacuum would, later)
+  if (databaseUrl) await require('kysely').sql.raw('vacuum analyze').execute(db)
   const tagIds = (await db.selectFrom('theme_tags').select('id').execute()).map(r => Number(r.id))
 
   const app = await buildApp({ config, database, maintenance: false, logger: false })
@@ -247,13 +300,22 @@ async function main () {
   const seconds = Number(arg('seconds', 8))
   const connections = Number(arg('connections', 10))
   const rounds = Number(arg('rounds', 3))
+  const which = arg('db', 'sqlite')
   const autocannon = require('autocannon')
+  let postgres = null
+  if (which === 'postgres') {
+    postgres = await require('./support/postgres').startPostgres()
+    if (!postgres) throw new Error('no PostgreSQL binaries here')
+    await postgres.createDatabase('bench_search')
+    await postgres.createDatabase('bench_bare')
+    console.log(postgres.settings)
+  }
   const load = os.loadavg().map(x => x.toFixed(2)).join(', ')
-  console.log(`series search: ${SERIES} series, ${BOXES} boxes sold; ${connections} connections, ${rounds} rounds of ${seconds} s; load average ${load}`)
+  console.log(`series search on ${which}: ${SERIES} series, ${BOXES} boxes sold; ${connections} connections, ${rounds} rounds of ${seconds} s; load average ${load}`)
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-search-'))
-  const shop = startChild(['--shop', dir], 30 * 60 * 1000)
-  const bare = startChild(['--bare'], 30 * 60 * 1000)
+  const shop = startChild(['--shop', dir, postgres ? postgres.url('bench_search') : '-'], 30 * 60 * 1000)
+  const bare = startChild(postgres ? ['--bare-postgres', postgres.url('bench_bare')] : ['--bare'], 30 * 60 * 1000)
   try {
     const s = await shop.next()
     const b = await bare.next()
@@ -320,9 +382,11 @@ async function main () {
     await shop.stop()
     await bare.stop()
     fs.rmSync(dir, { recursive: true, force: true })
+    if (postgres) await postgres.stop()
   }
 }
 
-if (process.argv[2] === '--shop') serveShop(process.argv[3]).catch(e => { console.error(e); process.exit(1) })
+if (process.argv[2] === '--shop') serveShop(process.argv[3], process.argv[4] === '-' ? null : process.argv[4]).catch(e => { console.error(e); process.exit(1) })
+else if (process.argv[2] === '--bare-postgres') serveBarePostgres(process.argv[3]).catch(e => { console.error(e); process.exit(1) })
 else if (process.argv[2] === '--bare') serveBare().catch(e => { console.error(e); process.exit(1) })
 else main().catch(e => { console.error(e); process.exit(1) })
