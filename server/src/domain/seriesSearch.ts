@@ -53,25 +53,39 @@ export async function indexSeries (db: Db | AnyDb, seriesId: number): Promise<vo
 // ---- popular ------------------------------------------------------------------------------------------
 
 const refreshedAt = new WeakMap<object, { at: number; running: Promise<void> | null }>()
+/** Series counted again per statement: on SQLite each statement holds the process (about 25 ms for 1,000 series over 500,000 purchases). */
+const REFRESH_CHUNK = 1000
 
-/** Counts again the boxes each series sold in the last days (every series, one statement). */
+/** Counts again the boxes each series sold in the last days: every series, a chunk of ids per statement, yielding between them. */
 export async function refreshPopularity (db: Db, dialect: Dialect, clock: Clock): Promise<void> {
   const since = iso((clock() - SERIES_SEARCH.popularDays * 24 * 60 * 60 * 1000))
   const boxes = dialect === 'postgres' ? sql`json_array_length(p.slots::json)` : sql`json_array_length(p.slots)`
-  await sql`update series_search set sold_7d = coalesce((
-      select sum(${boxes}) from purchases p where p.series_id = series_search.series_id and p.created_at >= ${since}
-    ), 0)`.execute(db)
+  const bounds = await db.selectFrom('series_search').select(eb => [eb.fn.min('series_id').as('low'), eb.fn.max('series_id').as('high')]).executeTakeFirst()
+  if (!bounds || bounds.low === null) return
+  for (let from = Number(bounds.low); from <= Number(bounds.high); from += REFRESH_CHUNK) {
+    await sql`update series_search set sold_7d = coalesce((
+        select sum(${boxes}) from purchases p where p.series_id = series_search.series_id and p.created_at >= ${since}
+      ), 0) where series_id >= ${from} and series_id < ${from + REFRESH_CHUNK}`.execute(db)
+    await new Promise(resolve => setImmediate(resolve))
+  }
 }
 
+/**
+ * The counts "popular" sorts by: the first search after the start waits for them; later, a search that
+ * finds them older than popularRefreshMs starts a new count and is answered from the old one meanwhile.
+ */
 async function freshPopularity (db: Db, dialect: Dialect, clock: Clock): Promise<void> {
   const now = clock()
   let state = refreshedAt.get(db)
   if (!state) refreshedAt.set(db, state = { at: -Infinity, running: null })
-  if (state.running) return state.running
+  const never = state.at === -Infinity
+  if (state.running) return never ? state.running : undefined
   if (now - state.at < SERIES_SEARCH.popularRefreshMs) return
   const s = state
   s.running = refreshPopularity(db, dialect, clock).then(() => { s.at = now }).finally(() => { s.running = null })
-  return s.running
+  if (never) return s.running
+  // a failed count is tried again by the next search; nobody waits for it
+  s.running.catch(() => undefined)
 }
 
 // ---- search -------------------------------------------------------------------------------------------
