@@ -51,6 +51,7 @@ async function run ({ base }) {
       await field.pressSequentially(w.typed, { delay: 40 })
       const suggestion = page.locator('.finder-suggestion', { hasText: w.pet })
       await suggestion.waitFor({ timeout: 8000 })
+      assert.deepEqual(await axeProblems(page), [], 'axe: the suggestions')
       await shot(`finder-suggest-${lang}.png`)
       await suggestion.click()
       await cardsAre(page, [w.pet], 'the search finds the one series')

@@ -58,7 +58,7 @@ export const SearchBox = observer(function SearchBox ({ query, onSearch }: Searc
         <Text className='finder-search__go' {...a11yControl()} onClick={() => submit(typed)}>{t('finder.search')}</Text>
       </View>
       {suggestions.length > 0 && (
-        <View className='finder-suggestions' aria-label={t('finder.suggestions')} role='list'>
+        <View className='finder-suggestions' role='group' aria-label={t('finder.suggestions')}>
           {suggestions.map(s => (
             <Text key={s.id} className='finder-suggestion' {...a11yControl(undefined, 'button')} onClick={() => { setTyped(tr(s.title)); onSearch(tr(s.title)) }}>
               {tr(s.title)}
