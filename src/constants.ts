@@ -76,3 +76,5 @@ export const PAGE_LOAD_TIMEOUT_MS = 60000
 export const PAGE_LOAD_DELAY_MS = 200
 /** Accuracy claimed for a position taken from the IP location (the centre of its rectangle), in metres. */
 export const FALLBACK_LOCATION_ACCURACY_M = 1000
+/** Wait after the last keystroke before asking for series suggestions on home (a short wait: the answer is local). */
+export const SUGGEST_DEBOUNCE_MS = 300

@@ -9,7 +9,7 @@
  */
 import { Type, type Static } from 'typebox'
 import { route } from './api'
-import { CASES_AHEAD_MAX, EDITOR_LIMITS, IMAGE_MAX_PIXELS, MAX_BOX_PRICE_CENTS, OPERATOR_LIMITS, PAGE_MAX, UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, UPLOAD_PDF_MAX_BYTES, UPLOAD_PDF_MAX_MB, UPLOAD_URL_PATTERN } from './limits'
+import { CASES_AHEAD_MAX, EDITOR_LIMITS, IMAGE_MAX_PIXELS, MAX_BOX_PRICE_CENTS, OPERATOR_LIMITS, PAGE_MAX, SERIES_SEARCH, UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, UPLOAD_PDF_MAX_BYTES, UPLOAD_PDF_MAX_MB, UPLOAD_URL_PATTERN } from './limits'
 import { Id, MultilineText, Nullable, Obj, PageResult, StringEnum, Text, Timestamp } from './schema'
 import { Rarity } from './shop'
 
@@ -79,6 +79,8 @@ export const EditorSeries = Type.Object({
   /** Boxes per case: the regular and rare designs (the case model). */
   caseSize: Type.Integer(),
   designs: Type.Array(EditorDesign),
+  /** Theme tags shoppers filter by on home, in their shown order. */
+  tags: Type.Array(Type.Object({ zh: Type.String(), en: Type.String() })),
   /** Bumped by every change: a save names the version it started from (409 if another save came first). */
   version: Type.Integer(),
   updatedAt: Timestamp
@@ -112,7 +114,12 @@ export const EditorSeriesSaveRequest = Obj({
   priceCents: Type.Integer({ minimum: 1, maximum: MAX_BOX_PRICE_CENTS, description: 'At most 200 yuan (PRODUCT.md)' }),
   hiddenCasePpm: Ppm,
   /** The designs in their shown order. */
-  designs: Type.Array(EditorDesignInput, { maxItems: EDITOR_LIMITS.designsMax })
+  designs: Type.Array(EditorDesignInput, { maxItems: EDITOR_LIMITS.designsMax }),
+  /**
+   * Theme tags (absent: unchanged), editable at any time. A tag is one name in both languages: the same
+   * name (after NFKC and case folding) on two series is one tag, and the last save's wording wins.
+   */
+  tags: Type.Optional(Type.Array(Bilingual(SERIES_SEARCH.tagNameMax), { maxItems: SERIES_SEARCH.tagsPerSeriesMax }))
 })
 export type EditorSeriesSaveRequest = Static<typeof EditorSeriesSaveRequest>
 

@@ -476,3 +476,17 @@ export const SHOW_LIMITS = {
   /** Posts a series page shows. */
   seriesBest: 3
 } as const
+
+/**
+ * Finding a series on home (issue 27 item 2): the search text, the theme tags operators give a series,
+ * and "popular" (boxes sold in the last POPULAR_DAYS days, counted again at most every refresh).
+ */
+export const SERIES_SEARCH = {
+  queryMax: 60,
+  suggestionsMax: 8,
+  tagsPerSeriesMax: 8,
+  tagNameMax: 20,
+  tagFilterMax: 10,
+  popularDays: 7,
+  popularRefreshMs: 60_000
+} as const

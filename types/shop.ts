@@ -9,7 +9,8 @@ import { Type, type Static } from 'typebox'
 import { route } from './api'
 import { Code, Phone } from './accounts'
 import {
-  CASE_SIZE_MAX, IDEMPOTENCY_KEY_PATTERN, OP_ID_PATTERN, SHOP_LIMITS, TOPUP_MAX_CENTS, TOPUP_MIN_CENTS
+  CASE_SIZE_MAX, IDEMPOTENCY_KEY_PATTERN, MAX_BOX_PRICE_CENTS, OP_ID_PATTERN, SERIES_SEARCH, SHOP_LIMITS, TOPUP_MAX_CENTS,
+  TOPUP_MIN_CENTS
 } from './limits'
 import {
   Cents, EmptyBody, Id, Nullable, Obj, PageFields, PageQuery, PageResult, SignedCents, StringEnum, Text, Timestamp
@@ -71,10 +72,46 @@ export const SeriesDetail = Type.Object({
 })
 export type SeriesDetail = Static<typeof SeriesDetail>
 
-export const SeriesListRequest = PageQuery
-export type SeriesListRequest = PageQuery
-export const SeriesListResponse = PageResult(SeriesSummary)
+/** A theme tag operators give series (both languages), a filter on home. */
+export const ThemeTag = Type.Object({ id: Type.Integer(), name: I18nText })
+export type ThemeTag = Static<typeof ThemeTag>
+
+export const SERIES_SORTS = ['new', 'popular', 'price_asc', 'price_desc'] as const
+export const SeriesSort = StringEnum(SERIES_SORTS, {
+  description: `new: newest first; popular: most boxes sold in the last ${SERIES_SEARCH.popularDays} days; price_asc / price_desc: by the price of a box`
+})
+export type SeriesSort = Static<typeof SeriesSort>
+const BoxPrice = Type.Integer({ minimum: 0, maximum: MAX_BOX_PRICE_CENTS })
+const SearchText = Text({ minLength: 1, maxLength: SERIES_SEARCH.queryMax, description: 'Matched in the zh and en titles after NFKC, case folding and dropping spaces' })
+
+/**
+ * Without any of q, the filters and sort: every published series, on sale first, oldest first. With
+ * any: the same shelf order (on sale first), then the chosen sort (newest first when none).
+ */
+export const SeriesListRequest = Obj({
+  ...PageFields,
+  q: Type.Optional(SearchText),
+  priceMinCents: Type.Optional(BoxPrice),
+  priceMaxCents: Type.Optional(BoxPrice),
+  /** Series that have designs of this rarity. */
+  rarity: Type.Optional(Rarity),
+  /** Series carrying any of these tags. */
+  tagIds: Type.Optional(Type.Array(Id, { minItems: 1, maxItems: SERIES_SEARCH.tagFilterMax, uniqueItems: true })),
+  /** true: series with a hidden design; false: series without. */
+  hasHidden: Type.Optional(Type.Boolean()),
+  sort: Type.Optional(SeriesSort)
+})
+export type SeriesListRequest = Static<typeof SeriesListRequest>
+export const SeriesListResponse = Type.Object({
+  ...PageResult(SeriesSummary).properties,
+  /** On page 1: the theme tags of published series, for the filter. */
+  tags: Type.Optional(Type.Array(ThemeTag))
+})
 export type SeriesListResponse = Static<typeof SeriesListResponse>
+export const SeriesSuggestRequest = Obj({ q: SearchText })
+export type SeriesSuggestRequest = Static<typeof SeriesSuggestRequest>
+export const SeriesSuggestion = Type.Object({ id: Type.Integer(), title: I18nText })
+export type SeriesSuggestion = Static<typeof SeriesSuggestion>
 export const SeriesIdRequest = Obj({ seriesId: Id })
 export type SeriesIdRequest = Static<typeof SeriesIdRequest>
 
@@ -464,7 +501,15 @@ export type PayProviderFailureData = Static<typeof PayProviderFailureData>
 // ---- the calls ------------------------------------------------------------------------------------
 
 export const shopRoutes = {
-  seriesList: route({ method: 'POST', url: '/api/seriesList', auth: 'none', tag: 'catalogue', body: SeriesListRequest, data: SeriesListResponse, summary: 'Series on sale, newest first' }),
+  seriesList: route({
+    method: 'POST', url: '/api/seriesList', auth: 'none', tag: 'catalogue', body: SeriesListRequest, data: SeriesListResponse,
+    summary: 'Published series: searched, filtered and sorted',
+    description: 'On sale first. A search text matches the zh or en title anywhere in it, after NFKC, case folding and dropping spaces. priceMaxCents below priceMinCents is a 400 naming priceMaxCents.'
+  }),
+  seriesSuggest: route({
+    method: 'POST', url: '/api/seriesSuggest', auth: 'none', tag: 'catalogue', body: SeriesSuggestRequest, data: Type.Array(SeriesSuggestion),
+    summary: `Titles of published series that contain a text, as it is typed (at most ${SERIES_SEARCH.suggestionsMax}, on sale and popular first)`
+  }),
   seriesDetail: route({ method: 'POST', url: '/api/seriesDetail', auth: 'none', tag: 'catalogue', body: SeriesIdRequest, data: SeriesDetail, summary: 'A series: designs, odds, value range and rules' }),
   caseCurrent: route({
     method: 'POST', url: '/api/caseCurrent', auth: 'optional', tag: 'cases', body: SeriesIdRequest, data: CaseView,

@@ -1,13 +1,14 @@
 /** The shop's calls (types/shop.ts): catalogue, cases, wallet, age gate, purchase, prizes, orders. */
 import type { PageQuery } from '~types/schema'
-import type { AgeVerifyRequest, CreateOrderRequest, GuardianCodeRequest, GuardianConfirmRequest, PayChannel, PayMethod, PrizeListRequest, PurchaseCheckRequest, PurchaseRequest, orderRoutes, shopRoutes } from '~types/shop'
+import type { AgeVerifyRequest, CreateOrderRequest, SeriesListRequest, GuardianCodeRequest, GuardianConfirmRequest, PayChannel, PayMethod, PrizeListRequest, PurchaseCheckRequest, PurchaseRequest, orderRoutes, shopRoutes } from '~types/shop'
 import { getRoute, postRoute } from './request'
 
 type S = typeof shopRoutes
 type O = typeof orderRoutes
 
 export const shopApi = {
-  seriesList: (q: PageQuery) => postRoute<S['seriesList']>('/api/seriesList', q),
+  seriesList: (q: SeriesListRequest) => postRoute<S['seriesList']>('/api/seriesList', q),
+  seriesSuggest: (q: string) => postRoute<S['seriesSuggest']>('/api/seriesSuggest', { q }),
   seriesDetail: (seriesId: number) => postRoute<S['seriesDetail']>('/api/seriesDetail', { seriesId }),
   caseCurrent: (seriesId: number) => postRoute<S['caseCurrent']>('/api/caseCurrent', { seriesId }),
   caseSwitch: (seriesId: number) => postRoute<S['caseSwitch']>('/api/caseSwitch', { seriesId }),

@@ -5,7 +5,7 @@
  * publishProblems: both languages, enough designs, every image, the composition), with the odds the
  * series will publish computed by the server's own code (types/odds.ts seriesOdds).
  */
-import { EDITOR_LIMITS, MAX_BOX_PRICE_CENTS, MULTI_LINE_PATTERN, SINGLE_LINE_PATTERN } from '~types/limits'
+import { EDITOR_LIMITS, MAX_BOX_PRICE_CENTS, MULTI_LINE_PATTERN, SERIES_SEARCH, SINGLE_LINE_PATTERN } from '~types/limits'
 import { CompositionError, PPM, seriesOdds, type CompositionProblem } from '~types/odds'
 import type { EditorSeries, EditorSeriesSaveRequest, EditorSeriesStatus } from '~types/editor'
 import type { Rarity } from '~types/shop'
@@ -38,6 +38,9 @@ export interface SeriesForm {
   descriptionEn: string
   rulesZh: string
   rulesEn: string
+  /** Theme tags as typed: names split by commas (or 、), the English ones in the same order. */
+  tagsZh: string
+  tagsEn: string
   cover: string | null
   price: string
   /** The chance that a case carries the hidden design, in percent as typed. */
@@ -54,7 +57,7 @@ const yuan = (cents: number) => (cents % 100 === 0 ? String(cents / 100) : (cent
 export const emptyDesign = (rarity: Rarity = 'regular'): DesignForm => ({ key: newKey(), nameZh: '', nameEn: '', altZh: '', altEn: '', rarity, image: null, reference: '', recycle: '' })
 
 export const emptySeriesForm = (): SeriesForm => ({
-  status: 'draft', titleZh: '', titleEn: '', descriptionZh: '', descriptionEn: '', rulesZh: '', rulesEn: '',
+  status: 'draft', titleZh: '', titleEn: '', descriptionZh: '', descriptionEn: '', rulesZh: '', rulesEn: '', tagsZh: '', tagsEn: '',
   cover: null, price: '', hiddenPercent: '0', designs: []
 })
 
@@ -68,6 +71,8 @@ export const formOfSeries = (s: EditorSeries): SeriesForm => ({
   descriptionEn: s.description.en,
   rulesZh: s.rules.zh,
   rulesEn: s.rules.en,
+  tagsZh: s.tags.map(x => x.zh).join('、'),
+  tagsEn: s.tags.map(x => x.en).join(', '),
   cover: s.cover,
   price: yuan(s.priceCents),
   hiddenPercent: String(s.hiddenCasePpm / 10000),
@@ -107,6 +112,12 @@ export function validateSeries (f: SeriesForm, publish = false): SeriesErrors {
   text('description.en', f.descriptionEn, EDITOR_LIMITS.descriptionMax, true, publish)
   text('rules.zh', f.rulesZh, EDITOR_LIMITS.rulesMax, true, false)
   text('rules.en', f.rulesEn, EDITOR_LIMITS.rulesMax, true, false)
+  const tagsZh = splitTags(f.tagsZh)
+  const tagsEn = splitTags(f.tagsEn)
+  if (tagsZh.length > SERIES_SEARCH.tagsPerSeriesMax) set('tags.zh', 'seriesForm.tagsTooMany', { max: SERIES_SEARCH.tagsPerSeriesMax })
+  if (tagsZh.some(x => x.length > SERIES_SEARCH.tagNameMax || !SINGLE.test(x))) set('tags.zh', 'seriesForm.tagTooLong', { max: SERIES_SEARCH.tagNameMax })
+  if (tagsEn.some(x => x.length > SERIES_SEARCH.tagNameMax || !SINGLE.test(x))) set('tags.en', 'seriesForm.tagTooLong', { max: SERIES_SEARCH.tagNameMax })
+  if (tagsEn.length !== tagsZh.length) set('tags.en', 'seriesForm.tagsMismatch')
   const price = parseYuan(f.price)
   if (price === null) set('priceCents', 'seriesForm.priceInvalid')
   else if (price < 1 || price > MAX_BOX_PRICE_CENTS) set('priceCents', 'seriesForm.priceRange', { max: MAX_BOX_PRICE_CENTS / 100 })
@@ -131,6 +142,9 @@ export function validateSeries (f: SeriesForm, publish = false): SeriesErrors {
   return e
 }
 
+/** Tag names as typed: split at commas (full- or half-width) and 、, trimmed, empty ones dropped. */
+export const splitTags = (typed: string): string[] => typed.split(/[,，、]/).map(x => x.trim()).filter(Boolean)
+
 /** The save request of a form that validateSeries passed. */
 export function seriesRequest (f: SeriesForm): EditorSeriesSaveRequest {
   return {
@@ -138,6 +152,10 @@ export function seriesRequest (f: SeriesForm): EditorSeriesSaveRequest {
     title: { zh: f.titleZh, en: f.titleEn },
     description: { zh: f.descriptionZh, en: f.descriptionEn },
     rules: { zh: f.rulesZh, en: f.rulesEn },
+    tags: (() => {
+      const en = splitTags(f.tagsEn)
+      return splitTags(f.tagsZh).map((zh, i) => ({ zh, en: en[i] ?? '' }))
+    })(),
     cover: f.cover,
     priceCents: parseYuan(f.price) ?? 0,
     hiddenCasePpm: parsePercent(f.hiddenPercent) ?? 0,

@@ -60,13 +60,23 @@ test('a save: the form and the server agree on every case', () => {
     ['recycle equal to reference', { designs: [design({ recycle: '45' })] }],
     ['value 10000', { designs: [design({ reference: '10000', recycle: '1' })] }],
     ['value 10000.01', { designs: [design({ reference: '10000.01', recycle: '1' })] }],
-    ['a design name of 41', { designs: [design({ nameEn: 'x'.repeat(41) })] }]
+    ['a design name of 41', { designs: [design({ nameEn: 'x'.repeat(41) })] }],
+    ['theme tags', { tagsZh: ' 动物、治愈，科幻 ', tagsEn: 'Animals, Cosy, Sci-fi' }],
+    ['8 theme tags', { tagsZh: Array.from({ length: 8 }, (_, i) => `标签${i}`).join('、'), tagsEn: Array.from({ length: 8 }, (_, i) => `Tag ${i}`).join(',') }],
+    ['9 theme tags', { tagsZh: Array.from({ length: 9 }, (_, i) => `标签${i}`).join('、'), tagsEn: Array.from({ length: 9 }, (_, i) => `Tag ${i}`).join(',') }],
+    ['a theme tag of 21', { tagsZh: '星'.repeat(21), tagsEn: 'Stars' }]
   ]
   for (const [name, over] of cases) {
     const f = { ...valid, ...over }
     const formOk = Object.keys(validateSeries(f)).length === 0
     expect([name, formOk]).toEqual([name, serverAccepts(f)])
   }
+})
+
+test('theme tags: as many English names as Chinese ones, in the same order', () => {
+  expect(validateSeries({ ...valid, tagsZh: '动物、治愈', tagsEn: 'Animals' })).toEqual({ 'tags.en': 'Give as many English tags as Chinese ones' })
+  expect(seriesRequest({ ...valid, tagsZh: '动物、治愈', tagsEn: 'Animals, Cosy' }).tags).toEqual([{ zh: '动物', en: 'Animals' }, { zh: '治愈', en: 'Cosy' }])
+  expect(seriesRequest({ ...valid, tagsZh: ' ', tagsEn: '' }).tags).toEqual([])
 })
 
 test('publishing: both languages, enough designs, every image, the composition, and recycling below the price', () => {

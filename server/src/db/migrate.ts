@@ -22,6 +22,7 @@ import { designAlt } from './migrations/0023_design_alt'
 import { launchEvents } from './migrations/0024_launch_events'
 import { errorReportRequestId } from './migrations/0025_error_report_request_id'
 import { purchaseFunction } from './migrations/0026_purchase_function'
+import { seriesSearch } from './migrations/0027_series_search'
 import { playerShow } from './migrations/0028_player_show'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
@@ -49,6 +50,7 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0024_launch_events': launchEvents(dialect),
     '0025_error_report_request_id': errorReportRequestId(),
     '0026_purchase_function': purchaseFunction(dialect),
+    '0027_series_search': seriesSearch(dialect),
     '0028_player_show': playerShow(dialect)
   }
 }

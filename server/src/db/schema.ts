@@ -575,6 +575,40 @@ export interface Database {
   show_likes: ShowLikesTable
   show_comments: ShowCommentsTable
   show_reports: ShowReportsTable
+  series_search: SeriesSearchTable
+  series_search_terms: SeriesSearchTermsTable
+  theme_tags: ThemeTagsTable
+  series_theme_tags: SeriesThemeTagsTable
+}
+
+/** What a series is found by (migration 0027, domain/seriesSearch.ts). */
+export interface SeriesSearchTable {
+  series_id: number
+  /** 0 on sale, 1 retired, 2 draft. */
+  shelf: number
+  price_cents: number
+  has_rare: number
+  has_hidden: number
+  /** Boxes sold in the last 7 days, as of the last refresh. */
+  sold_7d: ColumnType<number, number | undefined, number>
+}
+/** Every suffix of the folded names of a series (domain/searchText.ts). */
+export interface SeriesSearchTermsTable {
+  suffix: string
+  series_id: number
+}
+export interface ThemeTagsTable {
+  id: Generated<number>
+  /** The folded name (zh, else en): one tag per name. */
+  key: string
+  name_zh: string
+  name_en: string
+  created_at: Timestamp
+}
+export interface SeriesThemeTagsTable {
+  tag_id: number
+  series_id: number
+  sort: ColumnType<number, number | undefined, number>
 }
 
 /** An uploaded image, by the SHA-256 of its bytes (served as /media/u/<sha256>.<ext>). */

@@ -5,6 +5,7 @@
  *    series yet), each with its first case made and committed
  * It never touches a database in use. Nobody gets money: top-ups go through the sandbox channel.
  */
+import { setSeriesTags } from '../domain/seriesSearch'
 import type { Db } from './index'
 import type { Role } from './schema'
 import type { Clock } from '../clock'
@@ -26,6 +27,8 @@ type DemoDesign = [code: string, zh: string, en: string]
 
 interface DemoSeries {
   title: I18nText
+  /** Theme tags shoppers filter by on home. */
+  tags?: I18nText[]
   description: I18nText
   cover: string
   priceCents: number
@@ -39,6 +42,7 @@ interface DemoSeries {
 export const DEMO_SERIES: readonly DemoSeries[] = [
   {
     title: { zh: '萌宠乐园', en: 'Pet Party' },
+    tags: [{ zh: '萌宠', en: 'Pets' }, { zh: '治愈', en: 'Cosy' }],
     description: { zh: '九只软萌小动物和三位森林之王，偶尔还有一只独角兽溜进箱子。', en: 'Nine cuddly pets and three kings of the forest; now and then a unicorn sneaks into a case.' },
     cover: '1f381',
     priceCents: 3900,
@@ -50,6 +54,7 @@ export const DEMO_SERIES: readonly DemoSeries[] = [
   },
   {
     title: { zh: '甜品派对', en: 'Sweet Treats' },
+    tags: [{ zh: '美食', en: 'Food' }, { zh: '治愈', en: 'Cosy' }],
     description: { zh: '一整箱甜点：甜甜圈、纸杯蛋糕、布丁……隐藏款是一颗闪亮的钻石糖。', en: 'A whole case of desserts: donuts, cupcakes, custard... the hidden one is a sparkling gem candy.' },
     cover: '1f9c1',
     priceCents: 5900,
@@ -61,6 +66,7 @@ export const DEMO_SERIES: readonly DemoSeries[] = [
   },
   {
     title: { zh: '太空漫游', en: 'Space Trip' },
+    tags: [{ zh: '科幻', en: 'Sci-fi' }],
     description: { zh: '火箭、飞碟、行星与彗星，一箱装下整个银河；像素怪兽在极少数箱子里等你。', en: 'Rockets, saucers, planets and comets: a galaxy in one case. A pixel monster waits in a rare few.' },
     cover: '1f680',
     priceCents: 6900,
@@ -118,6 +124,7 @@ export async function seedCatalogue (db: Db, clock: Clock): Promise<number> {
   if (Number(n) > 0) return 0
   for (const s of DEMO_SERIES) {
     const seriesId = await createSeries(db, clock, demoSeriesInput(s))
+    if (s.tags) await setSeriesTags(db, clock, seriesId, s.tags)
     await seedRecipes(db, clock, seriesId)
   }
   return DEMO_SERIES.length

@@ -15,6 +15,7 @@ import { fail } from '../http/envelope'
 import { writeAudit } from './audit'
 import { createCase, retireOnSaleCases } from './cases'
 import { CompositionError, seriesOdds, validateComposition, type SeriesOdds } from './odds'
+import { indexSeries } from './seriesSearch'
 
 type Db = Kysely<Database>
 
@@ -245,6 +246,7 @@ export async function createSeries (db: Db, clock: Clock, input: SeriesInput, ac
         }
       }
     })
+    await indexSeries(trx, seriesId)
     if (input.status === 'on_sale') await createCase(trx, clock, seriesId)
     return seriesId
   })
@@ -277,6 +279,7 @@ export async function updateSeries (db: Db, clock: Clock, seriesId: number, chan
       updated_at: iso(clock())
     }).where('id', '=', seriesId).execute()
     await writeAudit(trx, clock, { actorId, action: 'series.update', entity: 'series', entityId: seriesId, detail: { before, after } })
+    await indexSeries(trx, seriesId)
     const oddsChanged = after.hiddenCasePpm !== before.hiddenCasePpm
     if (after.status !== 'on_sale' || oddsChanged) await retireOnSaleCases(trx, clock, seriesId)
     if (after.status === 'on_sale' && (oddsChanged || before.status !== 'on_sale')) await createCase(trx, clock, seriesId)
@@ -308,6 +311,7 @@ export async function addDesign (db: Db, clock: Clock, seriesId: number, design:
       created_at: now
     }).returning('id').executeTakeFirstOrThrow()
     await trx.updateTable('series').set({ case_size: caseSize, version: sql<number>`version + 1`, updated_at: now }).where('id', '=', seriesId).execute()
+    await indexSeries(trx, seriesId)
     await writeAudit(trx, clock, {
       actorId,
       action: 'design.add',

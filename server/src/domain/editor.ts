@@ -22,6 +22,7 @@ import { ART_NAME } from '../http/media'
 import type { MessageKey, MessageParams } from '../i18n/messages'
 import { writeAudit } from './audit'
 import { CASE_SPREAD, createCase, openCaseCount, retireOnSaleCases } from './cases'
+import { indexSeries, setSeriesTags, tagsOf, type TagName } from './seriesSearch'
 
 /** Translates a message in the caller's language (the route passes the request's). */
 export type Translate = (key: MessageKey, params?: MessageParams) => string
@@ -41,7 +42,7 @@ function designView (d: DesignRowDb): EditorDesign {
   }
 }
 
-function seriesView (row: SeriesRowDb, designs: DesignRowDb[]): EditorSeries {
+function seriesView (row: SeriesRowDb, designs: DesignRowDb[], tags: TagName[]): EditorSeries {
   return {
     id: Number(row.id),
     status: row.status,
@@ -53,6 +54,7 @@ function seriesView (row: SeriesRowDb, designs: DesignRowDb[]): EditorSeries {
     hiddenCasePpm: row.hidden_ppm,
     caseSize: designs.filter(d => d.rarity !== 'hidden').length,
     designs: designs.map(designView),
+    tags,
     version: Number(row.version),
     updatedAt: new Date(row.updated_at).toISOString()
   }
@@ -65,7 +67,7 @@ async function designsOf (db: Db, seriesId: number): Promise<DesignRowDb[]> {
 export async function editorSeries (db: Db, seriesId: number): Promise<EditorSeries> {
   const row = await db.selectFrom('series').selectAll().where('id', '=', seriesId).executeTakeFirst()
   if (!row) throw fail.notFound('editor.notFound')
-  return seriesView(row, await designsOf(db, seriesId))
+  return seriesView(row, await designsOf(db, seriesId), await tagsOf(db, seriesId))
 }
 
 export async function listEditorSeries (db: Db, req: EditorSeriesListRequest): Promise<EditorSeriesListResponse> {
@@ -125,7 +127,8 @@ function auditState (s: EditorSeries) {
     priceCents: s.priceCents,
     hiddenCasePpm: s.hiddenCasePpm,
     caseSize: s.caseSize,
-    designs: s.designs.map(d => ({ id: d.id, name: d.name, rarity: d.rarity, image: d.image, referenceValueCents: d.referenceValueCents, recycleValueCents: d.recycleValueCents }))
+    designs: s.designs.map(d => ({ id: d.id, name: d.name, rarity: d.rarity, image: d.image, referenceValueCents: d.referenceValueCents, recycleValueCents: d.recycleValueCents })),
+    tags: s.tags
   }
 }
 
@@ -225,7 +228,9 @@ export async function saveSeries (db: Db, dialect: Dialect, clock: Clock, actorI
           reference_value_cents: d.referenceValueCents, recycle_value_cents: d.recycleValueCents, sort: i + 1, created_at: now
         }))).execute()
       }
-      const created = seriesView((await trx.selectFrom('series').selectAll().where('id', '=', seriesId).executeTakeFirstOrThrow()), await designsOf(trx, seriesId))
+      if (req.tags) await setSeriesTags(trx, clock, seriesId, req.tags)
+      await indexSeries(trx, seriesId)
+      const created = seriesView((await trx.selectFrom('series').selectAll().where('id', '=', seriesId).executeTakeFirstOrThrow()), await designsOf(trx, seriesId), await tagsOf(trx, seriesId))
       await writeAudit(trx, clock, { actorId, action: 'series.create', entity: 'series', entityId: seriesId, detail: { before: null, after: auditState(created) } })
       return created
     }
@@ -234,7 +239,7 @@ export async function saveSeries (db: Db, dialect: Dialect, clock: Clock, actorI
     const row = await forUpdate(dialect, trx.selectFrom('series').selectAll().where('id', '=', seriesId)).executeTakeFirst()
     if (!row) throw fail.notFound('editor.notFound')
     if (Number(row.version) !== req.version) throw fail.conflict('editor.stale')
-    const current = seriesView(row, await designsOf(trx, seriesId))
+    const current = seriesView(row, await designsOf(trx, seriesId), await tagsOf(trx, seriesId))
     const known = new Set(current.designs.map(d => d.id))
     const foreign = req.designs.findIndex(d => d.id !== undefined && !known.has(d.id))
     if (foreign >= 0) throw fail.field(`designs.${foreign}.id`, 'editor.designUnknown')
@@ -262,7 +267,9 @@ export async function saveSeries (db: Db, dialect: Dialect, clock: Clock, actorI
       cover: req.cover, price_cents: req.priceCents, case_size: caseSize, hidden_ppm: req.hiddenCasePpm,
       version: sql<number>`version + 1`, updated_at: now
     }).where('id', '=', seriesId).execute()
-    const saved = seriesView((await trx.selectFrom('series').selectAll().where('id', '=', seriesId).executeTakeFirstOrThrow()), await designsOf(trx, seriesId))
+    if (req.tags) await setSeriesTags(trx, clock, seriesId, req.tags)
+    await indexSeries(trx, seriesId)
+    const saved = seriesView((await trx.selectFrom('series').selectAll().where('id', '=', seriesId).executeTakeFirstOrThrow()), await designsOf(trx, seriesId), await tagsOf(trx, seriesId))
     await writeAudit(trx, clock, { actorId, action: 'series.update', entity: 'series', entityId: seriesId, detail: { before: auditState(current), after: auditState(saved) } })
     return saved
   })
@@ -303,11 +310,12 @@ export function publishProblems (s: EditorSeries, tr: Translate): PublishProblem
 async function lockedSeries (trx: Db, dialect: Dialect, seriesId: number): Promise<EditorSeries> {
   const row = await forUpdate(dialect, trx.selectFrom('series').selectAll().where('id', '=', seriesId)).executeTakeFirst()
   if (!row) throw fail.notFound('editor.notFound')
-  return seriesView(row, await designsOf(trx, seriesId))
+  return seriesView(row, await designsOf(trx, seriesId), await tagsOf(trx, seriesId))
 }
 
 async function setStatus (trx: Db, clock: Clock, seriesId: number, status: EditorSeriesStatus): Promise<void> {
   await trx.updateTable('series').set({ status, version: sql<number>`version + 1`, updated_at: iso(clock()) }).where('id', '=', seriesId).execute()
+  await indexSeries(trx, seriesId)
 }
 
 export async function publishSeries (db: Db, dialect: Dialect, clock: Clock, actorId: number, seriesId: number, tr: Translate): Promise<EditorSeries> {

@@ -54,13 +54,29 @@ const SERIES: Record<string, Label> = {
   'designs.name.en': { zh: '款式名称（英文）', en: 'Design name (English)' },
   'designs.rarity': { zh: '款式稀有度', en: 'Design rarity' },
   'designs.referenceValueCents': { zh: '参考价', en: 'Reference value' },
-  'designs.recycleValueCents': { zh: '回收价', en: 'Recycle value' }
+  'designs.recycleValueCents': { zh: '回收价', en: 'Recycle value' },
+  tags: { zh: '主题标签', en: 'Theme tags' },
+  'tags.zh': { zh: '主题标签（中文）', en: 'Theme tag (Chinese)' },
+  'tags.en': { zh: '主题标签（英文）', en: 'Theme tag (English)' }
+}
+
+/** Finding a series on home: the search box and the filters as the page labels them. */
+const SERIES_SEARCH_FIELDS: Record<string, Label> = {
+  q: { zh: '搜索内容', en: 'Search text' },
+  priceMinCents: { zh: '最低价', en: 'Lowest price' },
+  priceMaxCents: { zh: '最高价', en: 'Highest price' },
+  rarity: { zh: '稀有度', en: 'Rarity' },
+  tagIds: { zh: '主题', en: 'Theme' },
+  hasHidden: { zh: '隐藏款', en: 'Hidden design' },
+  sort: { zh: '排序', en: 'Sort' }
 }
 
 /** Names whose meaning depends on the route. */
 const ON_ROUTE: Record<string, Record<string, Label>> = {
   '/api/operator/seriesSave': SERIES,
   '/api/operator/seriesPublish': SERIES,
+  '/api/seriesList': SERIES_SEARCH_FIELDS,
+  '/api/seriesSuggest': SERIES_SEARCH_FIELDS,
   '/api/security/limits': {
     daily: { zh: '每日限额', en: 'Daily limit', money: true },
     monthly: { zh: '每月限额', en: 'Monthly limit', money: true }

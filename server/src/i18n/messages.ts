@@ -230,6 +230,9 @@ const zh = {
   // the series editor (issue 10)
   'editor.notFound': '系列不存在',
   'editor.versionRequired': '修改系列时需要带上打开时的 version',
+  'search.emptyQuery': '{field} 不能只有空格',
+  'search.priceRange': '{field} 不能低于最低价',
+  'search.tagEmpty': '{field} 不能为空',
   'editor.stale': '这个系列刚被别人改过：请重新打开后再修改',
   'editor.locked': '已上架的系列不能再改 {field}（买家按当时的价格和概率购买）：需要改动请新建一个系列',
   'editor.designUnknown': '{field} 不是这个系列的款式',
@@ -579,6 +582,9 @@ const en: Record<MessageKey, string> = {
   // the series editor (issue 10)
   'editor.notFound': 'No such series',
   'editor.versionRequired': 'A change of a series needs the version it was opened at',
+  'search.emptyQuery': '{field} cannot be only spaces',
+  'search.priceRange': '{field} cannot be below the lowest price',
+  'search.tagEmpty': '{field} cannot be empty',
   'editor.stale': 'Someone changed this series meanwhile: open it again and redo your change',
   'editor.locked': 'A published series keeps its {field} (shoppers bought at that price and those odds): make a new series to change it',
   'editor.designUnknown': '{field} is not a design of this series',

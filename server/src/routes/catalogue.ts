@@ -3,10 +3,15 @@ import { shopRoutes as r } from '../../../types/shop'
 import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
 import { listSeries, requireSeries, seriesDetail } from '../domain/catalogue'
+import { isSearch, publishedTags, searchSeries, suggestSeries } from '../domain/seriesSearch'
 import { caseProof, currentCase, switchCase } from '../domain/cases'
 
 export function catalogueRoutes (app: Api, ctx: AppContext): void {
-  defineRoute(app, ctx, r.seriesList, async ({ body }) => listSeries(ctx.db, body.page, body.size))
+  defineRoute(app, ctx, r.seriesList, async ({ body }) => {
+    const found = isSearch(body) ? await searchSeries(ctx.db, ctx.dialect, ctx.clock, body) : await listSeries(ctx.db, body.page, body.size)
+    return body.page === 1 ? { ...found, tags: await publishedTags(ctx.db) } : found
+  })
+  defineRoute(app, ctx, r.seriesSuggest, async ({ body }) => suggestSeries(ctx.db, body.q))
   defineRoute(app, ctx, r.seriesDetail, async ({ body }) => seriesDetail(await requireSeries(ctx.db, body.seriesId)))
   defineRoute(app, ctx, r.caseCurrent, async ({ body, session }) =>
     currentCase(ctx.db, ctx.clock, body.seriesId, session ? Number(session.user.id) : null))

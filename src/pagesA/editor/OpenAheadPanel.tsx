@@ -10,7 +10,7 @@ import { loading, toast } from '@/utils/feedback'
 import { WHOLE_INPUT_TYPE } from '@/utils/format'
 
 /** Whole number from 1 to CASES_AHEAD_MAX, or the problem in the user's words. */
-export function openAheadProblem (raw: string): string | null {
+function openAheadProblem (raw: string): string | null {
   const text = raw.trim()
   if (!/^\d+$/.test(text)) return t('openAhead.whole', { max: CASES_AHEAD_MAX })
   const n = Number(text)

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { View, Text, Input, Textarea, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
-import { EDITOR_LIMITS, MAX_BOX_PRICE_CENTS, UPLOAD_MAX_MB, VISION_LIMITS } from '~types/limits'
+import { EDITOR_LIMITS, MAX_BOX_PRICE_CENTS, SERIES_SEARCH, UPLOAD_MAX_MB, VISION_LIMITS } from '~types/limits'
 import type { EditorSeriesRow, EditorSeriesStatus, PublishBlockedData } from '~types/editor'
 import type { Rarity } from '~types/shop'
 import Section from '@/components/Section'
@@ -283,6 +283,16 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
         <Text className='editor-label'>{t('seriesForm.rulesEn')}</Text>
         <Textarea className='editor-textarea series-rules-en' value={form.rulesEn} maxlength={EDITOR_LIMITS.rulesMax} onInput={e => setField('rulesEn', e.detail.value)} />
         {error('rules.en')}
+        <Text className='editor-label'>{t('seriesForm.tagsZh')}</Text>
+        <Input className={`editor-input series-tags-zh ${errors['tags.zh'] || errors.tags ? 'editor-input--error' : ''}`} value={form.tagsZh} maxlength={200}
+          aria-label={t('seriesForm.tagsZh')} onInput={e => setField('tagsZh', e.detail.value)} />
+        {error('tags.zh')}
+        {error('tags')}
+        <Text className='editor-label'>{t('seriesForm.tagsEn')}</Text>
+        <Input className={`editor-input series-tags-en ${errors['tags.en'] ? 'editor-input--error' : ''}`} value={form.tagsEn} maxlength={200}
+          aria-label={t('seriesForm.tagsEn')} onInput={e => setField('tagsEn', e.detail.value)} />
+        {error('tags.en')}
+        <Text className='editor-hint'>{t('seriesForm.tagsHint', { max: SERIES_SEARCH.tagsPerSeriesMax })}</Text>
         <View className='editor-pair'>
           <View className='editor-pair__cell'>
             <Text className='editor-label'>{t('seriesForm.price', { max: MAX_BOX_PRICE_CENTS / 100 })}</Text>

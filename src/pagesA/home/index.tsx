@@ -1,9 +1,9 @@
-import { useEffect, useRef } from 'react'
-import { useDidHide, useDidShow } from '@tarojs/taro'
+import { useEffect, useRef, useState } from 'react'
+import { useDidHide, useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { withPageError } from '@/components/PageError/wrap'
-import type { FeedItem } from '~types/shop'
+import type { FeedItem, ThemeTag } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
@@ -19,6 +19,8 @@ import { tr, decorativeImage, a11yControl, A11Y_HIDDEN } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { useListPageEvents, usePagedList, useRemote } from '@/utils/useRemote'
 import { FEED_REFRESH_MS } from './timing'
+import { filterCount, finderFromParams, finderKey, finderParams, finderRequest, queryString, type FinderState } from './finder'
+import { FinderControls, FinderEmpty, SearchBox, type FinderPatch } from './SeriesFinder'
 import './index.scss'
 
 const PAGE_SIZE = 10
@@ -33,8 +35,31 @@ const SHORTCUTS: { key: string; icon: string; label: MessageKey; link: string }[
   { key: 'profile', icon: '👤', label: 'home.toProfile', link: '/pages/profile/index' }
 ]
 
+const HOME_PATH = '/pagesA/home/index'
+
+/** On H5 the address bar carries what is searched (shareable, kept on reload); the mini-program keeps it in the page. */
+function showInAddress (state: FinderState) {
+  if (process.env.TARO_ENV !== 'h5' || typeof window === 'undefined') return
+  const qs = queryString(finderParams(state))
+  const url = `${window.location.pathname}${qs ? `?${qs}` : ''}${window.location.hash}`
+  if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {
+    window.history.replaceState(window.history.state, '', url)
+  }
+}
+
 function HomePage () {
-  const series = usePagedList((page, size) => shopApi.seriesList({ page, size }), { pageSize: PAGE_SIZE })
+  const { params } = useRouter()
+  const [finder, setFinder] = useState<FinderState>(() => finderFromParams(params))
+  const key = finderKey(finder)
+  const series = usePagedList((page, size) => shopApi.seriesList({ page, size, ...finderRequest(finder) }), { pageSize: PAGE_SIZE, deps: [key], clearOnChange: true })
+  useEffect(() => { showInAddress(finder) }, [key])
+  // the theme tags come with every first page: keep the last ones while another loads
+  const [tags, setTags] = useState<ThemeTag[]>([])
+  const lastTags = series.last?.tags
+  useEffect(() => { if (lastTags) setTags(lastTags) }, [lastTags])
+  // searching or filtering: the results come right under the search box
+  const looking = finder.q !== '' || filterCount(finder) > 0
+  const change = (patch: FinderPatch) => setFinder(f => ({ ...f, ...(typeof patch === 'function' ? patch(f) : patch) }))
   // the feed is optional: no answer yet shows a placeholder line, a failure "no wins yet"
   const feed = useRemote(() => shopApi.liveFeed(10), [], { loadOnMount: false })
   const feedItems: FeedItem[] | null = feed.data ?? (feed.failed ? [] : null)
@@ -54,12 +79,14 @@ function HomePage () {
 
   const name = sessionStore.displayName
   return (
-    <PageShell className='home-page'>
+    <PageShell className='home-page' share={{ path: HOME_PATH, query: finderParams(finder) }}>
       <View className='home-top'>
         <Text className='home-hello'>{name ? t('home.hello', { name }) : t('home.guest')}</Text>
         <LangSwitch />
       </View>
+      <SearchBox query={finder.q} onSearch={q => change({ q })} />
 
+      {!looking && <>
       <View className='home-banner' {...a11yControl(undefined, 'link')} onClick={() => navigate(agreementLink('fairness'))}>
         <Text className='home-banner__title'>{t('home.bannerTitle')}</Text>
         <Text className='home-banner__text'>{t('home.bannerText')}</Text>
@@ -90,8 +117,14 @@ function HomePage () {
             </View>
           ))}
       </Section>
+      </>}
 
       <View className='home-section-title'>{t('home.seriesOnSale')}</View>
+      <FinderControls state={finder} tags={tags} onChange={change} />
+      {looking && page > 0 && !failed && series.total > 0 && <Text className='finder-found'>{t('finder.found', { n: series.total })}</Text>}
+      {page > 0 && !failed && series.items?.length === 0 && (looking
+        ? <FinderEmpty state={finder} tags={tags} onChange={change} />
+        : <EmptyState text={t('feedback.empty')} />)}
       {series.items?.map(s => (
         <SeriesCard key={s.id} series={s} onClick={() => navigate(`/pages/blind_box_detail/index?seriesId=${s.id}`)} />
       ))}
@@ -101,7 +134,7 @@ function HomePage () {
       {failed && <EmptyState icon='⚠️' text={t('home.loadFailed')} action={{ label: t('feedback.retry'), onClick: () => { void series.refresh() } }} />}
       {!failed && (loading || page === 0
         ? <Text className='home-more'>{t('feedback.loading')}</Text>
-        : !hasMore && <Text className='home-more home-no-more'>{t('feedback.noMore')}</Text>)}
+        : !hasMore && series.total > 0 && <Text className='home-more home-no-more'>{t('feedback.noMore')}</Text>)}
     </PageShell>
   )
 }

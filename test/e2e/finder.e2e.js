@@ -1,0 +1,126 @@
+/**
+ * Finding a series on home (issue 27 item 2), in Chromium at 375 px: a search typed in full-width
+ * capitals with a suggestion, a price filter, the state in the address (opened again from it, as a
+ * shared link would be) and kept across going to a series and back; an empty result that says what to
+ * take away; a sort; a theme filter; axe on the open filters; no sideways scrolling; zh and en.
+ * Screenshots: test-results/screenshots/finder-*.png.
+ */
+const assert = require('node:assert/strict')
+const { openPhonePage } = require('./browser')
+const { axeProblems } = require('./axe')
+
+const setLocale = (page, lang) => page.evaluate(l => localStorage.setItem('app_locale', JSON.stringify({ data: l })), lang)
+const cardTitles = page => page.locator('.series-card .series-card__title').allInnerTexts()
+const params = page => Object.fromEntries(new URL(page.url()).searchParams)
+async function noSideways (page, what) {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth)
+  assert.ok(width <= 375, `${what}: no sideways scrolling (${width} px)`)
+}
+/**
+ * Waits until the cards shown are exactly these titles; with `among`, until the cards of the demo shop's
+ * series (`among`) are these, in this order (other suites may have added series of their own).
+ */
+async function cardsAre (page, titles, what, among = null) {
+  const pick = got => among ? got.filter(t => among.includes(t)) : got
+  await page.waitForFunction(({ want, among }) => {
+    const all = [...document.querySelectorAll('.series-card .series-card__title')].map(e => e.textContent)
+    const got = among ? all.filter(t => among.includes(t)) : all
+    return got.length === want.length && got.every((t, i) => t === want[i])
+  }, { want: titles, among }, { timeout: 8000 }).catch(() => undefined)
+  assert.deepEqual(pick(await cardTitles(page)), titles, what)
+}
+
+const WORDS = {
+  zh: { pet: '萌宠乐园', sweet: '甜品派对', space: '太空漫游', typed: 'ＰＥＴ', found: /找到 1 个系列/, empty: '没有找到符合条件的系列', cosy: '治愈' },
+  en: { pet: 'Pet Party', sweet: 'Sweet Treats', space: 'Space Trip', typed: 'ＰＥＴ', found: /1 series found/, empty: 'No series matches all of that', cosy: 'Cosy' }
+}
+
+async function run ({ base }) {
+  for (const lang of ['zh', 'en']) {
+    const w = WORDS[lang]
+    const { page, errors, close, shot } = await openPhonePage({ locale: lang === 'zh' ? 'zh-CN' : 'en-US' })
+    try {
+      await page.goto(`${base}/pagesA/home/index`, { waitUntil: 'networkidle' })
+      await setLocale(page, lang)
+      await page.goto(`${base}/pagesA/home/index`, { waitUntil: 'networkidle' })
+      await page.locator('.series-card').first().waitFor()
+
+      // 1. typed in full-width capitals: a suggestion comes (debounced), taking it searches
+      const field = page.locator('.finder-search__input input, input.finder-search__input').first()
+      await field.click()
+      await field.pressSequentially(w.typed, { delay: 40 })
+      const suggestion = page.locator('.finder-suggestion', { hasText: w.pet })
+      await suggestion.waitFor({ timeout: 8000 })
+      assert.deepEqual(await axeProblems(page), [], 'axe: the suggestions')
+      await shot(`finder-suggest-${lang}.png`)
+      await suggestion.click()
+      await cardsAre(page, [w.pet], 'the search finds the one series')
+      assert.match(await page.locator('.finder-found').innerText(), w.found)
+      assert.equal(params(page).q, w.pet)
+      assert.equal(await page.locator('.finder-suggestion').count(), 0, 'the suggestions close once searched')
+
+      // 2. a price filter, in the address too
+      await page.locator('.finder-toggle').click()
+      await page.locator('.finder-chip.price-30to60').click()
+      await cardsAre(page, [w.pet], 'Pet Party costs 39 yuan')
+      assert.deepEqual(params(page), { q: w.pet, price: '30to60' })
+      assert.deepEqual(await axeProblems(page), [], 'axe: the search and open filters')
+      await noSideways(page, 'filters open')
+      await shot(`finder-filters-${lang}.png`)
+
+      // 3. to the series and back: the same search, filter and results, the address unchanged
+      await page.locator('.series-card').first().click()
+      await page.waitForURL(/blind_box_detail/)
+      await page.locator('.slot').first().waitFor()
+      await page.goBack()
+      await page.waitForURL(/\/pagesA\/home\/index/)
+      await cardsAre(page, [w.pet], 'back: the results are still there')
+      assert.equal(await field.inputValue(), w.pet)
+      assert.equal(await page.locator('.finder-chip.price-30to60.finder-chip--on').count(), 1, 'back: the filter is still on')
+      assert.deepEqual(params(page), { q: w.pet, price: '30to60' })
+
+      // 4. the address opened again (a shared link): the same state
+      const shared = page.url()
+      await page.goto('about:blank')
+      await page.goto(shared, { waitUntil: 'networkidle' })
+      await cardsAre(page, [w.pet], 'a shared link shows the same results')
+      assert.equal(await field.inputValue(), w.pet)
+      assert.equal(await page.locator('.finder-chip.price-30to60.finder-chip--on').count(), 1)
+
+      // 5. nothing under 30 yuan: the empty state says what to take away, and taking it away works
+      await page.locator('.finder-chip.price-lt30').click()
+      await page.locator('.finder-empty').waitFor()
+      assert.match(await page.locator('.finder-empty').innerText(), new RegExp(w.empty))
+      assert.equal(await page.locator('.finder-drop').count(), 3, 'the search, the price, and clear all')
+      await noSideways(page, 'empty')
+      await shot(`finder-empty-${lang}.png`)
+      await page.locator('.finder-drop-q').click()
+      await page.locator('.finder-empty').waitFor()
+      assert.deepEqual(params(page), { price: 'lt30' })
+      await page.locator('.finder-drop-price').click()
+      const demo = [w.pet, w.sweet, w.space]
+      await cardsAre(page, [w.pet, w.sweet, w.space], 'everything again', demo)
+      assert.deepEqual(params(page), {})
+
+      // 6. sort by price, dearest first; then a theme
+      await page.locator('.finder-chip.sort-price_desc').click()
+      await cardsAre(page, [w.space, w.sweet, w.pet], 'dearest first', demo)
+      assert.deepEqual(params(page), { sort: 'price_desc' })
+      if (!(await page.locator('.finder-panel').isVisible())) await page.locator('.finder-toggle').click()
+      await page.locator('.finder-chip', { hasText: w.cosy }).click()
+      await cardsAre(page, [w.sweet, w.pet], 'the cosy ones, dearest first', demo)
+      assert.equal(params(page).sort, 'price_desc')
+      assert.match(params(page).tags, /^\d+$/)
+      await page.locator('.finder-clear-all').click()
+      await cardsAre(page, [w.pet, w.sweet, w.space], 'cleared', demo)
+      assert.deepEqual(errors, [])
+    } catch (e) {
+      await shot(`finder-failure-${lang}.png`).catch(() => undefined)
+      throw e
+    } finally {
+      await close()
+    }
+  }
+}
+
+module.exports = { name: 'Finding a series: search, filters, sorts, kept in the address and across navigation', run }
