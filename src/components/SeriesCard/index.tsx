@@ -19,12 +19,14 @@ const COVER_IMG = H5 ? { ...COVER.imgProps, loading: 'lazy' as const } : undefin
 /** A series on the home page: cover, title, price and the chance of a rare or hidden box. */
 function SeriesCard ({ series, onClick }: { series: SeriesSummary; onClick: () => void }) {
   return (
-    <View className={`series-card series-card-${series.id}`} onClick={onClick}>
+    <View className={`series-card series-card-${series.id} ${series.status === 'retired' ? 'series-card--off' : ''}`} onClick={onClick}>
       <View className='series-card__cover'>
         <Image className='series-card__img' src={mediaUrl(series.cover, 160)} mode='aspectFit' lazyLoad={!H5} {...COVER} imgProps={COVER_IMG} />
       </View>
       <View className='series-card__body'>
         <Text className='series-card__title'>{tr(series.title)}</Text>
+        {/* a retired series is still listed (its cases are revealed for anyone to check), marked as such */}
+        {series.status === 'retired' && <Text className='series-card__off'>{t('home.offSale')}</Text>}
         <Text className='series-card__desc'>{tr(series.description)}</Text>
         <View className='series-card__odds'>
           <Text className='odds-chip odds-chip--rare'>{t('rarity.rare')} {formatPpm(series.oddsPpm.rare)}</Text>

@@ -187,6 +187,7 @@ const core: CoreDict = {
     liveFeed: 'Live lucky draws',
     feedEmpty: 'No rare prize has been drawn yet',
     pullToRefresh: 'Pull to refresh',
+    offSale: 'No longer on sale: its arrangements are public',
     perCase: '{n, plural, one {# box} other {# boxes}} a case',
     feedLine: '{name} drew {design}',
     loadFailed: 'Could not load: pull down to retry',
