@@ -11,6 +11,5 @@ import ARIA_ATTRIBUTES from './ariaAttributes.json'
  */
 export function installAriaAttributes (): void {
   if (process.env.TARO_ENV !== 'weapp') return
-  const attrs = Object.fromEntries(ARIA_ATTRIBUTES.map(a => [a, '']))
-  mergeInternalComponents({ View: attrs, Text: attrs, Image: attrs })
+  mergeInternalComponents(Object.fromEntries(Object.entries(ARIA_ATTRIBUTES).map(([component, attrs]) => [component, Object.fromEntries(attrs.map(a => [a, '']))])))
 }

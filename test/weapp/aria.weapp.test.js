@@ -38,15 +38,18 @@ function sources (dir = path.join(root, 'src')) {
 test('every aria-* attribute src/ sets is passed on by the View, Text and Image templates', () => {
   const used = new Set(sources().flatMap(f => [...fs.readFileSync(f, 'utf8').matchAll(/['"]?(aria-[a-z]+)['"]?\s*[:=]/g)].map(m => m[1])))
   expect([...used].sort()).toEqual(expect.arrayContaining(['aria-hidden', 'aria-label', 'aria-role']))
-  // the list the build plugin and the runtime share holds every one of them
+  // the lists the build plugin and the runtime share hold every one of them (an Image its name, role and hiding)
   const listed = require('../../src/utils/ariaAttributes.json')
-  for (const attr of used) expect(listed).toContain(attr)
+  for (const attr of used) expect(listed.View).toContain(attr)
+  expect(listed.Text).toEqual(listed.View)
+  expect(listed.Image).toEqual(expect.arrayContaining(['aria-hidden', 'aria-label', 'aria-role']))
   const wxml = fs.readFileSync(path.join(h.DIST, 'base.wxml'), 'utf8')
   const templates = [...wxml.matchAll(/<(view|text|image) ([^>]*)>/g)]
   for (const tag of ['view', 'text', 'image']) {
     const ofTag = templates.filter(m => m[1] === tag && /hover-class|selectable|src=/.test(m[2]))
     expect(ofTag.length).toBeGreaterThan(0)
-    for (const m of ofTag) for (const attr of used) expect(m[2]).toMatch(new RegExp(`${attr}="\\{\\{i\\.\\w+\\}\\}"`))
+    const attrs = listed[{ view: 'View', text: 'Text', image: 'Image' }[tag]]
+    for (const m of ofTag) for (const attr of attrs) expect(m[2]).toMatch(new RegExp(`${attr}="\\{\\{i\\.\\w+\\}\\}"`))
   }
 })
 
