@@ -19,7 +19,9 @@
  * shoppers are dealt to them in turn (shopper i talks to process i mod N), each with its own pool of --pool.
  *
  * Usage: node bench/launch.js [--shoppers 500] [--attempts 3] [--db sqlite|postgres|both] [--pool 10] [--pg-sync on|off]
- *                             [--workers 1] [--server-root DIR] [--pg-stats]
+ *                             [--workers 1] [--server-root DIR] [--pg-stats] [--open-ahead N]
+ * --open-ahead N: N cases of the launch series are open before the shoppers come (as an operator does
+ * with the series editor's "open cases ahead"), so arrivals are given ready cases.
  * --pg-stats loads pg_stat_statements and prints the statements PostgreSQL spent the most time on.
  */
 const { fork } = require('node:child_process')
@@ -97,6 +99,13 @@ async function serve (root, dialect, databaseUrl, pool, dir, shoppers) {
           priceCents: 2900, hiddenCasePpm: 83333, status: 'on_sale',
           designs: [...Array.from({ length: 9 }, (_, i) => design('regular', i + 1, 3000)), ...Array.from({ length: 3 }, (_, i) => design('rare', i + 1, 9000)), design('hidden', 1, 50000)]
         })
+        // --open-ahead N: the operator opened cases before the launch (domain/editor.ts openCasesAhead)
+        for (let left = (msg.openAhead || 1) - 1; left > 0;) {
+          const { openCasesAhead } = require(path.join(src, 'domain', 'editor'))
+          const r = await openCasesAhead(db, database.dialect, clock, null, seriesId, Math.min(1000, left))
+          if (r.opened === 0) break
+          left -= r.opened
+        }
         process.send({ type: 'launched', seriesId })
       } else if (msg.type === 'server times') {
         // every request's time, so that the parent can merge several processes before taking quantiles
@@ -191,7 +200,7 @@ function mergeTimes (all) {
   return out
 }
 
-async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts, workers = 1 }) {
+async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts, workers = 1, openAhead = 0 }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-launch-'))
   // the first process migrates and makes the shoppers; the others only serve
   const first = shopProcess([root, dialect, databaseUrl || '-', String(pool), dir, String(shoppers)])
@@ -220,7 +229,7 @@ async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts
     }))
     for (const p of procs) p.child.send({ type: 'server times' })
     await Promise.all(procs.map(p => p.next())) // the warm-up's are dropped
-    child.send({ type: 'launch' })
+    child.send({ type: 'launch', openAhead })
     const { seriesId } = await next()
 
     const views = []
@@ -286,6 +295,7 @@ async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts
 async function main () {
   const shoppers = Number(arg('shoppers', 500))
   const attempts = Number(arg('attempts', 3))
+  const openAhead = Number(arg('open-ahead', 0))
   const pool = Number(arg('pool', 10))
   const root = path.resolve(arg('server-root', path.join(__dirname, '..')))
   const which = arg('db', 'both')
@@ -303,7 +313,7 @@ async function main () {
     for (const dialect of dbs) {
       let url = null
       if (dialect === 'postgres') { await postgres.createDatabase('bench_launch'); url = postgres.url('bench_launch') }
-      const r = await runLaunch({ root, dialect, databaseUrl: url, pool, shoppers, attempts, workers })
+      const r = await runLaunch({ root, dialect, databaseUrl: url, pool, shoppers, attempts, workers, openAhead })
       const where = dialect === 'sqlite' ? 'SQLite (WAL, synchronous NORMAL)' : `${postgres.settings}, pool ${pool}${workers > 1 ? ` per process, ${workers} API processes` : ''}`
       console.log(`\nLaunch on ${where}: server code of ${root}; ${os.cpus().length} cores, Node ${process.version}, 127.0.0.1`)
       console.log(`${shoppers} shoppers at once, 1-3 boxes each, up to ${attempts} tries: ${r.okPurchases} purchases (${r.boxesBought} boxes) in ${r.seconds.toFixed(2)} s = ${(r.okPurchases / r.seconds).toFixed(0)} purchases/s (${(r.boxesBought / r.seconds).toFixed(0)} boxes/s); ${r.gaveUp} gave up`)
@@ -311,7 +321,7 @@ async function main () {
       console.log(`latency: casePurchase p50 ${r.buy.p50.toFixed(0)} ms, p99 ${r.buy.p99.toFixed(0)} ms; caseCurrent p50 ${r.view.p50.toFixed(0)} ms, p99 ${r.view.p99.toFixed(0)} ms (${r.view.n} views)`)
       const st = k => r.server[k] ? `${k} p50 ${r.server[k].p50.toFixed(1)} ms, p99 ${r.server[k].p99.toFixed(1)} ms` : ''
       console.log(`in the server (arrival to answer, so the queue on its event loop included): ${st('/api/casePurchase')}; ${st('/api/caseCurrent')}`)
-      console.log(`cases of the series: ${r.audit.cases.total} (${r.audit.cases.soldOut} sold out, ${r.audit.cases.open} open); ${r.audit.purchases} purchases and ${r.audit.soldSlots} slots sold in the database`)
+      console.log(`cases of the series: ${r.audit.cases.total}${openAhead ? ` (${openAhead} open before the launch)` : ""} (${r.audit.cases.soldOut} sold out, ${r.audit.cases.open} open); ${r.audit.purchases} purchases and ${r.audit.soldSlots} slots sold in the database`)
       const mismatch = r.audit.purchases !== r.okPurchases || r.audit.soldSlots !== r.boxesBought || r.audit.boxes !== r.boxesBought
       if (mismatch) r.audit.problems.push(`answered ${r.okPurchases} purchases of ${r.boxesBought} boxes, the database holds ${r.audit.purchases} purchases of ${r.audit.boxes} boxes and ${r.audit.soldSlots} sold slots`)
       if (r.audit.problems.length) {

@@ -358,7 +358,7 @@ const OPEN_AHEAD_BATCH = 100
  * holding the series row (so a retire waits for it, and a batch after a retire is refused) and each
  * audited with how many it opened. Answers how many were opened, how many are open, and the cap.
  */
-export async function openCasesAhead (db: Db, dialect: Dialect, clock: Clock, actorId: number, seriesId: number, count: number): Promise<CasesOpenAheadResult> {
+export async function openCasesAhead (db: Db, dialect: Dialect, clock: Clock, actorId: number | null, seriesId: number, count: number): Promise<CasesOpenAheadResult> {
   let opened = 0
   let open = 0
   for (;;) {
