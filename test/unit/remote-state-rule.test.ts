@@ -25,7 +25,6 @@ const SRC = path.resolve(__dirname, '../../src')
  * comes off this list when its conversion lands. Nothing else may be added here.
  */
 const BEING_CONVERTED = [
-  'pagesA/home/index.tsx',
   'pagesA/blind_box_detail/index.tsx',
   'pagesA/prize_detail/index.tsx',
   'pagesA/editor/SeriesTab.tsx'
