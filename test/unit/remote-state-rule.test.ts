@@ -26,8 +26,7 @@ const SRC = path.resolve(__dirname, '../../src')
  */
 const BEING_CONVERTED = [
   'pagesA/blind_box_detail/index.tsx',
-  'pagesA/prize_detail/index.tsx',
-  'pagesA/editor/SeriesTab.tsx'
+  'pagesA/prize_detail/index.tsx'
 ]
 /** Not pages: the hook itself, and the stores and services the hook's callers use. */
 const NOT_PAGES = [/^utils\/useRemote\.ts$/, /^stores\//, /^services\//]
