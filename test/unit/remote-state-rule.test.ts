@@ -25,8 +25,7 @@ const SRC = path.resolve(__dirname, '../../src')
  * comes off this list when its conversion lands. Nothing else may be added here.
  */
 const BEING_CONVERTED = [
-  'pagesA/blind_box_detail/index.tsx',
-  'pagesA/prize_detail/index.tsx'
+  'pagesA/blind_box_detail/index.tsx'
 ]
 /** Not pages: the hook itself, and the stores and services the hook's callers use. */
 const NOT_PAGES = [/^utils\/useRemote\.ts$/, /^stores\//, /^services\//]
