@@ -34,6 +34,7 @@ import { chinaClock } from '../event/travel'
 import { clockText, useTimeLeft } from '@/utils/useTimeLeft'
 import { loginToContinue } from '@/utils/loginReturn'
 import { detailLink, parseSlots, restoreSelection } from '@/utils/slots'
+import { useRemote } from '@/utils/useRemote'
 import BestPosts from './BestPosts'
 import './index.scss'
 
@@ -44,6 +45,9 @@ import './index.scss'
  */
 /** A click this soon after a long press is the end of that press, not a tap. */
 const LONG_PRESS_CLICK_GRACE_MS = 600
+
+/** The boxes picked, with one more (in order; once). */
+const withSlot = (picked: number[], slot: number) => picked.includes(slot) ? picked : [...picked, slot].sort((a, b) => a - b)
 
 
 /**
@@ -60,13 +64,9 @@ function CaseHold ({ until, onLapsed }: { until: string; onLapsed: () => void })
 function BlindBoxDetailPage () {
   const { params } = useRouter()
   const seriesId = Number(params.seriesId)
-  const [series, setSeries] = useState<SeriesDetail | null>(null)
-  const [box, setBox] = useState<CaseView | null>(null)
+  const validId = Number.isInteger(seriesId) && seriesId > 0
   const [preview, setPreview] = useState<DesignInfo | null>(null)
   const [picked, setPicked] = useState<number[]>([])
-  const [missing, setMissing] = useState(false)
-  const [propState, setPropState] = useState<PropsState | null>(null)
-  const [hints, setHints] = useState<PropShown[]>([])
   /** A prop picked in the props bar: the next tap on an unsold box uses it. */
   const [mode, setMode] = useState<PropKind | null>(null)
   const propSheet = useRef<PropSheetHandle>(null)
@@ -80,16 +80,26 @@ function BlindBoxDetailPage () {
     caseId: Number(params.caseId) > 0 ? Number(params.caseId) : null
   })
 
-  const [events, setEvents] = useState<LaunchEvent[]>([])
-  const load = async () => {
-    if (!Number.isInteger(seriesId) || seriesId <= 0) { setMissing(true); return }
-    // its launch events to come (a failure hides the banner: the box is what the page is for)
-    eventsApi.list({ seriesId }).then(r => setEvents(r.list), () => setEvents([]))
-    try {
-      const [s, c] = await Promise.all([shopApi.seriesDetail(seriesId), shopApi.caseCurrent(seriesId)])
-      setSeries(s)
-      setBox(c)
-      void loadProps(c.caseId)
+  // its launch events to come (a failure hides the banner: the box is what the page is for)
+  const launches = useRemote(() => eventsApi.list({ seriesId }), [seriesId], { loadOnMount: false })
+  const events: LaunchEvent[] = launches.failed ? [] : launches.data?.list ?? []
+  // the shopper's props and what they showed in this case (a failure keeps the bar as it was: buying still works)
+  const propsCase = useRef(0)
+  const props = useRemote<{ state: PropsState; hints: PropShown[] }>(async () => {
+    const [state, hints] = await Promise.all([propsApi.state(), propsApi.caseHints(propsCase.current)])
+    return { state, hints }
+  }, [], { loadOnMount: false })
+  const propState = props.data?.state ?? null
+  const hints = props.data?.hints ?? []
+  // the series and its current case, loaded each time the page shows
+  const shown = useRemote<{ series: SeriesDetail; box: CaseView }>(async () => {
+    const [s, c] = await Promise.all([shopApi.seriesDetail(seriesId), shopApi.caseCurrent(seriesId)])
+    return { series: s, box: c }
+  }, [seriesId], {
+    loadOnMount: false,
+    onError: e => toast({ message: errorMessage(e) }),
+    onSuccess: ({ box: c }) => {
+      if (sessionStore.loggedIn) { propsCase.current = c.caseId; void props.reload() }
       const asked = pending.current
       pending.current = null
       if (asked && asked.slots.length) {
@@ -100,21 +110,18 @@ function BlindBoxDetailPage () {
       } else {
         setPicked(p => p.filter(slot => c.slots.some(x => x.slot === slot && !x.sold)))
       }
-    } catch (e) {
-      setMissing(true)
-      toast({ message: errorMessage(e) })
     }
+  })
+  const series = shown.data?.series ?? null
+  const box = shown.data?.box ?? null
+  // a wrong id or a failure shows "no such series"
+  const missing = !validId || shown.failed
+  const load = () => {
+    if (!validId) return
+    void launches.reload()
+    void shown.reload()
   }
-  useDidShow(() => { void load() })
-
-  const loadProps = async (caseId: number) => {
-    if (!sessionStore.loggedIn) return
-    try {
-      const [st, h] = await Promise.all([propsApi.state(), propsApi.caseHints(caseId)])
-      setPropState(st)
-      setHints(h)
-    } catch { /* the props bar stays hidden; buying still works */ }
-  }
+  useDidShow(load)
 
   /** Uses a prop on an unsold box and says what it showed (always true: the reveal at sell-out proves it). */
   const useProp = async (kind: PropKind, slot: number) => {
@@ -122,11 +129,10 @@ function BlindBoxDetailPage () {
     if (!box) return
     try {
       const r = await loading.wrap(propsApi.use({ kind, caseId: box.caseId, slot, idempotencyKey: randomString(24) }))
-      setPropState(r.state)
-      setHints(h => [...h, r.shown])
+      props.setData(d => ({ state: r.state, hints: [...(d?.hints ?? []), r.shown] }))
       const what = t(r.shown.isNot ? 'props.isNot' : 'props.is', { slot, design: tr(r.shown.design.name) })
       await dialog({ message: r.shown.reservedUntil ? `${what}\n${t('props.holdUntil', { time: formatTime(r.shown.reservedUntil) })}` : what, showCancel: false })
-      if (kind === 'xray') setPicked(p => (p.includes(slot) ? p : [...p, slot].sort((a, b) => a - b)))
+      if (kind === 'xray') setPicked(p => withSlot(p, slot))
     } catch (e) {
       toast({ message: errorMessage(e) })
       if (e instanceof ApiError && e.code === 409) void load()
@@ -134,13 +140,14 @@ function BlindBoxDetailPage () {
   }
 
   const toggle = (slot: number) => {
-    setPicked(p => (p.includes(slot) ? p.filter(x => x !== slot) : [...p, slot].sort((a, b) => a - b)))
+    setPicked(p => (p.includes(slot) ? p.filter(x => x !== slot) : withSlot(p, slot)))
   }
 
   const switchCase = async () => {
     if (!sessionStore.loggedIn) { void loginToContinue(t('login.requiredToSwitch'), detailLink(seriesId, box?.caseId, picked)); return }
     try {
-      setBox(await shopApi.caseSwitch(seriesId))
+      const next = await shopApi.caseSwitch(seriesId)
+      shown.setData(d => d && { ...d, box: next })
       setPicked([])
     } catch (e) {
       toast({ message: errorMessage(e) })

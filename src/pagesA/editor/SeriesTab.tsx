@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { View, Text, Input, Textarea, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { EDITOR_LIMITS, MAX_BOX_PRICE_CENTS, SERIES_SEARCH, UPLOAD_MAX_MB, VISION_LIMITS } from '~types/limits'
@@ -15,6 +15,7 @@ import { localeStore, t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { AMOUNT_INPUT_TYPE, formatCents, formatPpm, formatTime, tr, decorativeImage } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
+import { useRemote } from '@/utils/useRemote'
 import {
   emptyDesign, emptySeriesForm, formOfSeries, oddsPreview, seriesRequest, validateSeries,
   type DesignForm, type SeriesErrors, type SeriesForm
@@ -412,23 +413,20 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
   )
 })
 
+const NO_COUNTS: Record<EditorSeriesStatus, number> = { draft: 0, on_sale: 0, retired: 0 }
+
 /** The series of the shop by status; a tap opens one in the editor, "+ New series" starts a draft. */
 function SeriesTab () {
   const [filter, setFilter] = useState<EditorSeriesStatus | 'all'>('all')
-  const [rows, setRows] = useState<EditorSeriesRow[] | null>(null)
-  const [counts, setCounts] = useState<Record<EditorSeriesStatus, number>>({ draft: 0, on_sale: 0, retired: 0 })
   const [editing, setEditing] = useState<SeriesForm | null>(null)
 
-  const load = async () => {
-    try {
-      const r = await editorApi.list({ page: 1, size: 50, ...(filter === 'all' ? {} : { status: filter }) })
-      setRows(r.list)
-      setCounts(r.counts)
-    } catch (e) {
-      toast({ message: errorMessage(e) })
-    }
-  }
-  useEffect(() => { void load() }, [filter])
+  // one page of 50 (the shop's series); the rows and counts stay while another filter's answer comes
+  const series = useRemote(() => editorApi.list({ page: 1, size: 50, ...(filter === 'all' ? {} : { status: filter }) }), [filter], {
+    onError: e => toast({ message: errorMessage(e) })
+  })
+  const load = () => series.reload()
+  const rows: EditorSeriesRow[] | null = series.data?.list ?? null
+  const counts: Record<EditorSeriesStatus, number> = series.data?.counts ?? NO_COUNTS
 
   const open = async (id: number) => {
     try {

@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react'
 import { View, Text } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import Section from '@/components/Section'
@@ -7,6 +6,7 @@ import { ApiError } from '@/services/errors'
 import { localeStore, t } from '@/stores/locale'
 import { capabilitiesStore } from '@/stores/capabilities'
 import { formatCents, formatTime } from '@/utils/format'
+import { useRemote } from '@/utils/useRemote'
 import { versusMedian } from './marketPrice'
 
 type State =
@@ -32,27 +32,18 @@ interface Props {
  * when the shop has price comparison (capabilitiesStore); a shopper never reads why it is missing.
  */
 function MarketPrice ({ keyword, referenceCents }: Props) {
-  const [state, setState] = useState<State>({ kind: 'loading' })
-  const [attempt, setAttempt] = useState(0)
-
-  useEffect(() => {
-    let live = true
-    setState({ kind: 'loading' })
-    marketPrice(keyword).then(
-      market => { if (live) setState(market ? { kind: 'ready', market } : { kind: 'none' }) },
-      (e: unknown) => {
-        if (!live) return
-        if (notConfigured(e)) {
-          // the shop lost its provider since the page asked: the section goes (the page shows the reference value)
-          capabilitiesStore.turnOff('priceCompare')
-          setState({ kind: 'off' })
-        } else {
-          setState({ kind: 'failed', message: e instanceof ApiError ? e.message : t('market.failed') })
-        }
-      }
-    )
-    return () => { live = false }
-  }, [keyword, attempt])
+  const market = useRemote(() => marketPrice(keyword), [keyword], {
+    // the shop lost its provider since the page asked: the section goes (the page shows the reference value)
+    onError: e => { if (notConfigured(e)) capabilitiesStore.turnOff('priceCompare') }
+  })
+  // each request (a retry too) shows "loading" until it answers
+  const state: State = market.loading
+    ? { kind: 'loading' }
+    : market.failed
+      ? notConfigured(market.error)
+        ? { kind: 'off' }
+        : { kind: 'failed', message: market.error instanceof ApiError ? market.error.message : t('market.failed') }
+      : market.data ? { kind: 'ready', market: market.data } : { kind: 'none' }
 
   return (
     <Section title={t('market.title')} className={`market market--${state.kind}`}>
@@ -63,7 +54,7 @@ function MarketPrice ({ keyword, referenceCents }: Props) {
       {state.kind === 'failed' && (
         <View className='market__failed'>
           <Text className='market__note market-failed'>{state.message}</Text>
-          <View className='btn btn--ghost market-retry' onClick={() => setAttempt(a => a + 1)}>{t('market.retry')}</View>
+          <View className='btn btn--ghost market-retry' onClick={market.retry}>{t('market.retry')}</View>
         </View>
       )}
       {state.kind === 'ready' && <MarketFigures market={state.market} referenceCents={referenceCents} />}

@@ -1,6 +1,6 @@
 // first: on H5 the page waits for the rest of the dictionary (src/locales/full.h5.ts)
 import '@/locales/full'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
@@ -31,8 +31,10 @@ import { mediaUrl } from '@/utils/media'
 import { commitInput, sha256Hex } from '@/utils/sha256'
 import './index.scss'
 import { reveal } from '@/utils/reveal'
+import { useRemote } from '@/utils/useRemote'
 
 interface Check { hash: string; matches: boolean; holds: boolean }
+interface Loaded { prize: PrizeDetail; shipment: Shipment | null }
 
 /** One prize: the design, its rarity and values, and the proof of its case (or of its combine), checked on the device. */
 function PrizeDetailPage () {
@@ -40,32 +42,29 @@ function PrizeDetailPage () {
   const prizeId = Number(params.prizeId)
   // opened from a packing slip's QR: anyone holding the figure checks it by its code
   const verifyCode = params.verify ? decodeURIComponent(params.verify) : ''
-  const [prize, setPrize] = useState<PrizeDetail | null>(null)
-  const [missing, setMissing] = useState(false)
+  const validId = Number.isInteger(prizeId) && prizeId > 0
   const [check, setCheck] = useState<Check | null>(null)
-  const [shipment, setShipment] = useState<Shipment | null>(null)
   const [shipping, setShipping] = useState(false)
 
-  const load = async () => {
-    if (verifyCode) return
-    if (!Number.isInteger(prizeId) || prizeId <= 0) { setMissing(true); return }
-    try {
-      const p = await shopApi.prizeDetail(prizeId)
-      setPrize(p)
-      if (p.status === 'shipping' || p.status === 'received') {
-        // the parcel this prize went in (the newest parcels come first)
-        const parcels = await afterDrawApi.shipmentList({ page: 1, size: 100 })
-        setShipment(parcels.list.find(s => s.items.some(i => i.prizeId === prizeId)) ?? null)
-      }
-    } catch (e) {
-      setMissing(true)
-      toast({ message: errorMessage(e) })
-    }
-  }
+  // the prize shows as soon as it lands; a prize on its way then finds its parcel (the newest come first)
+  const heldShipment = useRef<Shipment | null>(null)
+  const detail = useRemote<Loaded>(async step => {
+    const p = await shopApi.prizeDetail(prizeId)
+    if (p.status !== 'shipping' && p.status !== 'received') return { prize: p, shipment: heldShipment.current }
+    step.partial({ prize: p, shipment: heldShipment.current })
+    const parcels = await afterDrawApi.shipmentList({ page: 1, size: 100 })
+    return { prize: p, shipment: parcels.list.find(s => s.items.some(i => i.prizeId === prizeId)) ?? null }
+  }, [prizeId], { loadOnMount: false, onError: e => toast({ message: errorMessage(e) }) })
+  heldShipment.current = detail.data?.shipment ?? null
+  const load = () => verifyCode || !validId ? Promise.resolve() : detail.reload()
   useDidShow(() => {
     void load()
     capabilitiesStore.ensure().catch(() => undefined)
   })
+  // a failure shows "not found" (as does a wrong id); opened to check a code, the page asks for nothing
+  const missing = !verifyCode && (!validId || detail.failed)
+  const prize = detail.data?.prize ?? null
+  const shipment = detail.data?.shipment ?? null
 
   if (verifyCode && Number.isInteger(prizeId) && prizeId > 0) {
     return <PageShell className='prize-detail-page'><PrizeCheck prizeId={prizeId} code={verifyCode} /></PageShell>
@@ -88,7 +87,7 @@ function PrizeDetailPage () {
     try {
       const fresh = await loading.wrap(shopApi.caseProof(proof.caseId))
       if (!fresh.revealed) { toast({ message: t('prize.stillOnSale') }); return }
-      setPrize({ ...prize, proof: { ...proof, revealed: true, arrangement: fresh.arrangement, salt: fresh.salt } })
+      detail.setData(d => d && { ...d, prize: { ...d.prize, proof: { ...proof, revealed: true, arrangement: fresh.arrangement, salt: fresh.salt } } })
       toast({ message: t('prize.nowRevealed'), level: 'success' })
     } catch (e) { toast({ message: errorMessage(e) }) }
   }
