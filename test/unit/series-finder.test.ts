@@ -2,7 +2,7 @@
  * Home's search state (src/pagesA/home/finder.ts): page query params to state and back, and the
  * seriesList request it asks; broken params from a shared link are ignored, never an error.
  */
-import { EMPTY_FINDER, filterCount, finderFromParams, finderParams, finderRequest, queryString } from '@/pagesA/home/finder'
+import { EMPTY_FINDER, addressQuery, filterCount, finderFromParams, finderParams, finderRequest, queryString } from '@/pagesA/home/finder'
 import { splitTags } from '@/utils/seriesForm'
 
 describe('the finder state', () => {
@@ -30,5 +30,13 @@ describe('the finder state', () => {
 
   test('theme tags as typed in the editor', () => {
     expect(splitTags(' 动物、治愈，科幻, ,Sci-fi ')).toEqual(['动物', '治愈', '科幻', 'Sci-fi'])
+  })
+
+  test("the address keeps the params that are not the finder's, and replaces the finder's own", () => {
+    const state = { ...EMPTY_FINDER, q: 'cat', sort: 'popular' as const }
+    expect(addressQuery('?x=1&from=share&q=dog&sort=new', state)).toBe('x=1&from=share&q=cat&sort=popular')
+    expect(addressQuery('?x=1', EMPTY_FINDER)).toBe('x=1')
+    expect(addressQuery('?q=dog&price=under30', EMPTY_FINDER)).toBe('')
+    expect(addressQuery('', state)).toBe('q=cat&sort=popular')
   })
 })

@@ -73,6 +73,19 @@ export function finderParams (s: FinderState): Record<string, string> {
   return out
 }
 
+/** The query params the finder owns; any other param of the address is left as it is. */
+export const FINDER_KEYS = ['q', 'price', 'rarity', 'hidden', 'tags', 'sort'] as const
+
+/**
+ * The address's query for a state: the params the finder does not own, as they were (a shared link's
+ * own params, e.g. ?from=share), then the state's; "" when there are none.
+ */
+export function addressQuery (search: string, s: FinderState): string {
+  const kept = new URLSearchParams(search)
+  for (const k of FINDER_KEYS) kept.delete(k)
+  return [kept.toString(), queryString(finderParams(s))].filter(Boolean).join('&')
+}
+
 /** "a=1&b=2", encoded. */
 export const queryString = (params: Record<string, string>): string =>
   Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')

@@ -19,7 +19,7 @@ import { tr, decorativeImage, a11yControl, A11Y_HIDDEN } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { useListPageEvents, usePagedList, useRemote } from '@/utils/useRemote'
 import { FEED_REFRESH_MS } from './timing'
-import { filterCount, finderFromParams, finderKey, finderParams, finderRequest, queryString, type FinderState } from './finder'
+import { addressQuery, filterCount, finderFromParams, finderKey, finderParams, finderRequest, type FinderState } from './finder'
 import { FinderControls, FinderEmpty, SearchBox, type FinderPatch } from './SeriesFinder'
 import './index.scss'
 
@@ -40,7 +40,7 @@ const HOME_PATH = '/pagesA/home/index'
 /** On H5 the address bar carries what is searched (shareable, kept on reload); the mini-program keeps it in the page. */
 function showInAddress (state: FinderState) {
   if (process.env.TARO_ENV !== 'h5' || typeof window === 'undefined') return
-  const qs = queryString(finderParams(state))
+  const qs = addressQuery(window.location.search, state)
   const url = `${window.location.pathname}${qs ? `?${qs}` : ''}${window.location.hash}`
   if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {
     window.history.replaceState(window.history.state, '', url)
