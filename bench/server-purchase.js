@@ -16,10 +16,11 @@
  * negative balance): a broken book fails the run whatever the speed.
  *
  * --profile writes a CPU profile of the shop's purchase run and prints where the time went
- * (bench/support/profile-summary.js). --server-root DIR runs another checkout's server code (a before figure). Bounded: fixed durations and a watchdog; children and temp dirs go.
+ * (bench/support/profile-summary.js). --pg-stats loads pg_stat_statements (track all: the statements inside
+ * shop_purchase too) and prints where PostgreSQL spent its time. --server-root DIR runs another checkout's server code (a before figure). Bounded: fixed durations and a watchdog; children and temp dirs go.
  *
  * Usage: node bench/server-purchase.js [--seconds 10] [--connections 10] [--rounds 2] [--db sqlite|postgres|both]
- *                                      [--pool 10] [--pg-sync on|off] [--profile] [--server-root DIR]
+ *                                      [--pool 10] [--pg-sync on|off] [--profile] [--pg-stats] [--server-root DIR]
  */
 const { fork } = require('node:child_process')
 const fs = require('node:fs')
@@ -302,6 +303,20 @@ async function benchBare (autocannon, dialect, databaseUrl, pool, seconds, conne
   return result
 }
 
+/**
+ * The n-th purchase's (case index, slot), every one distinct. --pattern one-case (the default, the worst
+ * case): boxes are bought in case order, so the 10 connections buy the slots of one case at the same
+ * time and take turns on its row lock. --pattern leased: as the shop's case leases arrange it, each
+ * buyer (request n is buyer n % users) buys the slots of a case of their own, then the next.
+ */
+const PATTERN = arg('pattern', 'one-case')
+function boxOf (n, users) {
+  if (PATTERN !== 'leased') return [Math.floor(n / 12), (n % 12) + 1]
+  const user = n % users
+  const k = Math.floor(n / users)
+  return [Math.floor(k / 12) * users + user, (k % 12) + 1]
+}
+
 async function benchShop (autocannon, dialect, databaseUrl, pool, seconds, connections, { others, profile, root }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-purchase-'))
   // enough cases for 4,000 boxes a second
@@ -324,7 +339,8 @@ async function benchShop (autocannon, dialect, databaseUrl, pool, seconds, conne
         path: `${PREFIX}/api/casePurchase`,
         setupRequest (req) {
           const n = cursor++ % total
-          return { ...req, headers: auth(n), body: JSON.stringify({ caseId: ready.caseIds[Math.floor(n / 12)], slots: [(n % 12) + 1], acknowledged: true, idempotencyKey: `bench-${n}-${started}` }) }
+          const [caseIndex, slot] = boxOf(n, ready.tokens.length)
+          return { ...req, headers: auth(n), body: JSON.stringify({ caseId: ready.caseIds[caseIndex], slots: [slot], acknowledged: true, idempotencyKey: `bench-${n}-${started}` }) }
         },
         onResponse: counter.onResponse
       }]
@@ -398,7 +414,7 @@ async function main () {
   const dbs = which === 'both' ? ['sqlite', 'postgres'] : [which]
   let postgres = null
   if (dbs.includes('postgres')) {
-    postgres = await startPostgres({ synchronousCommit: arg('pg-sync', 'on') })
+    postgres = await startPostgres({ synchronousCommit: arg('pg-sync', 'on'), statementStats: process.argv.includes('--pg-stats') })
     if (!postgres) {
       console.log('PostgreSQL is not installed: SQLite only')
       dbs.splice(dbs.indexOf('postgres'), 1)
@@ -456,6 +472,12 @@ async function main () {
         `ratio ${ratio.toFixed(2)}x (median of the rounds' ${shop.map((x, i) => (x.rps / bare[i].rps).toFixed(2)).join(', ')});${goal}`)
       console.log(`in the server (Fastify's elapsed time of each request, without the load generator's stalls): purchases p50 ${s.serverP50.toFixed(1)} ms, ` +
         `p99 ${s.serverP99.toFixed(1)} ms; the bare transaction p99 ${b.serverP99.toFixed(1)} ms (medians of the rounds)`)
+      if (dialect === 'postgres' && process.argv.includes('--pg-stats')) {
+        console.log('where PostgreSQL spent its time in the shop\'s database (pg_stat_statements with nested statements, the last round: set-up, purchases, the other requests):')
+        for (const st of await postgres.topStatements('bench_shop', 25)) {
+          console.log(`  ${(st.total_exec_time / 1000).toFixed(2).padStart(7)} s ${String(st.calls).padStart(7)} calls ${st.mean_exec_time.toFixed(3).padStart(8)} ms  ${st.query.replace(/\s+/g, ' ').slice(0, 140)}`)
+        }
+      }
       console.log('')
     }
   } finally {

@@ -12,7 +12,7 @@ import { testDialects } from './support/db'
 import { createTestApp, post, type TestApp } from './support/app'
 import { buy, makeSeries, makeShopper, topUp, type Shopper } from './support/shop'
 import { invariantViolations } from './support/invariants'
-import { CASE_LEASE_MS, CASE_SPREAD, CASE_SWITCHES_PER_DAY } from '../../server/src/domain/cases'
+import { CASE_LEASE_MS, CASE_SPREAD, CASE_SWITCHES_PER_DAY, createCase, unheldCases } from '../../server/src/domain/cases'
 
 describe.each(testDialects())('spreading shoppers across cases on %s', (dialect) => {
   let t: TestApp
@@ -198,5 +198,28 @@ describe.each(testDialects())('spreading shoppers across cases on %s', (dialect)
     // with a's transaction gone, the case is free again: the next shopper gets it
     const c = await makeShopper(t.app, t.db, t.clock)
     expect((await view(seriesId, c)).caseId).toBe(first)
+  })
+  test('shoppers arriving together walk the free cases in orders of their own (fuller cases still first), so they do not all try the same one', async () => {
+    // a launch with cases opened ahead: 30 free cases, one of them with a slot sold
+    const seriesId = await makeSeries(t.db, t.clock)
+    await t.db.transaction().execute(async trx => { for (let i = 0; i < 29; i++) await createCase(trx, t.clock.now, seriesId) })
+    const ids = (await onSale(seriesId)).sort((a, b) => a - b)
+    expect(ids).toHaveLength(30)
+    const fuller = ids[17]
+    await t.db.updateTable('cases').set({ sold_count: 1 }).where('id', '=', fuller).execute()
+    const firsts = new Set<number>()
+    const seconds = new Set<number>()
+    for (let user = 1; user <= 20; user++) {
+      const order = await unheldCases(t.db, seriesId, user, t.clock.now(), 30)
+      expect(order).toHaveLength(30)
+      expect(new Set(order).size).toBe(30)
+      firsts.add(order[0])
+      seconds.add(order[1])
+    }
+    // everyone tries the fuller case first; after it, 20 shoppers start at many different cases
+    expect([...firsts]).toEqual([fuller])
+    expect(seconds.size).toBeGreaterThanOrEqual(10)
+    // a visitor (no shopper) is shown the fuller case, then the lowest id, as before
+    expect(await unheldCases(t.db, seriesId, null, t.clock.now(), 2)).toEqual([fuller, ids.filter(id => id !== fuller)[0]])
   })
 })

@@ -121,7 +121,7 @@ async function caseView (db: Db, c: CaseRowDb, switchesLeft: number, heldUntil: 
 }
 
 /** Open cases of the series nobody else holds now, fullest first (cases sell out one after another), then oldest. */
-async function unheldCases (db: Db, seriesId: number, userId: number | null, now: number, limit: number, exclude: number[] = []): Promise<number[]> {
+export async function unheldCases (db: Db, seriesId: number, userId: number | null, now: number, limit: number, exclude: number[] = []): Promise<number[]> {
   const rows = await db.selectFrom('cases').leftJoin('case_leases', 'case_leases.case_id', 'cases.id')
     .select('cases.id')
     .where('cases.series_id', '=', seriesId).where('cases.status', '=', 'on_sale')
@@ -131,7 +131,12 @@ async function unheldCases (db: Db, seriesId: number, userId: number | null, now
       eb('case_leases.until', '<=', iso(now)),
       ...(userId === null ? [] : [eb('case_leases.user_id', '=', userId)])
     ]))
-    .orderBy('cases.sold_count', 'desc').orderBy('cases.id')
+    .orderBy('cases.sold_count', 'desc')
+    // among cases as full as each other, each shopper walks them in an order of their own: shoppers
+    // arriving together (a launch, with cases opened ahead) then try different cases instead of all
+    // trying the same dozen and passing by each other's leases one round trip at a time
+    .$if(userId !== null, q => q.orderBy(sql`(cases.id * 7919 + cast(${userId ?? 0} as bigint) * 104729) % 10007`))
+    .orderBy('cases.id')
     .limit(limit)
     .execute()
   return rows.map(r => Number(r.id))
