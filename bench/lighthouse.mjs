@@ -12,7 +12,8 @@
  * code 1 when a goal is missed. The header gives the date, the machine and the load average before
  * and after the runs (the benchmarks page records them with each row).
  *
- * Usage: node bench/lighthouse.mjs [--runs 5] [--build] [--also DIR]   (--build rebuilds dist/h5 first;
+ * Usage: node bench/lighthouse.mjs [--runs 5] [--build] [--also DIR] [--requests]   (--build rebuilds dist/h5 first;
+ * --requests lists each page's requests with their transferred bytes, from its last run;
  * --also measures another H5 build of the shop too, e.g. one made with STAGED_BOOT=0, as "login (DIR)" and
  * "home (DIR)", interleaved with the rest)
  * Chromium: CHROME_PATH, else Debian's /usr/bin/chromium (as the e2e tests).
@@ -104,7 +105,8 @@ try {
         cls: a['cumulative-layout-shift'].numericValue,
         bytes: a['total-byte-weight'].numericValue,
         requests: requests.length,
-        foreign: requests.filter(r => !r.url.startsWith(origin) && !r.url.startsWith('data:')).map(r => r.url)
+        foreign: requests.filter(r => !r.url.startsWith(origin) && !r.url.startsWith('data:')).map(r => r.url),
+        each: requests.map(r => [r.url.replace(origin, ''), r.transferSize || 0, r.resourceType])
       })
       process.stdout.write('.')
     }
@@ -134,6 +136,15 @@ try {
     console.log(`${name.padEnd(22)}${String(m.score).padStart(6)}${s(m.fcp).padStart(9)}${s(m.lcp).padStart(9)}${(m.lcp / ref.lcp).toFixed(2).padStart(7)}${`${Math.round(m.tbt)} ms`.padStart(8)}${s(m.si).padStart(9)}${m.cls.toFixed(3).padStart(7)}${kb(m.bytes).padStart(9)}${(m.bytes / ref.bytes).toFixed(2).padStart(9)}${String(m.requests).padStart(5)}  ${m.scores.join(' ')}`)
   }
   console.log('')
+  if (process.argv.includes('--requests')) {
+    // what each page's last run transferred, request by request (where its bytes are)
+    for (const [name, rs] of Object.entries(rows)) {
+      const each = rs[rs.length - 1].each
+      console.log(`${name}: ${each.length} requests, ${kb(each.reduce((n, [, b]) => n + b, 0))}`)
+      for (const [url, b, type] of [...each].sort((x, y) => y[1] - x[1])) console.log(`  ${(b / 1024).toFixed(1).padStart(7)} KB  ${String(type).padEnd(10)} ${url.slice(0, 90)}`)
+    }
+    console.log('')
+  }
   for (const name of ['login', 'home']) {
     const m = med[name]
     const checks = [

@@ -51,7 +51,7 @@ class StatsJsonPlugin {
   apply (compiler: { hooks: { done: { tap: (name: string, fn: (stats: { toJson: (o: object) => unknown }) => void) => void } } }) {
     compiler.hooks.done.tap('stats-json', stats => {
       const out = path.resolve(__dirname, '..', 'dist', 'h5-stats.json')
-      fs.writeFileSync(out, JSON.stringify(stats.toJson({ all: false, modules: true, nestedModules: true, chunks: true, chunkModules: false, chunkOrigins: true, assets: true, ids: true, chunkRelations: true })))
+      fs.writeFileSync(out, JSON.stringify(stats.toJson({ all: false, modules: true, nestedModules: true, chunks: true, chunkModules: false, chunkOrigins: true, assets: true, ids: true, chunkRelations: true, reasons: true })))
     })
   }
 }
