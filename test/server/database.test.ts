@@ -87,7 +87,8 @@ describe.each(testDialects())('maintenance on %s', (dialect) => {
       t.clock.advance(2 * 24 * 60 * 60 * 1000)
       const ctx = { db: t.db, clock: t.clock.now, sessions: new (await import('../../server/src/domain/sessions')).SessionService(t.db, t.clock.now),
         codes: new (await import('../../server/src/domain/codes')).OneTimeCodes(t.db, t.clock.now),
-        limiter: new (await import('../../server/src/security/rateLimiter')).RateLimiter(t.db, t.clock.now) }
+        limiter: new (await import('../../server/src/security/rateLimiter')).RateLimiter(t.db, t.clock.now),
+        media: new (await import('../../server/src/domain/mediaStore')).DatabaseMediaStore(t.db) }
       await runMaintenance(ctx as never)
       expect(await t.db.selectFrom('sessions').select('id').execute()).toHaveLength(1)
       expect(await t.db.selectFrom('one_time_codes').select('id').execute()).toEqual([])

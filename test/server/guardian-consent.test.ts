@@ -16,6 +16,7 @@ import { CODE_MAX_ATTEMPTS, CODE_TTL_MS } from '../../server/src/security/codes'
 import { RULES } from '../../server/src/security/rules'
 import { GUARDIAN_PENDING_KEEP_MS } from '../../server/src/domain/age'
 import { runMaintenance } from '../../server/src/domain/maintenance'
+import { DatabaseMediaStore } from '../../server/src/domain/mediaStore'
 import { SessionService } from '../../server/src/domain/sessions'
 import { OneTimeCodes } from '../../server/src/domain/codes'
 import { RateLimiter } from '../../server/src/security/rateLimiter'
@@ -274,7 +275,7 @@ describe.each(testDialects())('guardian consent on %s', (dialect) => {
     expect((await ask(fresh, { phone: recent })).body.code).toBe(200)
     t.clock.advance(2000)
     // the server's periodic work, with its real services (as database.test.ts runs it)
-    await runMaintenance({ db: t.db, clock: t.clock.now, sessions: new SessionService(t.db, t.clock.now), codes: new OneTimeCodes(t.db, t.clock.now), limiter: new RateLimiter(t.db, t.clock.now) } as never)
+    await runMaintenance({ db: t.db, clock: t.clock.now, sessions: new SessionService(t.db, t.clock.now), codes: new OneTimeCodes(t.db, t.clock.now), limiter: new RateLimiter(t.db, t.clock.now), media: new DatabaseMediaStore(t.db) } as never)
     expect(await row(s)).toMatchObject({ guardian_phone: null, guardian_requested_at: null })
     expect(await row(fresh)).toMatchObject({ guardian_phone: recent })
     // a week idle ended the session too: back after a login, the minor enters the number again

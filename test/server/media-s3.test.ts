@@ -17,6 +17,9 @@ import { makePng, multipartBody } from '../support/png'
 import { ConfigError, loadConfig } from '../../server/src/config'
 import { authorization, S3Client } from '../../server/src/providers/s3'
 import { ProviderUnavailableError } from '../../server/src/providers/errors'
+import { buy, currentCaseId, makeSeries, makeShopper, topUp, type Shopper } from './support/shop'
+import { hashPassword } from '../../server/src/security/passwords'
+import { eraseMediaObjects, S3MediaStore } from '../../server/src/domain/mediaStore'
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex')
 
@@ -31,6 +34,11 @@ const AWS_EXAMPLE = {
 const s3Env = (fake: FakeS3, extra: Record<string, string> = {}) => ({
   MEDIA_STORE: 's3', S3_ENDPOINT: fake.url, S3_REGION: FAKE_REGION, S3_BUCKET: FAKE_BUCKET,
   S3_ACCESS_KEY_ID: S3RVER_KEY.accessKeyId, S3_SECRET_ACCESS_KEY: S3RVER_KEY.secretAccessKey, ...extra
+})
+
+/** The settings the server derives from s3Env, for a client of the tests' own. */
+const s3Settings = (fake: FakeS3) => ({
+  endpoint: fake.url, region: FAKE_REGION, bucket: FAKE_BUCKET, accessKeyId: S3RVER_KEY.accessKeyId, secretAccessKey: S3RVER_KEY.secretAccessKey, forcePathStyle: true
 })
 
 describe('the signature', () => {
@@ -283,6 +291,80 @@ describe.each(testDialects())('media in object storage on %s', (dialect) => {
     } finally {
       await cdn.close()
     }
+  })
+
+  /** A shopper with a prize and a password, who posts a photo of it to the player show. */
+  const poster = async (app: TestApp, shade: number): Promise<{ s: Shopper; sha: string; postId: number }> => {
+    const s = await makeShopper(app.app, app.db, app.clock)
+    await app.db.updateTable('users').set({ password_hash: await hashPassword('erase-me-1') }).where('id', '=', s.id).execute()
+    await topUp(app.app, s, 1000)
+    const seriesId = await makeSeries(app.db, app.clock, { priceCents: 1000 })
+    const bought = await buy(app.app, s, { caseId: await currentCaseId(app.app, seriesId, s.token), slots: [1] })
+    expect(bought.body.code).toBe(200)
+    const png = makePng(10, 10, [shade, 120, 40])
+    const form = multipartBody('file', 'pull.png', 'image/png', png)
+    const up = (await app.app.inject({
+      method: 'POST', url: `${PREFIX}/api/upload/image`, payload: form.body, remoteAddress: nextIp(),
+      headers: { 'content-type': form.contentType, authorization: `Bearer ${s.token}` }
+    })).json()
+    expect(up.code).toBe(200)
+    const made = await post(app.app, '/api/show/create', { prizeIds: [bought.body.data.prizes[0].prizeId], images: [up.data.url], text: 'my pull' }, { token: s.token, ip: nextIp() })
+    expect(made.body.code).toBe(200)
+    return { s, sha: sha256(png), postId: made.body.data.id }
+  }
+  const deleteAccount = (s: Shopper, app: TestApp) =>
+    post(app.app, '/api/security/deleteAccount', { password: 'erase-me-1', forfeit: true }, { token: s.token, ip: nextIp() })
+
+  test("a deleted account's show photos leave the bucket too (PIPL), not only the database", async () => {
+    const { s, sha, postId } = await poster(t, 77)
+    expect(await fake.read(`media/${sha}.png`)).not.toBeNull()
+    const r = await deleteAccount(s, t)
+    expect(r.body.code).toBe(200)
+    // the row, the object and the pending erasure are all gone once the deletion has answered
+    expect(await row(t, sha)).toBeUndefined()
+    expect(await fake.read(`media/${sha}.png`)).toBeNull()
+    expect(await t.db.selectFrom('media_erasures').selectAll().execute()).toEqual([])
+    expect(fake.requests.some(q => q.method === 'DELETE' && q.target.endsWith(`/media/${sha}.png`) && q.status === 204)).toBe(true)
+    expect((await t.app.inject({ method: 'GET', url: `/media/u/${sha}.png` })).statusCode).toBe(404)
+    expect((await post(t.app, '/api/show/detail', { postId })).body.code).toBe(404)
+  })
+
+  test('an erasure waits for the bucket when it is down, and spares a file uploaded again meanwhile', async () => {
+    // a store of its own that goes down: the deletion still answers, the erasure stays pending
+    const own = await startFakeS3()
+    const app = await createTestApp(dialect, { env: s3Env(own) })
+    try {
+      const { s, sha } = await poster(app, 91)
+      await own.stop()
+      const r = await deleteAccount(s, app)
+      expect(r.body.code).toBe(200)
+      expect(await row(app, sha)).toBeUndefined()
+      expect(await app.db.selectFrom('media_erasures').select(['sha256', 'ext']).execute()).toEqual([{ sha256: sha, ext: 'png' }])
+      // with the store still down, a pass deletes nothing and keeps the erasure
+      const down = new S3MediaStore(app.db, new S3Client(s3Settings(own), Date.now, 2000))
+      await expect(eraseMediaObjects(app.db, down)).rejects.toBeInstanceOf(ProviderUnavailableError)
+      expect(await app.db.selectFrom('media_erasures').select('sha256').execute()).toHaveLength(1)
+    } finally {
+      await app.close()
+      await own.close()
+    }
+
+    // on the shared store: an erasure pending for a file someone uploads again is not carried out
+    const again = makePng(9, 9, [15, 160, 200])
+    const againSha = sha256(again)
+    await t.db.insertInto('media_erasures').values({ sha256: againSha, ext: 'png', created_at: new Date(t.clock.now()).toISOString() }).execute()
+    expect((await upload(t, token, again)).status).toBe(200)
+    expect(await t.db.selectFrom('media_erasures').select('sha256').where('sha256', '=', againSha).execute()).toEqual([])
+    await t.db.insertInto('media_erasures').values({ sha256: againSha, ext: 'png', created_at: new Date(t.clock.now()).toISOString() }).execute()
+    const store = new S3MediaStore(t.db, new S3Client(s3Settings(fake)))
+    expect(await eraseMediaObjects(t.db, store)).toBe(0)
+    expect(await fake.read(`media/${againSha}.png`)).toEqual({ bytes: again, contentType: 'image/png' })
+    expect(await t.db.selectFrom('media_erasures').select('sha256').execute()).toEqual([])
+    // and one whose row is gone is deleted from the bucket by the pass
+    await t.db.deleteFrom('media').where('sha256', '=', againSha).execute()
+    await t.db.insertInto('media_erasures').values({ sha256: againSha, ext: 'png', created_at: new Date(t.clock.now()).toISOString() }).execute()
+    expect(await eraseMediaObjects(t.db, store)).toBe(1)
+    expect(await fake.read(`media/${againSha}.png`)).toBeNull()
   })
 
   test('the storage down: uploads and reads are the 502 of provider "media", never a 500, and name no key', async () => {

@@ -24,6 +24,7 @@ import { errorReportRequestId } from './migrations/0025_error_report_request_id'
 import { purchaseFunction } from './migrations/0026_purchase_function'
 import { seriesSearch } from './migrations/0027_series_search'
 import { playerShow } from './migrations/0028_player_show'
+import { mediaErasures } from './migrations/0029_media_erasures'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -51,7 +52,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0025_error_report_request_id': errorReportRequestId(),
     '0026_purchase_function': purchaseFunction(dialect),
     '0027_series_search': seriesSearch(dialect),
-    '0028_player_show': playerShow(dialect)
+    '0028_player_show': playerShow(dialect),
+    '0029_media_erasures': mediaErasures(dialect)
   }
 }
 

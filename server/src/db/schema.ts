@@ -568,6 +568,7 @@ export interface Database {
   spending_limits: SpendingLimitsTable
   birth_date_corrections: BirthDateCorrectionsTable
   media: MediaTable
+  media_erasures: MediaErasuresTable
   helper_tasks: HelperTasksTable
   complaints: ComplaintsTable
   show_posts: ShowPostsTable
@@ -621,6 +622,13 @@ export interface MediaTable {
   width: number
   height: number
   uploaded_by: number | null
+  created_at: Timestamp
+}
+
+/** A file whose row went and whose bucket copy is still to be deleted (migration 0029). */
+export interface MediaErasuresTable {
+  sha256: string
+  ext: string
   created_at: Timestamp
 }
 

@@ -9,7 +9,9 @@
  * (routes/speech.ts), PDF pages (domain/tasks.ts) and GET /media/u/... (http/media.ts). The object
  * store's outages are ProviderUnavailableErrors for the provider "media" (a 502 through providerCall).
  */
+import { sql } from 'kysely'
 import type { Db } from '../db'
+import { dialectOf } from '../db/lock'
 import type { S3Client } from '../providers/s3'
 
 /** What table media says of a file. */
@@ -40,6 +42,8 @@ export interface MediaStore {
   /** The file's metadata without its bytes, or null. */
   info (sha256: string): Promise<MediaInfo | null>
   has (sha256: string): Promise<boolean>
+  /** Deletes the bytes kept outside the row (the bucket's object); nothing to do when they were in the row. */
+  removeObject (sha256: string, ext: string): Promise<void>
 }
 
 /** The object key of a file in the bucket. */
@@ -82,6 +86,66 @@ export class DatabaseMediaStore implements MediaStore {
 
   info (sha256: string) { return infoRow(this.db, sha256) }
   async has (sha256: string) { return (await infoRow(this.db, sha256)) !== null }
+  // the bytes were in the row, which is gone
+  async removeObject (): Promise<void> {}
+}
+
+/** The PostgreSQL advisory lock space of a file's object (its upload and its erasure take turns). */
+const MEDIA_LOCK_SPACE = 16017
+/** SQLite runs one process (WORKERS > 1 needs PostgreSQL): a lock in memory is enough there. */
+const held = new Map<string, Promise<void>>()
+
+/**
+ * Runs `fn` while no other upload or erasure of the same file runs, in any API process: on PostgreSQL
+ * under a session advisory lock on one connection (given to `fn`, so that it needs no second one from
+ * the pool), on SQLite under a lock in memory. An upload of a file whose erasure is under way waits
+ * for it, then writes the object again.
+ */
+export async function withMediaLock<T> (db: Db, sha256: string, fn: (db: Db) => Promise<T>): Promise<T> {
+  if (dialectOf(db) === 'postgres') {
+    return db.connection().execute(async conn => {
+      await sql`select pg_advisory_lock(${MEDIA_LOCK_SPACE}, hashtext(${sha256}))`.execute(conn)
+      try {
+        return await fn(conn)
+      } finally {
+        await sql`select pg_advisory_unlock(${MEDIA_LOCK_SPACE}, hashtext(${sha256}))`.execute(conn)
+      }
+    })
+  }
+  while (held.has(sha256)) await held.get(sha256)
+  let release!: () => void
+  held.set(sha256, new Promise<void>(resolve => { release = resolve }))
+  try {
+    return await fn(db)
+  } finally {
+    held.delete(sha256)
+    release()
+  }
+}
+
+/** How many erasures one pass takes on (the rest wait for the next pass). */
+const ERASURES_PER_PASS = 200
+
+/**
+ * Deletes the bucket's copies of files whose rows went (table media_erasures, written with the rows'
+ * deletion): right after an account's deletion and again at each maintenance pass, until the store
+ * answers. A file uploaded again since keeps its object (and its erasure goes). Answers how many
+ * objects were deleted; a store that is down leaves the rest for the next pass.
+ */
+export async function eraseMediaObjects (db: Db, store: MediaStore): Promise<number> {
+  const pending = await db.selectFrom('media_erasures').select(['sha256', 'ext']).orderBy('created_at').limit(ERASURES_PER_PASS).execute()
+  let erased = 0
+  for (const { sha256, ext } of pending) {
+    await withMediaLock(db, sha256, async conn => {
+      const back = await conn.selectFrom('media').select('sha256').where('sha256', '=', sha256).executeTakeFirst()
+      if (!back) {
+        await store.removeObject(sha256, ext)
+        erased++
+      }
+      await conn.deleteFrom('media_erasures').where('sha256', '=', sha256).execute()
+    })
+  }
+  return erased
 }
 
 /**
@@ -96,8 +160,14 @@ export class S3MediaStore implements MediaStore {
   async put (sha256: string, ext: string, contentType: string, bytes: Buffer, meta: MediaMeta): Promise<void> {
     // the same file again: its object and row are there already
     if (await this.has(sha256)) return
-    await this.s3.putObject(objectKey(sha256, ext), bytes, contentType)
-    await insertRow(this.db, sha256, ext, contentType, Buffer.alloc(0), bytes.length, meta)
+    // taking turns with an erasure of the same file (eraseMediaObjects): the object is written after it
+    await withMediaLock(this.db, sha256, async conn => {
+      if (await infoRow(conn, sha256)) return
+      await this.s3.putObject(objectKey(sha256, ext), bytes, contentType)
+      await insertRow(conn, sha256, ext, contentType, Buffer.alloc(0), bytes.length, meta)
+      // an erasure still waiting would delete the object this row now names
+      await conn.deleteFrom('media_erasures').where('sha256', '=', sha256).execute()
+    })
   }
 
   async get (sha256: string, ext?: string): Promise<StoredMedia | null> {
@@ -113,4 +183,7 @@ export class S3MediaStore implements MediaStore {
 
   info (sha256: string) { return infoRow(this.db, sha256) }
   async has (sha256: string) { return (await infoRow(this.db, sha256)) !== null }
+  async removeObject (sha256: string, ext: string): Promise<void> {
+    await this.s3.deleteObject(objectKey(sha256, ext))
+  }
 }

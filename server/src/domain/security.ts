@@ -455,7 +455,7 @@ export async function deleteAccount (db: Db, clock: Clock, dialect: 'sqlite' | '
     }
     // the player show: its posts (photos and words), comments, likes and reports go
     // (docs/decisions/player-show-deleted-accounts.md)
-    await eraseShowContent(trx, userId)
+    await eraseShowContent(trx, clock, userId)
     // the keys stay (each records that its request was applied once); their stored answers, which a
     // replay would send and which can carry an address, go: no session is left to replay them
     await trx.updateTable('idempotency_keys').set({ response: JSON.stringify({ erased: true }) }).where('user_id', '=', userId).execute()

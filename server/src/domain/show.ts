@@ -478,9 +478,10 @@ export async function moderate (deps: ShowDeps, operatorId: number, body: ShowMo
 /**
  * Inside deleteAccount's transaction: the account's posts (with their comments, likes and reports), its
  * comments (with the replies under them), likes and reports go, and the photos it uploaded for its posts
- * (table media) unless another post shows them. Counts of the posts it touched are recounted.
+ * (table media) unless another post shows them, their bucket copies with them (table media_erasures).
+ * Counts of the posts it touched are recounted.
  */
-export async function eraseShowContent (trx: Db, userId: number): Promise<void> {
+export async function eraseShowContent (trx: Db, clock: Clock, userId: number): Promise<void> {
   const posts = await trx.selectFrom('show_posts').select(['id', 'images']).where('user_id', '=', userId).execute()
   const photos = new Set(posts.flatMap(p => JSON.parse(p.images) as string[]))
   await dropPosts(trx, posts.map(p => Number(p.id)))
@@ -505,6 +506,12 @@ export async function eraseShowContent (trx: Db, userId: number): Promise<void> 
   const shas = [...photos].map(u => /^\/media\/u\/([0-9a-f]{64})\./.exec(u)?.[1]).filter((s): s is string => !!s)
   for (const sha of shas) {
     const elsewhere = await trx.selectFrom('show_posts').select('id').where('images', 'like', `%${sha}%`).executeTakeFirst()
-    if (!elsewhere) await trx.deleteFrom('media').where('sha256', '=', sha).where('uploaded_by', '=', userId).execute()
+    if (elsewhere) continue
+    const gone = await trx.deleteFrom('media').where('sha256', '=', sha).where('uploaded_by', '=', userId).returning('ext').executeTakeFirst()
+    // with MEDIA_STORE=s3 the bytes are in the bucket: deleted once this commits (mediaStore.ts eraseMediaObjects)
+    if (gone) {
+      await trx.insertInto('media_erasures').values({ sha256: sha, ext: gone.ext, created_at: iso(clock()) })
+        .onConflict(oc => oc.column('sha256').doNothing()).execute()
+    }
   }
 }

@@ -131,7 +131,7 @@ export class S3Client {
     return new URL(`${this.origin.protocol}//${this.settings.bucket}.${this.origin.host}/${path}`)
   }
 
-  private async send (operation: string, method: 'PUT' | 'GET' | 'HEAD', key: string, body?: Buffer, contentType?: string): Promise<Response | null> {
+  private async send (operation: string, method: 'PUT' | 'GET' | 'HEAD' | 'DELETE', key: string, body?: Buffer, contentType?: string): Promise<Response | null> {
     const url = this.urlOf(key)
     const payload = body ?? Buffer.alloc(0)
     const payloadHash = sha256Hex(payload)
@@ -188,6 +188,16 @@ export class S3Client {
     } catch (err) {
       throw new ProviderUnavailableError(PROVIDER, `GetObject ${key}: the body did not arrive whole`, { cause: err })
     }
+  }
+
+  /**
+   * DeleteObject: the object is gone (S3 answers 204 whether or not it was there; a 404 from a store
+   * that says so is taken as gone too).
+   * https://docs.aws.amazon.com/AmazonS3/latest/API/API_DeleteObject.html
+   */
+  async deleteObject (key: string): Promise<void> {
+    const res = await this.send('DeleteObject', 'DELETE', key)
+    if (res) await res.arrayBuffer().catch(() => undefined)
   }
 
   /** HeadObject: the object's size and type, or null when there is none. */

@@ -3,6 +3,7 @@
  * by code, deleting the account, spending limits, the birth-date correction.
  */
 import type { FastifyRequest } from 'fastify'
+import { eraseMediaObjects } from '../domain/mediaStore'
 import { securityRoutes as r, type Reauth } from '../../../types/security'
 import type { UserRow } from '../db/schema'
 import type { Api, AppContext } from '../context'
@@ -147,7 +148,10 @@ export function securityRoutes (app: Api, ctx: AppContext): void {
     // what stands in the way is said first, so that a code is not used up by a refusal
     await checkDeletion(ctx.db, ctx.clock, userId, forfeit)
     await reauthenticate(request, session.user, { password: body.password, reauth: body.reauth }, 'password')
-    return { ended: await deleteAccount(ctx.db, ctx.clock, ctx.dialect, userId, forfeit) }
+    const ended = await deleteAccount(ctx.db, ctx.clock, ctx.dialect, userId, forfeit)
+    // the photos' bucket copies go now; a store that is down is tried again by the maintenance pass
+    await eraseMediaObjects(ctx.db, ctx.media).catch(err => request.log.warn({ err }, 'media objects of a deleted account: left for the maintenance pass'))
+    return { ended }
   })
 
   defineRoute(app, ctx, r.sessionEnd, async ({ body, userId }) => {
