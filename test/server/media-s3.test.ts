@@ -315,14 +315,33 @@ describe.each(testDialects())('media in object storage on %s', (dialect) => {
   const deleteAccount = (s: Shopper, app: TestApp) =>
     post(app.app, '/api/security/deleteAccount', { password: 'erase-me-1', forfeit: true }, { token: s.token, ip: nextIp() })
 
-  test("a deleted account's show photos leave the bucket too (PIPL), not only the database", async () => {
+  test("a deleted account's uploads leave the bucket too (PIPL), not only the database; a file the shop shows stays", async () => {
     const { s, sha, postId } = await poster(t, 77)
     expect(await fake.read(`media/${sha}.png`)).not.toBeNull()
+    // a screenshot it had read (the contact panel's), and one an operator made a design's picture
+    const shopperUpload = async (png: Buffer) => {
+      const form = multipartBody('file', 'shot.png', 'image/png', png)
+      const res = await t.app.inject({
+        method: 'POST', url: `${PREFIX}/api/upload/image`, payload: form.body, remoteAddress: nextIp(),
+        headers: { 'content-type': form.contentType, authorization: `Bearer ${s.token}` }
+      })
+      expect(res.json().code).toBe(200)
+      return sha256(png)
+    }
+    const screenshot = await shopperUpload(makePng(14, 8, [10, 200, 10]))
+    const art = await shopperUpload(makePng(8, 14, [200, 10, 200]))
+    const design = await t.db.selectFrom('designs').select('id').executeTakeFirstOrThrow()
+    await t.db.updateTable('designs').set({ image: `/media/u/${art}.png` }).where('id', '=', design.id).execute()
     const r = await deleteAccount(s, t)
     expect(r.body.code).toBe(200)
-    // the row, the object and the pending erasure are all gone once the deletion has answered
+    // the rows, the objects and the pending erasures are all gone once the deletion has answered
     expect(await row(t, sha)).toBeUndefined()
     expect(await fake.read(`media/${sha}.png`)).toBeNull()
+    expect(await row(t, screenshot)).toBeUndefined()
+    expect(await fake.read(`media/${screenshot}.png`)).toBeNull()
+    // the design's picture stays, no longer naming who uploaded it
+    expect(await row(t, art)).toMatchObject({ uploaded_by: null })
+    expect(await fake.read(`media/${art}.png`)).not.toBeNull()
     expect(await t.db.selectFrom('media_erasures').selectAll().execute()).toEqual([])
     expect(fake.requests.some(q => q.method === 'DELETE' && q.target.endsWith(`/media/${sha}.png`) && q.status === 204)).toBe(true)
     expect((await t.app.inject({ method: 'GET', url: `/media/u/${sha}.png` })).statusCode).toBe(404)

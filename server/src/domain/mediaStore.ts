@@ -123,6 +123,31 @@ export async function withMediaLock<T> (db: Db, sha256: string, fn: (db: Db) => 
   }
 }
 
+/**
+ * Inside deleteAccount's transaction (PIPL): every file the account uploaded goes (its row now, the
+ * bucket's copy once the deletion has committed: table media_erasures, eraseMediaObjects), unless the
+ * shop shows it elsewhere (a series cover, a design's image, another account's avatar or post), in which
+ * case it stays as the shop's and no longer names who uploaded it. The account's own posts are gone by
+ * then (show.ts eraseShowContent).
+ */
+export async function eraseUploadsOf (trx: Db, clock: () => number, userId: number): Promise<void> {
+  const files = await trx.selectFrom('media').select(['sha256', 'ext']).where('uploaded_by', '=', userId).execute()
+  for (const { sha256, ext } of files) {
+    const like = `%${sha256}%`
+    const shown = await trx.selectFrom('series').select('id').where('cover', 'like', like).executeTakeFirst() ??
+      await trx.selectFrom('designs').select('id').where('image', 'like', like).executeTakeFirst() ??
+      await trx.selectFrom('users').select('id').where('avatar', 'like', like).where('id', '<>', userId).executeTakeFirst() ??
+      await trx.selectFrom('show_posts').select('id').where('images', 'like', like).executeTakeFirst()
+    if (shown) {
+      await trx.updateTable('media').set({ uploaded_by: null }).where('sha256', '=', sha256).execute()
+      continue
+    }
+    await trx.deleteFrom('media').where('sha256', '=', sha256).execute()
+    await trx.insertInto('media_erasures').values({ sha256, ext, created_at: new Date(clock()).toISOString() })
+      .onConflict(oc => oc.column('sha256').doNothing()).execute()
+  }
+}
+
 /** How many erasures one pass takes on (the rest wait for the next pass). */
 const ERASURES_PER_PASS = 200
 

@@ -12,6 +12,7 @@ import { ageOn, parseDate, ageRecord, guardianPurpose, guardianView, MINOR_DAILY
 import { shopDay } from './days'
 import { writeAudit } from './audit'
 import { eraseShowContent } from './show'
+import { eraseUploadsOf } from './mediaStore'
 import { SESSION_IDLE_MS } from './sessions'
 import type { LedgerKind } from '../db/schema'
 import type { DailyCapData } from '../../../types/shop'
@@ -455,7 +456,10 @@ export async function deleteAccount (db: Db, clock: Clock, dialect: 'sqlite' | '
     }
     // the player show: its posts (photos and words), comments, likes and reports go
     // (docs/decisions/player-show-deleted-accounts.md)
-    await eraseShowContent(trx, clock, userId)
+    await eraseShowContent(trx, userId)
+    // what it uploaded (its posts' photos, the contact screenshots it had read) goes, bucket copies too,
+    // unless the shop shows the file (a series cover, a design, another's post or avatar)
+    await eraseUploadsOf(trx, clock, userId)
     // the keys stay (each records that its request was applied once); their stored answers, which a
     // replay would send and which can carry an address, go: no session is left to replay them
     await trx.updateTable('idempotency_keys').set({ response: JSON.stringify({ erased: true }) }).where('user_id', '=', userId).execute()

@@ -477,13 +477,11 @@ export async function moderate (deps: ShowDeps, operatorId: number, body: ShowMo
 
 /**
  * Inside deleteAccount's transaction: the account's posts (with their comments, likes and reports), its
- * comments (with the replies under them), likes and reports go, and the photos it uploaded for its posts
- * (table media) unless another post shows them, their bucket copies with them (table media_erasures).
- * Counts of the posts it touched are recounted.
+ * comments (with the replies under them), likes and reports go. Counts of the posts it touched are
+ * recounted. The photos go with the account's other uploads (mediaStore.ts eraseUploadsOf).
  */
-export async function eraseShowContent (trx: Db, clock: Clock, userId: number): Promise<void> {
-  const posts = await trx.selectFrom('show_posts').select(['id', 'images']).where('user_id', '=', userId).execute()
-  const photos = new Set(posts.flatMap(p => JSON.parse(p.images) as string[]))
+export async function eraseShowContent (trx: Db, userId: number): Promise<void> {
+  const posts = await trx.selectFrom('show_posts').select('id').where('user_id', '=', userId).execute()
   await dropPosts(trx, posts.map(p => Number(p.id)))
   const comments = await trx.selectFrom('show_comments').select(['id', 'post_id']).where('user_id', '=', userId).execute()
   const liked = await trx.selectFrom('show_likes').select('post_id').where('user_id', '=', userId).execute()
@@ -502,16 +500,5 @@ export async function eraseShowContent (trx: Db, clock: Clock, userId: number): 
     const likes = await trx.selectFrom('show_likes').select(eb => eb.fn.countAll<number>().as('n')).where('post_id', '=', postId).executeTakeFirstOrThrow()
     const count = await trx.selectFrom('show_comments').select(eb => eb.fn.countAll<number>().as('n')).where('post_id', '=', postId).executeTakeFirstOrThrow()
     await trx.updateTable('show_posts').set({ like_count: Number(likes.n), comment_count: Number(count.n) }).where('id', '=', postId).execute()
-  }
-  const shas = [...photos].map(u => /^\/media\/u\/([0-9a-f]{64})\./.exec(u)?.[1]).filter((s): s is string => !!s)
-  for (const sha of shas) {
-    const elsewhere = await trx.selectFrom('show_posts').select('id').where('images', 'like', `%${sha}%`).executeTakeFirst()
-    if (elsewhere) continue
-    const gone = await trx.deleteFrom('media').where('sha256', '=', sha).where('uploaded_by', '=', userId).returning('ext').executeTakeFirst()
-    // with MEDIA_STORE=s3 the bytes are in the bucket: deleted once this commits (mediaStore.ts eraseMediaObjects)
-    if (gone) {
-      await trx.insertInto('media_erasures').values({ sha256: sha, ext: gone.ext, created_at: iso(clock()) })
-        .onConflict(oc => oc.column('sha256').doNothing()).execute()
-    }
   }
 }
