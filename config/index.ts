@@ -48,9 +48,10 @@ function shellEnv (): Record<string, string> {
 
 /** Writes webpack's module and chunk statistics for bundle-size work. */
 class StatsJsonPlugin {
+  constructor (private readonly file = 'h5-stats.json') {}
   apply (compiler: { hooks: { done: { tap: (name: string, fn: (stats: { toJson: (o: object) => unknown }) => void) => void } } }) {
     compiler.hooks.done.tap('stats-json', stats => {
-      const out = path.resolve(__dirname, '..', 'dist', 'h5-stats.json')
+      const out = path.resolve(__dirname, '..', 'dist', this.file)
       fs.writeFileSync(out, JSON.stringify(stats.toJson({ all: false, modules: true, nestedModules: true, chunks: true, chunkModules: false, chunkOrigins: true, assets: true, ids: true, chunkRelations: true, reasons: true })))
     })
   }
@@ -131,6 +132,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
       },
       webpackChain (chain) {
         chain.resolve.plugin('tsconfig-paths').use(TsconfigPathsPlugin)
+        // ANALYZE=1 writes dist/weapp-stats.json (module sizes per chunk, for the main package's budget)
+        if (process.env.ANALYZE === '1') chain.plugin('stats-json').use(StatsJsonPlugin, ['weapp-stats.json'])
       }
     },
     h5: {

@@ -1,7 +1,7 @@
 /**
- * Where the dictionaries come from. In the mini-program (and in Jest) both are complete from the start:
- * the package is on the phone already. The H5 build takes ./load.h5.ts instead, which sends only the
- * first part of each with the app and fetches the rest as a chunk.
+ * Where the dictionaries come from. In Jest both are complete from the start. The H5 build takes
+ * ./load.h5.ts instead, which sends only the first part of each with the app and fetches the rest as a
+ * chunk; the mini-program ./load.weapp.ts, which keeps the rest in the subpackage.
  */
 import zh from './zh'
 import en from './en'
@@ -14,6 +14,8 @@ export interface DictionarySource {
   complete: boolean
   /** The rest of one language's dictionary. */
   loadRest: (locale: Locale) => Promise<RestDict>
+  /** Told when a page adds a language's rest itself (the mini-program's subpackage, ./load.weapp.ts). */
+  restArrived?: (locale: Locale, rest: RestDict) => void
 }
 
 export const dictionarySource: DictionarySource = {

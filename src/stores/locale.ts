@@ -1,7 +1,7 @@
 import Taro from '@tarojs/taro'
 import { makeAutoObservable, observable, runInAction } from 'mobx'
 import { dictionarySource, type DictionarySource } from '@/locales/load'
-import { FALLBACK_LOCALE, LOCALES, type CoreDict, type Dict, type Locale, type MessageKey } from '@/locales/types'
+import { FALLBACK_LOCALE, LOCALES, type CoreDict, type Dict, type Locale, type MessageKey, type RestDict } from '@/locales/types'
 import { LOCALE_KEY } from '@/constants'
 import { getConfig } from '@/config'
 
@@ -150,6 +150,26 @@ export class LocaleStore {
       this.pending.set(locale, pending)
     }
     return pending
+  }
+
+  /**
+   * A language's rest, added by the page that carries it (the mini-program's subpackage pages,
+   * src/locales/full.weapp.ts), at once: the page renders with the whole dictionary.
+   */
+  addRest (locale: Locale, rest: RestDict): void {
+    if (!this.loaded[locale]) {
+      runInAction(() => {
+        this.dicts = { ...this.dicts, [locale]: { ...this.dicts[locale], ...rest } }
+        this.loaded = { ...this.loaded, [locale]: true }
+      })
+    }
+    this.source.restArrived?.(locale, rest)
+  }
+
+  /** Some groups of the rest, added by a page that needs only those (the mini-program's web view). */
+  addGroups (locale: Locale, groups: Partial<RestDict>): void {
+    if (this.loaded[locale]) return
+    runInAction(() => { this.dicts = { ...this.dicts, [locale]: { ...this.dicts[locale], ...groups } } })
   }
 
   /**

@@ -13,13 +13,15 @@ import zhRest from '@/locales/zh/rest'
 const SRC = path.resolve(__dirname, '../../src')
 const FIRST_PAGES = ['pages/login/index', 'pagesA/home/index']
 
-/** A source import, resolved the way the H5 build does (a `.h5.ts` file first). */
-function resolve (from: string, spec: string): string | null {
+type Build = 'h5' | 'weapp'
+
+/** A source import, resolved the way the H5 build does (a `.h5.ts` file first), or the mini-program's (`.weapp.ts`). */
+function resolve (from: string, spec: string, build: Build = 'h5'): string | null {
   let base: string
   if (spec.startsWith('@/')) base = path.join(SRC, spec.slice(2))
   else if (spec.startsWith('.')) base = path.resolve(path.dirname(from), spec)
   else return null
-  for (const ext of ['.h5.ts', '.h5.tsx', '.ts', '.tsx', '/index.h5.ts', '/index.ts', '/index.tsx']) {
+  for (const ext of [`.${build}.ts`, `.${build}.tsx`, '.ts', '.tsx', `/index.${build}.ts`, '/index.ts', '/index.tsx']) {
     const file = base + ext
     if (fs.existsSync(file) && fs.statSync(file).isFile()) return file
   }
@@ -27,23 +29,23 @@ function resolve (from: string, spec: string): string | null {
 }
 
 /** Value imports (not `import type`, not dynamic import(), which is a chunk of its own). */
-function importsOf (file: string): string[] {
+function importsOf (file: string, build: Build = 'h5'): string[] {
   const text = fs.readFileSync(file, 'utf8')
   const found: string[] = []
   for (const m of text.matchAll(/^\s*(import|export)\s+(type\s+)?[^'";]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'/gm)) {
     if (m[2]) continue
-    const target = resolve(file, m[3] ?? m[4])
+    const target = resolve(file, m[3] ?? m[4], build)
     if (target) found.push(target)
   }
   return found
 }
 
-function reachable (entries: string[]): Set<string> {
+function reachable (entries: string[], build: Build = 'h5'): Set<string> {
   const seen = new Set<string>()
   const walk = (file: string) => {
     if (seen.has(file)) return
     seen.add(file)
-    importsOf(file).forEach(walk)
+    importsOf(file, build).forEach(walk)
   }
   entries.forEach(walk)
   return seen
@@ -65,7 +67,7 @@ describe('the dictionary in two parts', () => {
     expect(restGroups.length).toBeGreaterThan(30)
   })
 
-  it('every page but login and home imports @/locales/full before anything else', () => {
+  it('every page but login and home imports @/locales/full before anything else (the web view: @/locales/documents, the same on H5)', () => {
     const pages = pagesOf()
     // 17, and the player show's feed and post (issue 27)
     expect(pages).toHaveLength(19)
@@ -73,8 +75,25 @@ describe('the dictionary in two parts', () => {
       const text = fs.readFileSync(path.join(SRC, `${page}.tsx`), 'utf8')
       const first = /^import\s+(?:[^'\n]*\sfrom\s+)?'([^'\n]+)'/m.exec(text)?.[1]
       if (FIRST_PAGES.includes(page)) expect({ page, first }).not.toEqual({ page, first: '@/locales/full' })
+      else if (page === 'pages/web_view/index') expect({ page, first }).toEqual({ page, first: '@/locales/documents' })
       else expect({ page, first }).toEqual({ page, first: '@/locales/full' })
     }
+    // on H5 the web view's import is the rest's wait itself
+    expect(importsOf(path.join(SRC, 'locales/documents.h5.ts'))).toEqual([path.join(SRC, 'locales/full.h5.ts')])
+  })
+
+  it("the mini-program's main package (the start, login, the web view) holds the first part and the web view's texts, not the rest", () => {
+    const config = fs.readFileSync(path.join(SRC, 'app.config.ts'), 'utf8')
+    const mainPages = [...new Set([...config.matchAll(/'(pages\/\w+\/index)'/g)].map(m => m[1]))]
+    expect(mainPages.sort()).toEqual(['pages/login/index', 'pages/web_view/index'])
+    const files = reachable([path.join(SRC, 'app.tsx'), ...mainPages.map(p => path.join(SRC, `${p}.tsx`))], 'weapp')
+    const rel = [...files].map(f => path.relative(SRC, f))
+    expect(rel).toContain('locales/load.weapp.ts')
+    expect(rel).toContain('locales/documents.weapp.ts')
+    expect(rel.filter(f => /^locales\/(zh|en)(\.ts|\/rest\.ts)$|^locales\/full/.test(f))).toEqual([])
+    // a subpackage page reaches the rest through full.weapp.ts
+    const sub = [...reachable([path.join(SRC, 'pagesA/combine/index.tsx')], 'weapp')].map(f => path.relative(SRC, f))
+    expect(sub).toEqual(expect.arrayContaining(['locales/full.weapp.ts', 'locales/zh/rest.ts', 'locales/en/rest.ts']))
   })
 
   it('the start, login and home use only the first part (as H5 resolves their imports)', () => {

@@ -8,6 +8,9 @@ import enCore from '@/locales/en/core'
 import zhRest from '@/locales/zh/rest'
 import enRest from '@/locales/en/rest'
 import type { DictionarySource } from '@/locales/load'
+import { dictionarySource as weappSource } from '@/locales/load.weapp'
+import zhDocuments from '@/locales/zh/documents'
+import enDocuments from '@/locales/en/documents'
 import type { Locale, RestDict } from '@/locales/types'
 import { LocaleStore, format, matchLocale, resolveInitialLocale } from '@/stores/locale'
 import { SessionStore } from '@/stores/session'
@@ -87,6 +90,45 @@ describe('locale store', () => {
     expect(en.t('prize.summary', { n: 1, value: '¥5.00', paid: '¥3.00' })).toBe('1 prize, reference value ¥5.00, paid ¥3.00')
     const zh = new LocaleStore('zh')
     expect(zh.t('purchase.wholeCase', { n: 1 })).not.toMatch(/plural|#/)
+  })
+})
+
+describe('locale store in the mini-program (the rest in the subpackage)', () => {
+  test('login and home have the first part; the web view adds its texts only; a subpackage page adds the rest at once, answering a wait', async () => {
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined)
+    try {
+      const store = new LocaleStore('zh', weappSource)
+      expect(store.complete).toBe(false)
+      expect(store.t('titles.home')).toBe(zh.titles.home)
+      // a key of the rest asked too early shows as itself, and a wait starts (nothing to fetch: it is given)
+      expect(store.t('combine.toCombine')).toBe('combine.toCombine')
+      expect(errors).toHaveBeenCalledTimes(1)
+      let waited = false
+      const wait = store.ensureRest('zh').then(() => { waited = true })
+      // the web view's texts, in both languages, without completing the dictionary
+      store.addGroups('zh', zhDocuments)
+      store.addGroups('en', enDocuments)
+      expect(store.t('agreements.privacyTitle')).toBe(zh.agreements.privacyTitle)
+      expect(store.complete).toBe(false)
+      await store.setLocale('en')
+      expect(store.t('agreements.privacyTitle')).toBe(en.agreements.privacyTitle)
+      await store.setLocale('zh')
+      // a subpackage page: the rest is there for its first render, and the early wait ends
+      store.addRest('zh', zhRest)
+      store.addRest('en', enRest)
+      expect(store.complete).toBe(true)
+      expect(store.t('combine.toCombine')).toBe(zh.combine.toCombine)
+      await wait
+      expect(waited).toBe(true)
+      await store.setLocale('en')
+      expect(store.t('combine.toCombine')).toBe(en.combine.toCombine)
+      // a second store of the same build finds the rest given already
+      const later = new LocaleStore('en', weappSource)
+      await later.ensureRest('en')
+      expect(later.t('combine.toCombine')).toBe(en.combine.toCombine)
+    } finally {
+      errors.mockRestore()
+    }
   })
 })
 

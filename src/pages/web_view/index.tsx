@@ -1,5 +1,6 @@
-// first: on H5 the page waits for the rest of the dictionary (src/locales/full.h5.ts)
-import '@/locales/full'
+// first: the agreements' texts (H5: the rest of the dictionary, src/locales/documents.h5.ts; the
+// mini-program: only these texts, the rest being in the subpackage, src/locales/documents.weapp.ts)
+import '@/locales/documents'
 import { Text, WebView } from '@tarojs/components'
 import { useRouter } from '@tarojs/taro'
 import { observer } from 'mobx-react-lite'
