@@ -91,6 +91,20 @@ describe('the dictionary in two parts', () => {
     expect(rel).toContain('locales/load.weapp.ts')
     expect(rel).toContain('locales/documents.weapp.ts')
     expect(rel.filter(f => /^locales\/(zh|en)(\.ts|\/rest\.ts)$|^locales\/full/.test(f))).toEqual([])
+    // and what they (and home, in the subpackage without the rest) reach in the mini-program uses only
+    // the first part's groups, the web view's own two groups in the web view's files
+    const allGroups = [...coreGroups, ...restGroups].join('|')
+    const keyRe = new RegExp(`['\`](${allGroups})\\.(\\$\\{|[a-zA-Z])`, 'g')
+    const outside: string[] = []
+    const firstFiles = reachable([path.join(SRC, 'app.tsx'), ...FIRST_PAGES.map(p => path.join(SRC, `${p}.tsx`))], 'weapp')
+    const viewFiles = reachable([path.join(SRC, 'pages/web_view/index.tsx')], 'weapp')
+    for (const file of new Set([...firstFiles, ...viewFiles])) {
+      if (/[\\/]locales[\\/]/.test(file)) continue
+      const allowed = firstFiles.has(file) ? coreGroups : new Set([...coreGroups, 'agreements', 'webView'])
+      const text = fs.readFileSync(file, 'utf8')
+      for (const m of text.matchAll(keyRe)) if (!allowed.has(m[1])) outside.push(`${path.relative(SRC, file)}: ${m[0]}`)
+    }
+    expect(outside).toEqual([])
     // a subpackage page reaches the rest through full.weapp.ts
     const sub = [...reachable([path.join(SRC, 'pagesA/combine/index.tsx')], 'weapp')].map(f => path.relative(SRC, f))
     expect(sub).toEqual(expect.arrayContaining(['locales/full.weapp.ts', 'locales/zh/rest.ts', 'locales/en/rest.ts']))
