@@ -630,6 +630,8 @@ export interface MediaErasuresTable {
   sha256: string
   ext: string
   created_at: Timestamp
+  /** The pass deleting the object now (null: waiting). */
+  claimed_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>
 }
 
 /** A long-running helper task (PDF to images, video, music), owned by its creator. */

@@ -9,10 +9,8 @@
  * (routes/speech.ts), PDF pages (domain/tasks.ts) and GET /media/u/... (http/media.ts). The object
  * store's outages are ProviderUnavailableErrors for the provider "media" (a 502 through providerCall).
  */
-import { sql } from 'kysely'
 import type { Db } from '../db'
-import { dialectOf } from '../db/lock'
-import type { S3Client } from '../providers/s3'
+import { S3_TIMEOUT_MS, type S3Client } from '../providers/s3'
 
 /** What table media says of a file. */
 export interface MediaInfo {
@@ -90,36 +88,30 @@ export class DatabaseMediaStore implements MediaStore {
   async removeObject (): Promise<void> {}
 }
 
-/** The PostgreSQL advisory lock space of a file's object (its upload and its erasure take turns). */
-const MEDIA_LOCK_SPACE = 16017
-/** SQLite runs one process (WORKERS > 1 needs PostgreSQL): a lock in memory is enough there. */
-const held = new Map<string, Promise<void>>()
+/** A claim older than this is a pass that died mid-erasure: taken over. */
+const CLAIM_STALE_MS = 2 * S3_TIMEOUT_MS
+/** How often an upload looks again while a pass deletes the same file's object. */
+const CLAIM_POLL_MS = 100
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
 /**
- * Runs `fn` while no other upload or erasure of the same file runs, in any API process: on PostgreSQL
- * under a session advisory lock on one connection (given to `fn`, so that it needs no second one from
- * the pool), on SQLite under a lock in memory. An upload of a file whose erasure is under way waits
- * for it, then writes the object again.
+ * Before an upload writes a file's object (S3MediaStore.put): an erasure of the same file still waiting
+ * is cancelled (the file is wanted again); one that a pass is carrying out right now is waited for,
+ * so that the pass does not delete the object this upload is about to write. Both are single-row
+ * statements, so on PostgreSQL and SQLite alike exactly one of the upload and the pass wins the row;
+ * no lock or connection is held while the bucket answers.
  */
-export async function withMediaLock<T> (db: Db, sha256: string, fn: (db: Db) => Promise<T>): Promise<T> {
-  if (dialectOf(db) === 'postgres') {
-    return db.connection().execute(async conn => {
-      await sql`select pg_advisory_lock(${MEDIA_LOCK_SPACE}, hashtext(${sha256}))`.execute(conn)
-      try {
-        return await fn(conn)
-      } finally {
-        await sql`select pg_advisory_unlock(${MEDIA_LOCK_SPACE}, hashtext(${sha256}))`.execute(conn)
-      }
-    })
-  }
-  while (held.has(sha256)) await held.get(sha256)
-  let release!: () => void
-  held.set(sha256, new Promise<void>(resolve => { release = resolve }))
-  try {
-    return await fn(db)
-  } finally {
-    held.delete(sha256)
-    release()
+async function settleErasure (db: Db, sha256: string): Promise<void> {
+  for (;;) {
+    await db.deleteFrom('media_erasures').where('sha256', '=', sha256).where('claimed_at', 'is', null).execute()
+    const claim = await db.selectFrom('media_erasures').select('claimed_at').where('sha256', '=', sha256).executeTakeFirst()
+    if (!claim) return
+    // a pass that died mid-erasure: its claim lapses and the upload takes the row over
+    if (Date.now() - Date.parse(claim.claimed_at!) > CLAIM_STALE_MS) {
+      await db.deleteFrom('media_erasures').where('sha256', '=', sha256).where('claimed_at', '=', claim.claimed_at).execute()
+      continue
+    }
+    await sleep(CLAIM_POLL_MS)
   }
 }
 
@@ -158,17 +150,31 @@ const ERASURES_PER_PASS = 200
  * objects were deleted; a store that is down leaves the rest for the next pass.
  */
 export async function eraseMediaObjects (db: Db, store: MediaStore): Promise<number> {
-  const pending = await db.selectFrom('media_erasures').select(['sha256', 'ext']).orderBy('created_at').limit(ERASURES_PER_PASS).execute()
+  const stale = new Date(Date.now() - CLAIM_STALE_MS).toISOString()
+  const pending = await db.selectFrom('media_erasures').select(['sha256', 'ext'])
+    .where(eb => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', stale)]))
+    .orderBy('created_at').limit(ERASURES_PER_PASS).execute()
   let erased = 0
   for (const { sha256, ext } of pending) {
-    await withMediaLock(db, sha256, async conn => {
-      const back = await conn.selectFrom('media').select('sha256').where('sha256', '=', sha256).executeTakeFirst()
+    // claim it (one pass, or an upload cancelling it, wins the row)
+    const claimedAt = new Date().toISOString()
+    const claimed = await db.updateTable('media_erasures').set({ claimed_at: claimedAt })
+      .where('sha256', '=', sha256).where(eb => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', stale)]))
+      .executeTakeFirst()
+    if (Number(claimed.numUpdatedRows) === 0) continue
+    try {
+      // uploaded again before the claim: the object is the new row's
+      const back = await db.selectFrom('media').select('sha256').where('sha256', '=', sha256).executeTakeFirst()
       if (!back) {
         await store.removeObject(sha256, ext)
         erased++
       }
-      await conn.deleteFrom('media_erasures').where('sha256', '=', sha256).execute()
-    })
+      await db.deleteFrom('media_erasures').where('sha256', '=', sha256).where('claimed_at', '=', claimedAt).execute()
+    } catch (err) {
+      // the bucket is down: the row waits for the next pass
+      await db.updateTable('media_erasures').set({ claimed_at: null }).where('sha256', '=', sha256).where('claimed_at', '=', claimedAt).execute()
+      throw err
+    }
   }
   return erased
 }
@@ -185,14 +191,10 @@ export class S3MediaStore implements MediaStore {
   async put (sha256: string, ext: string, contentType: string, bytes: Buffer, meta: MediaMeta): Promise<void> {
     // the same file again: its object and row are there already
     if (await this.has(sha256)) return
-    // taking turns with an erasure of the same file (eraseMediaObjects): the object is written after it
-    await withMediaLock(this.db, sha256, async conn => {
-      if (await infoRow(conn, sha256)) return
-      await this.s3.putObject(objectKey(sha256, ext), bytes, contentType)
-      await insertRow(conn, sha256, ext, contentType, Buffer.alloc(0), bytes.length, meta)
-      // an erasure still waiting would delete the object this row now names
-      await conn.deleteFrom('media_erasures').where('sha256', '=', sha256).execute()
-    })
+    // an erasure of the same file (a deleted account's) is cancelled, or waited for if under way
+    await settleErasure(this.db, sha256)
+    await this.s3.putObject(objectKey(sha256, ext), bytes, contentType)
+    await insertRow(this.db, sha256, ext, contentType, Buffer.alloc(0), bytes.length, meta)
   }
 
   async get (sha256: string, ext?: string): Promise<StoredMedia | null> {
