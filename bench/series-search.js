@@ -21,11 +21,11 @@
  *
  * Usage: node bench/series-search.js [--seconds 8] [--connections 10] [--rounds 3] [--db sqlite|postgres]
  */
-const { fork } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { quantile } = require('./support/quantile')
+const { arg, runCannon, codeCounter, startChild, summary, timesOf, resetTimes } = require('./support/load')
 
 const ROOT = path.resolve(__dirname, '..')
 const GOAL = { p99Ms: 50 }
@@ -40,11 +40,6 @@ const ZH_A = ['星际', '萌宠', '甜品', '森林', '海洋', '机甲', '花�
 const ZH_B = ['旅人', '派对', '乐园', '物语', '小队', '日记', '学院', '冒险']
 const EN_A = ['Star', 'Pet', 'Sweet', 'Forest', 'Ocean', 'Mecha', 'Garden', 'Magic', 'City', 'Ancient']
 const EN_B = ['Travellers', 'Party', 'Park', 'Tales', 'Squad', 'Diary', 'Academy', 'Quest']
-
-function arg (name, fallback) {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? process.argv[i + 1] : fallback
-}
 
 // ---- children ----------------------------------------------------------------------------------
 
@@ -220,58 +215,6 @@ async function serveShop (dir, databaseUrl) {
 
 // ---- parent ----------------------------------------------------------------------------------------
 
-function runCannon (autocannon, opts) {
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(opts, (err, result) => err ? reject(err) : resolve(result))
-    instance.on('error', reject)
-  })
-}
-
-function codeCounter () {
-  const codes = {}
-  return {
-    codes,
-    onResponse (status, body) {
-      let code = `http ${status}`
-      try { code = String(JSON.parse(body).code) } catch { /* not JSON */ }
-      codes[code] = (codes[code] || 0) + 1
-    }
-  }
-}
-
-function startChild (args, timeoutMs) {
-  const child = fork(__filename, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  const messages = []
-  const waiters = []
-  child.on('message', m => { const w = waiters.shift(); w ? w.resolve(m) : messages.push(m) })
-  child.once('exit', code => { for (const w of waiters.splice(0)) w.reject(new Error(`${args[0]} exited with ${code}`)) })
-  const watchdog = setTimeout(() => { console.error(`benchmark watchdog: ${args[0]} took too long`); child.kill('SIGKILL'); process.exit(2) }, timeoutMs)
-  watchdog.unref()
-  const next = () => new Promise((resolve, reject) => {
-    const m = messages.shift()
-    if (m) return resolve(m)
-    waiters.push({ resolve, reject })
-  })
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.send({ type: 'stop' })
-      await new Promise(resolve => child.once('exit', resolve))
-    }
-    clearTimeout(watchdog)
-  }
-  return { next, stop, send: m => child.send(m) }
-}
-
-const summary = (result, counter) => ({
-  rps: (counter.codes['200'] || 0) / (result.duration || 1),
-  p50: result.latency.p50,
-  p99: result.latency.p99,
-  codes: counter.codes,
-  errors: result.errors + result.timeouts
-})
-async function times (c) { c.send({ type: 'times' }); return c.next() }
-async function resetTimes (c) { c.send({ type: 'times-reset' }); await c.next() }
-
 /** The searches shoppers make, in turn. */
 function searches (tagIds) {
   const full = s => s.replace(/[A-Za-z]/g, ch => String.fromCharCode(ch.charCodeAt(0) + 0xfee0))
@@ -314,8 +257,8 @@ async function main () {
   console.log(`series search on ${which}: ${SERIES} series, ${BOXES} boxes sold; ${connections} connections, ${rounds} rounds of ${seconds} s; load average ${load}`)
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-search-'))
-  const shop = startChild(['--shop', dir, postgres ? postgres.url('bench_search') : '-'], 30 * 60 * 1000)
-  const bare = startChild(postgres ? ['--bare-postgres', postgres.url('bench_bare')] : ['--bare'], 30 * 60 * 1000)
+  const shop = startChild(__filename, ['--shop', dir, postgres ? postgres.url('bench_search') : '-'], 30 * 60 * 1000)
+  const bare = startChild(__filename, postgres ? ['--bare-postgres', postgres.url('bench_bare')] : ['--bare'], 30 * 60 * 1000)
   try {
     const s = await shop.next()
     const b = await bare.next()
@@ -344,11 +287,11 @@ async function main () {
       const bc = codeCounter()
       await resetTimes(bare)
       const br = summary(await bareRun(seconds, bc), bc)
-      br.server = await times(bare)
+      br.server = await timesOf(bare)
       const sc = codeCounter()
       await resetTimes(shop)
       const sr = summary(await shopRun(seconds, sc), sc)
-      sr.server = await times(shop)
+      sr.server = await timesOf(shop)
       results.push({ bare: br, shop: sr, ratio: sr.rps / br.rps })
       console.log(`round ${r + 1}: bare ${br.rps.toFixed(0)}/s p99 ${br.p99} ms | search ${sr.rps.toFixed(0)}/s p99 ${sr.p99} ms (server p50 ${sr.server.p50.toFixed(2)} ms, p99 ${sr.server.p99.toFixed(2)} ms) | ${(sr.rps / br.rps).toFixed(2)}x | codes ${JSON.stringify(sr.codes)}`)
     }
@@ -358,7 +301,7 @@ async function main () {
     let t = 0
     await resetTimes(shop)
     const sg = summary(await shopRun(seconds, sc, '/api/seriesSuggest', () => JSON.stringify({ q: typed[t++ % typed.length] })), sc)
-    sg.server = await times(shop)
+    sg.server = await timesOf(shop)
 
     const row = {
       bareRps: med(results.map(r => r.bare.rps)),

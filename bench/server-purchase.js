@@ -22,7 +22,6 @@
  * Usage: node bench/server-purchase.js [--seconds 10] [--connections 10] [--rounds 2] [--db sqlite|postgres|both]
  *                                      [--pool 10] [--pg-sync on|off] [--profile] [--pg-stats] [--server-root DIR]
  */
-const { fork } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -30,17 +29,13 @@ const path = require('node:path')
 /** A server module that moved from services/ to domain/: found in either (--server-root may be an older checkout). */
 const layerOf = (src, name) => fs.existsSync(path.join(src, 'domain', `${name}.ts`)) ? path.join(src, 'domain', name) : path.join(src, 'services', name)
 const { quantile } = require('./support/quantile')
+const { arg, runCannon, codeCounter, startChild, summary, timesOf, resetTimes } = require('./support/load')
 
 const GOAL = { ratio: 0.3, p99Ms: 15 }
 const USERS = 20
 const WARMUP_SECONDS = 2
 const PASSWORD = 'bench-password'
 const PREFIX = '/dev-api'
-
-function arg (name, fallback) {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? process.argv[i + 1] : fallback
-}
 
 // ---- children ----------------------------------------------------------------------------------
 
@@ -229,63 +224,8 @@ async function serveShop (root, dialect, databaseUrl, pool, dir, casesWanted) {
 
 // ---- parent: the load ----------------------------------------------------------------------------
 
-function runCannon (autocannon, opts) {
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(opts, (err, result) => err ? reject(err) : resolve(result))
-    instance.on('error', reject)
-  })
-}
-
-function codeCounter () {
-  const codes = {}
-  return {
-    codes,
-    onResponse (status, body) {
-      let code = `http ${status}`
-      try { code = String(JSON.parse(body).code) } catch { /* not JSON */ }
-      codes[code] = (codes[code] || 0) + 1
-    }
-  }
-}
-
-/** A child with a message queue. */
-function startChild (args, timeoutMs) {
-  const child = fork(__filename, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  const messages = []
-  const waiters = []
-  child.on('message', m => { const w = waiters.shift(); w ? w(m) : messages.push(m) })
-  const watchdog = setTimeout(() => { console.error(`benchmark watchdog: ${args[0]} took too long`); child.kill('SIGKILL'); process.exit(2) }, timeoutMs)
-  watchdog.unref()
-  const next = () => new Promise((resolve, reject) => {
-    const m = messages.shift()
-    if (m) return resolve(m)
-    waiters.push(resolve)
-    child.once('exit', code => reject(new Error(`${args[0]} exited with ${code}`)))
-  })
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.send({ type: 'stop' })
-      await new Promise(resolve => child.once('exit', resolve))
-    }
-    clearTimeout(watchdog)
-  }
-  return { child, next, stop, send: m => child.send(m) }
-}
-
-const summary = (result, counter) => ({
-  rps: (counter.codes['200'] || 0) / (result.duration || 1),
-  p50: result.latency.p50,
-  p99: result.latency.p99,
-  max: result.latency.max,
-  codes: counter.codes,
-  errors: result.errors + result.timeouts
-})
-
-async function resetTimes (c) { c.send({ type: 'times-reset' }); await c.next() }
-async function timesOf (c) { c.send({ type: 'times' }); return c.next() }
-
 async function benchBare (autocannon, dialect, databaseUrl, pool, seconds, connections) {
-  const c = startChild(['--bare', dialect, databaseUrl || '-', String(pool)], (seconds + 120) * 1000)
+  const c = startChild(__filename, ['--bare', dialect, databaseUrl || '-', String(pool)], (seconds + 120) * 1000)
   const ready = await c.next()
   let n = 0
   const run = (duration, counter) => runCannon(autocannon, {
@@ -321,7 +261,7 @@ async function benchShop (autocannon, dialect, databaseUrl, pool, seconds, conne
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-purchase-'))
   // enough cases for 4,000 boxes a second
   const casesWanted = Math.ceil(((seconds + WARMUP_SECONDS) * 4000) / 12)
-  const c = startChild(['--serve', root, dialect, databaseUrl || '-', String(pool), dir, String(casesWanted)], (seconds * 3 + 240) * 1000)
+  const c = startChild(__filename, ['--serve', root, dialect, databaseUrl || '-', String(pool), dir, String(casesWanted)], (seconds * 3 + 240) * 1000)
   const started = Date.now()
   try {
     const ready = await c.next()
