@@ -9,6 +9,7 @@
  * (routes/speech.ts), PDF pages (domain/tasks.ts) and GET /media/u/... (http/media.ts). The object
  * store's outages are ProviderUnavailableErrors for the provider "media" (a 502 through providerCall).
  */
+import { iso, type Clock } from '../clock'
 import type { Db } from '../db'
 import { S3_TIMEOUT_MS, type S3Client } from '../providers/s3'
 
@@ -103,15 +104,18 @@ const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
  */
 async function settleErasure (db: Db, sha256: string): Promise<void> {
   for (;;) {
-    await db.deleteFrom('media_erasures').where('sha256', '=', sha256).where('claimed_at', 'is', null).execute()
-    const claim = await db.selectFrom('media_erasures').select('claimed_at').where('sha256', '=', sha256).executeTakeFirst()
-    if (!claim) return
-    // a pass that died mid-erasure: its claim lapses and the upload takes the row over
-    if (Date.now() - Date.parse(claim.claimed_at!) > CLAIM_STALE_MS) {
-      await db.deleteFrom('media_erasures').where('sha256', '=', sha256).where('claimed_at', '=', claim.claimed_at).execute()
-      continue
+    // the usual upload: no erasure of this file, one read
+    const erasure = await db.selectFrom('media_erasures').select('claimed_at').where('sha256', '=', sha256).executeTakeFirst()
+    if (!erasure) return
+    if (erasure.claimed_at === null) {
+      // waiting: cancelled, unless a pass claims it first (then the next round waits for that pass)
+      await db.deleteFrom('media_erasures').where('sha256', '=', sha256).where('claimed_at', 'is', null).execute()
+    } else if (Date.now() - Date.parse(erasure.claimed_at) > CLAIM_STALE_MS) {
+      // a pass that died mid-erasure: its claim lapses and the upload takes the row over
+      await db.deleteFrom('media_erasures').where('sha256', '=', sha256).where('claimed_at', '=', erasure.claimed_at).execute()
+    } else {
+      await sleep(CLAIM_POLL_MS)
     }
-    await sleep(CLAIM_POLL_MS)
   }
 }
 
@@ -122,7 +126,7 @@ async function settleErasure (db: Db, sha256: string): Promise<void> {
  * case it stays as the shop's and no longer names who uploaded it. The account's own posts are gone by
  * then (show.ts eraseShowContent).
  */
-export async function eraseUploadsOf (trx: Db, clock: () => number, userId: number): Promise<void> {
+export async function eraseUploadsOf (trx: Db, clock: Clock, userId: number): Promise<void> {
   const files = await trx.selectFrom('media').select(['sha256', 'ext']).where('uploaded_by', '=', userId).execute()
   for (const { sha256, ext } of files) {
     const like = `%${sha256}%`
@@ -135,7 +139,7 @@ export async function eraseUploadsOf (trx: Db, clock: () => number, userId: numb
       continue
     }
     await trx.deleteFrom('media').where('sha256', '=', sha256).execute()
-    await trx.insertInto('media_erasures').values({ sha256, ext, created_at: new Date(clock()).toISOString() })
+    await trx.insertInto('media_erasures').values({ sha256, ext, created_at: iso(clock()) })
       .onConflict(oc => oc.column('sha256').doNothing()).execute()
   }
 }
