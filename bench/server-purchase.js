@@ -17,7 +17,9 @@
  *
  * --profile writes a CPU profile of the shop's purchase run and prints where the time went
  * (bench/support/profile-summary.js). --pg-stats loads pg_stat_statements (track all: the statements inside
- * shop_purchase too) and prints where PostgreSQL spent its time. --server-root DIR runs another checkout's server code (a before figure). Bounded: fixed durations and a watchdog; children and temp dirs go.
+ * shop_purchase too, with their planning) and prints where PostgreSQL spent its time. BENCH_SHOP_SQL='...' runs
+ * SQL on the shop's database after its migrations (an experiment: what dropping a constraint or setting a
+ * function option changes; docs/benchmarks.md keeps what was tried). --server-root DIR runs another checkout's server code (a before figure). Bounded: fixed durations and a watchdog; children and temp dirs go.
  *
  * Usage: node bench/server-purchase.js [--seconds 10] [--connections 10] [--rounds 2] [--db sqlite|postgres|both]
  *                                      [--pool 10] [--pg-sync on|off] [--profile] [--pg-stats] [--server-root DIR]
@@ -162,6 +164,7 @@ async function serveShop (root, dialect, databaseUrl, pool, dir, casesWanted) {
     : openDatabase({ databaseUrl, poolSize: pool })
   await migrateToLatest(database.db, database.dialect)
   const db = database.db
+  if (process.env.BENCH_SHOP_SQL) { const { sql } = require('kysely'); await sql.raw(process.env.BENCH_SHOP_SQL).execute(db) }
   const clock = () => Date.now()
   await seedCatalogue(db, clock)
 
@@ -415,7 +418,7 @@ async function main () {
       if (dialect === 'postgres' && process.argv.includes('--pg-stats')) {
         console.log('where PostgreSQL spent its time in the shop\'s database (pg_stat_statements with nested statements, the last round: set-up, purchases, the other requests):')
         for (const st of await postgres.topStatements('bench_shop', 25)) {
-          console.log(`  ${(st.total_exec_time / 1000).toFixed(2).padStart(7)} s ${String(st.calls).padStart(7)} calls ${st.mean_exec_time.toFixed(3).padStart(8)} ms  ${st.query.replace(/\s+/g, ' ').slice(0, 140)}`)
+          console.log(`  ${(st.total_exec_time / 1000).toFixed(2).padStart(7)} s ${String(st.calls).padStart(7)} calls ${st.mean_exec_time.toFixed(3).padStart(8)} ms${st.plans ? ` (planned ${st.plans}x, ${(st.total_plan_time / 1000).toFixed(2)} s)` : ''}  ${st.query.replace(/\s+/g, ' ').slice(0, 140)}`)
         }
       }
       console.log('')

@@ -2,6 +2,7 @@
  * A throw-away PostgreSQL for the benchmarks, on 127.0.0.1: initdb into a temp dir, postgres with its
  * production defaults for durability (fsync on, synchronous_commit on: every commit is flushed; off on
  * request), run as the `postgres` user when we are root. PG_BENCH_URL=postgres://... uses an existing server instead.
+ * BENCH_PG_SETTINGS='-c name=value ...' adds server settings (an experiment: what a setting changes).
  * Answers { url(dbName), createDatabase(name), settings, stop() }, or null when PostgreSQL is not installed.
  */
 const { spawnSync } = require('node:child_process')
@@ -54,7 +55,7 @@ async function startPostgres ({ synchronousCommit = 'on', statementStats = false
   run(prefix, path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-instructions'])
   const port = await freePort()
   // statementStats: pg_stat_statements (Debian's PostgreSQL has it), for topStatements() below
-  const settings = `-c max_connections=200 -c shared_buffers=128MB -c synchronous_commit=${synchronousCommit === 'off' ? 'off' : 'on'}${statementStats ? ' -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all' : ''}`
+  const settings = `-c max_connections=200 -c shared_buffers=128MB -c synchronous_commit=${synchronousCommit === 'off' ? 'off' : 'on'}${statementStats ? ' -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all -c pg_stat_statements.track_planning=on' : ''}${process.env.BENCH_PG_SETTINGS ? ' ' + process.env.BENCH_PG_SETTINGS : ''}`
   run(prefix, path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'postgres.log'), '-w', '-t', '30', '-o', `-h 127.0.0.1 -p ${port} -k ${dir} ${settings}`, 'start'])
   const admin = `postgres://postgres@127.0.0.1:${port}/postgres`
   const version = await withClient(admin, async c => (await c.query('show server_version')).rows[0].server_version)
@@ -75,7 +76,7 @@ async function startPostgres ({ synchronousCommit = 'on', statementStats = false
     /** The statements that took the most of the server's time in database `name` since the last reset. */
     topStatements: (name, n = 12) => withClient(`postgres://postgres@127.0.0.1:${port}/${name}`, async c => {
       await c.query('create extension if not exists pg_stat_statements')
-      return (await c.query(`select calls, total_exec_time, mean_exec_time, rows, query from pg_stat_statements
+      return (await c.query(`select calls, total_exec_time, mean_exec_time, plans, total_plan_time, rows, query from pg_stat_statements
         where dbid = (select oid from pg_database where datname = $1) order by total_exec_time desc limit $2`, [name, n])).rows
     }),
     resetStatements: name => withClient(`postgres://postgres@127.0.0.1:${port}/${name}`, async c => {
