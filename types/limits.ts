@@ -470,6 +470,8 @@ export const SHOW_LIMITS = {
   commentsPerHour: 30,
   reportsPerHour: 20,
   pageSizeMax: 30,
+  /** The "popular" feed ranks by the likes of these last days (then all likes, comments, newest). */
+  popularDays: 7,
   /** The operators' word list: how many words, how long each. */
   wordsMax: 300,
   wordMax: 30,

@@ -15,7 +15,9 @@ import { SHOW_LIMITS, SHOW_REPORT_REASONS, SHOW_SORTS, UPLOAD_URL_PATTERN } from
 import { Id, MultilineText, Nullable, Obj, PageFields, StringEnum, Text, Timestamp } from './schema'
 import { CaseProof, CombineProof, I18nText, Rarity } from './shop'
 
-export const ShowSort = StringEnum(SHOW_SORTS)
+export const ShowSort = StringEnum(SHOW_SORTS, {
+  description: `newest: newest first; popular: the most liked in the last ${SHOW_LIMITS.popularDays} days first, then by all likes, comments, newest`
+})
 export type ShowSort = Static<typeof ShowSort>
 export const ShowReportReason = StringEnum(SHOW_REPORT_REASONS)
 export type ShowReportReason = Static<typeof ShowReportReason>

@@ -192,6 +192,29 @@ describe.each(testDialects())('player show on %s', (dialect) => {
     expect((await call(fan, '/api/show/like', { postId: 99999999, liked: true })).body.code).toBe(404)
   })
 
+  test(`popular ranks by the likes of the last ${SHOW_LIMITS.popularDays} days: a post liked long ago sinks below one liked now`, async () => {
+    const a = await shopperWithPrizes(1)
+    const b = await shopperWithPrizes(1)
+    const old = (await postOf(a.s, a.prizeIds)).body.data
+    const fresh = (await postOf(b.s, b.prizeIds)).body.data
+    const fans = await Promise.all([1, 2, 3].map(() => makeShopper(t.app, t.db, t.clock)))
+    for (const fan of fans) expect((await call(fan, '/api/show/like', { postId: old.id, liked: true })).body.code).toBe(200)
+    const order = async () => (await call(null, '/api/show/list', { page: 1, size: 30, sort: 'popular' })).body.data.list.map((p: { id: number }) => p.id)
+    // three likes today against none: the old post first
+    let ids = await order()
+    expect(ids.indexOf(old.id)).toBeLessThan(ids.indexOf(fresh.id))
+    // those three likes were given a day before the window (the clock is the app's: sessions stay live)
+    const before = new Date(t.clock.now() - (SHOW_LIMITS.popularDays + 1) * 24 * 60 * 60 * 1000).toISOString()
+    await t.db.updateTable('show_likes').set({ created_at: before }).where('post_id', '=', old.id).execute()
+    expect((await call(fans[0], '/api/show/like', { postId: fresh.id, liked: true })).body.code).toBe(200)
+    ids = await order()
+    expect(ids.indexOf(fresh.id)).toBeLessThan(ids.indexOf(old.id))
+    // neither liked in the window: all likes decide again (3 against 0)
+    expect((await call(fans[0], '/api/show/like', { postId: fresh.id, liked: false })).body.code).toBe(200)
+    ids = await order()
+    expect(ids.indexOf(old.id)).toBeLessThan(ids.indexOf(fresh.id))
+  })
+
   test('comments and replies one level deep; a reply to a reply is refused naming the field', async () => {
     const a = await shopperWithPrizes(1)
     const p = (await postOf(a.s, a.prizeIds)).body.data

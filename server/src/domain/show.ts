@@ -171,7 +171,11 @@ async function postViews (db: Db, rows: PostRow[], viewer: Viewer): Promise<Show
   })
 }
 
-export async function listPosts (db: Db, viewer: Viewer, q: ShowListRequest): Promise<ShowListResponse> {
+/**
+ * A page of the feed. "popular": the likes of the last SHOW_LIMITS.popularDays days first (a post that
+ * is liked now rises; one liked long ago sinks), then all its likes, its comments, the newest.
+ */
+export async function listPosts (db: Db, clock: Clock, viewer: Viewer, q: ShowListRequest): Promise<ShowListResponse> {
   let base = db.selectFrom('show_posts')
   if (q.mine) base = base.where('user_id', '=', viewer.id)
   else base = base.where('status', '=', 'visible')
@@ -182,9 +186,16 @@ export async function listPosts (db: Db, viewer: Viewer, q: ShowListRequest): Pr
   }
   const { total } = await base.select(eb => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()
   let rows = base.selectAll('show_posts')
-  rows = q.sort === 'popular'
-    ? rows.orderBy('show_posts.like_count', 'desc').orderBy('show_posts.comment_count', 'desc').orderBy('show_posts.id', 'desc')
-    : rows.orderBy('show_posts.id', 'desc')
+  if (q.sort === 'popular') {
+    const since = iso(clock() - SHOW_LIMITS.popularDays * 24 * 60 * 60 * 1000)
+    rows = rows
+      .leftJoin(eb => eb.selectFrom('show_likes').select(['post_id', eb.fn.countAll<number>().as('recent')])
+        .where('created_at', '>=', since).groupBy('post_id').as('recent_likes'), 'recent_likes.post_id', 'show_posts.id')
+      .orderBy(eb => eb.fn.coalesce('recent_likes.recent', eb.lit(0)), 'desc')
+      .orderBy('show_posts.like_count', 'desc').orderBy('show_posts.comment_count', 'desc').orderBy('show_posts.id', 'desc')
+  } else {
+    rows = rows.orderBy('show_posts.id', 'desc')
+  }
   const list = await rows.limit(q.size).offset((q.page - 1) * q.size).execute()
   return { list: await postViews(db, list, viewer), total: Number(total) }
 }

@@ -65,7 +65,7 @@ export function showRoutesOf (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.create, async ({ body, userId }) =>
     budgeted(ctx, RULES.showPostPerUser, userId, 'show.postsRateLimited', () => createPost(ctx, userId, body)))
 
-  defineRoute(app, ctx, r.list, async ({ body, session }) => listPosts(ctx.db, viewerOf(session), body))
+  defineRoute(app, ctx, r.list, async ({ body, session }) => listPosts(ctx.db, ctx.clock, viewerOf(session), body))
 
   defineRoute(app, ctx, r.detail, async ({ body, session }) => postDetail(ctx.db, viewerOf(session), body.postId))
 
