@@ -189,8 +189,9 @@ export async function listPosts (db: Db, clock: Clock, viewer: Viewer, q: ShowLi
   if (q.sort === 'popular') {
     const since = iso(clock() - SHOW_LIMITS.popularDays * 24 * 60 * 60 * 1000)
     rows = rows
-      .leftJoin(eb => eb.selectFrom('show_likes').select(['post_id', eb.fn.countAll<number>().as('recent')])
-        .where('created_at', '>=', since).groupBy('post_id').as('recent_likes'), 'recent_likes.post_id', 'show_posts.id')
+      .leftJoin(eb => eb.selectFrom('show_likes').select(l => ['show_likes.post_id', l.fn.countAll<number>().as('recent')])
+        .where('show_likes.created_at', '>=', since).groupBy('show_likes.post_id').as('recent_likes'),
+      join => join.onRef('recent_likes.post_id', '=', 'show_posts.id'))
       .orderBy(eb => eb.fn.coalesce('recent_likes.recent', eb.lit(0)), 'desc')
       .orderBy('show_posts.like_count', 'desc').orderBy('show_posts.comment_count', 'desc').orderBy('show_posts.id', 'desc')
   } else {
