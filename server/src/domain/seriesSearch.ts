@@ -13,6 +13,7 @@ import type { SeriesListRequest, SeriesSuggestion, SeriesSummary, ThemeTag } fro
 import type { Database } from '../db/schema'
 import type { Dialect } from '../db/dialect'
 import { iso, type Clock } from '../clock'
+import { DAY_MS } from './days'
 import { fail } from '../http/envelope'
 import { PUBLISHED, loadSeries, seriesSummary, text, type SeriesData } from './catalogue'
 import { keySuffixes, prefixEnd, searchKey, SUFFIX_MAX } from './searchText'
@@ -58,7 +59,7 @@ const REFRESH_CHUNK = 1000
 
 /** Counts again the boxes each series sold in the last days: every series, a chunk of ids per statement, yielding between them. */
 export async function refreshPopularity (db: Db, dialect: Dialect, clock: Clock): Promise<void> {
-  const since = iso((clock() - SERIES_SEARCH.popularDays * 24 * 60 * 60 * 1000))
+  const since = iso(clock() - SERIES_SEARCH.popularDays * DAY_MS)
   const boxes = dialect === 'postgres' ? sql`json_array_length(p.slots::json)` : sql`json_array_length(p.slots)`
   const bounds = await db.selectFrom('series_search').select(eb => [eb.fn.min('series_id').as('low'), eb.fn.max('series_id').as('high')]).executeTakeFirst()
   if (!bounds || bounds.low === null) return

@@ -25,6 +25,7 @@ import type {
 import type { Database, ShowCommentsTable, ShowPostsTable } from '../db/schema'
 import { dialectOf, forUpdate } from '../db/lock'
 import { iso, type Clock } from '../clock'
+import { DAY_MS } from './days'
 import { ApiFailure, fail } from '../http/envelope'
 import { foldUserName } from '../security/userNames'
 import { writeAudit } from './audit'
@@ -187,7 +188,7 @@ export async function listPosts (db: Db, clock: Clock, viewer: Viewer, q: ShowLi
   const { total } = await base.select(eb => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()
   let rows = base.selectAll('show_posts')
   if (q.sort === 'popular') {
-    const since = iso(clock() - SHOW_LIMITS.popularDays * 24 * 60 * 60 * 1000)
+    const since = iso(clock() - SHOW_LIMITS.popularDays * DAY_MS)
     rows = rows
       .leftJoin(eb => eb.selectFrom('show_likes').select(l => ['show_likes.post_id', l.fn.countAll<number>().as('recent')])
         .where('show_likes.created_at', '>=', since).groupBy('show_likes.post_id').as('recent_likes'),
