@@ -7,6 +7,7 @@
  * language; authorization before validation; a deleted account's show content erased; no money or
  * prize row changed by any of it.
  */
+import { sql } from 'kysely'
 import { SHOW_LIMITS } from '../../types/limits'
 import { createTestApp, loginToken, makeUser, nextIp, post, PREFIX, type TestApp } from './support/app'
 import { testDialects } from './support/db'
@@ -354,5 +355,85 @@ describe.each(testDialects())('player show on %s', (dialect) => {
     expect((await call(null, '/api/show/detail', { postId: theirs.id })).body.data).toMatchObject({ likeCount: 0, commentCount: 0 })
     // the prizes stay with the anonymous row, as the books require
     expect(await t.db.selectFrom('prizes').select('id').where('user_id', '=', a.s.id).execute()).toHaveLength(2)
+    // its report on theirs went, and no longer counts
+    expect(await t.db.selectFrom('show_posts').select('report_count').where('id', '=', theirs.id).executeTakeFirstOrThrow()).toEqual({ report_count: 0 })
+  })
+
+  test('a deleted account\'s reports stop counting: what they hid shows again until three live accounts report it', async () => {
+    const { s, prizeIds } = await shopperWithPrizes(1)
+    const p = (await postOf(s, prizeIds)).body.data
+    const r = [await makeShopper(t.app, t.db, t.clock), await makeShopper(t.app, t.db, t.clock), await makeShopper(t.app, t.db, t.clock), await makeShopper(t.app, t.db, t.clock)]
+    for (const who of r.slice(0, 2)) expect((await call(who, '/api/show/report', { target: 'post', id: p.id, reason: 'spam' })).body.data).toEqual({ status: 'visible' })
+    expect((await call(r[2], '/api/show/report', { target: 'post', id: p.id, reason: 'spam' })).body.data).toEqual({ status: 'reported' })
+    await deleteAccount(t.db, t.clock.now, dialect, r[0].id, true)
+    expect(await t.db.selectFrom('show_posts').select(['report_count', 'status']).where('id', '=', p.id).executeTakeFirstOrThrow()).toEqual({ report_count: 2, status: 'visible' })
+    expect((await call(null, '/api/show/detail', { postId: p.id })).body.data.status).toBe('visible')
+    expect((await call(r[3], '/api/show/report', { target: 'post', id: p.id, reason: 'fake' })).body.data).toEqual({ status: 'reported' })
+    expect(await t.db.selectFrom('show_posts').select('report_count').where('id', '=', p.id).executeTakeFirstOrThrow()).toEqual({ report_count: 3 })
+  })
+
+  /** PostgreSQL: waits until `n` sessions of this database wait for a row lock. */
+  async function lockWaits (n: number): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db)
+      if (Number(rows[0].n) >= n) return
+      await new Promise(resolve => setTimeout(resolve, 25))
+    }
+    throw new Error(`fewer than ${n} sessions came to wait for a lock`)
+  }
+
+  /** A transaction that runs `first`, then stays open until the answered function is called. */
+  async function heldOpen (first: (trx: typeof t.db) => Promise<void>): Promise<() => Promise<void>> {
+    let release!: () => void
+    let ready!: () => void
+    const isReady = new Promise<void>(resolve => { ready = resolve })
+    const released = new Promise<void>(resolve => { release = resolve })
+    const done = t.db.transaction().execute(async trx => { await first(trx); ready(); await released })
+    await Promise.race([isReady, done])
+    return async () => { release(); await done }
+  }
+
+  const onPostgres = dialect === 'postgres' ? test : test.skip
+
+  onPostgres('a like or a comment sent while the post is being deleted answers 404 (not a 500) and leaves nothing naming the post', async () => {
+    const a = await shopperWithPrizes(1)
+    const p = (await postOf(a.s, a.prizeIds)).body.data
+    const b = await makeShopper(t.app, t.db, t.clock)
+    const c = (await call(b, '/api/show/comment', { postId: p.id, text: '好看' })).body.data
+    // the author's deletion holds the post, then waits for a row another session holds
+    const commit = await heldOpen(async trx => { await sql`select id from show_comments where id = ${c.id} for update`.execute(trx) })
+    const deleting = call(a.s, '/api/show/delete', { postId: p.id })
+    await lockWaits(1)
+    const liking = call(b, '/api/show/like', { postId: p.id, liked: true })
+    const commenting = call(b, '/api/show/comment', { postId: p.id, text: '还在吗' })
+    await lockWaits(3)
+    await commit()
+    expect((await deleting).body.data).toEqual({ postId: p.id })
+    expect((await liking).body).toMatchObject({ code: 404 })
+    expect((await commenting).body).toMatchObject({ code: 404 })
+    for (const table of ['show_likes', 'show_comments'] as const) {
+      expect(await t.db.selectFrom(table).select('post_id').where('post_id', '=', p.id).execute()).toEqual([])
+    }
+  })
+
+  onPostgres('an account deleted while another shopper\'s like is in flight: the post\'s like count still matches its likes', async () => {
+    const a = await shopperWithPrizes(1)
+    const p = (await postOf(a.s, a.prizeIds)).body.data
+    const leaver = await makeShopper(t.app, t.db, t.clock)
+    const other = await makeShopper(t.app, t.db, t.clock)
+    expect((await call(leaver, '/api/show/like', { postId: p.id, liked: true })).body.data).toEqual({ liked: true, likeCount: 1 })
+    // another shopper's like, as setLike runs it (the post held with KEY SHARE, the like, the count), not yet committed
+    const commit = await heldOpen(async trx => {
+      await sql`select id from show_posts where id = ${p.id} for key share`.execute(trx)
+      await sql`insert into show_likes (post_id, user_id, created_at) values (${p.id}, ${other.id}, ${new Date(t.clock.now()).toISOString()})`.execute(trx)
+      await sql`update show_posts set like_count = like_count + 1 where id = ${p.id}`.execute(trx)
+    })
+    const erasing = deleteAccount(t.db, t.clock.now, dialect, leaver.id, true)
+    await lockWaits(1)
+    await commit()
+    await erasing
+    const likes = await t.db.selectFrom('show_likes').select('user_id').where('post_id', '=', p.id).execute()
+    expect(likes.map(l => Number(l.user_id))).toEqual([other.id])
+    expect(await t.db.selectFrom('show_posts').select('like_count').where('id', '=', p.id).executeTakeFirstOrThrow()).toEqual({ like_count: 1 })
   })
 })

@@ -26,6 +26,7 @@ import { seriesSearch } from './migrations/0027_series_search'
 import { playerShow } from './migrations/0028_player_show'
 import { mediaErasures } from './migrations/0029_media_erasures'
 import { showRecentLikes } from './migrations/0030_show_recent_likes'
+import { tagKeyLength } from './migrations/0031_tag_key_length'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -55,7 +56,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0027_series_search': seriesSearch(dialect),
     '0028_player_show': playerShow(dialect),
     '0029_media_erasures': mediaErasures(dialect),
-    '0030_show_recent_likes': showRecentLikes()
+    '0030_show_recent_likes': showRecentLikes(),
+    '0031_tag_key_length': tagKeyLength(dialect)
   }
 }
 

@@ -202,9 +202,16 @@ export async function listPosts (db: Db, clock: Clock, viewer: Viewer, q: ShowLi
   return { list: await postViews(db, list, viewer), total: Number(total) }
 }
 
-/** A post the viewer may see: a visible one, or their own, or any for an operator; else 404. */
-async function visiblePost (db: Db, viewer: Viewer, postId: number): Promise<PostRow> {
-  const row = await db.selectFrom('show_posts').selectAll().where('id', '=', postId).executeTakeFirst()
+/**
+ * A post the viewer may see: a visible one, or their own, or any for an operator; else 404. `hold`:
+ * a like or a comment about to name the post keeps it (PostgreSQL's KEY SHARE lock) until its
+ * transaction ends. A deletion holding the post first (dropPosts, eraseShowContent) is waited for and
+ * then there is no post (404); one coming after waits for the like or comment and deletes it too.
+ * Either way no row is left naming a post that is gone, and no foreign-key error becomes a 500.
+ */
+async function visiblePost (db: Db, viewer: Viewer, postId: number, hold = false): Promise<PostRow> {
+  const q = db.selectFrom('show_posts').selectAll().where('id', '=', postId)
+  const row = await (hold && dialectOf(db) === 'postgres' ? q.forKeyShare() : q).executeTakeFirst()
   if (!row || (row.status !== 'visible' && !viewer.operator && Number(row.user_id) !== viewer.id)) throw fail.notFound('show.notFound')
   return row
 }
@@ -252,9 +259,20 @@ export async function createPost (deps: ShowDeps, userId: number, body: ShowCrea
   return postDetail(db, { id: userId, operator: false }, id)
 }
 
+/**
+ * PostgreSQL: holds posts about to be deleted or recounted (FOR UPDATE, in id order, as every deletion
+ * takes them). A like or comment on one of them in flight (visiblePost's hold) is waited for; one that
+ * comes later waits for this transaction. SQLite runs one write transaction at a time.
+ */
+async function holdPosts (trx: Db, postIds: number[]): Promise<void> {
+  if (!postIds.length || dialectOf(trx) !== 'postgres') return
+  await trx.selectFrom('show_posts').select('id').where('id', 'in', postIds).orderBy('id').forUpdate().execute()
+}
+
 /** Deletes a post with everything hanging on it (its prizes' links, likes, comments and reports). */
 async function dropPosts (trx: Db, postIds: number[]): Promise<void> {
   if (!postIds.length) return
+  await holdPosts(trx, postIds)
   const comments = await trx.selectFrom('show_comments').select('id').where('post_id', 'in', postIds).execute()
   const commentIds = comments.map(c => Number(c.id))
   if (commentIds.length) await trx.deleteFrom('show_reports').where('target', '=', 'comment').where('target_id', 'in', commentIds).execute()
@@ -282,7 +300,7 @@ export async function setLike (deps: ShowDeps, viewer: Viewer, postId: number, l
   const { db, clock } = deps
   return db.transaction().execute(async trx => {
     await lockLiveAccount(trx, viewer.id)
-    await visiblePost(trx, viewer, postId)
+    await visiblePost(trx, viewer, postId, true)
     if (liked) {
       const added = await trx.insertInto('show_likes').values({ post_id: postId, user_id: viewer.id, created_at: iso(clock()) })
         .onConflict(oc => oc.columns(['post_id', 'user_id']).doNothing()).executeTakeFirst()
@@ -339,7 +357,7 @@ export async function addComment (deps: ShowDeps, viewer: Viewer, body: ShowComm
   await checkWords(db, 'text', words)
   const row = await db.transaction().execute(async trx => {
     await lockLiveAccount(trx, viewer.id)
-    await visiblePost(trx, viewer, body.postId)
+    await visiblePost(trx, viewer, body.postId, true)
     if (body.parentId !== undefined) {
       const parent = await trx.selectFrom('show_comments').select(['post_id', 'parent_id']).where('id', '=', body.parentId).executeTakeFirst()
       if (!parent || Number(parent.post_id) !== body.postId) throw new ApiFailure(404, 'show.commentNotFound', { field: 'parentId' }, { field: 'parentId' })
@@ -490,28 +508,53 @@ export async function moderate (deps: ShowDeps, operatorId: number, body: ShowMo
 
 /**
  * Inside deleteAccount's transaction: the account's posts (with their comments, likes and reports), its
- * comments (with the replies under them), likes and reports go. Counts of the posts it touched are
- * recounted. The photos go with the account's other uploads (mediaStore.ts eraseUploadsOf).
+ * comments (with the replies under them), likes and reports go. The posts it liked or commented on are
+ * held first (holdPosts: a like or comment in flight on them is waited for, a new one waits), then their
+ * like and comment counts are recounted; what it reported is held and its report count recounted, and
+ * a thing its reports had hidden until review ('reported') shows again when fewer than
+ * SHOW_LIMITS.reportsToHide accounts' reports remain. The photos go with the account's other uploads
+ * (mediaStore.ts eraseUploadsOf).
  */
 export async function eraseShowContent (trx: Db, userId: number): Promise<void> {
+  const pg = dialectOf(trx) === 'postgres'
   const posts = await trx.selectFrom('show_posts').select('id').where('user_id', '=', userId).execute()
   await dropPosts(trx, posts.map(p => Number(p.id)))
-  const comments = await trx.selectFrom('show_comments').select(['id', 'post_id']).where('user_id', '=', userId).execute()
+  const commented = await trx.selectFrom('show_comments').select('post_id').where('user_id', '=', userId).execute()
   const liked = await trx.selectFrom('show_likes').select('post_id').where('user_id', '=', userId).execute()
-  const touched = [...new Set([...comments, ...liked].map(x => Number(x.post_id)))]
+  const touched = [...new Set([...commented, ...liked].map(x => Number(x.post_id)))].sort((a, b) => a - b)
+  await holdPosts(trx, touched)
+  const comments = await trx.selectFrom('show_comments').select('id').where('user_id', '=', userId).execute()
   if (comments.length) {
     const ids = comments.map(c => Number(c.id))
     const replies = await trx.selectFrom('show_comments').select('id').where('parent_id', 'in', ids).execute()
     const all = [...ids, ...replies.map(r => Number(r.id))]
+    // a report on one of them in flight (it holds the comment) is waited for, then deleted with the rest
+    if (pg) await trx.selectFrom('show_comments').select('id').where('id', 'in', all).orderBy('id').forUpdate().execute()
     await trx.deleteFrom('show_reports').where('target', '=', 'comment').where('target_id', 'in', all).execute()
     await trx.deleteFrom('show_comments').where('parent_id', 'in', ids).execute()
     await trx.deleteFrom('show_comments').where('id', 'in', ids).execute()
   }
   await trx.deleteFrom('show_likes').where('user_id', '=', userId).execute()
-  await trx.deleteFrom('show_reports').where('user_id', '=', userId).execute()
   for (const postId of touched) {
     const likes = await trx.selectFrom('show_likes').select(eb => eb.fn.countAll<number>().as('n')).where('post_id', '=', postId).executeTakeFirstOrThrow()
     const count = await trx.selectFrom('show_comments').select(eb => eb.fn.countAll<number>().as('n')).where('post_id', '=', postId).executeTakeFirstOrThrow()
     await trx.updateTable('show_posts').set({ like_count: Number(likes.n), comment_count: Number(count.n) }).where('id', '=', postId).execute()
+  }
+  const reported = await trx.selectFrom('show_reports').select(['target', 'target_id']).where('user_id', '=', userId).execute()
+  await trx.deleteFrom('show_reports').where('user_id', '=', userId).execute()
+  for (const target of ['post', 'comment'] as const) {
+    const ids = [...new Set(reported.filter(r => r.target === target).map(r => Number(r.target_id)))].sort((a, b) => a - b)
+    if (!ids.length) continue
+    const table = tableOf(target)
+    // held as a report holds them (report), so a report given meanwhile is counted once
+    if (pg) await trx.selectFrom(table).select('id').where('id', 'in', ids).orderBy('id').forNoKeyUpdate().execute()
+    for (const id of ids) {
+      const left = await trx.selectFrom('show_reports').select(eb => eb.fn.countAll<number>().as('n'))
+        .where('target', '=', target).where('target_id', '=', id).executeTakeFirstOrThrow()
+      await trx.updateTable(table).set({ report_count: Number(left.n) }).where('id', '=', id).execute()
+      if (Number(left.n) < SHOW_LIMITS.reportsToHide) {
+        await trx.updateTable(table).set({ status: 'visible' }).where('id', '=', id).where('status', '=', 'reported').execute()
+      }
+    }
   }
 }
