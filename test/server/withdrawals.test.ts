@@ -214,9 +214,11 @@ describe.each(testDialects())('withdrawals on %s', (dialect) => {
     const opId = await topUp(t.app, s, 4000)
     const w = (await withdraw(s, 4000)).body.data
     expect(await balance(s)).toEqual({ cashCents: 0, creditCents: 0 })
-    for (const reason of ['', 'x'.repeat(201), 'line\nbreak']) {
+    for (const reason of ['', '   ', '\u3000', 'x'.repeat(201), 'line\nbreak']) {
       expect((await reject(w.id, reason)).body).toMatchObject({ code: 400, data: { field: 'reason' } })
     }
+    // nothing changed by the refusals
+    expect((await mine(s)).list[0]).toMatchObject({ id: w.id, status: 'requested', reason: null })
     const r = await reject(w.id, 'Suspicious activity: please contact support', ctx.operator.token, 'zh')
     expect(r.body).toMatchObject({ code: 200, message: '操作成功', data: { id: w.id, status: 'rejected', reason: 'Suspicious activity: please contact support', returnedCents: 4000, refunds: [{ opId, status: 'canceled' }] } })
     expect(await balance(s)).toEqual({ cashCents: 4000, creditCents: 0 })

@@ -2,6 +2,7 @@
 import { withdrawRoutes as r } from '../../../types/withdraw'
 import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
+import { fail } from '../http/envelope'
 import {
   approveWithdrawal, listWithdrawals, operatorQueue, rejectWithdrawal, requestWithdrawal, withdrawInfo
 } from '../domain/withdrawals'
@@ -17,5 +18,10 @@ export function withdrawalRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.withdrawList, async ({ body, userId }) => listWithdrawals(ctx.db, userId, body.page, body.size))
   defineRoute(app, ctx, r.operatorWithdrawList, async ({ body }) => operatorQueue(ctx.db, body))
   defineRoute(app, ctx, r.operatorWithdrawApprove, async ({ body, userId, request }) => approveWithdrawal(ctx, userId, body.withdrawalId, request.log))
-  defineRoute(app, ctx, r.operatorWithdrawReject, async ({ body, userId }) => rejectWithdrawal(ctx, userId, body.withdrawalId, body.reason.trim() || body.reason))
+  defineRoute(app, ctx, r.operatorWithdrawReject, async ({ body, userId }) => {
+    // the shopper reads the reason: one of white space only tells them nothing
+    const reason = body.reason.trim()
+    if (!reason) throw fail.field('reason', 'validation.minLength', { limit: 1 })
+    return rejectWithdrawal(ctx, userId, body.withdrawalId, reason)
+  })
 }
