@@ -272,6 +272,10 @@ describe.each(testDialects())('after the draw on %s', (dialect) => {
       // the address book may change; the shipment keeps the address it was sent to
       await call(s, '/api/addressSave', { id: addressId, ...address, detail: 'moved' })
       expect((await call(s, '/api/shipmentDetail', { shipmentId: shipment.id })).body.data.address.detail).toBe(address.detail)
+      // and a repeat of the request (its answer lost) still gets the first answer once the address is deleted
+      expect((await call(s, '/api/addressDelete', { id: addressId })).body.code).toBe(200)
+      expect((await call(s, '/api/shipmentCreate', { prizeIds: three, addressId, idempotencyKey: key })).body).toEqual(made.body)
+      expect((await call(s, '/api/shipmentCreate', { prizeIds: three, addressId, idempotencyKey: newKey() })).body).toMatchObject({ code: 404, data: { field: 'addressId' } })
 
       // confirm before it was shipped: 422
       expect((await call(s, '/generalOrder/confirm', { shipmentId: shipment.id }, 'en')).body).toMatchObject({ code: 422, data: { status: 'requested' } })

@@ -87,6 +87,14 @@ describe.each(testDialects())('combine on %s', (dialect) => {
     expect(result.proof).toMatchObject({ serverSeedHash: seed.serverSeedHash, serverSeed: null, clientSeed: seed.clientSeed, nonce: 0 })
     expect(result.proof.designIds[result.proof.index]).toBe(result.output.design.id)
     expect((await call(s, '/api/combine', { recipeId: threeRegular, prizeIds: inputs, idempotencyKey: key })).body).toEqual(r.body)
+    // the recipe withdrawn since: a repeat (its answer lost) still gets the first answer, a new combine a 404
+    await t.db.updateTable('combine_recipes').set({ status: 'off' }).where('id', '=', threeRegular).execute()
+    try {
+      expect((await call(s, '/api/combine', { recipeId: threeRegular, prizeIds: inputs, idempotencyKey: key })).body).toEqual(r.body)
+      expect((await call(s, '/api/combine', { recipeId: threeRegular, prizeIds: inputs, idempotencyKey: newKey() })).body).toMatchObject({ code: 404, data: { field: 'recipeId' } })
+    } finally {
+      await t.db.updateTable('combine_recipes').set({ status: 'on' }).where('id', '=', threeRegular).execute()
+    }
     for (const id of inputs) expect((await call(s, '/api/prizeDetail', { prizeId: id })).body.data.status).toBe('combined')
     const made = (await call(s, '/api/prizeDetail', { prizeId: result.output.prizeId })).body.data
     expect(made).toMatchObject({ origin: 'combine', proof: null })

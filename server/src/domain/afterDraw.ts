@@ -97,6 +97,7 @@ export async function collectionSummary (db: Db, userId: number): Promise<Collec
 export async function recyclePrizes (deps: AfterDrawDeps, userId: number, request: RecycleRequest): Promise<RecycleResult> {
   const { db, clock } = deps
   const ids = uniqueIds(request.prizeIds)
+  const rule = await shippingRule(db)
   const { idempotencyKey, ...body } = request
   const { result } = await idempotent(db, clock, { userId, key: idempotencyKey, scope: 'prizeRecycle', body }, async trx => {
     const now = iso(clock())
@@ -183,12 +184,14 @@ async function shipmentViews (db: Db, rows: Array<Selectable<ShipmentsTable>>): 
 export async function createShipment (deps: AfterDrawDeps, userId: number, request: ShipmentCreateRequest): Promise<{ result: ShipmentCreateResult; replayed: boolean }> {
   const { db, clock } = deps
   const ids = uniqueIds(request.prizeIds)
-  const address = await ownAddress(db, userId, request.addressId)
-  // a pickup (自提): collected at an open counter, no fee; the address gives the contact the counter asks for
-  const point = request.pickupPointId === undefined ? null : await openPoint(db, request.pickupPointId)
   const rule = await shippingRule(db)
   const { idempotencyKey, ...body } = request
   return idempotent(db, clock, { userId, key: idempotencyKey, scope: 'shipmentCreate', body }, async trx => {
+    // inside the transaction: a repeat of a shipment that was made answers its first result even if the
+    // address was deleted or the counter closed since (idempotent looks the key up when this fails)
+    const address = await ownAddress(trx, userId, request.addressId)
+    // a pickup (自提): collected at an open counter, no fee; the address gives the contact the counter asks for
+    const point = request.pickupPointId === undefined ? null : await openPoint(trx, request.pickupPointId)
     const now = iso(clock())
     const taken = await trx.updateTable('prizes').set({ status: 'shipping', updated_at: now })
       .where('id', 'in', ids).where('user_id', '=', userId).where('status', '=', 'warehouse')

@@ -21,7 +21,7 @@ import type { Rarity } from '../../../types/shop'
 import type { CombineRecipesTable, CombinesTable, Database, FairSeedsTable } from '../db/schema'
 import type { Dialect } from '../db/dialect'
 import { isUniqueViolation } from '../db/errors'
-import { forUpdate } from '../db/lock'
+import { dialectOf, forUpdate } from '../db/lock'
 import { iso, type Clock } from '../clock'
 import { ApiFailure, fail } from '../http/envelope'
 import { designInfo, loadSeries, text, type SeriesData } from './catalogue'
@@ -167,11 +167,15 @@ export async function combinePrizes (deps: CombineDeps, userId: number, request:
   const { db, clock } = deps
   const ids = request.prizeIds
   if (new Set(ids).size !== ids.length) throw new ApiFailure(400, 'prize.duplicate', { field: 'prizeIds', prizeId: ids.find((id, i) => ids.indexOf(id) !== i)! }, { field: 'prizeIds' })
-  const recipe = await db.selectFrom('combine_recipes').selectAll().where('id', '=', request.recipeId).where('status', '=', 'on').executeTakeFirst()
-  if (!recipe) throw new ApiFailure(404, 'combine.recipeNotFound', {}, { field: 'recipeId' })
   await activeSeed(db, clock, userId)
   const { idempotencyKey, ...body } = request
   const { result: combineId } = await idempotent(db, clock, { userId, key: idempotencyKey, scope: 'combine', body }, async trx => {
+    // 0. the recipe, inside the transaction: a repeat of a combine that succeeded answers its first
+    // result even if the recipe was withdrawn since (idempotent looks the key up when this fails), and
+    // on PostgreSQL an operator's change of the recipe waits for this combine or comes before it whole
+    const q = trx.selectFrom('combine_recipes').selectAll().where('id', '=', request.recipeId).where('status', '=', 'on')
+    const recipe = await (dialectOf(trx) === 'postgres' ? q.forShare() : q).executeTakeFirst()
+    if (!recipe) throw new ApiFailure(404, 'combine.recipeNotFound', {}, { field: 'recipeId' })
     const now = iso(clock())
     // 1. the inputs leave the warehouse (or nothing happens)
     const taken = await trx.updateTable('prizes').set({ status: 'combined', updated_at: now })
