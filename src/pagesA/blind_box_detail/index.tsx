@@ -21,7 +21,7 @@ import { propsApi } from '@/services/props'
 import { ApiError } from '@/services/errors'
 import { callComponent } from '@/utils/componentCall'
 import { longPress, type LongPressHandlers } from '@/utils/longPress'
-import { randomString } from '@/utils/random'
+import { useRequestKeys } from '@/utils/requestKey'
 import { shopApi } from '@/services/shop'
 import { errorMessage } from '@/services/request'
 import { sessionStore } from '@/stores/session'
@@ -85,6 +85,7 @@ function BlindBoxDetailPage () {
   const events: LaunchEvent[] = launches.failed ? [] : launches.data?.list ?? []
   // the shopper's props and what they showed in this case (a failure keeps the bar as it was: buying still works)
   const propsCase = useRef(0)
+  const propKeys = useRequestKeys()
   const props = useRemote<{ state: PropsState; hints: PropShown[] }>(async () => {
     const [state, hints] = await Promise.all([propsApi.state(), propsApi.caseHints(propsCase.current)])
     return { state, hints }
@@ -123,12 +124,16 @@ function BlindBoxDetailPage () {
   }
   useDidShow(load)
 
-  /** Uses a prop on an unsold box and says what it showed (always true: the reveal at sell-out proves it). */
+  /**
+   * Uses a prop on an unsold box and says what it showed (always true: the reveal at sell-out proves it).
+   * The same prop on the same box again after a lost answer is the same use (one card spent).
+   */
   const useProp = async (kind: PropKind, slot: number) => {
     setMode(null)
     if (!box) return
     try {
-      const r = await loading.wrap(propsApi.use({ kind, caseId: box.caseId, slot, idempotencyKey: randomString(24) }))
+      const r = await loading.wrap(propsApi.use({ kind, caseId: box.caseId, slot, idempotencyKey: propKeys.keyFor(`${kind}:${box.caseId}:${slot}`) }))
+      propKeys.done()
       props.setData(d => ({ state: r.state, hints: [...(d?.hints ?? []), r.shown] }))
       const what = t(r.shown.isNot ? 'props.isNot' : 'props.is', { slot, design: tr(r.shown.design.name) })
       await dialog({ message: r.shown.reservedUntil ? `${what}\n${t('props.holdUntil', { time: formatTime(r.shown.reservedUntil) })}` : what, showCancel: false })

@@ -23,7 +23,7 @@ import { dialog, loading, toast } from '@/utils/feedback'
 import { navigate, redirect } from '@/utils/navigation'
 import { formatCents, tr, a11yImage, designLabel, decorativeImage } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
-import { randomString } from '@/utils/random'
+import { useRequestKeys } from '@/utils/requestKey'
 import { ScanError, scanPrizeCode } from '@/utils/scan'
 import { useListPageEvents, usePagedList, useRemote } from '@/utils/useRemote'
 import { COLLECTION_PAGE_SIZE } from './paging'
@@ -44,6 +44,7 @@ function MyBlindBoxPage () {
   const [selecting, setSelecting] = useState(false)
   const [selected, setSelected] = useState<Map<number, PrizeItem>>(new Map())
   const [shipping, setShipping] = useState(false)
+  const recycleKeys = useRequestKeys()
 
   // loaded when the page shows (useDidShow) and when the view or the filter changes
   const loggedIn = sessionStore.loggedIn
@@ -90,7 +91,10 @@ function MyBlindBoxPage () {
     const ok = await dialog({ title: t('collection.recycleTitle'), message: t('collection.recycleBody', { n: selected.size, credit: formatCents(credit) }), confirmText: t('collection.recycle') })
     if (!ok) return
     try {
-      const res = await loading.wrap(afterDrawApi.recycle({ prizeIds: [...selected.keys()], idempotencyKey: randomString(24) }))
+      // a tap again after a lost answer is the same recycling: it answers the first result
+      const ids = [...selected.keys()]
+      const res = await loading.wrap(afterDrawApi.recycle({ prizeIds: ids, idempotencyKey: recycleKeys.keyFor([...ids].sort((a, b) => a - b).join(',')) }))
+      recycleKeys.done()
       toast({ message: t('collection.recycled_done', { credit: formatCents(res.creditCents) }), level: 'success' })
       setSelected(new Map())
       setSelecting(false)

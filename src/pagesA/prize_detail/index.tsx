@@ -25,7 +25,7 @@ import { prizeStatusKey } from '@/utils/prizeStatus'
 import { capabilitiesStore } from '@/stores/capabilities'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { formatCents, tr, a11yImage, designLabel } from '@/utils/format'
-import { randomString } from '@/utils/random'
+import { useRequestKeys } from '@/utils/requestKey'
 import { navigate } from '@/utils/navigation'
 import { mediaUrl } from '@/utils/media'
 import { commitInput, sha256Hex } from '@/utils/sha256'
@@ -44,6 +44,7 @@ function PrizeDetailPage () {
   const verifyCode = params.verify ? decodeURIComponent(params.verify) : ''
   const validId = Number.isInteger(prizeId) && prizeId > 0
   const [check, setCheck] = useState<Check | null>(null)
+  const recycleKeys = useRequestKeys()
   const [shipping, setShipping] = useState(false)
 
   // the prize shows as soon as it lands; a prize on its way then finds its parcel (the newest come first)
@@ -77,7 +78,9 @@ function PrizeDetailPage () {
     const ok = await dialog({ title: t('collection.recycleTitle'), message: t('collection.recycleBody', { n: 1, credit: formatCents(design.recycleValueCents) }), confirmText: t('collection.recycle') })
     if (!ok) return
     try {
-      const res = await loading.wrap(afterDrawApi.recycle({ prizeIds: [prize.prizeId], idempotencyKey: randomString(24) }))
+      // a tap again after a lost answer is the same recycling: it answers the first result
+      const res = await loading.wrap(afterDrawApi.recycle({ prizeIds: [prize.prizeId], idempotencyKey: recycleKeys.keyFor(String(prize.prizeId)) }))
+      recycleKeys.done()
       toast({ message: t('collection.recycled_done', { credit: formatCents(res.creditCents) }), level: 'success' })
       await load()
     } catch (e) { toast({ message: errorMessage(e) }) }

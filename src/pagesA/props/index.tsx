@@ -17,7 +17,7 @@ import { dialog, loading, toast } from '@/utils/feedback'
 import { formatCents, formatTime, tr, decorativeImage } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate, redirect } from '@/utils/navigation'
-import { randomString } from '@/utils/random'
+import { useRequestKeys } from '@/utils/requestKey'
 import { clockText, useTimeLeft } from '@/utils/useTimeLeft'
 import { useRemote } from '@/utils/useRemote'
 import './index.scss'
@@ -50,13 +50,16 @@ function PropsPage () {
   const history: PropShown[] = answer.data?.history ?? []
   const setState = (next: PropsState) => answer.setData(d => d && { ...d, state: next })
 
+  // a tap again after a lost answer is the same purchase (one charge), not a second one
+  const keys = useRequestKeys()
   const buy = async (kind: 'hint' | 'xray', pay: 'credit' | 'cash') => {
     if (!state) return
     const card = t(kind === 'hint' ? 'props.hint' : 'props.xray')
     const ok = await dialog({ message: t('props.buyAsk', { card, price: formatCents(state.prices[kind]), account: t(pay === 'credit' ? 'props.credit' : 'props.cash') }) })
     if (!ok) return
     try {
-      const r = await loading.wrap(propsApi.buy({ kind, quantity: 1, pay, idempotencyKey: randomString(24) }))
+      const r = await loading.wrap(propsApi.buy({ kind, quantity: 1, pay, idempotencyKey: keys.keyFor(`${kind}:${pay}`) }))
+      keys.done()
       setState(r.state)
       toast({ message: t('props.bought', { n: 1, card }), level: 'success' })
     } catch (e) { toast({ message: errorMessage(e) }) }

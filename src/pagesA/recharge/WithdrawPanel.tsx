@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import type { WithdrawalView, WithdrawInfo } from '~types/withdraw'
@@ -9,7 +9,7 @@ import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
 import { AMOUNT_INPUT_TYPE, formatCents, formatTime, parseYuan } from '@/utils/format'
-import { randomString } from '@/utils/random'
+import { useRequestKeys } from '@/utils/requestKey'
 import { usePagedList } from '@/utils/useRemote'
 
 const LIST_PAGE = 20
@@ -26,7 +26,7 @@ function WithdrawPanel ({ refreshKey, onChanged }: WithdrawPanelProps) {
   const [text, setText] = useState('')
   const [busy, setBusy] = useState(false)
   // one key per amount asked: a retry after a lost answer is the same request, never a second withdrawal
-  const key = useRef({ amount: 0, value: randomString(24) })
+  const keys = useRequestKeys()
 
   // the figures come with each page of the list, read again when refreshKey changes
   const withdrawals = usePagedList(async (page, size) => {
@@ -52,11 +52,10 @@ function WithdrawPanel ({ refreshKey, onChanged }: WithdrawPanelProps) {
   const submit = async () => {
     // an error is shown under the amount already (a toast would cover it)
     if (busy || amount === null || error) return
-    if (key.current.amount !== amount) key.current = { amount, value: randomString(24) }
     setBusy(true)
     try {
-      await loading.wrap(withdrawApi.request({ amountCents: amount, idempotencyKey: key.current.value }))
-      key.current = { amount: 0, value: randomString(24) }
+      await loading.wrap(withdrawApi.request({ amountCents: amount, idempotencyKey: keys.keyFor(String(amount)) }))
+      keys.done()
       toast({ message: t('withdraw.submitted'), level: 'success' })
       setText('')
       // the page reads the balance and ledger again, and bumps refreshKey: this panel reloads with it
