@@ -97,7 +97,6 @@ export async function collectionSummary (db: Db, userId: number): Promise<Collec
 export async function recyclePrizes (deps: AfterDrawDeps, userId: number, request: RecycleRequest): Promise<RecycleResult> {
   const { db, clock } = deps
   const ids = uniqueIds(request.prizeIds)
-  const rule = await shippingRule(db)
   const { idempotencyKey, ...body } = request
   const { result } = await idempotent(db, clock, { userId, key: idempotencyKey, scope: 'prizeRecycle', body }, async trx => {
     const now = iso(clock())
