@@ -8,7 +8,7 @@ import { DAY_MS } from '../../server/src/domain/days'
 import { createTestApp, loginToken, makeUser, post, type TestApp } from './support/app'
 import { testDialects } from './support/db'
 import { invariantViolations } from './support/invariants'
-import { currentCaseId, makeSeries, newKey, topUp, type Shopper } from './support/shop'
+import { currentCaseId, makeSeries, makeShopper, newKey, topUp, type Shopper } from './support/shop'
 
 describe.each(testDialects())('props on %s', (dialect) => {
   let t: TestApp
@@ -55,6 +55,35 @@ describe.each(testDialects())('props on %s', (dialect) => {
       .select(['ledger_lines.account', 'ledger_lines.amount_cents']).where('ledger_transactions.kind', '=', 'prop_purchase').where('ledger_transactions.user_id', '=', s.id).execute()
     expect(lines.map(l => [l.account, Number(l.amount_cents)]).sort()).toEqual([['house_props', 600], ['user_cash', -600]])
     expect((await call(s, '/api/propBuy', { kind: 'hint', quantity: 11, pay: 'cash', idempotencyKey: newKey() })).body).toMatchObject({ code: 400, data: { field: 'quantity' } })
+  })
+
+  test('buying cards passes the age gate of a box purchase (a birth date; under 8 never; a minor with a guardian\'s consent), and a refusal takes nothing', async () => {
+    const asking = async (birthDate: string | null) => {
+      const s = await makeShopper(t.app, t.db, t.clock, null)
+      // the check answers 422 for a child (under 8, or without consent yet) and records the date all the same
+      if (birthDate) expect((await call(s, '/api/ageVerify', { birthDate })).body.code).toBe(422)
+      await topUp(t.app, s, 5000)
+      return s
+    }
+    const today = new Date(t.clock.now())
+    const born = (years: number) => `${today.getUTCFullYear() - years}-01-01`
+    const cases: Array<[string | null, string, string]> = [
+      [null, 'age_required', 'Verify your age (birth date) before your first purchase'],
+      [born(7), 'too_young', ''],
+      [born(12), 'guardian_consent', '']
+    ]
+    for (const [birthDate, reason, message] of cases) {
+      const s = await asking(birthDate)
+      const r = await call(s, '/api/propBuy', { kind: 'xray', quantity: 1, pay: 'cash', idempotencyKey: newKey() })
+      expect(r.body).toMatchObject({ code: 422, data: { reason } })
+      if (message) expect(r.body.message).toBe(message)
+      expect((await call(s, '/api/walletBalance', {})).body.data).toEqual({ cashCents: 5000, creditCents: 0 })
+      expect((await call(s, '/api/props', {})).body.data.cards).toEqual({ hint: 0, xray: 0 })
+    }
+    // a minor whose guardian consented buys, under the minor's daily cap
+    const minor = await makeShopper(t.app, t.db, t.clock, born(12), true)
+    await topUp(t.app, minor, 5000)
+    expect((await call(minor, '/api/propBuy', { kind: 'hint', quantity: 1, pay: 'cash', idempotencyKey: newKey() })).body.code).toBe(200)
   })
 
   test('shakes: three a day, each shows a design the slot is not; the next day there are three again', async () => {

@@ -27,6 +27,7 @@ import { grantCards } from './propCards'
 import { postTransaction } from './ledger'
 import { yuan } from './purchase'
 import { settingsOf } from './settings'
+import { ageRecord, purchaseGate } from './age'
 import { balanceOf, lockBalance, takeFromWallet } from './wallet'
 import { checkSpending } from './security'
 
@@ -61,6 +62,9 @@ export async function buyProps (deps: PropDeps, userId: number, request: PropBuy
   const total = price * request.quantity
   const { idempotencyKey, ...body } = request
   const { result } = await idempotent(db, clock, { userId, key: idempotencyKey, scope: 'propBuy', body }, async trx => {
+    // buying cards is buying (PRODUCT.md): the age gate of a box purchase first (a birth date; under 8
+    // never; 8 to 17 with a guardian's consent), in the same words
+    purchaseGate(await ageRecord(trx, clock, userId))
     if (total > 0) {
       const balance = await lockBalance(trx, userId)
       // cards are spending: a minor's daily cap and the shopper's own limits apply (the wallet is locked)

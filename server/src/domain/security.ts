@@ -213,9 +213,9 @@ export function spendingCapRefusal (kind: 'minor' | LimitKind, limit: number, le
 }
 
 /**
- * The caps on spending outside a box purchase (prop cards, shipping fees), where no age gate runs: a
- * minor's daily cap when the recorded birth date says minor, and the own limits. Call it with the
- * wallet row locked.
+ * The caps on spending outside a box purchase (prop cards, after their age gate; shipping fees, which
+ * ship what one already has and have none): a minor's daily cap when the recorded birth date says
+ * minor, and the own limits. Call it with the wallet row locked.
  */
 export async function checkSpending (db: Db, clock: Clock, userId: number, totalCents: number): Promise<void> {
   if (totalCents <= 0) return
