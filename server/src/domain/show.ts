@@ -260,19 +260,19 @@ export async function createPost (deps: ShowDeps, userId: number, body: ShowCrea
 }
 
 /**
- * PostgreSQL: holds posts about to be deleted or recounted (FOR UPDATE, in id order, as every deletion
- * takes them). A like or comment on one of them in flight (visiblePost's hold) is waited for; one that
- * comes later waits for this transaction. SQLite runs one write transaction at a time.
+ * PostgreSQL: holds posts (or comments) about to be deleted or recounted (FOR UPDATE, in id order, as
+ * every deletion takes them). A like, comment or report on one of them in flight is waited for; one
+ * that comes later waits for this transaction. SQLite runs one write transaction at a time.
  */
-async function holdPosts (trx: Db, postIds: number[]): Promise<void> {
-  if (!postIds.length || dialectOf(trx) !== 'postgres') return
-  await trx.selectFrom('show_posts').select('id').where('id', 'in', postIds).orderBy('id').forUpdate().execute()
+async function holdRows (trx: Db, table: 'show_posts' | 'show_comments', ids: number[]): Promise<void> {
+  if (!ids.length || dialectOf(trx) !== 'postgres') return
+  await trx.selectFrom(table).select('id').where('id', 'in', ids).orderBy('id').forUpdate().execute()
 }
 
 /** Deletes a post with everything hanging on it (its prizes' links, likes, comments and reports). */
 async function dropPosts (trx: Db, postIds: number[]): Promise<void> {
   if (!postIds.length) return
-  await holdPosts(trx, postIds)
+  await holdRows(trx, 'show_posts', postIds)
   const comments = await trx.selectFrom('show_comments').select('id').where('post_id', 'in', postIds).execute()
   const commentIds = comments.map(c => Number(c.id))
   if (commentIds.length) await trx.deleteFrom('show_reports').where('target', '=', 'comment').where('target_id', 'in', commentIds).execute()
@@ -509,27 +509,26 @@ export async function moderate (deps: ShowDeps, operatorId: number, body: ShowMo
 /**
  * Inside deleteAccount's transaction: the account's posts (with their comments, likes and reports), its
  * comments (with the replies under them), likes and reports go. The posts it liked or commented on are
- * held first (holdPosts: a like or comment in flight on them is waited for, a new one waits), then their
+ * held first (holdRows: a like or comment in flight on them is waited for, a new one waits), then their
  * like and comment counts are recounted; what it reported is held and its report count recounted, and
  * a thing its reports had hidden until review ('reported') shows again when fewer than
  * SHOW_LIMITS.reportsToHide accounts' reports remain. The photos go with the account's other uploads
  * (mediaStore.ts eraseUploadsOf).
  */
 export async function eraseShowContent (trx: Db, userId: number): Promise<void> {
-  const pg = dialectOf(trx) === 'postgres'
   const posts = await trx.selectFrom('show_posts').select('id').where('user_id', '=', userId).execute()
   await dropPosts(trx, posts.map(p => Number(p.id)))
   const commented = await trx.selectFrom('show_comments').select('post_id').where('user_id', '=', userId).execute()
   const liked = await trx.selectFrom('show_likes').select('post_id').where('user_id', '=', userId).execute()
   const touched = [...new Set([...commented, ...liked].map(x => Number(x.post_id)))].sort((a, b) => a - b)
-  await holdPosts(trx, touched)
+  await holdRows(trx, 'show_posts', touched)
   const comments = await trx.selectFrom('show_comments').select('id').where('user_id', '=', userId).execute()
   if (comments.length) {
     const ids = comments.map(c => Number(c.id))
     const replies = await trx.selectFrom('show_comments').select('id').where('parent_id', 'in', ids).execute()
     const all = [...ids, ...replies.map(r => Number(r.id))]
     // a report on one of them in flight (it holds the comment) is waited for, then deleted with the rest
-    if (pg) await trx.selectFrom('show_comments').select('id').where('id', 'in', all).orderBy('id').forUpdate().execute()
+    await holdRows(trx, 'show_comments', all)
     await trx.deleteFrom('show_reports').where('target', '=', 'comment').where('target_id', 'in', all).execute()
     await trx.deleteFrom('show_comments').where('parent_id', 'in', ids).execute()
     await trx.deleteFrom('show_comments').where('id', 'in', ids).execute()
@@ -547,7 +546,7 @@ export async function eraseShowContent (trx: Db, userId: number): Promise<void> 
     if (!ids.length) continue
     const table = tableOf(target)
     // held as a report holds them (report), so a report given meanwhile is counted once
-    if (pg) await trx.selectFrom(table).select('id').where('id', 'in', ids).orderBy('id').forNoKeyUpdate().execute()
+    await forUpdate(dialectOf(trx), trx.selectFrom(table).select('id').where('id', 'in', ids).orderBy('id')).execute()
     for (const id of ids) {
       const left = await trx.selectFrom('show_reports').select(eb => eb.fn.countAll<number>().as('n'))
         .where('target', '=', target).where('target_id', '=', id).executeTakeFirstOrThrow()
