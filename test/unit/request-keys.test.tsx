@@ -2,7 +2,8 @@
  * One idempotency key per intended request (src/utils/requestKey.ts), on the props page: a tap again
  * after an answer that never came sends the same key (the server applies the purchase once and answers
  * the first result), another card or account is another key, and after a success the same purchase
- * again is a new one.
+ * again is a new one. The collection's recycling sends the same prizes in one order, whatever order they
+ * were picked in (the server refuses a key sent again with another body).
  */
 import { render, act, cleanup, fireEvent } from '@testing-library/react'
 import Taro from '@tarojs/taro'
@@ -14,7 +15,12 @@ import { sessionStore } from '@/stores/session'
 import { tokenStorage } from '@/services/token'
 import { propsApi } from '@/services/props'
 import { RequestError } from '@/services/errors'
+import type { PrizeItem } from '~types/shop'
+import type { RecycleRequest } from '~types/afterDraw'
+import { shopApi } from '@/services/shop'
+import { afterDrawApi } from '@/services/afterDraw'
 import PropsPage from '@/pagesA/props/index'
+import MyBlindBoxPage from '@/pagesA/my_blind_box/index'
 
 const ok = () => Promise.resolve({ errMsg: 'ok' }) as never
 const flush = () => act(async () => { for (let i = 0; i < 8; i++) await Promise.resolve() })
@@ -55,4 +61,32 @@ test('buying a card: the same key after a lost answer, a new one for another pur
   expect(keys[1]).toBe(keys[0])
   expect(new Set([keys[1], keys[2], keys[3]]).size).toBe(3)
   for (const k of keys) expect(k).toMatch(/^[A-Za-z0-9]{24}$/)
+})
+
+test('recycling from the collection: picked in another order after a lost answer, the same request with the same key', async () => {
+  Current.router = { path: '/pagesA/my_blind_box/index', params: {}, onReady: '', onHide: '', onShow: '', shareTimeline: '', shareAppMessage: '' } as never
+  const design = { id: 3, name: { zh: '星星兔', en: 'Star bunny' }, image: '/x.webp', rarity: 'rare' as const, referenceValueCents: 5900, recycleValueCents: 1200, oddsPpm: 100000 }
+  const prize = (prizeId: number): PrizeItem => ({
+    prizeId, status: 'warehouse', seriesId: 1, seriesTitle: { zh: '星空系列', en: 'Starry series' }, origin: 'case', caseId: 9, slot: 1,
+    combineId: null, design, parcelStatus: null, createdAt: '2026-11-20T08:00:00.000Z'
+  })
+  jest.spyOn(afterDrawApi, 'collection').mockResolvedValue({ counts: { all: 2, warehouse: 2, shipping: 0, received: 0, combined: 0, recycled: 0 }, series: [] })
+  jest.spyOn(shopApi, 'prizeList').mockResolvedValue({ list: [prize(4), prize(7)], total: 2 })
+  const sent: RecycleRequest[] = []
+  jest.spyOn(afterDrawApi, 'recycle').mockImplementation(body => {
+    sent.push(body)
+    return sent.length === 1 ? Promise.reject(new RequestError('request:fail timeout', 'ECONNABORTED')) : Promise.resolve({ creditCents: 2400 } as never)
+  })
+  const { container } = render(<MyBlindBoxPage />)
+  await act(async () => { safeExecute('taro-app', 'componentDidShow'); await new Promise(resolve => setTimeout(resolve, 20)) })
+  const tap = (selector: string) => act(async () => { fireEvent.click(container.querySelector(selector)!); await new Promise(resolve => setTimeout(resolve, 20)) })
+  await tap('.collection-select')
+  await tap('.prize-7')
+  await tap('.prize-4')
+  await tap('.select-recycle') // the answer is lost
+  await tap('.prize-7') // picked again, in the other order
+  await tap('.prize-7')
+  await tap('.select-recycle')
+  expect(sent.map(b => b.prizeIds)).toEqual([[4, 7], [4, 7]])
+  expect(sent[1].idempotencyKey).toBe(sent[0].idempotencyKey)
 })

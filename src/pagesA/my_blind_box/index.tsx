@@ -92,8 +92,9 @@ function MyBlindBoxPage () {
     if (!ok) return
     try {
       // a tap again after a lost answer is the same recycling: it answers the first result
-      const ids = [...selected.keys()]
-      const res = await loading.wrap(afterDrawApi.recycle({ prizeIds: ids, idempotencyKey: recycleKeys.keyFor([...ids].sort((a, b) => a - b).join(',')) }))
+      // (in one order: the server refuses a key sent again with a different body)
+      const ids = [...selected.keys()].sort((a, b) => a - b)
+      const res = await loading.wrap(afterDrawApi.recycle({ prizeIds: ids, idempotencyKey: recycleKeys.keyFor(ids.join(',')) }))
       recycleKeys.done()
       toast({ message: t('collection.recycled_done', { credit: formatCents(res.creditCents) }), level: 'success' })
       setSelected(new Map())
