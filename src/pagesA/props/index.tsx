@@ -1,14 +1,20 @@
 // first: on H5 the page waits for the rest of the dictionary (src/locales/full.h5.ts)
 import '@/locales/full'
+import { useState } from 'react'
 import { useDidShow } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { withPageError } from '@/components/PageError/wrap'
 import type { PropShown, PropsState } from '~types/props'
+import type { AgeStatus } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
+import AgeGate from '@/components/AgeGate'
+import { AGE_GATE_REASONS } from '@/components/AgeGate/state'
 import { propsApi } from '@/services/props'
+import { shopApi } from '@/services/shop'
+import { isApiError } from '@/services/errors'
 import { errorMessage } from '@/services/request'
 import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
@@ -52,6 +58,8 @@ function PropsPage () {
 
   // a tap again after a lost answer is the same purchase (one charge), not a second one
   const keys = useRequestKeys()
+  // buying cards passes the age check of a box purchase: refused by it, the page shows the check here
+  const [age, setAge] = useState<AgeStatus | null>(null)
   const buy = async (kind: 'hint' | 'xray', pay: 'credit' | 'cash') => {
     if (!state) return
     const card = t(kind === 'hint' ? 'props.hint' : 'props.xray')
@@ -62,11 +70,16 @@ function PropsPage () {
       keys.done()
       setState(r.state)
       toast({ message: t('props.bought', { n: 1, card }), level: 'success' })
-    } catch (e) { toast({ message: errorMessage(e) }) }
+    } catch (e) {
+      toast({ message: errorMessage(e) })
+      const reason = isApiError(e) ? (e.data as { reason?: string } | null)?.reason : undefined
+      if (AGE_GATE_REASONS.some(r => r === reason)) setAge(await shopApi.ageStatus().catch(() => null))
+    }
   }
 
   return (
     <PageShell className='props-page'>
+      {age && <AgeGate age={age} onChange={setAge} />}
       {PROPS.map(p => (
         <View key={p.key} className={`prop-card prop-${p.key}`}>
           <Text className='prop-card__icon'>{p.icon}</Text>

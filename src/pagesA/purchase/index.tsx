@@ -2,7 +2,7 @@
 import '@/locales/full'
 import { useEffect, useRef, useState } from 'react'
 import Taro, { useDidShow, useRouter } from '@tarojs/taro'
-import { View, Text, Image, Picker } from '@tarojs/components'
+import { View, Text, Image } from '@tarojs/components'
 import { observer } from 'mobx-react-lite'
 import { withPageError } from '@/components/PageError/wrap'
 import { TOPUP_MAX_CENTS } from '~types/limits'
@@ -14,14 +14,15 @@ import Section from '@/components/Section'
 import ActionBar from '@/components/ActionBar'
 import RarityBadge from '@/components/RarityBadge'
 import PayMethods from '@/components/PayMethods'
-import GuardianConsent from '@/components/GuardianConsent'
+import AgeGate from '@/components/AgeGate'
+import { ageGateState } from '@/components/AgeGate/state'
 import { orderApi, shopApi } from '@/services/shop'
 import { topUp } from '@/services/payment'
 import { errorMessage } from '@/services/request'
 import { isApiError } from '@/services/errors'
 import { drawStore } from '@/stores/draw'
 import { sessionStore } from '@/stores/session'
-import { localeStore, t } from '@/stores/locale'
+import { t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
 import { formatCents, formatPpm, tr, decorativeImage, a11yControl, A11Y_HIDDEN } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
@@ -56,7 +57,6 @@ function PurchasePage () {
 
   const [pickedChannel, setChannel] = useState<PayChannel | null>(null)
   const [acknowledged, setAcknowledged] = useState(false)
-  const [birthDate, setBirthDate] = useState('')
   const [busy, setBusy] = useState(false)
   const [notice, setNotice] = useState<Notice | null>(null)
   // a notice is the first thing on the page: scrolled to once it is shown, so it is seen
@@ -116,24 +116,8 @@ function PurchasePage () {
   const count = whole ? box.slots.filter(s => !s.sold).length : slots.length
   const total = count * series.priceCents
   const split = splitPayment(total, balance)
-  // the birth date is recorded once; a minor's guardian consents afterwards, by a code sent to the guardian's phone
-  const knownBirthDate = age.birthDate
-  const chosenDate = knownBirthDate ?? birthDate
-  const tooYoung = age.verified && (age.age ?? 0) < 8
-  const needsConsent = age.verified && age.minor && !tooYoung && !age.guardianConsent
-  const cleared = age.verified && !tooYoung && !needsConsent
-
-  const verifyAge = async () => {
-    if (!chosenDate) { toast({ message: t('purchase.birthDateRequired') }); return }
-    try {
-      setAge(await shopApi.ageVerify({ birthDate: chosenDate }))
-    } catch (e) {
-      // a minor: the date is recorded, and the page now asks for the guardian's consent (no toast needed)
-      const asking = isApiError(e) && (e.data as { reason?: string } | null)?.reason === 'guardian_consent'
-      if (!asking) toast({ message: errorMessage(e) })
-      setAge(await shopApi.ageStatus().catch(() => age))
-    }
-  }
+  // the birth date is recorded once; a minor's guardian consents afterwards, by a code (components/AgeGate)
+  const { cleared, tooYoung } = ageGateState(age)
 
   const deps: PurchaseFlowDeps = {
     check: order => loading.wrap(shopApi.purchaseCheck(order)),
@@ -266,23 +250,7 @@ function PurchasePage () {
         </View>
       </Section>
 
-      {!cleared && (
-        <Section title={t('purchase.ageTitle')} className='age-gate'>
-          {!needsConsent && <Text className='age-gate__text'>{tooYoung ? t('purchase.tooYoung') : t('purchase.ageText')}</Text>}
-          {!age.verified && (
-            <Picker mode='date' value={birthDate || '2000-01-01'} start='1900-01-01' end={new Date().toISOString().slice(0, 10)}
-              // H5's picker draws its own buttons and column labels: in the user's language (the mini-program's follows WeChat)
-              textProps={{ okText: t('feedback.confirm'), cancelText: t('feedback.cancel') }}
-              {...{ lang: localeStore.locale === 'en' ? 'en-US' : 'zh-CN' }}
-              onChange={e => setBirthDate(String(e.detail.value))}>
-              <View className='age-gate__date'>{birthDate || t('purchase.birthDate')}</View>
-            </Picker>
-          )}
-          {knownBirthDate && <View className='age-gate__date age-gate__date--fixed'>{knownBirthDate}</View>}
-          {!age.verified && <View className='btn btn--ghost age-gate__submit' onClick={verifyAge}>{t('purchase.ageSubmit')}</View>}
-          {needsConsent && age.guardian && <GuardianConsent guardian={age.guardian} onChange={setAge} />}
-        </Section>
-      )}
+      <AgeGate age={age} onChange={setAge} />
 
       <Section>
         <View className='purchase-row'><Text className='purchase-row__label'>{t('purchase.price')}</Text><Text className='purchase-row__value total'>{formatCents(total)}</Text></View>

@@ -1,9 +1,11 @@
 /**
- * One idempotency key per intended request (src/utils/requestKey.ts), on the props page: a tap again
- * after an answer that never came sends the same key (the server applies the purchase once and answers
- * the first result), another card or account is another key, and after a success the same purchase
- * again is a new one. The collection's recycling sends the same prizes in one order, whatever order they
- * were picked in (the server refuses a key sent again with another body).
+ * Taps that move money or prizes, on the props page and in the collection:
+ * - one idempotency key per intended request (src/utils/requestKey.ts): a tap again after an answer that
+ *   never came sends the same key (the server applies it once and answers the first result), another
+ *   card or account is another key, and after a success the same purchase again is a new one;
+ * - the collection's recycling sends the same prizes in one order, whatever order they were picked in
+ *   (the server refuses a key sent again with another body);
+ * - a card refused by the age check shows that check on the page (components/AgeGate).
  */
 import { render, act, cleanup, fireEvent } from '@testing-library/react'
 import Taro from '@tarojs/taro'
@@ -14,8 +16,8 @@ import { localeStore } from '@/stores/locale'
 import { sessionStore } from '@/stores/session'
 import { tokenStorage } from '@/services/token'
 import { propsApi } from '@/services/props'
-import { RequestError } from '@/services/errors'
-import type { PrizeItem } from '~types/shop'
+import { ApiError, RequestError } from '@/services/errors'
+import type { AgeStatus, PrizeItem } from '~types/shop'
 import type { RecycleRequest } from '~types/afterDraw'
 import { shopApi } from '@/services/shop'
 import { afterDrawApi } from '@/services/afterDraw'
@@ -89,4 +91,24 @@ test('recycling from the collection: picked in another order after a lost answer
   await tap('.select-recycle')
   expect(sent.map(b => b.prizeIds)).toEqual([[4, 7], [4, 7]])
   expect(sent[1].idempotencyKey).toBe(sent[0].idempotencyKey)
+})
+
+test('a card refused by the age check: the page shows the check (birth date, then submit); other refusals do not', async () => {
+  const unverified: AgeStatus = { verified: false, birthDate: null, age: null, minor: false, guardianConsent: false, dailyCapCents: null, guardian: null }
+  jest.spyOn(shopApi, 'ageStatus').mockResolvedValue(unverified)
+  const verify = jest.spyOn(shopApi, 'ageVerify')
+  jest.spyOn(propsApi, 'buy')
+    .mockRejectedValueOnce(new ApiError(422, 'You are 1 yuan short', { reason: 'insufficient_balance' }))
+    .mockRejectedValueOnce(new ApiError(422, 'Verify your age (birth date) before your first purchase', { reason: 'age_required' }))
+  const { container } = render(<PropsPage />)
+  await act(async () => { safeExecute('taro-app', 'componentDidShow'); await new Promise(resolve => setTimeout(resolve, 20)) })
+  const tap = (selector: string) => act(async () => { fireEvent.click(container.querySelector(selector)!); await new Promise(resolve => setTimeout(resolve, 20)) })
+  await tap('.prop-buy-xray-cash')
+  expect(container.querySelector('.age-gate')).toBeNull()
+  await tap('.prop-buy-xray-cash')
+  expect(Taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: 'Verify your age (birth date) before your first purchase' }))
+  expect(container.querySelector('.age-gate .age-gate__date')?.textContent).toBe('Pick your birth date')
+  await tap('.age-gate__submit')
+  expect(Taro.showToast).toHaveBeenLastCalledWith(expect.objectContaining({ title: 'Please pick your birth date' }))
+  expect(verify).not.toHaveBeenCalled()
 })
