@@ -14,6 +14,10 @@
  * refusal (a twin may have committed while it waited on the case's lock), and a failure of the
  * statement (the key's unique index hit by a twin, a deadlock) is looked up and retried as there.
  *
+ * Purchases that arrive while another statement of purchases is in the database go together in the next
+ * one (purchaseBatch.ts): one transaction and one commit for all, each call seeing what the one before
+ * it did, each answered only after the commit; when that statement fails, each runs again alone.
+ *
  * The rare sell-out of a series' last case on sale needs a new case, made (shuffled, salted, committed)
  * by cases.ts createCase in TypeScript: the function then refuses to finish alone (BB001, everything
  * undone) and the purchase runs again inside a transaction (BEGIN, the function, createCase's
@@ -32,6 +36,7 @@ import { checkSlotList, purchaseRefusal, type PurchaseDeps } from './purchase'
 import { ApiFailure, fail } from '../http/envelope'
 import { isRetryableConflict, isUniqueViolation } from '../db/errors'
 import { iso } from '../clock'
+import { batchedPurchase } from './purchaseBatch'
 import type { Db } from '../db'
 
 export const PURCHASE_SCOPE = 'casePurchase'
@@ -83,9 +88,17 @@ const CALL = 'select shop_purchase($1::bigint, $2::text, $3::text, $4::text, $5:
   '$8::timestamptz, $9::text, $10::timestamptz, $11::timestamptz, $12::integer, $13::integer, $14::bigint, $15::integer, ' +
   '$16::text[], $17::text, $18::boolean) as answer'
 
-async function callPurchase (db: Db, parameters: unknown[], inTransaction: boolean): Promise<Answer> {
-  const { rows } = await db.executeQuery<{ answer: Answer }>(CompiledQuery.raw(CALL, [...parameters, inTransaction]))
+/** The call's casts, `::bigint` ... `::boolean`, for the statements of several purchases (purchaseBatch.ts). */
+const CASTS = CALL.slice(CALL.indexOf('(') + 1, CALL.lastIndexOf(')')).split(', ').map(a => a.replace(/^\$\d+/, ''))
+
+/** One purchase in a statement of its own: all PURCHASE_ARGS parameters, "in a transaction" last. */
+async function callAlone (db: Db, parameters: unknown[]): Promise<Answer> {
+  const { rows } = await db.executeQuery<{ answer: Answer }>(CompiledQuery.raw(CALL, parameters))
   return rows[0].answer
+}
+
+function callPurchase (db: Db, parameters: unknown[], inTransaction: boolean): Promise<Answer> {
+  return callAlone(db, [...parameters, inTransaction])
 }
 
 export async function purchaseOnPostgres (deps: PurchaseDeps, userId: number, request: PurchaseRequest): Promise<{ result: PurchaseResult; replayed: boolean }> {
@@ -107,7 +120,8 @@ export async function purchaseOnPostgres (deps: PurchaseDeps, userId: number, re
         SPENDING_KINDS, `purchase:${userId}:${idempotencyKey}`
       ]
       try {
-        answer = await callPurchase(db, parameters, false)
+        // with the purchases that came meanwhile, in one statement (purchaseBatch.ts); alone when none did
+        answer = await batchedPurchase(db, parameters, CASTS, callAlone)
       } catch (err) {
         if (sqlState(err) !== NEEDS_NEW_CASE) throw err
         // the series' last case on sale sold out: again, in a transaction that makes the next case

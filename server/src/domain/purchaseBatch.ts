@@ -1,0 +1,130 @@
+/**
+ * Box purchases on PostgreSQL, several in one statement (issue 25). Purchases of one case take turns on
+ * the case's row lock, and each used to hold it through a commit of its own: the case's purchases could
+ * go no faster than one transaction at a time. Here the purchases that arrive while a statement is in the
+ * database wait, and go together in the next one:
+ *
+ *   select <lock>, shop_purchase(<purchase 1>) as a0, shop_purchase(<purchase 2>) as a1, ...
+ *
+ * one statement, one transaction (autocommit), one commit. Each call runs after the one before it and
+ * sees what it did, exactly as if they had come one after the other: a twin with the same key meets the
+ * key and answers the first answer, a slot the purchase before took is sold, a refusal changes nothing
+ * and the calls after it go on. Nobody is answered before the commit.
+ *
+ * - One statement at a time per database handle (per process); at most MAX_MEMBERS purchases in it.
+ *   A purchase that finds no statement running goes at once, alone.
+ * - <lock> takes the rows of every case and then every wallet the statement's purchases touch, each in
+ *   id order, before any purchase runs: statements of two processes meet on the first row both need and
+ *   cannot deadlock on the others.
+ * - When the statement fails (a call raised: the series needs a new case, a key's twin committed by
+ *   another process, a deadlock with some other work) everything in it is undone and each purchase runs
+ *   again alone, as it would have without batching (purchaseOnPostgres.ts handles each outcome).
+ * - Inside a transaction there is no batching: the caller's transaction is the unit.
+ */
+import { CompiledQuery } from 'kysely'
+import type { Db } from '../db'
+
+/** The call of one purchase (`$1` .. `$18`); the casts as purchaseOnPostgres.ts writes them. */
+export const PURCHASE_ARGS = 18
+/** The most purchases in one statement (PostgreSQL takes up to 65,535 parameters; 18 each). */
+export const MAX_MEMBERS = 32
+
+interface Waiting<A> { parameters: unknown[], resolve: (answer: A) => void, reject: (err: unknown) => void }
+
+/** What the batcher of a handle has done (tests and the bench read it). */
+export interface BatchStats { statements: number, purchases: number, largest: number, fellBack: number }
+
+function batchSql (casts: string[], n: number): string {
+  const calls: string[] = []
+  for (let i = 0; i < n; i++) {
+    calls.push(`shop_purchase(${casts.map((cast, j) => `$${i * PURCHASE_ARGS + j + 1}${cast}`).join(', ')}) as a${i}`)
+  }
+  const cases = `$${n * PURCHASE_ARGS + 1}::bigint[]`
+  const users = `$${n * PURCHASE_ARGS + 2}::bigint[]`
+  const lock = `(select count(*) from (select 1 from cases where id = any(${cases}) order by id for no key update) c)` +
+    ` + (select count(*) from (select 1 from wallets where user_id = any(${users}) order by user_id for no key update) w) as locked`
+  return `select ${lock}, ${calls.join(', ')}`
+}
+
+class PurchaseBatcher<A> {
+  private readonly queue: Array<Waiting<A>> = []
+  private running = false
+  readonly stats: BatchStats = { statements: 0, purchases: 0, largest: 0, fellBack: 0 }
+  private readonly sqlBySize = new Map<number, string>()
+
+  constructor (
+    private readonly db: Db,
+    private readonly casts: string[],
+    /** One purchase alone (its own statement): the batch's fallback and the lone purchase. */
+    private readonly alone: (db: Db, parameters: unknown[]) => Promise<A>
+  ) {}
+
+  call (parameters: unknown[]): Promise<A> {
+    return new Promise<A>((resolve, reject) => {
+      this.queue.push({ parameters, resolve, reject })
+      this.pump()
+    })
+  }
+
+  private pump (): void {
+    if (this.running || this.queue.length === 0) return
+    this.running = true
+    const batch = this.queue.splice(0, MAX_MEMBERS)
+    void this.run(batch).finally(() => {
+      this.running = false
+      this.pump()
+    })
+  }
+
+  private sqlFor (n: number): string {
+    let text = this.sqlBySize.get(n)
+    if (!text) this.sqlBySize.set(n, text = batchSql(this.casts, n))
+    return text
+  }
+
+  private async run (batch: Array<Waiting<A>>): Promise<void> {
+    this.stats.statements++
+    this.stats.purchases += batch.length
+    this.stats.largest = Math.max(this.stats.largest, batch.length)
+    if (batch.length > 1) {
+      const parameters = [
+        ...batch.flatMap(w => w.parameters),
+        // the cases and the users (the parameters' $5 and $1) for the lock
+        batch.map(w => w.parameters[4]), batch.map(w => w.parameters[0])
+      ]
+      let rows: Array<Record<string, A>> | null = null
+      try {
+        rows = (await this.db.executeQuery<Record<string, A>>(CompiledQuery.raw(this.sqlFor(batch.length), parameters))).rows
+      } catch {
+        // undone as a whole: each again, alone (below)
+        this.stats.fellBack++
+      }
+      if (rows) {
+        batch.forEach((w, i) => w.resolve(rows[0][`a${i}`]))
+        return
+      }
+    }
+    await Promise.all(batch.map(w => this.alone(this.db, w.parameters).then(w.resolve, w.reject)))
+  }
+}
+
+const batchers = new WeakMap<Db, PurchaseBatcher<unknown>>()
+
+/**
+ * One purchase through its handle's batcher: `parameters` are the call's first PURCHASE_ARGS - 1 values
+ * (the last, "in a transaction", is false here), `casts` the call's casts, `alone` the call by itself.
+ */
+export function batchedPurchase<A> (db: Db, parameters: unknown[], casts: string[], alone: (db: Db, parameters: unknown[]) => Promise<A>): Promise<A> {
+  if (db.isTransaction) return alone(db, parameters)
+  let batcher = batchers.get(db) as PurchaseBatcher<A> | undefined
+  if (!batcher) {
+    batcher = new PurchaseBatcher<A>(db, casts, alone)
+    batchers.set(db, batcher as PurchaseBatcher<unknown>)
+  }
+  return batcher.call([...parameters, false])
+}
+
+/** What the batcher of this handle has done so far (zeros when it has not run). */
+export function purchaseBatchStats (db: Db): BatchStats {
+  return { ...(batchers.get(db)?.stats ?? { statements: 0, purchases: 0, largest: 0, fellBack: 0 }) }
+}
