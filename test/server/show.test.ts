@@ -95,6 +95,12 @@ describe.each(testDialects())('player show on %s', (dialect) => {
         expect((await call(s, path, body)).body.code).toBe(403)
       }
     }
+    // the feed is anyone's; "my posts" is not: 401 in the caller's language, not an empty list
+    const mineAnon = await call(null, '/api/show/list', { page: 1, size: 10, sort: 'newest', mine: true }, 'en')
+    expect(mineAnon.body.code).toBe(401)
+    expect(mineAnon.body.message).toBe('Not logged in, or the session has expired')
+    expect((await call(null, '/api/show/list', { page: 1, size: 10, sort: 'newest' })).body.code).toBe(200)
+    expect((await call(s, '/api/show/list', { page: 1, size: 10, sort: 'newest', mine: true })).body).toMatchObject({ code: 200, data: { total: 0, list: [] } })
   })
 
   test('a shopper posts own prizes with own photos; each prize carries its proof; the feed shows it masked; money and prizes unchanged', async () => {
@@ -288,10 +294,24 @@ describe.each(testDialects())('player show on %s', (dialect) => {
     }
     const seen = (await call(null, '/api/show/comments', { postId: p.id, page: 1, size: 10 })).body.data.list[0]
     expect(seen).toMatchObject({ status: 'reported', text: '' })
+    // hidden from the thread, it is not there to answer or to report again (the page offers neither)
+    const other = await makeShopper(t.app, t.db, t.clock)
+    const hiddenChecks = async () => {
+      const reply = await call(other, '/api/show/comment', { postId: p.id, parentId: comment.id, text: '真的吗' }, 'en')
+      expect(reply.body).toMatchObject({ code: 404, data: { field: 'parentId' } })
+      const again = await call(other, '/api/show/report', { target: 'comment', id: comment.id, reason: 'spam' })
+      expect(again.body.code).toBe(404)
+      const rows = await t.db.selectFrom('show_comments').select(eb => eb.fn.countAll<number>().as('n')).where('post_id', '=', p.id).executeTakeFirstOrThrow()
+      expect(Number(rows.n)).toBe(1)
+      const reports = await t.db.selectFrom('show_reports').select(eb => eb.fn.countAll<number>().as('n')).where('target', '=', 'comment').where('target_id', '=', comment.id).executeTakeFirstOrThrow()
+      expect(Number(reports.n)).toBe(SHOW_LIMITS.reportsToHide)
+    }
+    await hiddenChecks()
     const r = await call(operator, '/api/operator/show/moderate', { target: 'comment', id: comment.id, action: 'hide', reason: '广告' })
     expect(r.body.data).toMatchObject({ target: 'comment', postId: p.id, status: 'hidden' })
     const own = (await call(c, '/api/show/comments', { postId: p.id, page: 1, size: 10 })).body.data.list[0]
     expect(own).toMatchObject({ status: 'hidden', text: '加我微信买便宜货', hiddenReason: '广告' })
+    await hiddenChecks()
     expect((await call(operator, '/api/operator/show/queue', { page: 1, size: 30, filter: 'hidden' })).body.data.list.some((x: { target: string; id: number }) => x.target === 'comment' && x.id === comment.id)).toBe(true)
     const audit = await t.db.selectFrom('audit_log').select('action').where('entity', '=', 'show_comment').where('entity_id', '=', comment.id).execute()
     expect(audit.map(x => x.action)).toEqual(['show.hide'])

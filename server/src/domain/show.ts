@@ -359,8 +359,9 @@ export async function addComment (deps: ShowDeps, viewer: Viewer, body: ShowComm
     await lockLiveAccount(trx, viewer.id)
     await visiblePost(trx, viewer, body.postId, true)
     if (body.parentId !== undefined) {
-      const parent = await trx.selectFrom('show_comments').select(['post_id', 'parent_id']).where('id', '=', body.parentId).executeTakeFirst()
-      if (!parent || Number(parent.post_id) !== body.postId) throw new ApiFailure(404, 'show.commentNotFound', { field: 'parentId' }, { field: 'parentId' })
+      const parent = await trx.selectFrom('show_comments').select(['post_id', 'parent_id', 'status']).where('id', '=', body.parentId).executeTakeFirst()
+      // a comment hidden from the thread (reported, or hidden by an operator) takes no replies: it is not there to answer
+      if (!parent || Number(parent.post_id) !== body.postId || parent.status !== 'visible') throw new ApiFailure(404, 'show.commentNotFound', { field: 'parentId' }, { field: 'parentId' })
       if (parent.parent_id !== null) throw new ApiFailure(422, 'show.replyTooDeep', { field: 'parentId' }, { field: 'parentId', reason: 'too_deep' })
     }
     const at = iso(clock())
@@ -388,9 +389,9 @@ export async function report (deps: ShowDeps, viewer: Viewer, body: ShowReportRe
     if (body.target === 'comment') {
       const c = await trx.selectFrom('show_comments').select('post_id').where('id', '=', body.id).executeTakeFirstOrThrow()
       await visiblePost(trx, viewer, Number(c.post_id)).catch(() => { throw fail.notFound(notFound) })
-    } else if (row.status !== 'visible' && Number(row.user_id) !== viewer.id) {
-      throw fail.notFound(notFound)
     }
+    // what is already hidden from others (reported, or hidden by an operator) is not there to report
+    if (row.status !== 'visible' && Number(row.user_id) !== viewer.id) throw fail.notFound(notFound)
     if (Number(row.user_id) === viewer.id) throw fail.unprocessable('show.ownReport', {}, { field: 'id', reason: 'own' })
     const added = await trx.insertInto('show_reports').values({
       target: body.target, target_id: body.id, user_id: viewer.id, reason: body.reason, note: body.note?.trim() || null, created_at: iso(clock())

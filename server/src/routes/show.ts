@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { showRoutes as r } from '../../../types/show'
 import type { Api, AppContext } from '../context'
 import type { ActiveSession } from '../domain/sessions'
-import { ApiFailure } from '../http/envelope'
+import { ApiFailure, fail } from '../http/envelope'
 import { defineRoute } from '../http/route'
 import { translate, type Locale, type MessageKey } from '../i18n/messages'
 import { sendTemplatedMail } from '../domain/mail'
@@ -65,7 +65,11 @@ export function showRoutesOf (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.create, async ({ body, userId }) =>
     budgeted(ctx, RULES.showPostPerUser, userId, 'show.postsRateLimited', () => createPost(ctx, userId, body)))
 
-  defineRoute(app, ctx, r.list, async ({ body, session }) => listPosts(ctx.db, ctx.clock, viewerOf(session), body))
+  defineRoute(app, ctx, r.list, async ({ body, session }) => {
+    // anyone reads the feed; "my posts" needs someone to be (an empty list would say they have none)
+    if (body.mine && !session) throw fail.unauthorized()
+    return listPosts(ctx.db, ctx.clock, viewerOf(session), body)
+  })
 
   defineRoute(app, ctx, r.detail, async ({ body, session }) => postDetail(ctx.db, viewerOf(session), body.postId))
 
