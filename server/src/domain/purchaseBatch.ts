@@ -70,10 +70,13 @@ class PurchaseBatcher<A> {
     if (this.running || this.queue.length === 0) return
     this.running = true
     const batch = this.queue.splice(0, MAX_MEMBERS)
-    void this.run(batch).finally(() => {
-      this.running = false
-      this.pump()
-    })
+    void this.run(batch)
+  }
+
+  /** The statement is done: the next one goes (with whoever waits). */
+  private next (): void {
+    this.running = false
+    this.pump()
   }
 
   private sqlFor (n: number): string {
@@ -86,25 +89,43 @@ class PurchaseBatcher<A> {
     this.stats.statements++
     this.stats.purchases += batch.length
     this.stats.largest = Math.max(this.stats.largest, batch.length)
-    if (batch.length > 1) {
-      const parameters = [
-        ...batch.flatMap(w => w.parameters),
-        // the cases and the users (the parameters' $5 and $1) for the lock
-        batch.map(w => w.parameters[4]), batch.map(w => w.parameters[0])
-      ]
-      let rows: Array<Record<string, A>> | null = null
+    if (batch.length === 1) {
+      const [w] = batch
+      let answer: A
       try {
-        rows = (await this.db.executeQuery<Record<string, A>>(CompiledQuery.raw(this.sqlFor(batch.length), parameters))).rows
-      } catch {
-        // undone as a whole: each again, alone (below)
-        this.stats.fellBack++
-      }
-      if (rows) {
-        batch.forEach((w, i) => w.resolve(rows[0][`a${i}`]))
+        answer = await this.alone(this.db, w.parameters)
+      } catch (err) {
+        this.next()
+        w.reject(err)
         return
       }
+      this.next()
+      w.resolve(answer)
+      return
     }
-    await Promise.all(batch.map(w => this.alone(this.db, w.parameters).then(w.resolve, w.reject)))
+    const parameters = [
+      ...batch.flatMap(w => w.parameters),
+      // the cases and the users (the parameters' $5 and $1) for the lock
+      batch.map(w => w.parameters[4]), batch.map(w => w.parameters[0])
+    ]
+    let rows: Array<Record<string, A>> | null = null
+    try {
+      rows = (await this.db.executeQuery<Record<string, A>>(CompiledQuery.raw(this.sqlFor(batch.length), parameters))).rows
+    } catch {
+      // undone as a whole: each again, alone (below)
+      this.stats.fellBack++
+    }
+    if (rows) {
+      // the next statement goes first, to the database while these answers are being written
+      this.next()
+      batch.forEach((w, i) => w.resolve(rows[0][`a${i}`]))
+      return
+    }
+    try {
+      await Promise.all(batch.map(w => this.alone(this.db, w.parameters).then(w.resolve, w.reject)))
+    } finally {
+      this.next()
+    }
   }
 }
 
