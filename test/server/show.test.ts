@@ -317,6 +317,31 @@ describe.each(testDialects())('player show on %s', (dialect) => {
     expect(audit.map(x => x.action)).toEqual(['show.hide'])
   })
 
+  test('the moderation queue merges posts and comments by time: pages of 2 put together are the one long page', async () => {
+    for (let i = 0; i < 3; i++) {
+      const a = await shopperWithPrizes(1)
+      const p = (await postOf(a.s, a.prizeIds)).body.data
+      const comment = (await call(await makeShopper(t.app, t.db, t.clock), '/api/show/comment', { postId: p.id, text: `第${i}条评论` })).body.data
+      for (const [target, id] of [['comment', comment.id], ['post', p.id]] as const) {
+        t.clock.advance(60 * 1000)
+        expect((await call(operator, '/api/operator/show/moderate', { target, id, action: 'hide', reason: '测试' })).body.code).toBe(200)
+      }
+    }
+    const long = (await call(operator, '/api/operator/show/queue', { page: 1, size: SHOW_LIMITS.pageSizeMax, filter: 'hidden' })).body.data
+    expect(long.total).toBeGreaterThanOrEqual(6)
+    const shown = long.list.slice(0, 12)
+    // the newest first: the last post hidden, then its comment, and so on
+    expect(shown.slice(0, 2).map((x: { target: string }) => x.target)).toEqual(['post', 'comment'])
+    const paged: unknown[] = []
+    for (let page = 1; paged.length < shown.length; page++) {
+      const r = (await call(operator, '/api/operator/show/queue', { page, size: 2, filter: 'hidden' })).body.data
+      expect(r.total).toBe(long.total)
+      expect(r.list.length).toBeLessThanOrEqual(2)
+      paged.push(...r.list)
+    }
+    expect(paged.slice(0, shown.length)).toEqual(shown)
+  })
+
   test('the operators\' word list (audited) refuses posts and comments that hold a word, after NFKC and case folding', async () => {
     const a = await shopperWithPrizes(1)
     const saved = await call(operator, '/api/operator/show/wordsSave', { words: ['Scam', ' scam ', '代购'] })

@@ -451,15 +451,28 @@ export async function moderationQueue (db: Db, q: ShowQueueRequest): Promise<Sho
     if (q.filter === 'reported') return base.where('status', '!=', 'hidden').where('report_count', '>', 0)
     return base.where(eb => eb.or([eb('status', '!=', 'visible'), eb('report_count', '>', 0)]))
   }
-  const postRows = await posts().selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(take).execute()
-  const commentRows = await comments().selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(take).execute()
+  // the page is chosen on (when, id) of both kinds merged; only its own rows are then read in full
+  const keysOf = (target: ShowTarget, rows: Array<{ id: number | string, updated_at: string }>) =>
+    rows.map(r => ({ target, id: Number(r.id), at: r.updated_at }))
+  const keys = [
+    ...keysOf('post', await posts().select(['id', 'updated_at']).orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(take).execute()),
+    ...keysOf('comment', await comments().select(['id', 'updated_at']).orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(take).execute())
+  ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.id - a.id)).slice((q.page - 1) * q.size, take)
+  const idsOf = (target: ShowTarget) => keys.filter(k => k.target === target).map(k => k.id)
+  const postIds = idsOf('post')
+  const commentIds = idsOf('comment')
+  const postRows = postIds.length ? await db.selectFrom('show_posts').selectAll().where('id', 'in', postIds).execute() : []
+  const commentRows = commentIds.length ? await db.selectFrom('show_comments').selectAll().where('id', 'in', commentIds).execute() : []
+  const items = new Map<string, ShowModerationItem>()
+  for (const item of await moderationItems(db, 'post', postRows)) items.set(`post:${item.id}`, item)
+  for (const item of await moderationItems(db, 'comment', commentRows)) items.set(`comment:${item.id}`, item)
   const postCount = await posts().select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   const commentCount = await comments().select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
-  const merged = [
-    ...(await moderationItems(db, 'post', postRows)).map((item, i) => ({ item, at: postRows[i].updated_at })),
-    ...(await moderationItems(db, 'comment', commentRows)).map((item, i) => ({ item, at: commentRows[i].updated_at }))
-  ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.item.id - a.item.id))
-  return { list: merged.slice((q.page - 1) * q.size, take).map(m => m.item), total: Number(postCount.n) + Number(commentCount.n) }
+  return {
+    // a row changed between the two reads (deleted meanwhile) is left out rather than shown half
+    list: keys.map(k => items.get(`${k.target}:${k.id}`)).filter((x): x is ShowModerationItem => x !== undefined),
+    total: Number(postCount.n) + Number(commentCount.n)
+  }
 }
 
 /** What the author is told after a moderation, once it is committed. */
