@@ -7,6 +7,7 @@
  * Calls of purchaseOnPostgres made in one turn of the event loop queue in order: the first goes alone if
  * no statement is running, and the others wait and go together in the next statement.
  */
+import { sql } from 'kysely'
 import { testDialects } from './support/db'
 import { createTestApp, makeUser, type TestApp } from './support/app'
 import { makeSeries, newKey } from './support/shop'
@@ -147,6 +148,32 @@ describeOnPostgres('purchases batched on postgres', () => {
     expect(cases.map(c => c.status)).toEqual(['retired', 'sold_out', 'on_sale'])
     const purchases = await t.db.selectFrom('purchases').select(({ fn }) => fn.countAll<number>().as('n')).where('case_id', '=', caseId).executeTakeFirstOrThrow()
     expect(Number(purchases.n)).toBe(5)
+    await booksHold()
+  })
+
+  test('a batch holding a purchase while its buyer\'s account is being deleted: no deadlock, the accounts are taken first', async () => {
+    const { caseId } = await soleCase()
+    const [v, u, w] = [await shopper(), await shopper(), await shopper()]
+    const before = purchaseBatchStats(t.db)
+    let burst: ReturnType<typeof settle> | null = null
+    // an account deletion's order (domain/security.ts deleteAccount): the account row, then its wallet
+    const deletion = t.db.transaction().execute(async trx => {
+      await sql`select id from users where id = ${u} for update`.execute(trx)
+      burst = settle([
+        purchaseOnPostgres(deps, v, request(caseId, [1])),
+        purchaseOnPostgres(deps, u, request(caseId, [2])), // with w, in a statement that waits for u's account
+        purchaseOnPostgres(deps, w, request(caseId, [3]))
+      ])
+      await new Promise(resolve => setTimeout(resolve, 300))
+      await sql`select user_id from wallets where user_id = ${u} for update`.execute(trx)
+      throw new Error('rolled back: nothing deleted')
+    }).catch((err: Error) => err.message)
+    expect(await deletion).toBe('rolled back: nothing deleted')
+    const outcomes = await burst!
+    expect(outcomes.map(o => o.answer?.result.prizes.map(p => p.slot))).toEqual([[1], [2], [3]])
+    // had the batch locked u's wallet before u's account, PostgreSQL would have found a deadlock and
+    // undone one side: the deletion, or the statement (run again alone)
+    expect(purchaseBatchStats(t.db).fellBack).toBe(before.fellBack)
     await booksHold()
   })
 })

@@ -13,9 +13,11 @@
  *
  * - One statement at a time per database handle (per process); at most MAX_MEMBERS purchases in it.
  *   A purchase that finds no statement running goes at once, alone.
- * - <lock> takes the rows of every case and then every wallet the statement's purchases touch, each in
- *   id order, before any purchase runs: statements of two processes meet on the first row both need and
- *   cannot deadlock on the others.
+ * - <lock> takes the rows the statement's purchases will lock, before any purchase runs and in the order
+ *   shop_purchase takes them: every account (key share), then every case, then every wallet, each kind in
+ *   id order. Statements of two processes meet on the first row both need and cannot deadlock on the
+ *   others, and an account deletion (the account, then its wallet) waits or is waited for, as with a
+ *   purchase alone.
  * - When the statement fails (a call raised: the series needs a new case, a key's twin committed by
  *   another process, a deadlock with some other work) everything in it is undone and each purchase runs
  *   again alone, as it would have without batching (purchaseOnPostgres.ts handles each outcome).
@@ -41,7 +43,10 @@ function batchSql (casts: string[], n: number): string {
   }
   const cases = `$${n * PURCHASE_ARGS + 1}::bigint[]`
   const users = `$${n * PURCHASE_ARGS + 2}::bigint[]`
-  const lock = `(select count(*) from (select 1 from cases where id = any(${cases}) order by id for no key update) c)` +
+  // the accounts first (key share, as shop_purchase and every request that writes for an account: an account
+  // deletion holds the account and then takes its wallet), then the cases, then the wallets
+  const lock = `(select count(*) from (select 1 from users where id = any(${users}) order by id for key share) u)` +
+    ` + (select count(*) from (select 1 from cases where id = any(${cases}) order by id for no key update) c)` +
     ` + (select count(*) from (select 1 from wallets where user_id = any(${users}) order by user_id for no key update) w) as locked`
   return `select ${lock}, ${calls.join(', ')}`
 }
@@ -122,7 +127,7 @@ class PurchaseBatcher<A> {
       return
     }
     try {
-      await Promise.all(batch.map(w => this.alone(this.db, w.parameters).then(w.resolve, w.reject)))
+      await Promise.all(batch.map(w => Promise.resolve().then(() => this.alone(this.db, w.parameters)).then(w.resolve, w.reject)))
     } finally {
       this.next()
     }
@@ -136,7 +141,7 @@ const batchers = new WeakMap<Db, PurchaseBatcher<unknown>>()
  * (the last, "in a transaction", is false here), `casts` the call's casts, `alone` the call by itself.
  */
 export function batchedPurchase<A> (db: Db, parameters: unknown[], casts: string[], alone: (db: Db, parameters: unknown[]) => Promise<A>): Promise<A> {
-  if (db.isTransaction) return alone(db, parameters)
+  if (db.isTransaction) return alone(db, [...parameters, false])
   let batcher = batchers.get(db) as PurchaseBatcher<A> | undefined
   if (!batcher) {
     batcher = new PurchaseBatcher<A>(db, casts, alone)
