@@ -219,7 +219,11 @@ async function serveShop (root, dialect, databaseUrl, pool, dir, casesWanted) {
       soldSlots: await count('case_slots', q => q.where('sold_to', 'is not', null)),
       negative: await count('wallets', q => q.where(eb => eb.or([eb('cash_cents', '<', 0), eb('credit_cents', '<', 0)]))),
       // SQLite: transactions per commit (server/src/db/sqlite-driver.ts); absent in older server code
-      groupCommit: database.groupCommit ? { ...database.groupCommit } : null
+      groupCommit: database.groupCommit ? { ...database.groupCommit } : null,
+      // PostgreSQL: purchases per statement (server/src/domain/purchaseBatch.ts); absent in older server code
+      purchaseBatches: dialect === 'postgres' && fs.existsSync(path.join(src, 'domain', 'purchaseBatch.ts'))
+        ? require(path.join(src, 'domain', 'purchaseBatch')).purchaseBatchStats(db)
+        : null
     })
   }, async () => { await app.close(); await database.close() })
   process.send({ type: 'ready', port: app.server.address().port, seriesId, caseIds, tokens, users })
@@ -409,6 +413,11 @@ async function main () {
         const g = c.groupCommit
         console.log(`group commit (the shop's whole last run): ${g.members} transactions in ${g.groups} commits, ${(g.members / g.groups).toFixed(1)} a commit on average, at most ${g.largest}; ` +
           `statements: ${g.direct} run directly, ${g.throughKysely} through Kysely's executor`)
+      }
+      if (c.purchaseBatches && c.purchaseBatches.statements) {
+        const b = c.purchaseBatches
+        console.log(`purchase batches (the shop's whole last run): ${b.purchases} purchases in ${b.statements} statements, ${(b.purchases / b.statements).toFixed(1)} a statement on average, ` +
+          `at most ${b.largest}; ${b.fellBack} statements undone and their purchases run again alone`)
       }
       const goal = dialect === 'sqlite' ? ` goal >= ${GOAL.ratio}x at p99 <= ${GOAL.p99Ms} ms: ${ratio >= GOAL.ratio && s.p99 <= GOAL.p99Ms ? 'met' : 'MISSED'}` : ''
       console.log(`purchases ${s.rps.toFixed(0)}/s at p99 ${s.p99} ms, the bare transaction ${b.rps.toFixed(0)}/s at p99 ${b.p99} ms (medians); ` +
