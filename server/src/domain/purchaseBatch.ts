@@ -26,10 +26,13 @@
 import { CompiledQuery } from 'kysely'
 import type { Db } from '../db'
 
-/** The call of one purchase (`$1` .. `$18`); the casts as purchaseOnPostgres.ts writes them. */
-export const PURCHASE_ARGS = 18
 /** The most purchases in one statement (PostgreSQL takes up to 65,535 parameters; 18 each). */
 export const MAX_MEMBERS = 32
+
+/** `shop_purchase($first::bigint, ...)`: one call, its parameters numbered from `first`, each with its cast. */
+export function purchaseCall (casts: string[], first = 1): string {
+  return `shop_purchase(${casts.map((cast, j) => `$${first + j}${cast}`).join(', ')})`
+}
 
 interface Waiting<A> { parameters: unknown[], resolve: (answer: A) => void, reject: (err: unknown) => void }
 
@@ -38,11 +41,9 @@ export interface BatchStats { statements: number, purchases: number, largest: nu
 
 function batchSql (casts: string[], n: number): string {
   const calls: string[] = []
-  for (let i = 0; i < n; i++) {
-    calls.push(`shop_purchase(${casts.map((cast, j) => `$${i * PURCHASE_ARGS + j + 1}${cast}`).join(', ')}) as a${i}`)
-  }
-  const cases = `$${n * PURCHASE_ARGS + 1}::bigint[]`
-  const users = `$${n * PURCHASE_ARGS + 2}::bigint[]`
+  for (let i = 0; i < n; i++) calls.push(`${purchaseCall(casts, i * casts.length + 1)} as a${i}`)
+  const cases = `$${n * casts.length + 1}::bigint[]`
+  const users = `$${n * casts.length + 2}::bigint[]`
   // the accounts first (key share, as shop_purchase and every request that writes for an account: an account
   // deletion holds the account and then takes its wallet), then the cases, then the wallets
   const lock = `(select count(*) from (select 1 from users where id = any(${users}) order by id for key share) u)` +
@@ -137,8 +138,8 @@ class PurchaseBatcher<A> {
 const batchers = new WeakMap<Db, PurchaseBatcher<unknown>>()
 
 /**
- * One purchase through its handle's batcher: `parameters` are the call's first PURCHASE_ARGS - 1 values
- * (the last, "in a transaction", is false here), `casts` the call's casts, `alone` the call by itself.
+ * One purchase through its handle's batcher: `parameters` are the call's values but the last ("in a
+ * transaction", false here), `casts` the call's casts, `alone` the call by itself.
  */
 export function batchedPurchase<A> (db: Db, parameters: unknown[], casts: string[], alone: (db: Db, parameters: unknown[]) => Promise<A>): Promise<A> {
   if (db.isTransaction) return alone(db, [...parameters, false])

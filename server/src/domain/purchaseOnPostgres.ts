@@ -36,7 +36,7 @@ import { checkSlotList, purchaseRefusal, type PurchaseDeps } from './purchase'
 import { ApiFailure, fail } from '../http/envelope'
 import { isRetryableConflict, isUniqueViolation } from '../db/errors'
 import { iso } from '../clock'
-import { batchedPurchase } from './purchaseBatch'
+import { batchedPurchase, purchaseCall } from './purchaseBatch'
 import type { Db } from '../db'
 
 export const PURCHASE_SCOPE = 'casePurchase'
@@ -84,14 +84,15 @@ const NEEDS_NEW_CASE = 'BB001'
 const REFUSED_WHILE_MOVING = 'BB002'
 const sqlState = (err: unknown) => (err as { code?: unknown } | null)?.code
 
-const CALL = 'select shop_purchase($1::bigint, $2::text, $3::text, $4::text, $5::bigint, $6::integer[], $7::bigint, ' +
-  '$8::timestamptz, $9::text, $10::timestamptz, $11::timestamptz, $12::integer, $13::integer, $14::bigint, $15::integer, ' +
-  '$16::text[], $17::text, $18::boolean) as answer'
+/** The function's parameters, in order, by their casts (the last: "in a transaction"). */
+const CASTS = [
+  '::bigint', '::text', '::text', '::text', '::bigint', '::integer[]', '::bigint',
+  '::timestamptz', '::text', '::timestamptz', '::timestamptz', '::integer', '::integer', '::bigint', '::integer',
+  '::text[]', '::text', '::boolean'
+]
+const CALL = `select ${purchaseCall(CASTS)} as answer`
 
-/** The call's casts, `::bigint` ... `::boolean`, for the statements of several purchases (purchaseBatch.ts). */
-const CASTS = CALL.slice(CALL.indexOf('(') + 1, CALL.lastIndexOf(')')).split(', ').map(a => a.replace(/^\$\d+/, ''))
-
-/** One purchase in a statement of its own: all PURCHASE_ARGS parameters, "in a transaction" last. */
+/** One purchase in a statement of its own: all its parameters, "in a transaction" last. */
 async function callAlone (db: Db, parameters: unknown[]): Promise<Answer> {
   const { rows } = await db.executeQuery<{ answer: Answer }>(CompiledQuery.raw(CALL, parameters))
   return rows[0].answer
