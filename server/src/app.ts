@@ -170,7 +170,9 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
   const database = options.database ?? openDatabase({
     databaseUrl: config.databaseUrl,
     sqlitePath: sqlitePathIn(config.dataDir),
-    onPoolError: err => app.log.error({ err }, 'database: an idle PostgreSQL connection or the SQLite checkpoint worker failed')
+    onPoolError: err => app.log.error({ err }, 'database: an idle PostgreSQL connection or the SQLite checkpoint worker failed'),
+    preparedStatements: config.databasePreparedStatements,
+    onWarning: message => app.log.warn(message)
   })
 
   const dev = !config.isProduction

@@ -107,6 +107,12 @@ export interface Config {
   dataDir: string
   /** PostgreSQL connection string; SQLite in dataDir when unset. */
   databaseUrl?: string
+  /**
+   * DATABASE_PREPARED_STATEMENTS (on, off; default on): PostgreSQL runs the hot statements as named
+   * statements (server/src/db/named.ts). Off when DATABASE_URL points at pgbouncer before 1.21 in
+   * transaction mode.
+   */
+  databasePreparedStatements: boolean
   /** WORKERS: API processes (node:cluster) sharing the port; more than one needs PostgreSQL. */
   workers: number
   trustProxy: TrustProxy
@@ -246,6 +252,8 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
   const host = get('HOST') ?? DEFAULTS.HOST
 
   const { dataDir, databaseUrl } = parseStorage(get, cwd, problems)
+  const preparedRaw = (get('DATABASE_PREPARED_STATEMENTS') ?? 'on').toLowerCase()
+  if (preparedRaw !== 'on' && preparedRaw !== 'off') problems.push(`DATABASE_PREPARED_STATEMENTS must be on or off (off when DATABASE_URL points at pgbouncer before 1.21 in transaction mode), got "${preparedRaw.slice(0, 20)}"`)
 
   const workersRaw = get('WORKERS') ?? '1'
   const workers = Number(workersRaw)
@@ -338,6 +346,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     host,
     dataDir,
     databaseUrl,
+    databasePreparedStatements: preparedRaw !== 'off',
     workers: Number.isInteger(workers) && workers >= 1 ? workers : 1,
     trustProxy,
     staticDir: path.resolve(cwd, get('STATIC_DIR') ?? DEFAULTS.STATIC_DIR),

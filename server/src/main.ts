@@ -85,7 +85,7 @@ function banner (config: Config, port: number, demo: typeof DEMO_LOGINS, workers
 
 /** One API process: the app on the port (shared with the other workers under node:cluster). */
 async function serve (config: Config, demo: typeof DEMO_LOGINS | null, database?: Database): Promise<void> {
-  const db = database ?? openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: sqlitePathIn(config.dataDir) })
+  const db = database ?? openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: sqlitePathIn(config.dataDir), preparedStatements: config.databasePreparedStatements })
   // the process's own metrics (CPU, memory, event loop, GC) from the start; under WORKERS > 1 a scrape
   // answers every worker's metrics, gathered by the primary (metrics/cluster.ts)
   processMetrics()
@@ -147,7 +147,7 @@ async function primary (config: Config): Promise<void> {
     warn: (...a: unknown[]) => console.warn('[primary]', ...a.map(x => (typeof x === 'string' ? x : JSON.stringify(x)))),
     error: (...a: unknown[]) => console.error('[primary]', ...a.map(x => (typeof x === 'string' ? x : JSON.stringify(x))))
   } as Log
-  const database = openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: sqlitePathIn(config.dataDir) })
+  const database = openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: sqlitePathIn(config.dataDir), preparedStatements: config.databasePreparedStatements })
   const demo = await prepare(database, config, log)
   await database.close()
 

@@ -13,6 +13,7 @@ import { CommittingKysely, DatabaseEvents } from './events'
 import { readAside, type ReadAside } from './readAside'
 import { GroupCommitSqliteDialect, type GroupCommitStats } from './sqlite-driver'
 import { SQLITE_WAL_FALLBACK_PAGES, startCheckpointer, type Checkpointer } from './checkpointer'
+import { nameStatementsOn, type NamedStatementStats } from './named'
 
 export type Db = Kysely<Database>
 
@@ -26,6 +27,8 @@ export interface DatabaseHandle {
   events: DatabaseEvents
   /** PostgreSQL: the pool's connections now, and the callers waiting for one. */
   pool?: () => PoolState
+  /** PostgreSQL: what its connections did with named statements (db/named.ts). */
+  namedStatements?: NamedStatementStats
   /** A SQLite file: long reads in a worker thread, off the event loop (db/readAside.ts). */
   readAside?: Pick<ReadAside, 'all'>
 }
@@ -41,6 +44,13 @@ export interface OpenDatabaseOptions {
   poolSize?: number
   /** Told when an idle pooled PostgreSQL connection fails (the pool replaces it), or SQLite's checkpoint worker. */
   onPoolError?: (err: Error) => void
+  /**
+   * PostgreSQL: run the hot statements as named statements (db/named.ts); default true. False through
+   * a pooler in transaction mode that cannot carry them (pgbouncer before 1.21).
+   */
+  preparedStatements?: boolean
+  /** PostgreSQL: what the operator should know (named statements turned off by their safety net). */
+  onWarning?: (message: string) => void
 }
 
 export const SQLITE_FILE = 'shop.sqlite'
@@ -50,7 +60,7 @@ export function sqlitePathIn (dataDir: string): string {
 }
 
 export function openDatabase (options: OpenDatabaseOptions): DatabaseHandle {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onPoolError)
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, options)
   return openSqlite(options.sqlitePath ?? ':memory:', options.onPoolError)
 }
 
@@ -127,17 +137,20 @@ const pgTypes = {
   }
 } as pg.CustomTypesConfig
 
-function openPostgres (connectionString: string, max: number, onPoolError?: (err: Error) => void): DatabaseHandle {
+function openPostgres (connectionString: string, max: number, options: OpenDatabaseOptions): DatabaseHandle {
   const pool = new pg.Pool({ connectionString, max, types: pgTypes })
   // An idle client that loses its connection must not crash the process; the pool replaces it.
-  pool.on('error', err => onPoolError?.(err))
+  pool.on('error', err => options.onPoolError?.(err))
+  const named: NamedStatementStats = { enabled: options.preparedStatements !== false, named: 0, retried: 0, failedInTransaction: 0 }
+  const warn = options.onWarning ?? ((message: string) => console.warn(message))
+  const connect = async (): Promise<pg.PoolClient> => nameStatementsOn(await pool.connect(), named, warn)
   const events = new DatabaseEvents()
   // how long each query or transaction waited for its connection (timed only while someone listens)
   const timedPool: PostgresPool = {
     connect: async () => {
-      if (!events.heard('poolAcquire')) return pool.connect()
+      if (!events.heard('poolAcquire')) return await connect()
       const started = performance.now()
-      const client = await pool.connect()
+      const client = await connect()
       events.emit('poolAcquire', performance.now() - started)
       return client
     },
@@ -145,5 +158,5 @@ function openPostgres (connectionString: string, max: number, onPoolError?: (err
   }
   const db: Kysely<Database> = new CommittingKysely<Database>({ dialect: new PostgresDialect({ pool: timedPool }) }, events)
   const state = (): PoolState => ({ idle: pool.idleCount, busy: pool.totalCount - pool.idleCount, waiting: pool.waitingCount })
-  return { db, dialect: 'postgres', close: () => db.destroy(), events, pool: state }
+  return { db, dialect: 'postgres', close: () => db.destroy(), events, pool: state, namedStatements: named }
 }

@@ -11,7 +11,8 @@
  * once as itself is refused when the query is first built. Everything else in the builder (tables,
  * columns, constants, the dialect's lock clause) is fixed by the first build.
  */
-import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely'
+import { CompiledQuery, PostgresAdapter, type Compilable, type Kysely, type QueryResult } from 'kysely'
+import { nameStatement } from './named'
 import type { Database } from './schema'
 import { owned, runDirect } from './sqlite-driver'
 
@@ -51,6 +52,8 @@ export function prepared<A extends unknown[], R> (build: (db: Db, ...args: A) =>
         if (uses !== 1) throw new Error(`prepared query: argument ${i} reaches the parameters ${uses} times (must be once, as a plain value): ${compiled.sql}`)
       }
       template = { sql: compiled.sql, from, constants: compiled.parameters }
+      // PostgreSQL: parsed once per connection, its plan kept (db/named.ts); SQLite keeps its own statements
+      if (adapter instanceof PostgresAdapter) nameStatement(compiled.sql)
       templates.set(adapter, template)
     }
     return template

@@ -25,6 +25,7 @@
  */
 import { CompiledQuery } from 'kysely'
 import type { Db } from '../db'
+import { nameStatement } from '../db/named'
 
 /** The most purchases in one statement (PostgreSQL takes up to 65,535 parameters; 18 each). */
 export const MAX_MEMBERS = 32
@@ -87,7 +88,10 @@ class PurchaseBatcher<A> {
 
   private sqlFor (n: number): string {
     let text = this.sqlBySize.get(n)
-    if (!text) this.sqlBySize.set(n, text = batchSql(this.casts, n))
+    if (!text) {
+      this.sqlBySize.set(n, text = batchSql(this.casts, n))
+      nameStatement(text)
+    }
     return text
   }
 

@@ -37,6 +37,7 @@ import { ApiFailure, fail } from '../http/envelope'
 import { isRetryableConflict, isUniqueViolation } from '../db/errors'
 import { iso } from '../clock'
 import { batchedPurchase, purchaseCall } from './purchaseBatch'
+import { nameStatement } from '../db/named'
 import type { Db } from '../db'
 
 export const PURCHASE_SCOPE = 'casePurchase'
@@ -91,6 +92,7 @@ const CASTS = [
   '::text[]', '::text', '::boolean'
 ]
 const CALL = `select ${purchaseCall(CASTS)} as answer`
+nameStatement(CALL)
 
 /** One purchase in a statement of its own: all its parameters, "in a transaction" last. */
 async function callAlone (db: Db, parameters: unknown[]): Promise<Answer> {

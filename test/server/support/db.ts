@@ -22,6 +22,8 @@ export function testDialects (): Dialect[] {
 export interface TestDatabase {
   handle: DatabaseHandle
   drop: () => Promise<void>
+  /** PostgreSQL: the database's direct URL (to open more handles on it). */
+  url?: string
 }
 
 async function admin<T> (fn: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -63,12 +65,14 @@ export async function createTestDatabase (dialect: Dialect, options: { sqliteFil
   await admin(c => c.query(`create database ${name}`))
   const url = new URL(base)
   url.pathname = `/${name}`
-  // `via`: the server reaches the database another way (through pgbouncer: support/pgbouncer.ts);
+  // `via`: the server reaches the database another way (through pgbouncer: support/pgbouncer.ts, which
+  // cannot carry named statements: DATABASE_PREPARED_STATEMENTS=off, as docs/scaling.md says);
   // creating and dropping it stay direct
-  const handle = openDatabase({ databaseUrl: options.via ? options.via(url.toString()) : url.toString(), poolSize: 10 })
+  const handle = openDatabase({ databaseUrl: options.via ? options.via(url.toString()) : url.toString(), poolSize: 10, preparedStatements: !options.via })
   await migrateToLatest(handle.db, handle.dialect)
   return {
     handle,
+    url: url.toString(),
     drop: async () => {
       await handle.close()
       await admin(c => c.query(`drop database if exists ${name} with (force)`))
