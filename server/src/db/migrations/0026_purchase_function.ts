@@ -21,7 +21,7 @@ import type { Dialect } from '../dialect'
  * Locks in the order of the step-by-step path: the account (key share), the case, the wallet, the
  * series (at a sell-out), the idempotency key.
  */
-const FUNCTION = `
+export const FUNCTION = `
 create or replace function shop_purchase_refuse(p_user bigint, p_key text, p_refusal jsonb) returns jsonb
 language sql volatile as $fn$
   -- a refusal answers the key's first answer when the key was used meanwhile (a twin committed first)
