@@ -83,9 +83,12 @@ export function nameStatementsOn (client: pg.PoolClient, stats: NamedStatementSt
       stats.named++
       return result
     } catch (err) {
-      const code = (err as { code?: string }).code
-      if (code !== NOT_THERE && code !== ALREADY_THERE && code !== RESULT_CHANGED) throw err
-      if (code === RESULT_CHANGED) {
+      const { code, routine } = err as { code?: string, routine?: string }
+      // 0A000 is every "feature not supported"; only the plan whose result changed is this net's (told by
+      // the server's routine, which, unlike the message, is not translated)
+      const resultChanged = code === RESULT_CHANGED && routine === 'RevalidateCachedQuery'
+      if (code !== NOT_THERE && code !== ALREADY_THERE && !resultChanged) throw err
+      if (resultChanged) {
         offClients.add(client)
         onProblem(`database: the prepared statement ${name} no longer matches the schema (it changed while this process ran); this connection now sends its statements unnamed`)
       } else if (stats.enabled) {
