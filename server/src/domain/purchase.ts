@@ -191,8 +191,8 @@ export async function checkPurchase (deps: PurchaseDeps, userId: number, request
  * POST /api/casePurchase. On PostgreSQL in one statement (purchaseOnPostgres.ts: the same rules in the
  * same order, in the function migration 0026 installs); on SQLite step by step (purchaseInSteps).
  */
-export async function purchase (deps: PurchaseDeps, userId: number, request: PurchaseRequest): Promise<{ result: PurchaseResult; replayed: boolean }> {
-  return deps.dialect === 'postgres' ? purchaseOnPostgres(deps, userId, request) : purchaseInSteps(deps, userId, request)
+export async function purchase (deps: PurchaseDeps, userId: number, request: PurchaseRequest, sessionId: number | null = null): Promise<{ result: PurchaseResult; replayed: boolean }> {
+  return deps.dialect === 'postgres' ? purchaseOnPostgres(deps, userId, request, sessionId) : purchaseInSteps(deps, userId, request)
 }
 
 /** A purchase statement by statement from TypeScript (SQLite; on PostgreSQL the reference the tests compare with). */

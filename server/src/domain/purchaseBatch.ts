@@ -27,7 +27,7 @@ import { CompiledQuery } from 'kysely'
 import type { Db } from '../db'
 import { nameStatement } from '../db/named'
 
-/** The most purchases in one statement (PostgreSQL takes up to 65,535 parameters; 18 each). */
+/** The most purchases in one statement (PostgreSQL takes up to 65,535 parameters; 20 each). */
 export const MAX_MEMBERS = 32
 
 /** `shop_purchase($first::bigint, ...)`: one call, its parameters numbered from `first`, each with its cast. */

@@ -39,6 +39,7 @@ import { iso } from '../clock'
 import { batchedPurchase, purchaseCall } from './purchaseBatch'
 import { nameStatement } from '../db/named'
 import type { Db } from '../db'
+import { SESSION_IDLE_MS } from './sessions'
 
 export const PURCHASE_SCOPE = 'casePurchase'
 
@@ -89,7 +90,7 @@ const sqlState = (err: unknown) => (err as { code?: unknown } | null)?.code
 const CASTS = [
   '::bigint', '::text', '::text', '::text', '::bigint', '::integer[]', '::bigint',
   '::timestamptz', '::text', '::timestamptz', '::timestamptz', '::integer', '::integer', '::bigint', '::integer',
-  '::text[]', '::text', '::boolean'
+  '::text[]', '::text', '::bigint', '::timestamptz', '::boolean'
 ]
 const CALL = `select ${purchaseCall(CASTS)} as answer`
 nameStatement(CALL)
@@ -104,7 +105,11 @@ function callPurchase (db: Db, parameters: unknown[], inTransaction: boolean): P
   return callAlone(db, [...parameters, inTransaction])
 }
 
-export async function purchaseOnPostgres (deps: PurchaseDeps, userId: number, request: PurchaseRequest): Promise<{ result: PurchaseResult; replayed: boolean }> {
+/**
+ * `sessionId`: the session the request came in on, which the statement checks again first (migration
+ * 0033: the route may have let it in on what the process remembered of it); null checks none.
+ */
+export async function purchaseOnPostgres (deps: PurchaseDeps, userId: number, request: PurchaseRequest, sessionId: number | null = null): Promise<{ result: PurchaseResult; replayed: boolean }> {
   const { db, clock } = deps
   const { idempotencyKey, ...body } = request
   const call: IdempotentCall = { userId, key: idempotencyKey, scope: PURCHASE_SCOPE, body }
@@ -120,7 +125,7 @@ export async function purchaseOnPostgres (deps: PurchaseDeps, userId: number, re
         body.caseId, body.slots ?? null, body.priceCents ?? null,
         iso(now), shopDay(now), iso(shopDayStart(now)), iso(shopMonthStart(now)),
         MIN_PURCHASE_AGE, ADULT_AGE, MINOR_DAILY_CAP_CENTS, body.wholeCase ? XRAY_CARDS_PER_WHOLE_CASE : 0,
-        SPENDING_KINDS, `purchase:${userId}:${idempotencyKey}`
+        SPENDING_KINDS, `purchase:${userId}:${idempotencyKey}`, sessionId, iso(now - SESSION_IDLE_MS)
       ]
       try {
         // with the purchases that came meanwhile, in one statement (purchaseBatch.ts); alone when none did

@@ -26,6 +26,10 @@ export const SESSION_IDLE_MS = 7 * DAY
 export const SESSION_MAX_AGE_MS = 30 * DAY
 /** last_seen_at is written at most this often per session. */
 export const SESSION_TOUCH_MS = MINUTE
+/** How long a process lets a route that checks the session again itself in on what it last read (PostgreSQL). */
+export const SESSION_REMEMBER_MS = 30 * 1000
+/** The most sessions a process remembers (the oldest go first). */
+export const SESSION_REMEMBER_MAX = 10_000
 
 export interface ClientMeta { ip: string | null; userAgent: string | null; appType?: string | null }
 
@@ -43,7 +47,44 @@ export interface SessionGuard {
   identity?: { provider: string; subject: string }
 }
 
+/**
+ * Sessions a process has read lately, for the routes whose own statement checks the session again (on
+ * PostgreSQL, POST /api/casePurchase: shop_purchase, migration 0033). Such a route lets a request in on
+ * what the process read of its token up to SESSION_REMEMBER_MS ago, instead of a round trip of its own
+ * before the statement's; if the session has ended meanwhile (in this process or another), the statement
+ * answers 401 and changes nothing. The only difference a caller can see: within those seconds, after its
+ * session ended in another process, a purchase with a malformed body is answered 400 rather than 401.
+ * Every other route asks the database each time. Ending a session in this process forgets it at once.
+ */
+class RememberedSessions {
+  private readonly byHash = new Map<string, { session: ActiveSession, readAt: number }>()
+
+  get (hash: string, now: number): ActiveSession | null {
+    const seen = this.byHash.get(hash)
+    if (!seen) return null
+    if (now - seen.readAt < SESSION_REMEMBER_MS && now >= seen.readAt) return seen.session
+    this.byHash.delete(hash)
+    return null
+  }
+
+  set (hash: string, session: ActiveSession, now: number): void {
+    this.byHash.delete(hash)
+    if (this.byHash.size >= SESSION_REMEMBER_MAX) this.byHash.delete(this.byHash.keys().next().value as string)
+    this.byHash.set(hash, { session, readAt: now })
+  }
+
+  forget (hash: string): void { this.byHash.delete(hash) }
+
+  forgetUser (userId: number): void {
+    for (const [hash, seen] of this.byHash) if (Number(seen.session.user.id) === userId) this.byHash.delete(hash)
+  }
+
+  get size (): number { return this.byHash.size }
+}
+
 export class SessionService {
+  private readonly remembered = new RememberedSessions()
+
   constructor (private readonly db: Db, private readonly clock: Clock) {}
 
   /**
@@ -85,7 +126,35 @@ export class SessionService {
 
   /** The live session of a token, or null; refreshes its idle clock. */
   async resolve (token: string): Promise<ActiveSession | null> {
-    const row = await sessionByHash.first(this.db, hashToken(token))
+    return this.read(hashToken(token))
+  }
+
+  /**
+   * For a route whose own statement checks the session again (see RememberedSessions): what this process
+   * read of the token lately, else resolve's answer, remembered. On SQLite, resolve's answer every time
+   * (its lookup is a call in the process, and no statement there checks again).
+   */
+  async resolveRechecked (token: string): Promise<ActiveSession | null> {
+    if (dialectOf(this.db) !== 'postgres') return this.resolve(token)
+    const hash = hashToken(token)
+    const now = this.clock()
+    const known = this.remembered.get(hash, now)
+    if (known) return known
+    const session = await this.read(hash)
+    if (session) this.remembered.set(hash, session, now)
+    return session
+  }
+
+  /** Forgets what this process remembers of a user's sessions (they were just ended here). */
+  forgetUser (userId: number): void {
+    this.remembered.forgetUser(userId)
+  }
+
+  /** How many sessions this process remembers (tests). */
+  get rememberedCount (): number { return this.remembered.size }
+
+  private async read (hash: string): Promise<ActiveSession | null> {
+    const row = await sessionByHash.first(this.db, hash)
     if (!row) return null
     const now = this.clock()
     const lastSeen = Date.parse(row.last_seen_at)
@@ -98,11 +167,15 @@ export class SessionService {
   }
 
   async revoke (token: string): Promise<void> {
+    const hash = hashToken(token)
+    this.remembered.forget(hash)
     await this.db.updateTable('sessions')
       .set({ revoked_at: iso(this.clock()) })
-      .where('token_hash', '=', hashToken(token))
+      .where('token_hash', '=', hash)
       .where('revoked_at', 'is', null)
       .execute()
+    // and again: a request may have read it while the update ran
+    this.remembered.forget(hash)
   }
 
   /** Deletes sessions that can no longer be used. */

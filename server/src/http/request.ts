@@ -17,17 +17,21 @@ declare module 'fastify' {
   }
 }
 
-/** The session of the request's bearer token, if any (looked up once per request). */
-export async function currentSession (request: FastifyRequest, ctx: AppContext): Promise<ActiveSession | null> {
+/**
+ * The session of the request's bearer token, if any (looked up once per request). `rechecked`: the
+ * route's own statement checks the session again, so what the process read of it lately will do
+ * (SessionService.resolveRechecked).
+ */
+export async function currentSession (request: FastifyRequest, ctx: AppContext, rechecked = false): Promise<ActiveSession | null> {
   if (request.session !== undefined) return request.session
   const token = bearerToken(request.headers.authorization)
-  request.session = token ? await ctx.sessions.resolve(token) : null
+  request.session = token ? await (rechecked ? ctx.sessions.resolveRechecked(token) : ctx.sessions.resolve(token)) : null
   return request.session
 }
 
 /** The logged-in session, or a 401 envelope. */
-export async function requireSession (request: FastifyRequest, ctx: AppContext): Promise<ActiveSession> {
-  const session = await currentSession(request, ctx)
+export async function requireSession (request: FastifyRequest, ctx: AppContext, rechecked = false): Promise<ActiveSession> {
+  const session = await currentSession(request, ctx, rechecked)
   if (!session) throw fail.unauthorized()
   return session
 }

@@ -63,9 +63,9 @@ function uploadDoc (upload: NonNullable<RouteDef['upload']>) {
   })
 }
 
-async function authorize (request: FastifyRequest, ctx: AppContext, auth: Auth): Promise<void> {
+async function authorize (request: FastifyRequest, ctx: AppContext, auth: Auth, rechecked: boolean): Promise<void> {
   if (auth === 'user') {
-    await requireSession(request, ctx)
+    await requireSession(request, ctx, rechecked)
   } else if (auth === 'operator') {
     const { user } = await requireSession(request, ctx)
     if (user.role !== 'operator') throw fail.forbidden('auth.operatorOnly')
@@ -81,6 +81,12 @@ export interface RouteOptions {
    * checked first, in the same hook; the handler then has no session (it must not need one).
    */
   admit?: (request: FastifyRequest) => boolean
+  /**
+   * The handler passes the session on to a statement that checks it again and refuses an ended one with
+   * 401, changing nothing (shop_purchase, migration 0033): on a `user` route, a session the process read
+   * lately then lets the caller in without asking the database again (SessionService.resolveRechecked).
+   */
+  sessionRechecked?: boolean
 }
 
 /** Registers one call of the contract on the API scope. */
@@ -94,7 +100,7 @@ export function defineRoute<const R extends RouteDef> (app: Api, ctx: AppContext
     ...(def.auth === 'none' ? {} : {
       onRequest: async (request: FastifyRequest) => {
         if (options.admit?.(request)) return
-        await authorize(request, ctx, def.auth)
+        await authorize(request, ctx, def.auth, options.sessionRechecked === true)
       }
     }),
     // a file upload is read by its handler (request.file()); OpenAPI shows it as multipart/form-data

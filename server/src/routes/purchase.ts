@@ -63,14 +63,16 @@ export function purchaseRoutes (app: Api, ctx: AppContext): void {
 
   defineRoute(app, ctx, r.purchaseCheck, async ({ body, userId }) => checkPurchase(ctx, userId, body))
   // counted once committed (a replay by the same key is not a new purchase), and each refusal by its reason
-  defineRoute(app, ctx, r.casePurchase, async ({ body, userId }) => {
+  // on PostgreSQL the purchase's statement checks the session again (migration 0033): a session this
+  // process read lately lets the caller in without a round trip of its own
+  defineRoute(app, ctx, r.casePurchase, async ({ body, userId, session }) => {
     try {
-      const { result, replayed } = await purchase(ctx, userId, body)
+      const { result, replayed } = await purchase(ctx, userId, body, session.sessionId)
       if (!replayed) ctx.metrics.purchased()
       return result
     } catch (err) {
       if (err instanceof ApiFailure && err.httpStatus === 200) ctx.metrics.purchaseRefused(err.key, err.code)
       throw err
     }
-  })
+  }, { sessionRechecked: true })
 }

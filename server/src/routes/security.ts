@@ -94,6 +94,7 @@ export function securityRoutes (app: Api, ctx: AppContext): void {
       }
       return endSessions(trx, ctx.clock, userId, { except: session.sessionId })
     })
+    ctx.sessions.forgetUser(userId)
     return { ended }
   })
 
@@ -149,18 +150,25 @@ export function securityRoutes (app: Api, ctx: AppContext): void {
     await checkDeletion(ctx.db, ctx.clock, userId, forfeit)
     await reauthenticate(request, session.user, { password: body.password, reauth: body.reauth }, 'password')
     const ended = await deleteAccount(ctx.db, ctx.clock, ctx.dialect, userId, forfeit)
+    ctx.sessions.forgetUser(userId)
     // the photos' bucket copies go now; a store that is down is tried again by the maintenance pass
     await eraseMediaObjects(ctx.db, ctx.media).catch(err => request.log.warn({ err }, 'media objects of a deleted account: left for the maintenance pass'))
     return { ended }
   })
 
+  // what this process remembers of the ended sessions goes too (domain/sessions.ts RememberedSessions)
+  const endingSessions = async (userId: number, which: { only?: number; except?: number }) => {
+    const ended = await endSessions(ctx.db, ctx.clock, userId, which)
+    ctx.sessions.forgetUser(userId)
+    return ended
+  }
   defineRoute(app, ctx, r.sessionEnd, async ({ body, userId }) => {
-    const ended = await endSessions(ctx.db, ctx.clock, userId, { only: body.sessionId })
+    const ended = await endingSessions(userId, { only: body.sessionId })
     if (!ended) throw fail.notFound('security.sessionNotFound')
     return { ended }
   })
-  defineRoute(app, ctx, r.sessionsEndOthers, async ({ userId, session }) => ({ ended: await endSessions(ctx.db, ctx.clock, userId, { except: session.sessionId }) }))
-  defineRoute(app, ctx, r.logoutAll, async ({ userId }) => ({ ended: await endSessions(ctx.db, ctx.clock, userId, {}) }))
+  defineRoute(app, ctx, r.sessionsEndOthers, async ({ userId, session }) => ({ ended: await endingSessions(userId, { except: session.sessionId }) }))
+  defineRoute(app, ctx, r.logoutAll, async ({ userId }) => ({ ended: await endingSessions(userId, {}) }))
 
   defineRoute(app, ctx, r.limits, async ({ body, userId }) => setLimits(ctx.db, ctx.clock, userId, body))
 

@@ -77,6 +77,37 @@ describeOnPostgres('three API processes on one PostgreSQL', () => {
     expect(codes.slice(RULES.passwordPerAccountAndIp.limit).every(c => c === 429)).toBe(true)
   }, 60000)
 
+  test('a purchase on B after a logout on A: B remembered the session, the purchase\'s statement refuses it (401), nothing moves', async () => {
+    const s = await shopper('scale_logout_buy', a)
+    const seriesId = (await ok(call(a.origin, 'POST', '/api/seriesList', { page: 1, size: 10 }), 'series')).list[0].id
+    const buyOn = async (via: ServerProcess, key: string) => {
+      const current = await ok(call(a.origin, 'POST', '/api/caseCurrent', { seriesId }, s.token), 'case')
+      const slot = current.slots.find((x: { sold: boolean }) => !x.sold).slot
+      return call(via.origin, 'POST', '/api/casePurchase', { caseId: current.caseId, slots: [slot], acknowledged: true, idempotencyKey: key }, s.token)
+    }
+    // B reads the session for this purchase and remembers it (domain/sessions.ts resolveRechecked)
+    expect((await buyOn(b, `scale-logout-1-${Date.now()}`)).body?.code).toBe(200)
+    const balance = (await ok(call(b.origin, 'POST', '/api/walletBalance', {}, s.token), 'balance')).cashCents
+    await ok(call(a.origin, 'GET', '/logout', undefined, s.token), 'logout on A')
+    const current = await ok(call(c.origin, 'POST', '/api/caseCurrent', { seriesId }), 'case')
+    const free = current.slots.filter((x: { sold: boolean }) => !x.sold).length
+    const key = `scale-logout-2-${Date.now()}`
+    const handle = openDatabase({ databaseUrl: store.databaseUrl, poolSize: 1 })
+    try {
+      const caseId = current.caseId
+      const slot = current.slots.find((x: { sold: boolean }) => !x.sold).slot
+      const refused = await call(b.origin, 'POST', '/api/casePurchase', { caseId, slots: [slot], acknowledged: true, idempotencyKey: key }, s.token)
+      expect(refused.body?.code).toBe(401)
+      const wallet = await handle.db.selectFrom('wallets').select('cash_cents').where('user_id', '=', s.id).executeTakeFirstOrThrow()
+      expect(Number(wallet.cash_cents)).toBe(balance)
+      expect(await handle.db.selectFrom('idempotency_keys').select('key').where('user_id', '=', s.id).where('key', '=', key).execute()).toHaveLength(0)
+      const after = await ok(call(c.origin, 'POST', '/api/caseCurrent', { seriesId }), 'case')
+      if (after.caseId === caseId) expect(after.slots.filter((x: { sold: boolean }) => !x.sold).length).toBe(free)
+    } finally {
+      await handle.close()
+    }
+  }, 60000)
+
   test('one idempotency key sent to A, B and C at once is applied once, and all answer the same purchase', async () => {
     const s = await shopper('scale_key', a)
     const seriesId = (await ok(call(a.origin, 'POST', '/api/seriesList', { page: 1, size: 10 }), 'series')).list[0].id

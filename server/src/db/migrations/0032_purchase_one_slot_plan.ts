@@ -28,7 +28,8 @@ const MARKED_ONE_SLOT = `  if cardinality(v_slots) = 1 then
 ${MARKED.split('\n').map(line => `  ${line}`).join('\n')}
   end if;`
 
-function replaced (): string {
+/** shop_purchase as this migration leaves it (migration 0033 builds on it). */
+export function replaced (): string {
   const parts = FUNCTION.split(MARKED)
   if (parts.length !== 2) throw new Error('migration 0032: the slot update of migration 0026 was not found once')
   return parts.join(MARKED_ONE_SLOT)
