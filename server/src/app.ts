@@ -245,6 +245,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
 
   app.decorateRequest('locale', 'en')
   app.decorateRequest('session', undefined)
+  app.decorateRequest('sessionRemembered', false)
   app.decorateRequest('failure', null)
   app.addHook('onRequest', async (request) => {
     request.locale = localeFrom(request.headers['accept-language'])

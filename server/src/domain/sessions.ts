@@ -134,15 +134,15 @@ export class SessionService {
    * read of the token lately, else resolve's answer, remembered. On SQLite, resolve's answer every time
    * (its lookup is a call in the process, and no statement there checks again).
    */
-  async resolveRechecked (token: string): Promise<ActiveSession | null> {
-    if (dialectOf(this.db) !== 'postgres') return this.resolve(token)
+  async resolveRechecked (token: string): Promise<{ session: ActiveSession | null, remembered: boolean }> {
+    if (dialectOf(this.db) !== 'postgres') return { session: await this.resolve(token), remembered: false }
     const hash = hashToken(token)
     const now = this.clock()
     const known = this.remembered.get(hash, now)
-    if (known) return known
+    if (known) return { session: known, remembered: true }
     const session = await this.read(hash)
     if (session) this.remembered.set(hash, session, now)
-    return session
+    return { session, remembered: false }
   }
 
   /** Forgets what this process remembers of a user's sessions (they were just ended here). */

@@ -43,16 +43,19 @@ export function sendEnvelope (reply: FastifyReply, request: FastifyRequest, fail
   return reply.code(failure.httpStatus).type('application/json; charset=utf-8').send(JSON.stringify(envelopeOf(request, failure)))
 }
 
+/** The app's answer to an error: its envelope (a failure the client made or was told), else a logged 500. */
+export function answerError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const failure = toFailure(error)
+  if (failure) {
+    if (failure.httpStatus >= 500) request.log.warn({ err: error.cause ?? error }, `handled failure: ${failure.key}`)
+    return sendEnvelope(reply, request, failure)
+  }
+  request.log.error({ err: error }, 'unhandled error')
+  return sendEnvelope(reply, request, new ApiFailure(500, 'request.internal', {}, null, 500))
+}
+
 export function installErrorHandling (app: FastifyInstance, isApiPath: (url: string) => boolean, sendIndexHtml: ((reply: FastifyReply) => FastifyReply) | null): void {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const failure = toFailure(error)
-    if (failure) {
-      if (failure.httpStatus >= 500) request.log.warn({ err: error.cause ?? error }, `handled failure: ${failure.key}`)
-      return sendEnvelope(reply, request, failure)
-    }
-    request.log.error({ err: error }, 'unhandled error')
-    return sendEnvelope(reply, request, new ApiFailure(500, 'request.internal', {}, null, 500))
-  })
+  app.setErrorHandler(answerError)
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const url = request.url

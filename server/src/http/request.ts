@@ -12,6 +12,8 @@ declare module 'fastify' {
     locale: Locale
     /** undefined: not looked up yet; null: no valid session. */
     session: ActiveSession | null | undefined
+    /** The session is what the process remembered of the token, not read for this request (SessionService.resolveRechecked). */
+    sessionRemembered: boolean
     /** The failure the request was answered with (an envelope other than code 200), for the metrics. */
     failure: ApiFailure | null
   }
@@ -25,8 +27,21 @@ declare module 'fastify' {
 export async function currentSession (request: FastifyRequest, ctx: AppContext, rechecked = false): Promise<ActiveSession | null> {
   if (request.session !== undefined) return request.session
   const token = bearerToken(request.headers.authorization)
-  request.session = token ? await (rechecked ? ctx.sessions.resolveRechecked(token) : ctx.sessions.resolve(token)) : null
-  return request.session
+  if (!token) return (request.session = null)
+  if (!rechecked) return (request.session = await ctx.sessions.resolve(token))
+  const { session, remembered } = await ctx.sessions.resolveRechecked(token)
+  request.sessionRemembered = remembered
+  return (request.session = session)
+}
+
+/**
+ * A request let in on a remembered session whose answer is a refusal: is the session still live? (a
+ * fresh read; true when it was read for this request anyway). Its refusal is then its answer, else 401.
+ */
+export async function sessionStillLive (request: FastifyRequest, ctx: AppContext): Promise<boolean> {
+  if (!request.sessionRemembered) return true
+  const token = bearerToken(request.headers.authorization)
+  return !!token && !!await ctx.sessions.resolve(token)
 }
 
 /** The logged-in session, or a 401 envelope. */

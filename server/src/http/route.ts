@@ -8,12 +8,13 @@
  * 403, never a 400 about a field, a 415 about a content type or a 413 about a size, whatever the route
  * takes (JSON, a file upload, raw bytes). test/server/operator-routes.test.ts holds every route to it.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { Envelope, type Auth, type BodyOf, type DataOf, type QueryOf, type RouteDef } from '../../../types/api'
 import type { Api, AppContext } from '../context'
 import type { ActiveSession } from '../domain/sessions'
 import { fail, ok } from './envelope'
-import { currentSession, requireSession } from './request'
+import { answerError, sendEnvelope } from './errors'
+import { currentSession, requireSession, sessionStillLive } from './request'
 
 /** The session a handler gets: always one on `user` and `operator` routes. */
 type SessionFor<A extends Auth> = A extends 'user' | 'operator' ? ActiveSession : A extends 'optional' ? ActiveSession | null : null
@@ -85,6 +86,8 @@ export interface RouteOptions {
    * The handler passes the session on to a statement that checks it again and refuses an ended one with
    * 401, changing nothing (shop_purchase, migration 0033): on a `user` route, a session the process read
    * lately then lets the caller in without asking the database again (SessionService.resolveRechecked).
+   * Any other refusal of such a request (its body's 400 included) is given only after a fresh read finds
+   * the session live, else 401: callers see what they would have seen had the session been read first.
    */
   sessionRechecked?: boolean
 }
@@ -103,6 +106,12 @@ export function defineRoute<const R extends RouteDef> (app: Api, ctx: AppContext
         await authorize(request, ctx, def.auth, options.sessionRechecked === true)
       }
     }),
+    // let in on a remembered session, a request is refused (400 for its body, or any other refusal) only
+    // once a fresh read says the session is still live; else 401, as if the session had been read first
+    ...(options.sessionRechecked ? {
+      errorHandler: async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+        await sessionStillLive(request, ctx) ? answerError(error, request, reply) : sendEnvelope(reply, request, fail.unauthorized())
+    } : {}),
     // a file upload is read by its handler (request.file()); OpenAPI shows it as multipart/form-data
     ...(def.upload ? { config: { swaggerTransform: uploadDoc(def.upload) } } : {}),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
