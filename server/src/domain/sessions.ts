@@ -52,9 +52,8 @@ export interface SessionGuard {
  * PostgreSQL, POST /api/casePurchase: shop_purchase, migration 0033). Such a route lets a request in on
  * what the process read of its token up to SESSION_REMEMBER_MS ago, instead of a round trip of its own
  * before the statement's; if the session has ended meanwhile (in this process or another), the statement
- * answers 401 and changes nothing. The only difference a caller can see: within those seconds, after its
- * session ended in another process, a purchase with a malformed body is answered 400 rather than 401.
- * Every other route asks the database each time. Ending a session in this process forgets it at once.
+ * answers 401 and changes nothing, and any other refusal waits for a fresh read (http/route.ts). Every
+ * other route asks the database each time. Ending a session in this process forgets it at once.
  */
 class RememberedSessions {
   private readonly byHash = new Map<string, { session: ActiveSession, readAt: number }>()
@@ -78,8 +77,6 @@ class RememberedSessions {
   forgetUser (userId: number): void {
     for (const [hash, seen] of this.byHash) if (Number(seen.session.user.id) === userId) this.byHash.delete(hash)
   }
-
-  get size (): number { return this.byHash.size }
 }
 
 export class SessionService {
@@ -149,9 +146,6 @@ export class SessionService {
   forgetUser (userId: number): void {
     this.remembered.forgetUser(userId)
   }
-
-  /** How many sessions this process remembers (tests). */
-  get rememberedCount (): number { return this.remembered.size }
 
   private async read (hash: string): Promise<ActiveSession | null> {
     const row = await sessionByHash.first(this.db, hash)

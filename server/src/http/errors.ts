@@ -43,6 +43,12 @@ export function sendEnvelope (reply: FastifyReply, request: FastifyRequest, fail
   return reply.code(failure.httpStatus).type('application/json; charset=utf-8').send(JSON.stringify(envelopeOf(request, failure)))
 }
 
+/** Whether the error is answered as the client's failure (not the server's 5xx). */
+export function isClientFailure (error: FastifyError): boolean {
+  const failure = toFailure(error)
+  return !!failure && failure.httpStatus < 500
+}
+
 /** The app's answer to an error: its envelope (a failure the client made or was told), else a logged 500. */
 export function answerError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const failure = toFailure(error)

@@ -13,7 +13,7 @@ import { Envelope, type Auth, type BodyOf, type DataOf, type QueryOf, type Route
 import type { Api, AppContext } from '../context'
 import type { ActiveSession } from '../domain/sessions'
 import { fail, ok } from './envelope'
-import { answerError, sendEnvelope } from './errors'
+import { answerError, isClientFailure, sendEnvelope } from './errors'
 import { currentSession, requireSession, sessionStillLive } from './request'
 
 /** The session a handler gets: always one on `user` and `operator` routes. */
@@ -108,9 +108,10 @@ export function defineRoute<const R extends RouteDef> (app: Api, ctx: AppContext
     }),
     // let in on a remembered session, a request is refused (400 for its body, or any other refusal) only
     // once a fresh read says the session is still live; else 401, as if the session had been read first
+    // (a server failure stays what it is)
     ...(options.sessionRechecked ? {
       errorHandler: async (error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
-        await sessionStillLive(request, ctx) ? answerError(error, request, reply) : sendEnvelope(reply, request, fail.unauthorized())
+        !isClientFailure(error) || await sessionStillLive(request, ctx) ? answerError(error, request, reply) : sendEnvelope(reply, request, fail.unauthorized())
     } : {}),
     // a file upload is read by its handler (request.file()); OpenAPI shows it as multipart/form-data
     ...(def.upload ? { config: { swaggerTransform: uploadDoc(def.upload) } } : {}),
