@@ -12,14 +12,23 @@
  * (same chunk, no extra request), evaluated one after another in the same order, each in a task of its
  * own (a MessageChannel message between them, which is not throttled like a timer). Some plain
  * libraries get steps of their own first (the `prewarm` option), since otherwise they would be
- * evaluated inside the step of whichever import needs them first. The app is then created exactly as
- * Taro wrote it, and mounted in the next task. Each step is measured (`performance.measure`, named
- * `boot:<module>`), so DevTools and bench/trace-diag.js show what each costs.
+ * evaluated inside the step of whichever import needs them first. Likewise the heavier modules of the
+ * app's own start get steps of their own right before the app's module (the `beforeApp` option): the
+ * app's module imports them, so they would otherwise run in its step. They come after Taro's imports,
+ * which they need. The app is then created exactly as Taro wrote it, and mounted in the next task.
+ * Each step is measured (`performance.measure`, named `boot:<module>`), so DevTools and
+ * bench/boot-tasks.js show what each costs.
  *
  * The generated code uses promise chains, not async functions, so Babel adds no generator runtime.
  * `webpackExports` tells webpack which exports each import uses, as the static import did, so unused
  * exports are still tree-shaken (Taro's component barrel would otherwise bring every component).
  * An error in a step is rethrown outside the promise chain, so the error reporter sees it as before.
+ *
+ * Page mounts are React transitions: the app's `mount` (what Taro's router calls for each page) runs
+ * inside `React.startTransition`, so React renders the page in slices of about 5 ms with the
+ * browser's turn between them, where Taro's plain `forceUpdate` rendered it in one task (home's first
+ * render was most of a 200-250 ms task at 4x slowdown). The commit stays one step, so a page still
+ * appears whole, and the mount's callback still runs after it.
  *
  * Only the H5 build uses it (config/index.ts); the mini-program starts differently.
  */
@@ -72,7 +81,7 @@ function readClause (what) {
  * The entry code with its imports staged, or null when it is not the shape of Taro's H5 app entry
  * (then it is left as generated, with a build warning).
  */
-function stage (code, prewarm = []) {
+function stage (code, prewarm = [], beforeApp = []) {
   const statics = []
   const steps = []
   const body = []
@@ -85,7 +94,14 @@ function stage (code, prewarm = []) {
   }
   const rest = body.join('\n')
   if (!steps.length || /^\s*export\b/m.test(rest) || !/^var history = /m.test(rest)) return null
-  steps.unshift(...prewarm.map(name => ({ src: JSON.stringify(name), label: name, names: [], used: [], assign: '' })))
+  const plain = name => ({ src: JSON.stringify(name), label: name, names: [], used: [], assign: '' })
+  steps.unshift(...prewarm.map(plain))
+  if (beforeApp.length) {
+    // Taro's entry imports the app's component as `component`
+    const app = steps.findIndex(s => s.names.includes('component'))
+    if (app < 0) throw new Error('staged-boot: no import of the app\'s component to put the beforeApp steps before')
+    steps.splice(app, 0, ...beforeApp.map(plain))
+  }
 
   const names = [...new Set(steps.flatMap(s => s.names))]
   const load = s => `import(/* webpackMode: "eager" */${s.used ? ` /* webpackExports: ${JSON.stringify(s.used)} */` : ''} ${s.src})`
@@ -106,8 +122,18 @@ function __bootYield () {
 ${names.length ? `var ${names.join(', ')}\n` : ''}var __bootSteps = [
 ${steps.map(s => `  function () { return ${load(s)}.then(function (ns) { ${s.assign} __bootMeasure(${JSON.stringify(s.label)}) }) }`).join(',\n')}
 ]
+function __bootTransitions (app, R) {
+  if (!app || typeof app.mount !== 'function' || !R || typeof R.startTransition !== 'function') return
+  var mount = app.mount
+  app.mount = function () {
+    var self = this
+    var args = arguments
+    R.startTransition(function () { mount.apply(self, args) })
+  }
+}
 function __bootApp () {
 ${create}
+__bootTransitions(typeof inst === 'undefined' ? null : inst, typeof React === 'undefined' ? null : React)
 __bootMeasure('app created')
 return __bootYield().then(function () {
 ${mount}
@@ -124,7 +150,8 @@ __bootRun(0).catch(function (error) { setTimeout(function () { throw error }) })
 }
 
 function stagedBootLoader (source) {
-  const staged = stage(source, this.getOptions().prewarm)
+  const { prewarm, beforeApp } = this.getOptions()
+  const staged = stage(source, prewarm, beforeApp)
   if (staged === null) this.emitWarning(new Error('staged-boot: the H5 entry is not in the expected shape; left as generated'))
   return staged ?? source
 }
@@ -134,9 +161,10 @@ function stagedBootLoader (source) {
  * in the list). Registered after Taro's own plugin, which adds that loader in the same hook.
  */
 class StagedBootPlugin {
-  /** @param {{ prewarm?: string[] }} options */
+  /** @param {{ prewarm?: string[], beforeApp?: string[] }} options */
   constructor (options = {}) {
     this.prewarm = options.prewarm ?? []
+    this.beforeApp = options.beforeApp ?? []
   }
 
   apply (compiler) {
@@ -145,7 +173,7 @@ class StagedBootPlugin {
         const i = module.loaders.findIndex(l => TARO_H5_LOADER.test(l.loader))
         if (i < 0 || path.parse(module.resource).name !== 'app.config') return
         if (module.loaders.some(l => l.loader === LOADER)) return
-        module.loaders.splice(i, 0, { loader: LOADER, options: { prewarm: this.prewarm }, ident: null, type: null })
+        module.loaders.splice(i, 0, { loader: LOADER, options: { prewarm: this.prewarm, beforeApp: this.beforeApp }, ident: null, type: null })
       })
     })
   }

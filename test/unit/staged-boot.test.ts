@@ -37,7 +37,7 @@ const realSetTimeout = setTimeout
 interface Run { events: string[], window: Record<string, unknown>, errors: unknown[] }
 
 /** Runs the staged code; every import() resolves a fake module and logs it, every task boundary logs '|'. */
-async function run (code: string): Promise<Run> {
+async function run (code: string, replace: (events: string[]) => Record<string, Record<string, unknown>> = () => ({})): Promise<Run> {
   const events: string[] = []
   const window: Record<string, unknown> = {}
   const errors: unknown[] = []
@@ -56,7 +56,8 @@ async function run (code: string): Promise<Run> {
       }
     },
     react: { name: 'React' },
-    'react-dom': { default: { name: 'ReactDOM' }, version: '18' }
+    'react-dom': { default: { name: 'ReactDOM' }, version: '18' },
+    ...replace(events)
   }
   // import() is syntax: the test rewrites it to a function call it can answer
   const plain = code
@@ -102,6 +103,77 @@ test('the imports are evaluated in the same order, one task each, prewarmed libr
     'px {"designWidth":750}'
   ])
   expect(window.__taroAppConfig).toEqual({ pages: ['pages/login/index'] })
+})
+
+test('the beforeApp modules get steps of their own right before the app, after Taro\'s imports', async () => {
+  const code = stage(ENTRY, ['mobx'], ['@/stores/locale', '@/services/request'])!
+  const { events } = await run(code)
+  const evals = events.filter(e => e.startsWith('eval '))
+  expect(evals.slice(0, 7)).toEqual([
+    'eval mobx',
+    'eval @tarojs/plugin-platform-h5/dist/runtime',
+    'eval @tarojs/taro',
+    'eval @tarojs/router',
+    'eval @tarojs/components/global.css',
+    'eval @/stores/locale',
+    'eval @/services/request'
+  ])
+  expect(evals[7]).toBe('eval ./src/app')
+  // each in a task of its own
+  expect(events.slice(events.indexOf('eval @/stores/locale'), events.indexOf('eval ./src/app') + 1)).toEqual([
+    'eval @/stores/locale', '|', 'eval @/services/request', '|', 'eval ./src/app'
+  ])
+  expect(() => stage(ENTRY.replace('import component from "./src/app"', 'import app from "./src/app"'), [], ['@/stores/locale']))
+    .toThrow(/no import of the app's component/)
+})
+
+test('page mounts are React transitions: rendered in slices, not in one long task', async () => {
+  const code = stage(ENTRY)!
+  const mounted: unknown[] = []
+  const { events } = await run(code, events => {
+    const app = {
+      name: 'app',
+      mount (this: { name: string }, page: string, id: string, cb: () => void) {
+        events.push(`app.mount ${page} ${id} on ${this.name}`)
+        mounted.push(cb)
+      }
+    }
+    return {
+      react: {
+        name: 'React',
+        startTransition: (fn: () => void) => { events.push('transition {'); fn(); events.push('}') }
+      },
+      '@tarojs/plugin-framework-react/dist/runtime': { createReactApp: () => app },
+      '@tarojs/router': {
+        createBrowserHistory: () => 'history',
+        handleAppMount: () => undefined,
+        // what Taro's router does with the app it is given: mounts the first page on it
+        createRouter: (_h: unknown, inst: typeof app) => inst.mount('Login', 'pages/login/index', () => 'done')
+      }
+    }
+  })
+  expect(events.slice(events.indexOf('transition {'), events.indexOf('}') + 1)).toEqual([
+    'transition {', 'app.mount Login pages/login/index on app', '}'
+  ])
+  expect(mounted).toHaveLength(1)
+  expect((mounted[0] as () => string)()).toBe('done')
+})
+
+test('without startTransition (or an app without mount) the mount is left as it is', async () => {
+  const code = stage(ENTRY)!
+  const { events } = await run(code, events => {
+    const app = { mount: (page: string) => events.push(`app.mount ${page}`) }
+    return {
+      '@tarojs/plugin-framework-react/dist/runtime': { createReactApp: () => app },
+      '@tarojs/router': {
+        createBrowserHistory: () => 'history',
+        handleAppMount: () => undefined,
+        createRouter: (_h: unknown, inst: typeof app) => inst.mount('Login')
+      }
+    }
+  })
+  expect(events).toContain('app.mount Login')
+  expect(events).not.toContain('transition {')
 })
 
 test('webpack is told which exports each import uses, so the rest is still tree-shaken; the runtime import stays static', () => {
