@@ -19,7 +19,8 @@
  * generic splash. Without JavaScript the login page in the default language shows. When the app's
  * first page has rendered, src/components/PageShell removes the copy in the same frame (carrying over
  * whatever was typed into its fields). The entry's CSS is inlined and its scripts are fetched right
- * after the first paint (paintFirst), so the first paint needs the HTML alone.
+ * after the first paint (paintFirst), with the chunks of the view's page, so the first paint needs the
+ * HTML alone.
  *
  * Runs as a webpack plugin of the production H5 build (config/index.ts) and by hand:
  *   node scripts/prerender.js [dir=dist/h5]
@@ -150,6 +151,12 @@ async function snapshot (ctxFactory, base, view, locale, stored) {
     if (stored) await page.addInitScript(l => localStorage.setItem('app_locale', JSON.stringify({ data: l })), locale)
     const errors = []
     page.on('pageerror', e => errors.push(e.message))
+    // the scripts and style sheets the route fetched to show its page: its chunks
+    const files = []
+    page.on('request', r => {
+      const url = new URL(r.url())
+      if (url.origin === base && /^\/(js|css)\/[^/]+\.(js|css)$/.test(url.pathname) && !files.includes(url.pathname)) files.push(url.pathname)
+    })
     await page.goto(base + view.route, { waitUntil: 'domcontentloaded' })
     await page.locator(view.ready).first().waitFor({ timeout: 30000 })
     await page.waitForFunction(() => !document.getElementById('splash'))
@@ -158,7 +165,7 @@ async function snapshot (ctxFactory, base, view, locale, stored) {
     if (errors.length) throw new Error(`${view.route}: ${errors.join('; ')}`)
     const snap = await page.evaluate(snapshotInPage)
     await page.unrouteAll({ behavior: 'ignoreErrors' })
-    return snap
+    return { ...snap, files }
   } finally {
     await ctx.close()
   }
@@ -192,8 +199,17 @@ function bodyBlock (views) {
  * The entry's stylesheet inlined (one request less before the first paint), and the entry's scripts
  * fetched once the first paint is done instead of competing with it for a slow link: a loader adds
  * them (in order) right after the first frame, or at once in a hidden tab (no frames there).
+ *
+ * With them go the chunks of the page the view shows (`viewFiles`: view name -> the scripts and style
+ * sheets its route fetched when it was prerendered, other than the entry's): its scripts as async
+ * scripts, its style sheets as preloads. Otherwise the router asks for them only once the app runs,
+ * inside the task that mounts the page (creating the elements and compiling the scripts there: about
+ * 80 ms of that task at Lighthouse's 4x slowdown), and a round trip later. webpack's chunk loading then
+ * finds the scripts already run, or still loading, by their `src` (no second request); a preloaded
+ * style sheet is not one it matches, so it still adds the sheet itself and waits for it to load
+ * before the page renders, from the preload's copy.
  */
-function paintFirst (html, dir) {
+function paintFirst (html, dir, viewFiles = {}) {
   html = html.replace(/<link href="(\/css\/[^"]+\.css)" rel="stylesheet">/g, (tag, href) => {
     const file = path.join(dir, href)
     if (!fs.existsSync(file)) return tag
@@ -204,8 +220,17 @@ function paintFirst (html, dir) {
   const scripts = []
   html = html.replace(/<script defer="defer" src="([^"]+)"><\/script>/g, (_, src) => { scripts.push(src); return '' })
   if (!scripts.length) return html
-  const loader = `!function(d){var done=0,js=${JSON.stringify(scripts)};function go(){if(done)return;done=1;` +
-    'js.forEach(function(src){var s=d.createElement(\'script\');s.src=src;s.async=false;d.head.appendChild(s)})}' +
+  const entry = new Set(scripts)
+  const pages = {}
+  for (const [view, files] of Object.entries(viewFiles)) {
+    const own = (files || []).filter(f => !entry.has(f) && !html.includes(`data-entry-css="${f}"`))
+    if (own.length) pages[view] = own
+  }
+  const loader = `!function(d){var done=0,js=${JSON.stringify(scripts)},pages=${JSON.stringify(pages)};function go(){if(done)return;done=1;` +
+    'js.forEach(function(src){var s=d.createElement(\'script\');s.src=src;s.async=false;d.head.appendChild(s)});' +
+    'var own=pages[d.documentElement.getAttribute(\'data-prerender\')]||[];' +
+    'own.forEach(function(src){var e;if(/\\.css$/.test(src)){e=d.createElement(\'link\');e.rel=\'preload\';e.setAttribute(\'as\',\'style\');e.href=src}' +
+    'else{e=d.createElement(\'script\');e.src=src;e.async=true}d.head.appendChild(e)})}' +
     // after the frame, once the browser reports the first contentful paint where it can (Chrome, Safari
     // 14.1+): a frame's end can come before its paint is presented, and a script fetched in between
     // competes with it
@@ -260,7 +285,7 @@ async function prerender (dir, { log = console.log } = {}) {
           snap = await snapshot(ctxFactory, base, view, locale, true)
           if (snap.locale.slice(0, 2) !== locale) throw new Error(`${view.route}: the app did not render in ${locale} (got ${snap.locale})`)
         }
-        views.push({ name: `${view.page}-${locale}`, locale, html: snap.html, rules: snap.rules })
+        views.push({ name: `${view.page}-${locale}`, locale, html: snap.html, rules: snap.rules, files: snap.files })
       }
     }
     const css = mergeRules(views.map(v => v.rules)).join('\n')
@@ -269,7 +294,7 @@ async function prerender (dir, { log = console.log } = {}) {
     if (!html.includes('</head>') || !/<body[^>]*>/.test(html)) throw new Error('index.html has no </head> or <body>')
     html = html.replace('</head>', `${headBlock(views, css, defaultLocale, configured)}</head>`)
     html = html.replace(/<body([^>]*)>/, (m) => `${m}${bodyBlock(views)}`)
-    html = paintFirst(html, dir)
+    html = paintFirst(html, dir, Object.fromEntries(views.map(v => [v.name, v.files])))
     fs.writeFileSync(indexFile, html)
     // the server sends index.html compressed: its copies follow the new file
     for (const ext of ['br', 'gz']) fs.rmSync(`${indexFile}.${ext}`, { force: true })

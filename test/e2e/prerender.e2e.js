@@ -27,6 +27,8 @@ function differingPixels (a, b) {
 async function open (base, route, { locale, scripts }) {
   const { ctx, close } = await launchPhone({ locale })
   const page = await ctx.newPage()
+  const requests = []
+  page.on('request', r => requests.push(new URL(r.url()).pathname))
   await page.addInitScript(() => {
     window.__shifts = 0
     new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts += e.value })
@@ -41,7 +43,7 @@ async function open (base, route, { locale, scripts }) {
     return route.continue()
   })
   await page.goto(`${base}${route}`, { waitUntil: 'domcontentloaded' })
-  return { page, close, release }
+  return { page, close, release, requests }
 }
 
 async function shot (page, name) {
@@ -60,6 +62,9 @@ async function run ({ base }) {
     assert.ok(html.includes(text), `index.html lacks "${text}"`)
   }
   assert.match(html, /html:not\(\[data-prerender\]\) \[data-view="login-en"\]/, 'without JavaScript the login page in English shows')
+  // each view's page chunks, fetched by the entry's loader with the entry's scripts
+  const pageFiles = JSON.parse(/,pages=(\{.*?\});function go\(/.exec(html)?.[1] ?? 'null')
+  assert.ok(pageFiles, 'the loader lists the chunks of each view')
 
   for (const [route, locale, name, ready] of [
     ['/', 'en-US', 'login-en', '.login-page .login-submit'],
@@ -89,6 +94,18 @@ async function run ({ base }) {
       assert.ok(diff <= pre.width * pre.height * 0.001, `${name}: ${diff} pixels differ between the prerendered copy and the app`)
       const shifts = await after.page.evaluate(() => window.__shifts)
       assert.ok(shifts < 0.001, `${name}: layout shift ${shifts}`)
+      // the page's chunks came with the entry's scripts, before the app asked the API anything, and
+      // webpack did not fetch them a second time when the router wanted them
+      const own = pageFiles[name]
+      assert.ok(own && own.some(f => f.endsWith('.js')), `${name}: the loader knows the page's scripts`)
+      const firstApi = after.requests.findIndex(p => p.startsWith('/dev-api/'))
+      assert.ok(firstApi > 0, `${name}: the app called the API`)
+      for (const file of own) {
+        const at = after.requests.indexOf(file)
+        assert.ok(at >= 0 && at < firstApi, `${name}: ${file} fetched before the app ran (${after.requests.join(' ')})`)
+      }
+      const chunks = after.requests.filter(p => /^\/(js|css)\//.test(p))
+      assert.deepEqual(chunks, [...new Set(chunks)], `${name}: a chunk fetched twice`)
     } finally {
       await after.close()
     }
