@@ -12,8 +12,9 @@
  * code 1 when a goal is missed. The header gives the date, the machine and the load average before
  * and after the runs (the benchmarks page records them with each row).
  *
- * Usage: node bench/lighthouse.mjs [--runs 5] [--build] [--also DIR] [--requests]   (--build rebuilds dist/h5 first;
- * --requests lists each page's requests with their transferred bytes, from its last run;
+ * Usage: node bench/lighthouse.mjs [--runs 5] [--build] [--also DIR] [--requests] [--tasks]   (--build rebuilds dist/h5 first;
+ * --requests lists each page's requests with their transferred bytes, from its last run; --tasks lists
+ * each page's long tasks of its last run as Lighthouse simulated them (start, duration, script), the ones TBT counts;
  * --also measures another H5 build of the shop too, e.g. one made with STAGED_BOOT=0, as "login (DIR)" and
  * "home (DIR)", interleaved with the rest)
  * Chromium: CHROME_PATH, else Debian's /usr/bin/chromium (as the e2e tests).
@@ -106,7 +107,8 @@ try {
         bytes: a['total-byte-weight'].numericValue,
         requests: requests.length,
         foreign: requests.filter(r => !r.url.startsWith(origin) && !r.url.startsWith('data:')).map(r => r.url),
-        each: requests.map(r => [r.url.replace(origin, ''), r.transferSize || 0, r.resourceType])
+        each: requests.map(r => [r.url.replace(origin, ''), r.transferSize || 0, r.resourceType]),
+        tasks: (a['long-tasks'].details?.items ?? []).map(x => [x.startTime, x.duration, String(x.url).replace(origin, '')])
       })
       process.stdout.write('.')
     }
@@ -142,6 +144,14 @@ try {
       const each = rs[rs.length - 1].each
       console.log(`${name}: ${each.length} requests, ${kb(each.reduce((n, [, b]) => n + b, 0))}`)
       for (const [url, b, type] of [...each].sort((x, y) => y[1] - x[1])) console.log(`  ${(b / 1024).toFixed(1).padStart(7)} KB  ${String(type).padEnd(10)} ${url.slice(0, 90)}`)
+    }
+    console.log('')
+  }
+  if (process.argv.includes('--tasks')) {
+    for (const [name, rs] of Object.entries(rows)) {
+      const { tasks, tbt } = rs[rs.length - 1]
+      console.log(`${name}: ${tasks.length} long tasks in its last run (TBT ${Math.round(tbt)} ms)`)
+      for (const [start, duration, url] of tasks) console.log(`  at ${String(Math.round(start)).padStart(5)} ms  ${String(Math.round(duration)).padStart(4)} ms  ${url.slice(0, 80)}`)
     }
     console.log('')
   }
