@@ -7,7 +7,7 @@
 import vm from 'node:vm'
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { stage } = require('../../scripts/webpack/staged-boot.js') as { stage: (code: string, prewarm?: string[]) => string | null }
+const { stage } = require('../../scripts/webpack/staged-boot.js') as { stage: (code: string, prewarm?: string[], beforeApp?: string[]) => string | null }
 
 /** The shape of Taro 4's generated H5 entry (taro-loader/lib/h5), shortened. */
 const ENTRY = [
