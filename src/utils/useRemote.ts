@@ -6,12 +6,8 @@
  * Only the latest request counts: an answer that arrives after a newer request started (a refresh, a
  * filter changed), or after the component unmounted, is dropped (no setState then). Nothing here uses a
  * browser global, so it runs the same in the mini-program and on H5.
- *
- * An answer is rendered as a React transition (`startTransition`): a page of cards is rendered in
- * slices with the browser's turn between them, not in one long task (on H5 the first list on home was
- * one of the longest tasks of its start). Starting to load and failing stay immediate.
  */
-import { startTransition, useCallback, useEffect, useMemo, useRef, useState, type DependencyList } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type DependencyList } from 'react'
 import Taro, { usePullDownRefresh, useReachBottom } from '@tarojs/taro'
 import { REACH_BOTTOM_THROTTLE_MS, throttle } from './throttle'
 
@@ -102,7 +98,7 @@ export function useRemote<T> (load: (step: LoadStep<T>) => Promise<T>, deps: Dep
     try {
       const data = await latest.current.load(step)
       if (!gen.counts(g)) return
-      startTransition(() => setState({ data, loading: false, failed: false, error: null }))
+      setState({ data, loading: false, failed: false, error: null })
       latest.current.options.onSuccess?.(data)
     } catch (error) {
       if (!gen.counts(g)) return
@@ -207,10 +203,10 @@ export function usePagedList<A extends PageAnswer<unknown>> (
       c.hasMore = list.length >= latest.current.options.pageSize && c.count < (answer.total ?? Infinity)
       const total = answer.total ?? c.count
       const hasMore = c.hasMore
-      startTransition(() => setState(s => ({
+      setState(s => ({
         items: page === 1 || !s.items ? list : [...s.items, ...list],
         total, page, last: answer, loading: false, failed: false, error: null, hasMore, failedPage: 0
-      })))
+      }))
       latest.current.options.onSuccess?.(answer)
     } catch (error) {
       if (!gen.counts(g)) return
