@@ -26,9 +26,10 @@
  *
  * Page mounts are React transitions: the app's `mount` (what Taro's router calls for each page) runs
  * inside `React.startTransition`, so React renders the page in slices of about 5 ms with the
- * browser's turn between them, where Taro's plain `forceUpdate` rendered it in one task (home's first
- * render was most of a 200-250 ms task at 4x slowdown). The commit stays one step, so a page still
- * appears whole, and the mount's callback still runs after it.
+ * browser's turn between them, where Taro's plain `forceUpdate` rendered it in the task that mounts
+ * it. (Most of that task at 4x slowdown, 200-250 ms on home, was fetching and compiling the page's
+ * chunks; scripts/prerender.js now fetches them with the entry.) The commit stays one step, so a page
+ * still appears whole, and the mount's callback still runs after it.
  *
  * Only the H5 build uses it (config/index.ts); the mini-program starts differently.
  */
