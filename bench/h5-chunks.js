@@ -110,5 +110,5 @@ if (!haveMaps) {
   }
   const rows = [...weight].sort((a, b) => b[1] - a[1])
   console.log(`the scripts of login and home and pages-common by package, brotli-scaled (total ${(rows.reduce((n, [, w]) => n + w, 0) / 1024).toFixed(1)} KB):`)
-  for (const [k, w] of rows.slice(0, 40)) console.log(`  ${(w / 1024).toFixed(2).padStart(6)} KB  ${k}`)
+  for (const [k, w] of rows.slice(0, Number(process.env.ROWS || 40))) console.log(`  ${(w / 1024).toFixed(2).padStart(6)} KB  ${k}`)
 }

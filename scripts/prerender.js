@@ -12,11 +12,18 @@
  * the same way, so the copy and the app never match each other's selectors (nor
  * the tests'), and the copy looks exactly like the app's first render.
  *
- * In the HTML: <div id="prerender"> (fixed over the viewport) holds one view per page and language;
- * a small script in <head> picks the view before the body is parsed (the route; no view for a stored
- * session on the login page, which goes on to home by itself; the language as the app resolves it:
- * stored choice, configured TARO_APP_LOCALE, browser language, English) and shows it instead of the
- * generic splash. Without JavaScript the login page in the default language shows. When the app's
+ * Each page gets a document of its own, with only its views and the CSS they use: index.html carries
+ * the login page (it is served at "/", at the login route, and for every route without a document of
+ * its own) and pagesA/home/index.html home's skeleton (the shop's server sends it for
+ * /pagesA/home/index: server/src/http/static.ts; scripts/serve-h5.js does the same). One document for
+ * all four views made each phone download and parse the other page's copy too (about 40 KB of HTML
+ * and CSS in the first task).
+ *
+ * In a document: <div id="prerender"> (fixed over the viewport) holds one view per language of its
+ * page; a small script in <head> picks the view before the body is parsed (none on another route,
+ * and none for a stored session on the login page, which goes on to home by itself; the language as
+ * the app resolves it: stored choice, configured TARO_APP_LOCALE, browser language, English) and
+ * shows it instead of the generic splash. Without JavaScript the page in the default language shows. When the app's
  * first page has rendered, src/components/PageShell removes the copy in the same frame (carrying over
  * whatever was typed into its fields). The entry's CSS is inlined and its scripts are fetched right
  * after the first paint (paintFirst), with the chunks of the view's page, so the first paint needs the
@@ -30,9 +37,10 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
+/** `document`: the file the page's views go into (its route plus .html, but the entry page's is index.html). */
 const VIEWS = [
-  { page: 'login', route: '/pages/login/index', ready: '.login-page .login-submit' },
-  { page: 'home', route: '/pagesA/home/index', ready: '.home-page .series-skeleton' }
+  { page: 'login', route: '/pages/login/index', ready: '.login-page .login-submit', document: 'index.html' },
+  { page: 'home', route: '/pagesA/home/index', ready: '.home-page .series-skeleton', document: 'pagesA/home/index.html' }
 ]
 const LOCALES = ['zh', 'en']
 const FALLBACK_LOCALE = 'en'
@@ -171,14 +179,14 @@ async function snapshot (ctxFactory, base, view, locale, stored) {
   }
 }
 
-/** The <head> part: the rules that pick a view, the copy's CSS, and the script that picks. */
-function headBlock (views, css, defaultLocale, configuredLocale) {
+/** The <head> part of a page's document: the rules that pick a view, the copy's CSS, and the script that picks. */
+function headBlock (page, views, css, defaultLocale, configuredLocale) {
   const names = views.map(v => v.name)
   const show = names.map(n => `html[data-prerender="${n}"] #prerender,html[data-prerender="${n}"] [data-view="${n}"]`).join(',')
   const hideSplash = names.map(n => `html[data-prerender="${n}"] #splash`).join(',')
-  const noScript = `html:not([data-prerender]) #prerender,html:not([data-prerender]) [data-view="login-${defaultLocale}"]`
+  const noScript = `html:not([data-prerender]) #prerender,html:not([data-prerender]) [data-view="${page}-${defaultLocale}"]`
   const pick = `!function(d){var v='none';try{` +
-    `var p=location.pathname.replace(/\\/+$/,'')||'/',R=${JSON.stringify(ROUTES)},g=function(k){try{var o=JSON.parse(localStorage.getItem(k));return o&&o.data}catch(e){return ''}},` +
+    `var p=location.pathname.replace(/\\/+$/,'')||'/',R=${JSON.stringify({ [page]: ROUTES[page] })},g=function(k){try{var o=JSON.parse(localStorage.getItem(k));return o&&o.data}catch(e){return ''}},` +
     `m=function(x){x=String(x||'').toLowerCase().split(/[-_]/)[0];return x==='zh'||x==='en'?x:''},page='';` +
     `for(var k in R)if(R[k].indexOf(p)>=0)page=k;` +
     `if(page==='login'&&g('h5_token'))page='';` +
@@ -256,6 +264,10 @@ async function prerender (dir, { log = console.log } = {}) {
   const indexFile = path.join(dir, 'index.html')
   const original = stripPrerender(fs.readFileSync(indexFile, 'utf8'))
   fs.writeFileSync(indexFile, original) // the pages render without an older copy in the way
+  for (const view of VIEWS) {
+    if (view.document === 'index.html') continue
+    for (const ext of ['', '.br', '.gz']) fs.rmSync(path.join(dir, view.document + ext), { force: true })
+  }
   const { createServer } = require('./serve-h5')
   const { chromium: pw } = require('playwright-core')
   const server = createServer(dir)
@@ -288,19 +300,25 @@ async function prerender (dir, { log = console.log } = {}) {
         views.push({ name: `${view.page}-${locale}`, locale, html: snap.html, rules: snap.rules, files: snap.files })
       }
     }
-    const css = mergeRules(views.map(v => v.rules)).join('\n')
     const defaultLocale = configured || FALLBACK_LOCALE
-    let html = original
-    if (!html.includes('</head>') || !/<body[^>]*>/.test(html)) throw new Error('index.html has no </head> or <body>')
-    html = html.replace('</head>', `${headBlock(views, css, defaultLocale, configured)}</head>`)
-    html = html.replace(/<body([^>]*)>/, (m) => `${m}${bodyBlock(views)}`)
-    html = paintFirst(html, dir, Object.fromEntries(views.map(v => [v.name, v.files])))
-    fs.writeFileSync(indexFile, html)
-    // the server sends index.html compressed: its copies follow the new file
-    for (const ext of ['br', 'gz']) fs.rmSync(`${indexFile}.${ext}`, { force: true })
+    if (!original.includes('</head>') || !/<body[^>]*>/.test(original)) throw new Error('index.html has no </head> or <body>')
+    const documents = []
+    for (const { page, document } of VIEWS) {
+      const own = views.filter(v => v.name.startsWith(`${page}-`))
+      const css = mergeRules(own.map(v => v.rules)).join('\n')
+      let html = original.replace('</head>', `${headBlock(page, own, css, defaultLocale, configured)}</head>`)
+      html = html.replace(/<body([^>]*)>/, (m) => `${m}${bodyBlock(own)}`)
+      html = paintFirst(html, dir, Object.fromEntries(own.map(v => [v.name, v.files])))
+      const file = path.join(dir, document)
+      fs.mkdirSync(path.dirname(file), { recursive: true })
+      fs.writeFileSync(file, html)
+      // the server sends the documents compressed: their copies follow the new files
+      for (const ext of ['br', 'gz']) fs.rmSync(`${file}.${ext}`, { force: true })
+      documents.push({ file: document, views: own.map(v => v.name), htmlBytes: html.length, cssBytes: css.length })
+    }
     require('./precompress').precompressDir(dir)
-    const summary = { views: views.map(v => v.name), cssBytes: css.length, htmlBytes: html.length, ms: Date.now() - t0, defaultLocale }
-    log(`prerender: ${summary.views.join(', ')} into index.html (${(html.length / 1024).toFixed(1)} KB, CSS ${(css.length / 1024).toFixed(1)} KB) in ${(summary.ms / 1000).toFixed(1)} s`)
+    const summary = { views: views.map(v => v.name), documents, ms: Date.now() - t0, defaultLocale }
+    log(`prerender in ${(summary.ms / 1000).toFixed(1)} s: ${documents.map(d => `${d.views.join(', ')} into ${d.file} (${(d.htmlBytes / 1024).toFixed(1)} KB, CSS ${(d.cssBytes / 1024).toFixed(1)} KB)`).join('; ')}`)
     return summary
   } finally {
     await browser.close()

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Static server for dist/h5 with the history-mode fallback (deep links such as
-// /pagesA/home/index?x=1 load index.html). Used until the API server serves the build itself,
+// /pagesA/home/index?x=1 load the page's own document, pagesA/home/index.html, when the build has
+// one, as the shop's server does: server/src/http/static.ts; else index.html). Used until the API server serves the build itself,
 // and by tests that need the H5 app alone. Usage: node scripts/serve-h5.js [dir] [port]
 const http = require('node:http')
 const fs = require('node:fs')
@@ -26,7 +27,12 @@ function createServer (root) {
     let file = path.join(ROOT, path.normalize(urlPath))
     const inside = file === ROOT || file.startsWith(ROOT + path.sep)
     const isFile = inside && fs.existsSync(file) && fs.statSync(file).isFile()
-    if (!isFile) file = path.join(ROOT, 'index.html')
+    if (!isFile) {
+      // a page route's own document: <route>.html, for routes such as /pagesA/home/index
+      const route = urlPath.replace(/\/+$/, '')
+      const own = /^\/[\w-]+(\/[\w-]+)*\/index$/.test(route) && path.join(ROOT, `${route}.html`)
+      file = own && fs.existsSync(own) && fs.statSync(own).isFile() ? own : path.join(ROOT, 'index.html')
+    }
     const type = TYPES[path.extname(file)] || 'application/octet-stream'
     const immutable = isFile && /\.[0-9a-f]{8}\.(js|css)$/.test(file)
     res.writeHead(200, { 'Content-Type': type, 'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache' })

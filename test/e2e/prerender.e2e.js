@@ -1,6 +1,7 @@
 /**
  * The prerendered first paint (scripts/prerender.js): index.html itself carries the login page (in the
- * default language, and the other) and home's skeleton; with the app's scripts held back the phone
+ * default language, and the other), home's own document (pagesA/home/index.html, sent for its route)
+ * home's skeleton, and neither carries the other's; with the app's scripts held back the phone
  * shows them; once the app has rendered, the copy is gone and the screen is the same pixel for pixel
  * (no layout shift either), there is one login form, and what was typed into the copy is in the app's
  * field. Screenshots: prerender-*.png in test-results/screenshots.
@@ -56,15 +57,26 @@ async function shot (page, name) {
 async function run ({ base }) {
   fs.mkdirSync(SHOTS, { recursive: true })
 
-  // 1. the HTML itself: the login form's texts in the default language (en) and in zh, home's skeleton
+  // 1. the HTML itself: the login form's texts in the default language (en) and in zh at / and at the
+  // login route; home's skeleton in its own document; each without the other page's copy
   const html = await (await fetch(`${base}/`)).text()
-  for (const text of ['Welcome to Pickbox', 'Password', 'Log in', 'No account yet? Sign up', '欢迎来到拾盒', '密码登录', 'series-skeleton']) {
+  for (const text of ['Welcome to Pickbox', 'Password', 'Log in', 'No account yet? Sign up', '欢迎来到拾盒', '密码登录']) {
     assert.ok(html.includes(text), `index.html lacks "${text}"`)
   }
+  assert.ok(!html.includes('series-skeleton'), 'the login document carries no copy of home')
+  assert.equal(await (await fetch(`${base}/pages/login/index?x=1`, { headers: { accept: 'text/html' } })).text(), html, 'the login route gets the same document')
   assert.match(html, /html:not\(\[data-prerender\]\) \[data-view="login-en"\]/, 'without JavaScript the login page in English shows')
+  const homeHtml = await (await fetch(`${base}/pagesA/home/index`, { headers: { accept: 'text/html' } })).text()
+  assert.ok(homeHtml.includes('pr-series-skeleton'), 'home\'s document carries its skeleton')
+  for (const text of ['Welcome to Pickbox', '欢迎来到拾盒', 'pr-login-submit']) assert.ok(!homeHtml.includes(text), `home's document carries login's "${text}"`)
+  assert.match(homeHtml, /html:not\(\[data-prerender\]\) \[data-view="home-en"\]/, 'without JavaScript home in English shows')
+  // a route without a document of its own gets index.html (and shows the splash: no view of its page)
+  assert.equal(await (await fetch(`${base}/pagesA/profile/index`, { headers: { accept: 'text/html' } })).text(), html)
   // each view's page chunks, fetched by the entry's loader with the entry's scripts
-  const pageFiles = JSON.parse(/,pages=(\{.*?\});function go\(/.exec(html)?.[1] ?? 'null')
-  assert.ok(pageFiles, 'the loader lists the chunks of each view')
+  const loaderPages = doc => JSON.parse(/,pages=(\{.*?\});function go\(/.exec(doc)?.[1] ?? 'null')
+  const pageFiles = { ...loaderPages(html), ...loaderPages(homeHtml) }
+  assert.deepEqual(Object.keys(loaderPages(html)).sort(), ['login-en', 'login-zh'], 'the login document lists the chunks of its views')
+  assert.deepEqual(Object.keys(loaderPages(homeHtml)).sort(), ['home-en', 'home-zh'], 'home\'s document lists the chunks of its views')
 
   for (const [route, locale, name, ready] of [
     ['/', 'en-US', 'login-en', '.login-page .login-submit'],

@@ -8,6 +8,8 @@ import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 
+import { documentFor, pageDocuments } from '../../server/src/http/static'
+
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { precompressDir } = require('../../scripts/precompress.js') as {
   precompressDir: (dir: string) => { files: number; bytes: number; br: number; gz: number }
@@ -25,6 +27,7 @@ describe('precompressed static files', () => {
   let app: Awaited<ReturnType<typeof import('../../server/src/app')['buildApp']>>
   const js = bundleLike()
   const html = `<!doctype html><html><head><title>shop</title></head><body>${'<div class="skeleton"></div>'.repeat(80)}</body></html>`
+  const homeHtml = `<!doctype html><html><head><title>home</title></head><body>${'<div class="series-skeleton"></div>'.repeat(60)}</body></html>`
   const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4000, 7)])
 
   beforeAll(async () => {
@@ -32,6 +35,12 @@ describe('precompressed static files', () => {
     fs.mkdirSync(path.join(dir, 'js'))
     fs.mkdirSync(path.join(dir, 'static'))
     fs.writeFileSync(path.join(dir, 'index.html'), html)
+    // a page's own document (scripts/prerender.js writes home's), and an index.html among the scripts
+    // that is no page's
+    fs.mkdirSync(path.join(dir, 'pagesA', 'home'), { recursive: true })
+    fs.writeFileSync(path.join(dir, 'pagesA', 'home', 'index.html'), homeHtml)
+    fs.mkdirSync(path.join(dir, 'js', 'pagesA'))
+    fs.writeFileSync(path.join(dir, 'js', 'pagesA', 'index.html'), 'not a page')
     fs.writeFileSync(path.join(dir, 'js', 'app.0123abcd.js'), js)
     fs.writeFileSync(path.join(dir, 'js', 'tiny.0123abcd.js'), 'console.log(1)')
     fs.writeFileSync(path.join(dir, 'static', 'logo.png'), png)
@@ -39,7 +48,7 @@ describe('precompressed static files', () => {
     const { loadConfig } = await import('../../server/src/config')
     const { openDatabase } = await import('../../server/src/db')
     const summary = precompressDir(dir)
-    expect(summary.files).toBe(2) // app.js and index.html; tiny.js is under 1 KiB, the PNG is no text
+    expect(summary.files).toBe(3) // app.js and the two documents; tiny.js and js/pagesA/index.html are under 1 KiB, the PNG is no text
     app = await buildApp({ config: loadConfig({ NODE_ENV: 'test', STATIC_DIR: dir }), database: openDatabase({}), maintenance: false })
   })
   afterAll(async () => {
@@ -86,7 +95,7 @@ describe('precompressed static files', () => {
   })
 
   test('index.html, at / and as the history fallback, is compressed and revalidated', async () => {
-    for (const url of ['/', '/pagesA/home/index?x=1']) {
+    for (const url of ['/', '/pagesA/profile/index?x=1']) {
       const res = await app.inject({ method: 'GET', url, headers: { accept: 'text/html', 'accept-encoding': 'br' } })
       expect(res.statusCode).toBe(200)
       expect(res.headers['content-encoding']).toBe('br')
@@ -95,6 +104,30 @@ describe('precompressed static files', () => {
       expect(res.headers.vary).toMatch(/accept-encoding/i)
       expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(html)
     }
+  })
+
+  test('a page with a document of its own gets it, compressed and revalidated; every other page route gets index.html', async () => {
+    for (const url of ['/pagesA/home/index', '/pagesA/home/index/', '/pagesA/home/index?x=1#top']) {
+      const res = await app.inject({ method: 'GET', url, headers: { accept: 'text/html', 'accept-encoding': 'br' } })
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['content-encoding']).toBe('br')
+      expect(res.headers['content-type']).toMatch(/text\/html/)
+      expect(res.headers['cache-control']).toBe('no-cache')
+      expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(homeHtml)
+    }
+    const plain = await app.inject({ method: 'HEAD', url: '/pagesA/home/index', headers: { accept: 'text/html' } })
+    expect(plain.statusCode).toBe(200)
+    expect(plain.headers['content-length']).toBe(String(Buffer.byteLength(homeHtml)))
+    for (const url of ['/pagesA/profile/index', '/pagesA/home/index/x', '/PAGESA/HOME/INDEX', '/js/pagesA/index']) {
+      const res = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } })
+      expect(res.statusCode).toBe(200)
+      expect(res.body).toBe(html)
+    }
+  })
+
+  test('the documents of page routes are found below the top folder, not among the scripts', () => {
+    expect([...pageDocuments(dir)]).toEqual([['/pagesA/home/index', 'pagesA/home/index.html']])
+    expect(documentFor(pageDocuments(dir), '/')).toBe('index.html')
   })
 
   test('files without copies are sent as they are: small scripts and images', async () => {

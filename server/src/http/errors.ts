@@ -60,7 +60,7 @@ export function answerError (error: FastifyError, request: FastifyRequest, reply
   return sendEnvelope(reply, request, new ApiFailure(500, 'request.internal', {}, null, 500))
 }
 
-export function installErrorHandling (app: FastifyInstance, isApiPath: (url: string) => boolean, sendIndexHtml: ((reply: FastifyReply) => FastifyReply) | null): void {
+export function installErrorHandling (app: FastifyInstance, isApiPath: (url: string) => boolean, sendIndexHtml: ((reply: FastifyReply, url: string) => FastifyReply) | null): void {
   app.setErrorHandler(answerError)
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
@@ -68,10 +68,10 @@ export function installErrorHandling (app: FastifyInstance, isApiPath: (url: str
     if (isApiPath(url)) {
       return sendEnvelope(reply, request, new ApiFailure(404, 'request.notFound'))
     }
-    // history-mode fallback: a page route of the H5 app gets index.html
+    // history-mode fallback: a page route of the H5 app gets its document (static.ts: its own, else index.html)
     const wantsHtml = (request.headers.accept ?? '').includes('text/html')
     if (sendIndexHtml && (request.method === 'GET' || request.method === 'HEAD') && wantsHtml) {
-      return sendIndexHtml(reply)
+      return sendIndexHtml(reply, url)
     }
     return sendEnvelope(reply, request, new ApiFailure(404, 'request.notFound', {}, null, 404))
   })

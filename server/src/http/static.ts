@@ -1,6 +1,8 @@
 /**
  * The H5 build (STATIC_DIR) at "/", with the history-mode fallback done by the not-found handler
- * (errors.ts): a GET for an unknown non-API path that accepts HTML gets index.html.
+ * (errors.ts): a GET for an unknown non-API path that accepts HTML gets the page's own document when
+ * the build has one (scripts/prerender.js writes pagesA/home/index.html, home's prerendered first
+ * paint, for /pagesA/home/index), else index.html.
  *
  * Text files are sent precompressed: the build writes a brotli (.br) and a gzip (.gz) copy of each
  * (scripts/precompress.js; `npm start` makes them for an older build), and the file a client gets
@@ -22,8 +24,38 @@ const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|map|ico)$/
 /** A precompressed copy's name, and the file it stands for. */
 const COPY = /\.(br|gz)$/
 
-/** Registers static serving when STATIC_DIR holds an index.html; answers how to send index.html. */
-export async function registerStatic (app: FastifyInstance, staticDir: string): Promise<((reply: FastifyReply) => FastifyReply) | null> {
+/** The folders of a build that hold no page documents (scripts, styles, files the app links to). */
+const NOT_PAGES = new Set(['js', 'css', 'static', 'media', 'assets'])
+
+/**
+ * The page routes with a document of their own: every `index.html` below the top folder, by the
+ * route it stands for (`pagesA/home/index.html` -> `/pagesA/home/index`). Read once, at start: a
+ * new build comes with a restart.
+ */
+export function pageDocuments (staticDir: string): Map<string, string> {
+  const docs = new Map<string, string>()
+  const walk = (rel: string, depth: number): void => {
+    for (const entry of fs.readdirSync(path.join(staticDir, rel), { withFileTypes: true })) {
+      const child = rel ? `${rel}/${entry.name}` : entry.name
+      if (entry.isDirectory() && depth < 4 && !(depth === 0 && NOT_PAGES.has(entry.name))) walk(child, depth + 1)
+      else if (entry.isFile() && rel && entry.name === 'index.html') docs.set(`/${rel}/index`, child)
+    }
+  }
+  walk('', 0)
+  return docs
+}
+
+/** The document a page route gets: its own, else index.html (query, hash and trailing slashes ignored). */
+export function documentFor (docs: Map<string, string>, url: string): string {
+  const pathname = url.split(/[?#]/)[0].replace(/\/+$/, '')
+  return docs.get(pathname) ?? 'index.html'
+}
+
+/**
+ * Registers static serving when STATIC_DIR holds an index.html; answers how to send the document of
+ * a page route (the history-mode fallback).
+ */
+export async function registerStatic (app: FastifyInstance, staticDir: string): Promise<((reply: FastifyReply, url: string) => FastifyReply) | null> {
   if (!fs.existsSync(path.join(staticDir, 'index.html'))) {
     app.log.warn({ staticDir }, 'no H5 build found: only the API is served (run `npm run build:h5`)')
     return null
@@ -40,5 +72,6 @@ export async function registerStatic (app: FastifyInstance, staticDir: string): 
       if (COMPRESSIBLE.test(filePath)) res.setHeader('vary', 'Accept-Encoding')
     }
   })
-  return (reply) => reply.sendFile('index.html')
+  const docs = pageDocuments(staticDir)
+  return (reply, url) => reply.sendFile(documentFor(docs, url))
 }
