@@ -5,7 +5,8 @@
  * the chunks they load with their brotli sizes. Reads webpack's statistics of the build
  * (dist/h5-stats.json, written by an `ANALYZE=1` build).
  *
- * Usage: node bench/h5-chunks.js [--build]   (--build runs ANALYZE=1 npm run build:h5 first)
+ * Usage: node bench/h5-chunks.js [--build]   (--build runs ANALYZE=1 npm run build:h5 first; BY_FILE=1 weighs
+ * each file instead of each package, ROWS=n prints n rows instead of 40)
  */
 const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
