@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 
-import { documentFor, pageDocuments } from '../../server/src/http/static'
+import { documentFor } from '../../server/src/http/static'
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { precompressDir } = require('../../scripts/precompress.js') as {
@@ -125,9 +125,26 @@ describe('precompressed static files', () => {
     }
   })
 
-  test('the documents of page routes are found below the top folder, not among the scripts', () => {
-    expect([...pageDocuments(dir)]).toEqual([['/pagesA/home/index', 'pagesA/home/index.html']])
-    expect(documentFor(pageDocuments(dir), '/')).toBe('index.html')
+  test('a page route\'s document is its route plus .html when the build has it, never outside the pages', () => {
+    expect(documentFor(dir, '/pagesA/home/index')).toBe('pagesA/home/index.html')
+    for (const url of ['/', '/index', '/pagesA/home', '/js/pagesA/index', '/pagesA/../pagesA/home/index', '/pagesA/home.x/index', '/pagesA/profile/index']) {
+      expect(documentFor(dir, url)).toBe('index.html')
+    }
+  })
+
+  test('a document removed after the start (a rebuild without the prerender) is no longer sent', async () => {
+    const file = path.join(dir, 'pagesA', 'home', 'index.html')
+    const kept = fs.readFileSync(file)
+    const copies = ['.br', '.gz'].map(ext => [ext, fs.readFileSync(file + ext)] as const)
+    try {
+      for (const f of [file, ...copies.map(([ext]) => file + ext)]) fs.rmSync(f)
+      const res = await app.inject({ method: 'GET', url: '/pagesA/home/index', headers: { accept: 'text/html' } })
+      expect(res.statusCode).toBe(200)
+      expect(res.body).toBe(html)
+    } finally {
+      fs.writeFileSync(file, kept)
+      for (const [ext, data] of copies) fs.writeFileSync(file + ext, data)
+    }
   })
 
   test('files without copies are sent as they are: small scripts and images', async () => {

@@ -162,13 +162,14 @@ export class SessionService {
 
   async revoke (token: string): Promise<void> {
     const hash = hashToken(token)
-    this.remembered.forget(hash)
     await this.db.updateTable('sessions')
       .set({ revoked_at: iso(this.clock()) })
       .where('token_hash', '=', hash)
       .where('revoked_at', 'is', null)
       .execute()
-    // and again: a request may have read it while the update ran
+    // forgotten once the update is done: a request that read the session while the update ran has
+    // remembered it (until then it counts as it did before the logout; the purchase statement checks
+    // the session itself)
     this.remembered.forget(hash)
   }
 

@@ -26,29 +26,24 @@ const COPY = /\.(br|gz)$/
 
 /** The folders of a build that hold no page documents (scripts, styles, files the app links to). */
 const NOT_PAGES = new Set(['js', 'css', 'static', 'media', 'assets'])
+/** A page route: folders and `index` (/pagesA/home/index); no dots, so nothing climbs out of the build. */
+const PAGE_ROUTE = /^\/([\w-]+)(\/[\w-]+)*\/index$/
 
 /**
- * The page routes with a document of their own: every `index.html` below the top folder, by the
- * route it stands for (`pagesA/home/index.html` -> `/pagesA/home/index`). Read once, at start: a
- * new build comes with a restart.
+ * The document a page route gets: its own, `<route>.html` (pagesA/home/index.html for
+ * /pagesA/home/index), when the build has one; else index.html. Query, hash and trailing slashes are
+ * ignored. Looked up at each request, so a rebuild with or without the prerender is followed at once.
  */
-export function pageDocuments (staticDir: string): Map<string, string> {
-  const docs = new Map<string, string>()
-  const walk = (rel: string, depth: number): void => {
-    for (const entry of fs.readdirSync(path.join(staticDir, rel), { withFileTypes: true })) {
-      const child = rel ? `${rel}/${entry.name}` : entry.name
-      if (entry.isDirectory() && depth < 4 && !(depth === 0 && NOT_PAGES.has(entry.name))) walk(child, depth + 1)
-      else if (entry.isFile() && rel && entry.name === 'index.html') docs.set(`/${rel}/index`, child)
-    }
+export function documentFor (staticDir: string, url: string): string {
+  const route = url.split(/[?#]/)[0].replace(/\/+$/, '')
+  const page = PAGE_ROUTE.exec(route)
+  if (!page || NOT_PAGES.has(page[1])) return 'index.html'
+  const file = `${route.slice(1)}.html`
+  try {
+    return fs.statSync(path.join(staticDir, file)).isFile() ? file : 'index.html'
+  } catch {
+    return 'index.html'
   }
-  walk('', 0)
-  return docs
-}
-
-/** The document a page route gets: its own, else index.html (query, hash and trailing slashes ignored). */
-export function documentFor (docs: Map<string, string>, url: string): string {
-  const pathname = url.split(/[?#]/)[0].replace(/\/+$/, '')
-  return docs.get(pathname) ?? 'index.html'
 }
 
 /**
@@ -72,6 +67,5 @@ export async function registerStatic (app: FastifyInstance, staticDir: string): 
       if (COMPRESSIBLE.test(filePath)) res.setHeader('vary', 'Accept-Encoding')
     }
   })
-  const docs = pageDocuments(staticDir)
-  return (reply, url) => reply.sendFile(documentFor(docs, url))
+  return (reply, url) => reply.sendFile(documentFor(staticDir, url))
 }
