@@ -221,7 +221,7 @@ export default defineConfig<'webpack5'>(async (merge) => {
         if (process.env.STAGED_BOOT !== '0') chain.plugin('staged-boot').use(StagedBootPlugin, [{ prewarm: BOOT_PREWARM, beforeApp: BOOT_BEFORE_APP }])
         // brotli and gzip copies of every text file, served by Accept-Encoding (scripts/precompress.js)
         chain.plugin('precompress').use(PrecompressPlugin)
-        // the login page and home's skeleton rendered into index.html (scripts/prerender.js): production
+        // the login page and home's skeleton rendered into their documents (scripts/prerender.js): production
         // builds only, not watch rebuilds; PRERENDER=0 skips it
         if (process.env.NODE_ENV === 'production' && !process.argv.includes('--watch') && process.env.PRERENDER !== '0') {
           chain.plugin('prerender').use(PrerenderPlugin)

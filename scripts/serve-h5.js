@@ -14,6 +14,9 @@ const TYPES = {
   '.mp3': 'audio/mpeg', '.txt': 'text/plain; charset=utf-8'
 }
 
+/** The folders of a build that hold no page documents. */
+const NOT_PAGES = new Set(['js', 'css', 'static', 'media', 'assets'])
+
 function createServer (root) {
   const ROOT = path.resolve(root)
   return http.createServer((req, res) => {
@@ -28,9 +31,11 @@ function createServer (root) {
     const inside = file === ROOT || file.startsWith(ROOT + path.sep)
     const isFile = inside && fs.existsSync(file) && fs.statSync(file).isFile()
     if (!isFile) {
-      // a page route's own document: <route>.html, for routes such as /pagesA/home/index
+      // a page route's own document: <route>.html, for routes such as /pagesA/home/index, never in
+      // the folders of scripts, styles and files (the same rule as server/src/http/static.ts)
       const route = urlPath.replace(/\/+$/, '')
-      const own = /^\/[\w-]+(\/[\w-]+)*\/index$/.test(route) && path.join(ROOT, `${route}.html`)
+      const page = /^\/([\w-]+)(\/[\w-]+)*\/index$/.exec(route)
+      const own = page && !NOT_PAGES.has(page[1]) && path.join(ROOT, `${route}.html`)
       file = own && fs.existsSync(own) && fs.statSync(own).isFile() ? own : path.join(ROOT, 'index.html')
     }
     const type = TYPES[path.extname(file)] || 'application/octet-stream'

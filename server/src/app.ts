@@ -259,8 +259,8 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
   })
 
   // before the routes: plugins inherit the error handler that exists when they are registered
-  const sendIndexHtml = await registerStatic(app, config.staticDir)
-  installErrorHandling(app, isApiPath, sendIndexHtml)
+  const sendPageDocument = await registerStatic(app, config.staticDir)
+  installErrorHandling(app, isApiPath, sendPageDocument)
   registerMedia(app, ctx.media, config.media.store === 's3' ? config.media.publicBase : null)
   await registerOpenApi(app)
 

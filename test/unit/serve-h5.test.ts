@@ -24,6 +24,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'pagesA', 'home', 'index.html'), 'home document')
   fs.mkdirSync(path.join(dir, 'js'))
   fs.writeFileSync(path.join(dir, 'js', 'app.0123abcd.js'), 'console.log(1)')
+  fs.mkdirSync(path.join(dir, 'js', 'pagesA'))
+  fs.writeFileSync(path.join(dir, 'js', 'pagesA', 'index.html'), 'not a page')
   fs.writeFileSync(path.join(dir, 'secret.html'), 'not a page')
   server = createServer(dir)
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
@@ -50,7 +52,7 @@ test('a page route with a document of its own gets it, revalidated', async () =>
 })
 
 test('every other route gets index.html; a document is never taken from outside a page route', async () => {
-  for (const url of ['/', '/pages/login/index', '/pagesA/profile/index', '/pagesA/home', '/secret', '/pagesA/home/index/x']) {
+  for (const url of ['/', '/pages/login/index', '/pagesA/profile/index', '/pagesA/home', '/secret', '/pagesA/home/index/x', '/js/pagesA/index']) {
     expect((await get(url)).body).toBe('login document')
   }
 })

@@ -60,7 +60,7 @@ export function answerError (error: FastifyError, request: FastifyRequest, reply
   return sendEnvelope(reply, request, new ApiFailure(500, 'request.internal', {}, null, 500))
 }
 
-export function installErrorHandling (app: FastifyInstance, isApiPath: (url: string) => boolean, sendIndexHtml: ((reply: FastifyReply, url: string) => FastifyReply) | null): void {
+export function installErrorHandling (app: FastifyInstance, isApiPath: (url: string) => boolean, sendPageDocument: ((reply: FastifyReply, url: string) => FastifyReply) | null): void {
   app.setErrorHandler(answerError)
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
@@ -70,8 +70,8 @@ export function installErrorHandling (app: FastifyInstance, isApiPath: (url: str
     }
     // history-mode fallback: a page route of the H5 app gets its document (static.ts: its own, else index.html)
     const wantsHtml = (request.headers.accept ?? '').includes('text/html')
-    if (sendIndexHtml && (request.method === 'GET' || request.method === 'HEAD') && wantsHtml) {
-      return sendIndexHtml(reply, url)
+    if (sendPageDocument && (request.method === 'GET' || request.method === 'HEAD') && wantsHtml) {
+      return sendPageDocument(reply, url)
     }
     return sendEnvelope(reply, request, new ApiFailure(404, 'request.notFound', {}, null, 404))
   })

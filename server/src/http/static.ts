@@ -24,7 +24,7 @@ const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|map|ico)$/
 /** A precompressed copy's name, and the file it stands for. */
 const COPY = /\.(br|gz)$/
 
-/** The folders of a build that hold no page documents (scripts, styles, files the app links to). */
+/** The folders of a build that hold no page documents (scripts, styles, files the app links to); scripts/serve-h5.js keeps the same rule. */
 const NOT_PAGES = new Set(['js', 'css', 'static', 'media', 'assets'])
 /** A page route: folders and `index` (/pagesA/home/index); no dots, so nothing climbs out of the build. */
 const PAGE_ROUTE = /^\/([\w-]+)(\/[\w-]+)*\/index$/
