@@ -1,3 +1,5 @@
+// first: Taro's component styles, so that the app's own override them (see the file)
+import './taro-styles'
 import { type PropsWithChildren } from 'react'
 import { useLaunch } from '@tarojs/taro'
 import { installInterceptors } from '@/services/request'
