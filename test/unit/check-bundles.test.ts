@@ -6,7 +6,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { forbidden } = require('../../scripts/check-bundles.js') as { forbidden: (text: string) => string[] }
+const { forbidden, entryCssOrder } = require('../../scripts/check-bundles.js') as {
+  forbidden: (text: string, target?: 'h5' | 'weapp') => string[]
+  entryCssOrder: (css: string) => string[]
+}
 
 test('a bundle with Preact in it is refused, minified or by its path', () => {
   // what a minified Preact leaves: a vnode's children (__k) and the hooks' state (__H)
@@ -23,4 +26,19 @@ test('React DOM and plain app code pass', () => {
   expect(forbidden(reactDom)).toEqual([])
   // one of the two Preact names alone is not Preact
   expect(forbidden('a.__k=1;b.__k=2')).toEqual([])
+})
+
+test("H5: style-loader's code that inserts Taro's styles from a script is refused there", () => {
+  const inserted = 'var t=window._lastElementInsertedByStyleLoader;t?e.insertBefore(n,t.nextSibling):e.insertBefore(n,e.firstChild)'
+  expect(forbidden(inserted, 'h5')).toEqual(["style-loader's insertion code (_lastElementInsertedByStyleLoader)"])
+  expect(forbidden('document.head.appendChild(link)', 'h5')).toEqual([])
+})
+
+test("H5: Taro's component styles must come before the app's rules in the entry's CSS", () => {
+  const taro = '.taro-button-core{background:#f8f8f8}'
+  const app = '.text-sub{color:var(--c-sub)}.btn{border-radius:44px}'
+  expect(entryCssOrder(taro + app)).toEqual([])
+  expect(entryCssOrder(app + taro)).toEqual(["Taro's component styles come after the app's rules in the entry's CSS: src/app.tsx must import ./taro-styles first"])
+  expect(entryCssOrder(app)[0]).toMatch(/Taro's component styles are not in it/)
+  expect(entryCssOrder(taro)[0]).toMatch(/src\/app.scss is not in it/)
 })
