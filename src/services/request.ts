@@ -271,5 +271,8 @@ export function errorMessage (e: unknown): string {
     if (e.code === 'ECONNABORTED' || e.code === 'ETIMEDOUT') return t('request.timeout')
     return t('request.networkError')
   }
+  // a script or style chunk that did not arrive (webpack names the error ChunkLoadError; its message is
+  // "Loading chunk 123 failed. (error: https://…)", words for developers): the network, as the shopper knows it
+  if (e instanceof Error && e.name === 'ChunkLoadError') return t('request.networkError')
   return e instanceof Error ? e.message : String(e)
 }

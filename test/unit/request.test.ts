@@ -243,6 +243,15 @@ describe('transport failures', () => {
     expect(errorMessage(err)).toBe('网络异常，请稍后再试!')
   })
 
+  it("a chunk of the app that did not arrive is told as the network's failure, not in webpack's words", () => {
+    // as webpack 5's chunk loading builds it (webpack/lib/web/JsonpChunkLoadingRuntimeModule.js: error.name = 'ChunkLoadError')
+    const err = new Error('Loading chunk 4321 failed.\n(error: http://127.0.0.1:3000/js/wechat-oauth.1234abcd.js)')
+    err.name = 'ChunkLoadError'
+    expect(errorMessage(err)).toBe('网络异常，请稍后再试!')
+    // another error keeps its own message
+    expect(errorMessage(new Error('Loading chunk is a phrase'))).toBe('Loading chunk is a phrase')
+  })
+
   it('a request slower than its timeout is ECONNABORTED', async () => {
     const err = await request({ url: '/slow', timeout: 150 }).catch(e => e)
     expect(err).toMatchObject({ code: 'ECONNABORTED', message: 'timeout of 150ms exceeded' })
