@@ -2,7 +2,7 @@ import { makeAutoObservable, runInAction } from 'mobx'
 import type { LoginResult, UserInfo } from '~types/accounts'
 import { tokenStorage } from '@/services/token'
 import { accountApi } from '@/services/account'
-import { forgetSilentLogin } from '@/utils/wechatOAuth'
+import { forgetSilentLogin } from '@/utils/wechatBrowser'
 
 /** Who is logged in. The token lives in storage under h5_token; the client clears it on 401/403. */
 export class SessionStore {

@@ -13,27 +13,24 @@
  * The silent variant runs by itself only inside WeChat's browser, for someone who has logged in with
  * WeChat on this device before (a session that expired comes back without a tap); a first login is a
  * tap on the WeChat button after agreeing to the terms.
+ *
+ * Whether this is WeChat's browser, and the mark of an earlier WeChat login, are in ./wechatBrowser.ts:
+ * the first pages need those, and H5 fetches this file only when the flow runs (./wechatOAuthApi.h5.ts).
  */
 import Taro from '@tarojs/taro'
 import type { LoginResult } from '~types/accounts'
 import { accountApi } from '@/services/account'
 import { browser } from './browser'
+import { WECHAT_RETURNING_KEY } from './wechatBrowser'
 
 export type WechatScope = 'snsapi_userinfo' | 'snsapi_base'
 
 /** The attempt under way: the state WeChat must hand back, the scope asked for, when. */
 export const WECHAT_OAUTH_KEY = 'wechat_oauth'
-/** Set after a WeChat login on this device: inside WeChat a later visit may log in silently. */
-export const WECHAT_RETURNING_KEY = 'wechat_oauth_returning'
 /** An attempt older than this is not finished (the user left WeChat's page and came back much later). */
 export const WECHAT_OAUTH_TTL_MS = 10 * 60 * 1000
 
 interface Attempt { state: string; scope: WechatScope; at: number }
-
-/** WeChat's own browser (its user agent names MicroMessenger). */
-export function inWeChatBrowser (userAgent: string | undefined = typeof navigator === 'undefined' ? undefined : navigator.userAgent): boolean {
-  return /MicroMessenger/i.test(userAgent ?? '')
-}
 
 /** This page as WeChat should send the browser back to it: origin and path, without any query. @h5only */
 export function loginRedirectUri (): string {
@@ -78,20 +75,6 @@ export async function finishWechatOAuth (code: string, scope: WechatScope): Prom
   const result = scope === 'snsapi_base' ? await accountApi.loginByOpenId(code) : await accountApi.loginByWechat(code)
   try { Taro.setStorageSync(WECHAT_RETURNING_KEY, '1') } catch { /* only the silent login next time is lost */ }
   return result
-}
-
-/** Whether a visit inside WeChat may log in silently (someone logged in with WeChat here before). */
-export function mayLogInSilently (): boolean {
-  try {
-    return Taro.getStorageSync(WECHAT_RETURNING_KEY) === '1'
-  } catch {
-    return false
-  }
-}
-
-/** After an explicit logout, or a silent login that failed: no silent login until the next WeChat login. */
-export function forgetSilentLogin (): void {
-  try { Taro.removeStorageSync(WECHAT_RETURNING_KEY) } catch { /* nothing kept */ }
 }
 
 /** Takes code and state out of the address bar, so that a reload does not present them again. @h5only */

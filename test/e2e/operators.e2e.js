@@ -135,9 +135,13 @@ async function run ({ base, fakes }) {
       assert.deepEqual(logins, [])
       assert.equal(new URL(w.page.url()).searchParams.get('code'), null, 'the code left the address bar')
 
+      // the flow's code (src/utils/wechatOAuth.ts) is a chunk of its own: not fetched until it runs
+      const flowChunks = []
+      w.page.on('request', r => { if (/\/js\/wechat-oauth\.\w+\.js$/.test(new URL(r.url()).pathname)) flowChunks.push(r.url()) })
       await w.page.goto(`${base}/pages/login/index`, { waitUntil: 'networkidle' })
       await w.page.locator('.login-wechat--web').waitFor()
       await w.shot('login-wechat-zh.png')
+      assert.deepEqual(flowChunks, [], 'the login page fetched the WeChat flow before it was needed')
       await w.page.locator('.login-check').click()
       await w.page.locator('.login-wechat--web').click()
       // WeChat's page (the fake's, on 127.0.0.1): allow
@@ -150,6 +154,7 @@ async function run ({ base, fakes }) {
       await w.page.waitForURL(/\/pagesA\/home\/index/)
       await w.page.locator('.home-hello', { hasText: wx.user.nickname }).waitFor()
       assert.deepEqual(logins, ['GET /dev-api/login/wechat', 'POST /dev-api/login/wechat'])
+      assert.ok(flowChunks.length >= 1, 'the WeChat flow came as its own chunk')
       assert.deepEqual(wx.calls.filter(c => c.path.startsWith('/sns/')).map(c => c.path).slice(-2), ['/sns/oauth2/access_token', '/sns/userinfo'])
       const token = await w.page.evaluate(() => { const raw = localStorage.getItem('h5_token'); try { return JSON.parse(raw).data ?? raw } catch { return raw } })
       assert.equal((await api(base, '/getUserInfo', undefined, token)).nickname, wx.user.nickname)

@@ -15,9 +15,8 @@ import { tokenStorage } from '@/services/token'
 import { browser } from '@/utils/browser'
 import LoginPage from '@/pages/login/index'
 import { registerKinds } from '@/pages/login/modes'
-import {
-  WECHAT_OAUTH_KEY, WECHAT_OAUTH_TTL_MS, WECHAT_RETURNING_KEY, forgetSilentLogin, inWeChatBrowser, readOAuthReturn
-} from '@/utils/wechatOAuth'
+import { WECHAT_OAUTH_KEY, WECHAT_OAUTH_TTL_MS, readOAuthReturn } from '@/utils/wechatOAuth'
+import { WECHAT_RETURNING_KEY, forgetSilentLogin, inWeChatBrowser } from '@/utils/wechatBrowser'
 
 const ok = () => Promise.resolve({ errMsg: 'ok' }) as never
 const text = (c: HTMLElement) => c.textContent || ''

@@ -13,7 +13,7 @@ import { capabilitiesStore } from '@/stores/capabilities'
 import { t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
 import { miniProgramLink, sharePage } from '@/utils/share'
-import { inWeChatBrowser } from '@/utils/wechatOAuth'
+import { inWeChatBrowser } from '@/utils/wechatBrowser'
 import { useRemote } from '@/utils/useRemote'
 import './index.scss'
 

@@ -20,9 +20,8 @@ import { useRemote } from '@/utils/useRemote'
 import { agreementLink, navigate } from '@/utils/navigation'
 import { takeReturn } from '@/utils/loginReturn'
 import { useCountdown } from '@/utils/useCountdown'
-import {
-  dropOAuthQuery, finishWechatOAuth, forgetSilentLogin, inWeChatBrowser, mayLogInSilently, readOAuthReturn, startWechatOAuth
-} from '@/utils/wechatOAuth'
+import { forgetSilentLogin, inWeChatBrowser, mayLogInSilently } from '@/utils/wechatBrowser'
+import { withWechatOAuth } from '@/utils/wechatOAuthApi'
 import {
   accountKind, checkEmail, checkPhone, normalizePhone, PHONE_INPUT_MAX, PHONE_INPUT_TYPE, validateLogin,
   type FieldErrors, type FieldName, type LoginForm, type LoginMode
@@ -50,7 +49,7 @@ function LoginPage () {
       // inside WeChat, someone who logged in with WeChat here before comes back in without a tap
       if (process.env.TARO_ENV === 'h5' && s.wechat && !oauthReturn.current && !sessionStore.loggedIn && inWeChatBrowser() && mayLogInSilently()) {
         toast({ message: t('wechatLogin.silent'), level: 'loading' })
-        startWechatOAuth('snsapi_base').catch(e => {
+        withWechatOAuth().then(oauth => oauth.startWechatOAuth('snsapi_base')).catch(e => {
           forgetSilentLogin()
           toast({ message: `${t('login.loginFailed')}: ${errorMessage(e)}` })
         })
@@ -76,18 +75,23 @@ function LoginPage () {
 
   /** H5: WeChat came back with code and state (or without a code: refused). */
   const finishOAuth = async (query: Record<string, string | undefined>) => {
-    const back = readOAuthReturn(query)
-    if (process.env.TARO_ENV === 'h5') dropOAuthQuery()
-    if (back.kind === 'mismatch') { toast({ message: t('wechatLogin.stateMismatch') }); return }
-    if (back.kind === 'denied') { toast({ message: t('login.authDenied') }); return }
-    if (back.kind !== 'code') return
+    // busy from the start: the flow's code may still be on its way (H5 fetches it now)
     setBusy(true)
+    let scope: string | undefined
     try {
-      sessionStore.login(await finishWechatOAuth(back.code, back.scope))
+      const oauth = await withWechatOAuth()
+      const back = oauth.readOAuthReturn(query)
+      if (process.env.TARO_ENV === 'h5') oauth.dropOAuthQuery()
+      if (back.kind === 'mismatch') { toast({ message: t('wechatLogin.stateMismatch') }); return }
+      if (back.kind === 'denied') { toast({ message: t('login.authDenied') }); return }
+      if (back.kind !== 'code') return
+      scope = back.scope
+      sessionStore.login(await oauth.finishWechatOAuth(back.code, back.scope))
       toast({ message: t('login.success'), level: 'success' })
       await proceed()
     } catch (e) {
-      if (back.scope === 'snsapi_base') forgetSilentLogin()
+      // (the flow's code not arriving, offline, leaves the code and state in the address: a reload tries again)
+      if (scope === 'snsapi_base') forgetSilentLogin()
       toast({ message: `${t('login.loginFailed')}: ${errorMessage(e)}` })
     } finally {
       setBusy(false)
@@ -181,7 +185,7 @@ function LoginPage () {
       setBusy(true)
       try {
         toast({ message: t('wechatLogin.redirecting'), level: 'loading' })
-        await startWechatOAuth('snsapi_userinfo')
+        await (await withWechatOAuth()).startWechatOAuth('snsapi_userinfo')
       } catch (e) {
         toast({ message: `${t('login.loginFailed')}: ${errorMessage(e)}` })
         setBusy(false)
