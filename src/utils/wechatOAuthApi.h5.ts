@@ -8,7 +8,7 @@ export type WechatOAuthApi = typeof import('./wechatOAuth')
 
 let pending: Promise<WechatOAuthApi> | undefined
 
-export function withWechatOAuth (): Promise<WechatOAuthApi> {
+export function loadWechatOAuth (): Promise<WechatOAuthApi> {
   pending ??= import(/* webpackChunkName: "wechat-oauth" */ './wechatOAuth').catch((e: unknown) => {
     pending = undefined
     throw e

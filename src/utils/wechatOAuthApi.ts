@@ -6,6 +6,6 @@ import * as flow from './wechatOAuth'
 
 export type WechatOAuthApi = typeof flow
 
-export function withWechatOAuth (): Promise<WechatOAuthApi> {
+export function loadWechatOAuth (): Promise<WechatOAuthApi> {
   return Promise.resolve(flow)
 }

@@ -21,7 +21,7 @@ import { agreementLink, navigate } from '@/utils/navigation'
 import { takeReturn } from '@/utils/loginReturn'
 import { useCountdown } from '@/utils/useCountdown'
 import { forgetSilentLogin, inWeChatBrowser, mayLogInSilently } from '@/utils/wechatBrowser'
-import { withWechatOAuth } from '@/utils/wechatOAuthApi'
+import { loadWechatOAuth } from '@/utils/wechatOAuthApi'
 import {
   accountKind, checkEmail, checkPhone, normalizePhone, PHONE_INPUT_MAX, PHONE_INPUT_TYPE, validateLogin,
   type FieldErrors, type FieldName, type LoginForm, type LoginMode
@@ -49,7 +49,7 @@ function LoginPage () {
       // inside WeChat, someone who logged in with WeChat here before comes back in without a tap
       if (process.env.TARO_ENV === 'h5' && s.wechat && !oauthReturn.current && !sessionStore.loggedIn && inWeChatBrowser() && mayLogInSilently()) {
         toast({ message: t('wechatLogin.silent'), level: 'loading' })
-        withWechatOAuth().then(oauth => oauth.startWechatOAuth('snsapi_base')).catch(e => {
+        loadWechatOAuth().then(oauth => oauth.startWechatOAuth('snsapi_base')).catch(e => {
           forgetSilentLogin()
           toast({ message: `${t('login.loginFailed')}: ${errorMessage(e)}` })
         })
@@ -79,7 +79,7 @@ function LoginPage () {
     setBusy(true)
     let scope: string | undefined
     try {
-      const oauth = await withWechatOAuth()
+      const oauth = await loadWechatOAuth()
       const back = oauth.readOAuthReturn(query)
       if (process.env.TARO_ENV === 'h5') oauth.dropOAuthQuery()
       if (back.kind === 'mismatch') { toast({ message: t('wechatLogin.stateMismatch') }); return }
@@ -185,7 +185,7 @@ function LoginPage () {
       setBusy(true)
       try {
         toast({ message: t('wechatLogin.redirecting'), level: 'loading' })
-        await (await withWechatOAuth()).startWechatOAuth('snsapi_userinfo')
+        await (await loadWechatOAuth()).startWechatOAuth('snsapi_userinfo')
       } catch (e) {
         toast({ message: `${t('login.loginFailed')}: ${errorMessage(e)}` })
         setBusy(false)
