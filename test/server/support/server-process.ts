@@ -2,6 +2,7 @@
  * The shop's real server as a child process on 127.0.0.1 (crash and scale-out tests): started with
  * tsx on a given database, spoken to over HTTP, stopped gently or killed with SIGKILL.
  */
+import http from 'node:http'
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -94,8 +95,38 @@ export async function call (origin: string, method: 'GET' | 'POST', url: string,
     })
     return { ok: true, body: await res.json() as Answer['body'] }
   } catch (err) {
-    return { ok: false, error: (err as Error).message }
+    // fetch says only "fetch failed": the transport's reason is its cause (ECONNRESET, "other side closed"...)
+    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause
+    return { ok: false, error: cause ? `${(err as Error).message}: ${cause.code ?? cause.message}` : (err as Error).message }
   }
+}
+
+/**
+ * A call like `call`, on a connection of its own (closed after the answer). fetch keeps idle
+ * connections for the next call: one to a process killed since is closed under the next request that
+ * takes it ("other side closed"), which a browser would send again on a new connection.
+ */
+export function callOnNewConnection (origin: string, method: 'GET' | 'POST', url: string, body?: unknown, token?: string): Promise<Answer> {
+  const payload = body === undefined ? undefined : JSON.stringify(body)
+  return new Promise(resolve => {
+    const req = http.request(`${origin}/dev-api${url}`, {
+      method,
+      agent: false,
+      timeout: 20000,
+      headers: { ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }), ...(token ? { authorization: `Bearer ${token}` } : {}) }
+    }, res => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', d => { text += d })
+      res.on('end', () => {
+        try { resolve({ ok: true, body: JSON.parse(text) as Answer['body'] }) } catch { resolve({ ok: false, error: `not JSON (${res.statusCode}): ${text.slice(0, 200)}` }) }
+      })
+      res.on('error', e => resolve({ ok: false, error: e.message }))
+    })
+    req.on('timeout', () => req.destroy(new Error('timeout')))
+    req.on('error', e => resolve({ ok: false, error: `${e.message}${(e as NodeJS.ErrnoException).code ? `: ${(e as NodeJS.ErrnoException).code}` : ''}` }))
+    req.end(payload)
+  })
 }
 
 /** The answer's data when it is a 200 envelope; else throws, naming `what` and the answer. */
