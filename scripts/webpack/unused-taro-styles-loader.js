@@ -3,9 +3,8 @@
  * taro-components.css and @tarojs/components-react's index.css, which the production build extracts into
  * the entry's CSS file): it drops the styles of the components the app does not use, Icon, Checkbox and
  * Radio, with WeUI's icon font, inlined there as a data URI (6 KB; about 3 KB brotli before the first
- * render). Which components
- * the app uses is checked by test/unit/unused-taro-styles.test.ts, which fails when src/ imports one
- * of these.
+ * render). Which components the app uses is checked by test/unit/unused-taro-styles.test.ts, which
+ * fails when src/ imports one of these.
  */
 const postcss = require('postcss')
 
