@@ -68,7 +68,7 @@ const H5_PAGES_COMMON_MIN = 6
  * (scripts/webpack/staged-boot.js): without this they run inside the step of whichever import needs
  * them first (most inside @tarojs/taro's), making that step a long task.
  */
-const BOOT_PREWARM = ['react', 'react-dom', 'mobx', 'history', 'universal-router']
+const BOOT_PREWARM = ['react', 'react-dom', 'history', 'universal-router']
 /**
  * The heavier modules of the app's own start, each in a step of its own right before src/app.tsx
  * (which imports them): the language store with its first dictionaries, then the request client and
@@ -202,6 +202,15 @@ export default defineConfig<'webpack5'>(async (merge) => {
                 name: 'feedback-ui',
                 test: /[\\/]@tarojs[\\/]taro-h5[\\/]dist[\\/]api[\\/]ui[\\/]interaction[\\/]|[\\/]src[\\/]utils[\\/]taroFeedback\.ts$/,
                 priority: 30,
+                enforce: true
+              },
+              // MobX and its bindings come with the first page that uses them, not with login or home, whose
+              // stores and components follow Signals instead (src/stores/signal.ts): 16 KB brotli less first
+              mobx: {
+                chunks: 'async',
+                name: 'mobx',
+                test: /[\\/]node_modules[\\/](mobx|mobx-react-lite)[\\/]|[\\/]src[\\/]stores[\\/]mobx\.ts$/,
+                priority: 25,
                 enforce: true
               },
               pagesCommon: {

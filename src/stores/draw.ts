@@ -1,5 +1,5 @@
 import Taro from '@tarojs/taro'
-import { makeAutoObservable, runInAction } from 'mobx'
+import { makeAutoObservable, runInAction } from './mobx'
 import type { PurchaseView } from '~types/shop'
 import { shopApi } from '@/services/shop'
 import { errorMessage } from '@/services/request'

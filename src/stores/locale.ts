@@ -1,9 +1,9 @@
 import Taro from '@tarojs/taro'
-import { makeAutoObservable, observable, runInAction } from 'mobx'
 import { dictionarySource, type DictionarySource } from '@/locales/load'
 import { FALLBACK_LOCALE, LOCALES, type CoreDict, type Dict, type Locale, type MessageKey, type RestDict } from '@/locales/types'
 import { LOCALE_KEY } from '@/constants'
 import { getConfig } from '@/config'
+import { Signal } from './signal'
 
 export type Params = Record<string, string | number>
 
@@ -99,8 +99,13 @@ function fill (body: string, params: Params): string | undefined {
   return text === undefined ? undefined : format(text.replace(/#/g, String(n)), params)
 }
 
+/**
+ * The language and its texts. Followed through a Signal, not MobX: every page reads it, the first ones
+ * included (src/stores/signal.ts). The dictionaries are replaced whole, never changed in place.
+ */
 export class LocaleStore {
-  locale: Locale
+  private readonly signal = new Signal('locale')
+  private current: Locale
   /** Each language's texts so far: the first part at least (H5), complete once its rest is here. */
   private dicts: Record<Locale, CoreDict | Dict>
   private loaded: Record<Locale, boolean>
@@ -108,13 +113,24 @@ export class LocaleStore {
   private readonly source: DictionarySource
 
   constructor (initial: Locale = resolveInitialLocale(), source: DictionarySource = dictionarySource) {
-    this.locale = initial
+    this.current = initial
     this.source = source
     this.dicts = { ...source.initial }
     this.loaded = { zh: source.complete, en: source.complete }
-    // the dictionaries are replaced whole, never changed in place: no deep observables of a thousand texts
-    makeAutoObservable<LocaleStore, 'dicts' | 'loaded' | 'pending' | 'source'>(this, { t: false, has: false, dicts: observable.ref, loaded: observable.ref, pending: false, source: false }, { autoBind: true })
     this.tagDocument()
+  }
+
+  /** The current language (a read: observers follow it). */
+  get locale (): Locale {
+    this.signal.observe()
+    return this.current
+  }
+
+  /** Texts of a language arrived: its whole rest (`complete`), or some groups of it. */
+  private addTexts (locale: Locale, texts: Partial<RestDict>, complete: boolean): void {
+    this.dicts = { ...this.dicts, [locale]: { ...this.dicts[locale], ...texts } }
+    if (complete) this.loaded = { ...this.loaded, [locale]: true }
+    this.signal.changed()
   }
 
   /** H5: the page's lang follows the locale (screen readers, and the build's prerender reads it). */
@@ -134,15 +150,12 @@ export class LocaleStore {
    * Fetches the rest of a language's dictionary once (H5; at once elsewhere). A failed fetch (offline)
    * is retried by the next call, and rejects this one.
    */
-  ensureRest (locale: Locale = this.locale): Promise<void> {
+  ensureRest = (locale: Locale = this.current): Promise<void> => {
     if (this.loaded[locale]) return Promise.resolve()
     let pending = this.pending.get(locale)
     if (!pending) {
       pending = this.source.loadRest(locale).then(rest => {
-        runInAction(() => {
-          this.dicts = { ...this.dicts, [locale]: { ...this.dicts[locale], ...rest } }
-          this.loaded = { ...this.loaded, [locale]: true }
-        })
+        this.addTexts(locale, rest, true)
       }, (e: unknown) => {
         this.pending.delete(locale)
         throw e
@@ -156,35 +169,35 @@ export class LocaleStore {
    * A language's rest, added by the page that carries it (the mini-program's subpackage pages,
    * src/locales/full.weapp.ts), at once: the page renders with the whole dictionary.
    */
-  addRest (locale: Locale, rest: RestDict): void {
-    if (!this.loaded[locale]) {
-      runInAction(() => {
-        this.dicts = { ...this.dicts, [locale]: { ...this.dicts[locale], ...rest } }
-        this.loaded = { ...this.loaded, [locale]: true }
-      })
-    }
+  addRest = (locale: Locale, rest: RestDict): void => {
+    if (!this.loaded[locale]) this.addTexts(locale, rest, true)
     this.source.restArrived?.(locale, rest)
   }
 
   /** Some groups of the rest, added by a page that needs only those (the mini-program's web view). */
-  addGroups (locale: Locale, groups: Partial<RestDict>): void {
-    if (this.loaded[locale]) return
-    runInAction(() => { this.dicts = { ...this.dicts, [locale]: { ...this.dicts[locale], ...groups } } })
+  addGroups = (locale: Locale, groups: Partial<RestDict>): void => {
+    if (!this.loaded[locale]) this.addTexts(locale, groups, false)
   }
 
   /**
    * Switches the language. Where the current page has the whole dictionary (any page but login and
    * home on H5), the other language's rest is fetched first, so the page never shows a raw key.
    */
-  async setLocale (locale: Locale): Promise<void> {
-    if (this.complete && !this.loaded[locale]) await this.ensureRest(locale)
-    runInAction(() => { this.locale = locale })
+  setLocale = async (locale: Locale): Promise<void> => {
+    if (this.loaded[this.current] && !this.loaded[locale]) await this.ensureRest(locale)
+    this.current = locale
+    this.signal.changed()
     this.tagDocument()
     try { Taro.setStorageSync(LOCALE_KEY, locale) } catch { /* not persisted, still switched */ }
   }
 
-  toggle (): Promise<void> {
-    return this.setLocale(this.locale === 'zh' ? 'en' : 'zh')
+  /** Calls `listener` after each change of the language or its texts, until the returned function is called. */
+  subscribe (listener: () => void): () => void {
+    return this.signal.subscribe(listener)
+  }
+
+  toggle = (): Promise<void> => {
+    return this.setLocale(this.current === 'zh' ? 'en' : 'zh')
   }
 
   /**
@@ -193,7 +206,7 @@ export class LocaleStore {
    * (the page does not import '@/locales/full'): it is reported, the rest is fetched, and the key shows
    * until then.
    */
-  t (key: MessageKey, params?: Params): string {
+  t = (key: MessageKey, params?: Params): string => {
     const text = lookup(this.dicts[this.locale], key) ?? lookup(this.dicts[FALLBACK_LOCALE], key)
     if (text === undefined && !this.loaded[this.locale]) {
       console.error(`message ${key} is not in the first part of the dictionary: import '@/locales/full' in the page`)

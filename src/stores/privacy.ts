@@ -1,4 +1,4 @@
-import { makeAutoObservable } from 'mobx'
+import { makeAutoObservable } from './mobx'
 
 /**
  * WeChat's privacy consent (issue 22 item 2). When a private API (location, image and file pickers, the

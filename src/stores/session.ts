@@ -1,22 +1,35 @@
-import { makeAutoObservable, runInAction } from 'mobx'
 import type { LoginResult, UserInfo } from '~types/accounts'
 import { tokenStorage } from '@/services/token'
 import { accountApi } from '@/services/account'
 import { forgetSilentLogin } from '@/utils/wechatBrowser'
+import { Signal } from './signal'
 
-/** Who is logged in. The token lives in storage under h5_token; the client clears it on 401/403. */
+/**
+ * Who is logged in. The token lives in storage under h5_token; the client clears it on 401/403.
+ * Followed through a Signal, not MobX: every first page reads it (src/stores/signal.ts).
+ */
 export class SessionStore {
-  token: string = tokenStorage.get()
-  user: UserInfo | null = null
-  restoring = false
+  private readonly signal = new Signal('session')
+  private state: { token: string; user: UserInfo | null; restoring: boolean } = { token: tokenStorage.get(), user: null, restoring: false }
 
   constructor () {
-    makeAutoObservable(this, {}, { autoBind: true })
-    tokenStorage.subscribe(token => runInAction(() => {
-      this.token = token
-      if (!token) this.user = null
-    }))
+    tokenStorage.subscribe(token => this.update({ token, ...(token ? {} : { user: null }) }))
   }
+
+  private update (change: Partial<SessionStore['state']>): void {
+    this.state = { ...this.state, ...change }
+    this.signal.changed()
+  }
+
+  private read (): SessionStore['state'] {
+    this.signal.observe()
+    return this.state
+  }
+
+  get token (): string { return this.read().token }
+  get user (): UserInfo | null { return this.read().user }
+  /** The stored token is being checked with the server (at launch). */
+  get restoring (): boolean { return this.read().restoring }
 
   get loggedIn (): boolean { return !!this.token }
 
@@ -26,34 +39,34 @@ export class SessionStore {
   }
 
   /** Store a fresh login (token persisted under h5_token). */
-  login (result: LoginResult): void {
+  login = (result: LoginResult): void => {
     tokenStorage.set(result.token)
-    this.user = result.user
+    this.update({ user: result.user })
   }
 
-  setUser (user: UserInfo | null): void {
-    this.user = user
+  setUser = (user: UserInfo | null): void => {
+    this.update({ user })
   }
 
   /** At launch: a stored token restores the session through getUserInfo. */
-  async restore (): Promise<boolean> {
-    if (!this.token) return false
-    this.restoring = true
+  restore = async (): Promise<boolean> => {
+    if (!this.state.token) return false
+    this.update({ restoring: true })
     try {
       const user = await accountApi.userInfo()
-      runInAction(() => { this.user = user })
+      this.update({ user })
       return true
     } catch {
       return false
     } finally {
-      runInAction(() => { this.restoring = false })
+      this.update({ restoring: false })
     }
   }
 
   /** Ends the session on the server (best effort) and always locally. */
-  async logout (): Promise<void> {
+  logout = async (): Promise<void> => {
     try {
-      if (this.token) await accountApi.logout()
+      if (this.state.token) await accountApi.logout()
     } catch {
       /* the token is dropped locally whatever the server says */
     } finally {
@@ -63,9 +76,9 @@ export class SessionStore {
     }
   }
 
-  clear (): void {
+  clear = (): void => {
     tokenStorage.clear()
-    this.user = null
+    this.update({ user: null })
   }
 }
 

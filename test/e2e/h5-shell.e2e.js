@@ -14,6 +14,9 @@ async function run ({ base }) {
   const foreign = []
   const origin = new URL(base).origin
   page.on('request', r => { const u = new URL(r.url()); if (/^https?:$/.test(u.protocol) && u.origin !== origin) foreign.push(r.url()) })
+  // MobX comes in a chunk of its own, with the first page that uses it: not with login or home (issue 23)
+  const mobx = []
+  page.on('request', r => { if (/\/js\/mobx\.\w+\.js$/.test(new URL(r.url()).pathname)) mobx.push(r.url()) })
   try {
     const title = () => page.locator('#taro-navigation-bar .taro-navigation-bar-title').innerText()
     const noOverflow = async (what) => {
@@ -65,10 +68,20 @@ async function run ({ base }) {
     await noOverflow('home (en)')
     await page.screenshot({ path: path.join(SHOTS, 'h5-home-en.png') })
 
+    assert.deepEqual(mobx, [], 'login and home (two visits, a language switch) loaded no MobX')
+
     // 4. navigate into another subpackage page (pages -> pagesA rewrite) and back
     await page.locator('.shortcut-profile').click()
     await page.waitForURL(/\/pagesA\/profile\/index/)
     await page.locator('.profile-card').waitFor()
+    assert.equal(await title(), 'My account')
+    assert.equal(mobx.length, 1, 'the profile page, a MobX observer, brought MobX')
+    // a MobX page follows the language store (src/stores/mobx.ts bridges it): its texts switch both ways
+    await page.locator('.menu-language').click()
+    await page.locator('.menu-language .menu-list__value', { hasText: '中文' }).waitFor()
+    assert.equal(await title(), '个人中心')
+    await page.locator('.menu-language').click()
+    await page.locator('.menu-language .menu-list__value', { hasText: 'English' }).waitFor()
     assert.equal(await title(), 'My account')
     await page.waitForTimeout(500) // the pushed page slides in
     await page.screenshot({ path: path.join(SHOTS, 'h5-profile-en.png') })

@@ -7,7 +7,7 @@ import path from 'node:path'
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { forbidden, entryCssOrder } = require('../../scripts/check-bundles.js') as {
-  forbidden: (text: string, target?: 'h5' | 'weapp') => string[]
+  forbidden: (text: string, target?: 'h5' | 'weapp', name?: string) => string[]
   entryCssOrder: (css: string) => string[]
 }
 
@@ -32,6 +32,15 @@ test("H5: style-loader's code that inserts Taro's styles from a script is refuse
   const inserted = 'var t=window._lastElementInsertedByStyleLoader;t?e.insertBefore(n,t.nextSibling):e.insertBefore(n,e.firstChild)'
   expect(forbidden(inserted, 'h5')).toEqual(["style-loader's insertion code (_lastElementInsertedByStyleLoader)"])
   expect(forbidden('document.head.appendChild(link)', 'h5')).toEqual([])
+})
+
+test('H5: MobX is refused outside its own chunk (the first pages load it not at all)', () => {
+  const mobx = 'function r(t){throw new Error("[MobX] minified error nr: "+t)}'
+  expect(forbidden(mobx, 'h5', '/x/dist/h5/js/mobx.77a7796a.js')).toEqual([])
+  expect(forbidden(mobx, 'h5', '/x/dist/h5/js/app.615305d1.js')).toEqual(['MobX outside its chunk ([MobX])'])
+  expect(forbidden(mobx, 'h5', '/x/dist/h5/js/pages-common.ee89dd10.js')).toEqual(['MobX outside its chunk ([MobX])'])
+  // the mini-program keeps MobX in its main package's vendors
+  expect(forbidden(mobx, 'weapp', '/x/dist/weapp/vendors.js')).toEqual([])
 })
 
 test("H5: Taro's component styles must come before the app's rules in the entry's CSS", () => {

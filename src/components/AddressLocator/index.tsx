@@ -10,7 +10,7 @@
  */
 import { useEffect, useRef, useState } from 'react'
 import { Input, Text, View } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { Place, Region } from '~types/geo'
 import { KEYWORD_SEARCH_RADIUS_M, LOCATION_PAGE_SIZE, SEARCH_DEBOUNCE_MS } from '@/constants'
 import type { MessageKey } from '@/locales/types'

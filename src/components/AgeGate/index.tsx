@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Picker } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { AgeStatus } from '~types/shop'
 import Section from '@/components/Section'
 import GuardianConsent from '@/components/GuardianConsent'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { CombineProof } from '~types/shop'
 import { fairMessage } from '~types/fair'
 import { t } from '@/stores/locale'

@@ -1,5 +1,5 @@
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { lightObserver } from '@/stores/lightObserver'
 import { t } from '@/stores/locale'
 import { A11Y_HIDDEN } from '@/utils/format'
 import './index.scss'
@@ -21,4 +21,4 @@ function EmptyState ({ text, icon = '📦', action }: EmptyStateProps) {
   )
 }
 
-export default observer(EmptyState)
+export default lightObserver(EmptyState)

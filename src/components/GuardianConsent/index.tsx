@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { AgeStatus, GuardianView } from '~types/shop'
 import { shopApi } from '@/services/shop'
 import { errorMessage } from '@/services/request'

@@ -1,5 +1,5 @@
 import { View } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { lightObserver } from '@/stores/lightObserver'
 import { localeStore } from '@/stores/locale'
 import { a11yControl } from '@/utils/format'
 import './index.scss'
@@ -13,4 +13,4 @@ function LangSwitch ({ className }: { className?: string }) {
   )
 }
 
-export default observer(LangSwitch)
+export default lightObserver(LangSwitch)

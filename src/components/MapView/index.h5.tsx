@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react'
 import { Text, View } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { t } from '@/stores/locale'
 import { ORIGIN_ID, ZOOM, checkMarkers, framePoints, markersOf, type MapViewProps } from './markers'
 import { loadTMap, type TLayer, type TMapApi, type TMapInstance } from './tmap.h5'

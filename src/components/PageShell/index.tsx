@@ -1,7 +1,6 @@
 import { type PropsWithChildren, startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import Taro, { useDidShow, useRouter, useShareAppMessage, useShareTimeline } from '@tarojs/taro'
 import { View } from '@tarojs/components'
-import { reaction } from 'mobx'
 import { localeStore } from '@/stores/locale'
 import { pageTitle, shareMessage, shareTimeline, type ShareInput } from '@/utils/navigation'
 import { firstPaintShown, takeOver } from '@/utils/takeover'
@@ -77,7 +76,13 @@ export default function PageShell ({ share, className, title, children }: PropsW
   }, [ready])
   // a title given by the page follows it (it is already in the current language); the route's follows the language
   useEffect(() => { setTitle(route, title) }, [route, title])
-  useEffect(() => reaction(() => localeStore.locale, () => setTitle(route, title)), [route, title])
+  useEffect(() => {
+    let shown = localeStore.locale
+    return localeStore.subscribe(() => {
+      if (localeStore.locale !== shown) setTitle(route, title)
+      shown = localeStore.locale
+    })
+  }, [route, title])
 
   const shareInput = (): ShareInput => share ?? { path: route, query: router.params as Record<string, string> }
   useShareAppMessage(() => shareMessage(shareInput()))

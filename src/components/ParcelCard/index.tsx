@@ -1,5 +1,5 @@
 import { View, Text, Image } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { Shipment } from '~types/afterDraw'
 import TrackingTimeline from '@/components/TrackingTimeline'
 import ParcelRoute from '@/components/ParcelRoute'

@@ -6,7 +6,7 @@
  * web map when it has one, else the names alone.
  */
 import { Text, View } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { ExpressMapResult } from '~types/express'
 import MapView from '@/components/MapView'
 import { expressApi } from '@/services/express'

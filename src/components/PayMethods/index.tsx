@@ -1,5 +1,5 @@
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { PayChannel, PayMethod } from '~types/shop'
 import { t } from '@/stores/locale'
 import { tr, A11Y_HIDDEN } from '@/utils/format'

@@ -8,7 +8,7 @@
  */
 import { useEffect, useRef, useState } from 'react'
 import { Text, View } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { PickupNearbyResult, PickupPointNear } from '~types/afterDraw'
 import type { DrivingRoute } from '~types/geo'
 import AddressLocator from '@/components/AddressLocator'

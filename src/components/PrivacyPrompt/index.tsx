@@ -8,7 +8,7 @@
  * The mini-program only: H5 renders nothing.
  */
 import { Button, Text, View } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { t } from '@/stores/locale'
 import { PRIVACY_AGREE_BUTTON_ID, privacyStore } from '@/stores/privacy'
 import { openPrivacyContract } from '@/utils/privacy'

@@ -1,6 +1,6 @@
 import { forwardRef, useImperativeHandle, useRef, useState } from 'react'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { PropKind, PropShown, PropsState } from '~types/props'
 import { t } from '@/stores/locale'
 import { tr, A11Y_HIDDEN } from '@/utils/format'

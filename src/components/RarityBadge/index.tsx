@@ -1,5 +1,5 @@
 import { Text } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { lightObserver } from '@/stores/lightObserver'
 import type { Rarity } from '~types/shop'
 import { t } from '@/stores/locale'
 import './index.scss'
@@ -9,4 +9,4 @@ function RarityBadge ({ rarity, className }: { rarity: Rarity; className?: strin
   return <Text className={`rarity rarity--${rarity} ${className ?? ''}`}>{t(`rarity.${rarity}`)}</Text>
 }
 
-export default observer(RarityBadge)
+export default lightObserver(RarityBadge)

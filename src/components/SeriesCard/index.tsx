@@ -1,5 +1,5 @@
 import { View, Text, Image } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { lightObserver } from '@/stores/lightObserver'
 import type { SeriesSummary } from '~types/shop'
 import { t } from '@/stores/locale'
 import { formatCents, formatPpm, tr, decorativeImage } from '@/utils/format'
@@ -58,4 +58,4 @@ export function SeriesCardSkeleton () {
   )
 }
 
-export default observer(SeriesCard)
+export default lightObserver(SeriesCard)

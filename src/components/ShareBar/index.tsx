@@ -6,7 +6,7 @@
  * WeChat's browser, its own menu shares the page: a tap says where it is.
  */
 import { Button, Text, View } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { isH5 } from '@/config'
 import { errorMessage } from '@/services/request'
 import { capabilitiesStore } from '@/stores/capabilities'

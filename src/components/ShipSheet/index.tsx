@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { Address, ShippingRule } from '~types/afterDraw'
 import type { PickupPointNear } from '~types/afterDraw'
 import type { InsufficientBalanceData } from '~types/shop'

@@ -1,5 +1,5 @@
 import { View, Text, Image } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { ShowPost } from '~types/show'
 import RarityBadge from '@/components/RarityBadge'
 import { t } from '@/stores/locale'

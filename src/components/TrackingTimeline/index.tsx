@@ -6,7 +6,7 @@
  */
 import { Text, View } from '@tarojs/components'
 import Taro from '@tarojs/taro'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { ExpressTrack } from '~types/express'
 import { isH5 } from '@/config'
 import { expressApi } from '@/services/express'

@@ -1,5 +1,5 @@
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { lightObserver } from '@/stores/lightObserver'
 import type { SeriesSummary } from '~types/shop'
 import { shopApi } from '@/services/shop'
 import { t } from '@/stores/locale'
@@ -51,4 +51,4 @@ function GuestPreview ({ onSeries, onAll }: Props) {
   )
 }
 
-export default observer(GuestPreview)
+export default lightObserver(GuestPreview)

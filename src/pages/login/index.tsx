@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import Taro, { useLoad, useRouter } from '@tarojs/taro'
 import { View, Text, Input, Button } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { lightObserver } from '@/stores/lightObserver'
 import { withPageError } from '@/components/PageError/wrap'
 import type { LoginResult, LoginSettings } from '~types/accounts'
 import PageShell from '@/components/PageShell'
@@ -327,4 +327,4 @@ function LoginPage () {
 }
 
 // a failure while rendering offers to reload or go back (components/PageError)
-export default withPageError(observer(LoginPage))
+export default withPageError(lightObserver(LoginPage))

@@ -3,7 +3,7 @@
 import '@/locales/documents'
 import { Text, WebView } from '@tarojs/components'
 import { useRouter } from '@tarojs/taro'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { withPageError } from '@/components/PageError/wrap'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'

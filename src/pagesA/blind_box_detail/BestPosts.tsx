@@ -1,5 +1,5 @@
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { SHOW_LIMITS } from '~types/limits'
 import Section from '@/components/Section'
 import ShowCard from '@/components/ShowCard'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, ScrollView, Image } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { AuditActor, AuditEntryView } from '~types/operators'
 import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'

@@ -7,7 +7,7 @@
  */
 import { useState } from 'react'
 import { ScrollView, Text, View } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { DataTable } from '~types/data'
 import { DATA_TABLE_NAMES } from '~types/limits'
 import EmptyState from '@/components/EmptyState'

@@ -6,7 +6,7 @@
  */
 import { useState } from 'react'
 import { Input, Picker, Text, View } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { EditorSeriesListResponse } from '~types/editor'
 import type { EventSaveRequest, OperatorEvent } from '~types/events'
 import { CITIES, type CityName } from '~types/cities'

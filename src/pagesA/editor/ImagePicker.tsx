@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Image } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { UPLOAD_IMAGE_TYPES, UPLOAD_MAX_MB } from '~types/limits'
 import { t } from '@/stores/locale'
 import { errorMessage } from '@/services/request'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Image, Textarea } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { SHOW_LIMITS } from '~types/limits'
 import type { ShowModerationItem, ShowQueueFilter } from '~types/show'
 import Section from '@/components/Section'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { CASES_AHEAD_MAX } from '~types/limits'
 import Section from '@/components/Section'
 import { editorApi } from '@/services/editor'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { OPERATOR_LIMITS } from '~types/limits'
 import type { OperatorUserView } from '~types/operators'
 import Section from '@/components/Section'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { PackingSlip as Slip } from '~types/afterDraw'
 import QrCode from '@/components/QrCode'
 import { operatorApi } from '@/services/afterDraw'

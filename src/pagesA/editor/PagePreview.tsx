@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react'
 import { View, Text, Image } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { IMAGE_PREVIEW_ZOOM_MAX, IMAGE_PREVIEW_ZOOM_MIN } from '@/constants'
 import { t } from '@/stores/locale'
 import { mediaUrl } from '@/utils/media'

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import Taro from '@tarojs/taro'
 import { View, Text, Input, Image } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { PDF_URL_PATTERN, TASK_LIMITS, UPLOAD_PDF_MAX_MB } from '~types/limits'
 import type { PdfTask } from '~types/tasks'
 import Section from '@/components/Section'

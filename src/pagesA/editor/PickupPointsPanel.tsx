@@ -5,7 +5,7 @@
  */
 import { useRef, useState } from 'react'
 import { Input, Text, View } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { PickupNearbyResult, PickupPoint } from '~types/afterDraw'
 import AddressLocator from '@/components/AddressLocator'
 import { regionText } from '@/components/AddressLocator/region'

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { View, Text, Image, Video } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { TASK_LIMITS } from '~types/limits'
 import type { MusicItem, MusicTask, VideoTask } from '~types/tasks'
 import Section from '@/components/Section'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Input, ScrollView } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { RECIPE_LIMITS } from '~types/limits'
 import type { OperatorRecipe } from '~types/combine'
 import type { DesignInfo, Rarity, SeriesSummary } from '~types/shop'

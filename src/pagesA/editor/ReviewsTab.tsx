@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Textarea } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { CorrectionStatus, OperatorCorrectionView } from '~types/security'
 import { CORRECTION_REASON_MAX } from '~types/limits'
 import Section from '@/components/Section'

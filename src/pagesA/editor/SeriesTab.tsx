@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Input, Textarea, Image } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { EDITOR_LIMITS, MAX_BOX_PRICE_CENTS, SERIES_SEARCH, UPLOAD_MAX_MB, VISION_LIMITS } from '~types/limits'
 import type { EditorSeriesRow, EditorSeriesStatus, PublishBlockedData } from '~types/editor'
 import type { Rarity } from '~types/shop'

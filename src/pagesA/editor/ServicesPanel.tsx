@@ -1,5 +1,5 @@
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { LoginSettings } from '~types/accounts'
 import Section from '@/components/Section'
 import { capabilitiesStore } from '@/stores/capabilities'

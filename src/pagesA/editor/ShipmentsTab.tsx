@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Input, Textarea } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { OperatorShipment, ShipmentStatus } from '~types/afterDraw'
 import EmptyState from '@/components/EmptyState'
 import RarityBadge from '@/components/RarityBadge'

@@ -1,5 +1,5 @@
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { TASK_POLL_MS } from '~types/limits'
 import { t } from '@/stores/locale'
 import { errorMessage } from '@/services/request'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Textarea } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { WITHDRAW_LIMITS } from '~types/limits'
 import type { OperatorWithdrawalView, WithdrawalStatus } from '~types/withdraw'
 import Section from '@/components/Section'

@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { lightObserver } from '@/stores/lightObserver'
 import type { SeriesSort, ThemeTag } from '~types/shop'
 import { shopApi } from '@/services/shop'
 import { t } from '@/stores/locale'
@@ -36,7 +36,7 @@ export interface SearchBoxProps {
 }
 
 /** The search field: suggestions while the typed text is not yet searched for. */
-export const SearchBox = observer(function SearchBox ({ query, onSearch }: SearchBoxProps) {
+export const SearchBox = lightObserver(function SearchBox ({ query, onSearch }: SearchBoxProps) {
   const [typed, setTyped] = useState(query)
   // a search set from elsewhere (cleared in an empty state, a suggestion) shows in the field
   useEffect(() => { setTyped(query) }, [query])
@@ -81,7 +81,7 @@ export interface FinderControlsProps {
 }
 
 /** Sorts, and the filters behind a button (open while any is set). */
-export const FinderControls = observer(function FinderControls ({ state, tags, onChange }: FinderControlsProps) {
+export const FinderControls = lightObserver(function FinderControls ({ state, tags, onChange }: FinderControlsProps) {
   const count = filterCount(state)
   const [open, setOpen] = useState(count > 0)
   const set = (patch: FinderPatch) => onChange(patch)
@@ -132,7 +132,7 @@ export const FinderControls = observer(function FinderControls ({ state, tags, o
 })
 
 /** Nothing found: each condition set, to take away with a tap, and "clear all". */
-export const FinderEmpty = observer(function FinderEmpty ({ state, tags, onChange }: FinderControlsProps) {
+export const FinderEmpty = lightObserver(function FinderEmpty ({ state, tags, onChange }: FinderControlsProps) {
   const drops: Array<{ key: string; what: string; next: Partial<FinderState> }> = []
   if (state.q) drops.push({ key: 'q', what: t('finder.dropQuery', { q: state.q }), next: { q: '' } })
   if (state.price) drops.push({ key: 'price', what: t('finder.dropPrice', { band: t(BAND_LABELS[state.price]) }), next: { price: null } })

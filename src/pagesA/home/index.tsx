@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useDidHide, useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { lightObserver } from '@/stores/lightObserver'
 import { withPageError } from '@/components/PageError/wrap'
 import type { FeedItem, ThemeTag } from '~types/shop'
 import PageShell from '@/components/PageShell'
@@ -140,4 +140,4 @@ function HomePage () {
 }
 
 // a failure while rendering offers to reload or go back (components/PageError)
-export default withPageError(observer(HomePage))
+export default withPageError(lightObserver(HomePage))

@@ -1,5 +1,5 @@
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import Section from '@/components/Section'
 import { marketPrice, type MarketPrice as Market } from '@/services/bijia'
 import { ApiError } from '@/services/errors'

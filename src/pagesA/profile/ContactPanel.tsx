@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react'
 import { View, Text, Input, Textarea, Image } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { COMPLAINT_LIMITS, COMPLAINT_TOPICS, LOGIN_LIMITS } from '~types/limits'
 import type { ComplaintView } from '~types/complaints'
 import EmptyState from '@/components/EmptyState'

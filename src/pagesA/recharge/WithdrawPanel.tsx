@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { WithdrawalView, WithdrawInfo } from '~types/withdraw'
 import Section from '@/components/Section'
 import EmptyState from '@/components/EmptyState'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Image, Textarea } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import { SHOW_LIMITS, UPLOAD_IMAGE_TYPES } from '~types/limits'
 import type { ShowPost } from '~types/show'
 import EmptyState from '@/components/EmptyState'

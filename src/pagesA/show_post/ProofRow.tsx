@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react'
 import { View, Text } from '@tarojs/components'
-import { observer } from 'mobx-react-lite'
+import { observer } from '@/stores/mobx'
 import type { ShowPrize } from '~types/show'
 import CombineProofView from '@/components/CombineProof'
 import { t } from '@/stores/locale'
