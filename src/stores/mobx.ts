@@ -12,5 +12,5 @@ import { bridgeSignals } from './signal'
  */
 bridgeSignals(name => createAtom(name))
 
-export { makeAutoObservable, observable, reaction, runInAction } from 'mobx'
+export { makeAutoObservable, reaction, runInAction } from 'mobx'
 export { observer } from 'mobx-react-lite'

@@ -72,7 +72,7 @@ export function bridgeSignals (make: (name: string) => SignalAtom): void {
   for (const signal of signals) signal.attach(make)
 }
 
-/** Whether the bridge to MobX is in (tests; src/stores/mobx.ts). */
+/** Whether the bridge to MobX is in (tests). */
 export function signalsBridged (): boolean {
   return createAtom !== null
 }
