@@ -16,7 +16,7 @@ const steps = [
   ['typecheck (app)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
   fs.existsSync(path.join(root, 'server', 'tsconfig.json')) && ['typecheck (server)', bin('tsc'), ['--noEmit', '-p', 'server/tsconfig.json']],
   ['unit and component tests', bin('jest'), ['-c', 'jest.config.js', '--ci']],
-  fs.existsSync(path.join(root, 'jest.server.config.js')) && ['server tests (SQLite and PostgreSQL)', bin('jest'), ['-c', 'jest.server.config.js', '--ci', '--runInBand']],
+  fs.existsSync(path.join(root, 'jest.server.config.js')) && ['server tests (SQLite and PostgreSQL)', bin('jest'), ['-c', 'jest.server.config.js', '--ci']],
   // the production mini-program, with the https API address the simulator's WeChat lists (test/weapp/origin.js)
   !process.env.SKIP_BUILD && ['build weapp', bin('taro'), ['build', '--type', 'weapp'], { ...prod, TARO_APP_API_BASE: WEAPP_TEST_API_BASE }],
   ['weapp package sizes', process.execPath, ['scripts/check-weapp-size.js']],
