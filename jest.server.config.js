@@ -12,8 +12,7 @@ module.exports = {
   globalSetup: '<rootDir>/test/server/pg.js',
   globalTeardown: '<rootDir>/test/server/pg-teardown.js',
   // two suites at a time (CI has 2 cores): each suite makes its own database (support/db.ts), temp
-  // directories and free ports, so none shares state with another; in band took 1,044 s in CI, two
-  // workers 731 s on the same machine (docs/testing.md). --runInBand still runs them one by one.
+  // directories and free ports, so none shares state with another. --runInBand runs them one by one.
   maxWorkers: 2,
   testTimeout: 30000
 }
