@@ -12,7 +12,8 @@ import { systemClock, type Clock } from './clock'
 import { openDatabase, sqlitePathIn, type DatabaseHandle } from './db'
 import { localeFrom } from './i18n/messages'
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/errors'
-import { registerStatic } from './http/static'
+import { registerCompression } from './http/compress'
+import { registerStatic, trimImmutableAnswers } from './http/static'
 import './http/request'
 import { LogMailer, SmtpMailer, type Mailer } from './providers/mail'
 import { HttpSmsSender, LogSmsSender, type SmsSender } from './providers/sms'
@@ -257,6 +258,8 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     reply.header('x-content-type-options', 'nosniff')
     if (isApiPath(request.url)) reply.header('cache-control', 'no-store')
   })
+  registerCompression(app, isApiPath)
+  trimImmutableAnswers(app)
 
   // before the routes: plugins inherit the error handler that exists when they are registered
   const sendPageDocument = await registerStatic(app, config.staticDir)

@@ -171,3 +171,38 @@ describe('precompressed static files', () => {
     expect(zlib.brotliDecompressSync(fs.readFileSync(`${file}.br`)).toString()).toBe(js + '\n// changed')
   })
 })
+
+describe('immutable answers', () => {
+  test('a hashed file is sent without what revalidation and ranges need; a document keeps them', async () => {
+    const { buildApp } = await import('../../server/src/app')
+    const { loadConfig } = await import('../../server/src/config')
+    const { openDatabase } = await import('../../server/src/db')
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h5-imm-'))
+    fs.mkdirSync(path.join(dir, 'js'))
+    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>shop</title>')
+    fs.writeFileSync(path.join(dir, 'js', 'app.0123abcd.js'), 'console.log(1)')
+    const app = await buildApp({ config: loadConfig({ NODE_ENV: 'test', STATIC_DIR: dir }), database: openDatabase({}), maintenance: false })
+    try {
+      const js = await app.inject({ method: 'GET', url: '/js/app.0123abcd.js' })
+      expect(js.statusCode).toBe(200)
+      expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+      for (const name of ['etag', 'last-modified', 'accept-ranges', 'x-request-id']) expect(js.headers[name]).toBeUndefined()
+      expect(js.body).toBe('console.log(1)')
+      const art = await app.inject({ method: 'GET', url: '/media/art/1f381.webp' })
+      expect(art.statusCode).toBe(200)
+      expect(art.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+      expect(art.headers['x-request-id']).toBeUndefined()
+      // the document is revalidated on each visit: it keeps its validators, and the request's id
+      const doc = await app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } })
+      expect(doc.statusCode).toBe(200)
+      expect(doc.headers['cache-control']).toBe('no-cache')
+      expect(doc.headers.etag).toBeTruthy()
+      expect(doc.headers['x-request-id']).toBeTruthy()
+      const again = await app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html', 'if-none-match': String(doc.headers.etag) } })
+      expect(again.statusCode).toBe(304)
+    } finally {
+      await app.close()
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

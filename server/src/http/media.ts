@@ -17,10 +17,10 @@ import { objectKey, type MediaInfo, type MediaStore } from '../domain/mediaStore
 import { keptScaled, scaled, servedWidth } from '../domain/thumbnails'
 import { ApiFailure } from './envelope'
 import { providerCall } from './provider-call'
+import { IMMUTABLE } from './static'
 
 export const ART_PREFIX = '/media/art/'
 export const ART_NAME = /^[0-9a-f]+(-[0-9a-f]+)*\.webp$/
-const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 export function artDir (): string {
   return path.join(path.dirname(require.resolve('@lobehub/fluent-emoji-3d/package.json')), 'assets')

@@ -18,7 +18,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 const NO_CACHE = 'no-cache'
 /** Files whose name carries a content hash (e.g. js/app.89803c51.js) never change. */
 const HASHED = /\.[0-9a-f]{8,}\.(js|css|png|jpe?g|gif|svg|webp|woff2?|ttf)$/
-const IMMUTABLE = 'public, max-age=31536000, immutable'
+export const IMMUTABLE = 'public, max-age=31536000, immutable'
+/** What an immutable answer is sent without (see trimImmutableAnswers). */
+const IMMUTABLE_DROPS = ['etag', 'last-modified', 'accept-ranges', 'x-request-id']
 /** The kinds scripts/precompress.js compresses (its COMPRESSIBLE). */
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|map|ico)$/
 /** A precompressed copy's name, and the file it stands for. */
@@ -44,6 +46,21 @@ export function documentFor (staticDir: string, url: string): string {
   } catch {
     return 'index.html'
   }
+}
+
+/**
+ * A file cached for a year is never asked for again: the headers for revalidating it (ETag,
+ * Last-Modified), for ranges of it, and the request's id (in the log line all the same) are bytes a
+ * phone downloads for nothing, about 150 of the 440 of each such answer (docs/benchmarks.md,
+ * Lighthouse). For the build's hashed files and the media answers (http/media.ts).
+ */
+export function trimImmutableAnswers (app: FastifyInstance): void {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.getHeader('cache-control') === IMMUTABLE) {
+      for (const name of IMMUTABLE_DROPS) reply.removeHeader(name)
+    }
+    return payload
+  })
 }
 
 /**
