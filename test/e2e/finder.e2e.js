@@ -35,7 +35,47 @@ const WORDS = {
   en: { pet: 'Pet Party', sweet: 'Sweet Treats', space: 'Space Trip', typed: 'ＰＥＴ', found: /1 series found/, empty: 'No series matches all of that', cosy: 'Cosy' }
 }
 
+/**
+ * Covers load when seen (src/utils/onScreen.ts): before any scroll only the cards that reach into the
+ * first screen fetch their cover; after scrolling to the end every card's cover is there, loaded.
+ */
+async function coversWhenSeen (base) {
+  const { page, errors, close } = await openPhonePage({ locale: 'en-US' })
+  try {
+    const asked = []
+    page.on('request', r => { if (/\/media\/(art|u)\//.test(r.url())) asked.push(new URL(r.url()).pathname) })
+    await page.goto(`${base}/pagesA/home/index`, { waitUntil: 'networkidle' })
+    await page.locator('.series-card').first().waitFor()
+    await page.waitForTimeout(500)
+    // the cover's own box counts (a card's top padding may be on screen while its cover is not)
+    const cards = await page.evaluate(() => [...document.querySelectorAll('.series-card__cover')].map(box => ({
+      top: box.getBoundingClientRect().top,
+      shown: box.getBoundingClientRect().top < window.innerHeight && box.getBoundingClientRect().bottom > 0,
+      img: !!box.querySelector('img')
+    })))
+    const shown = cards.filter(c => c.shown)
+    assert.ok(shown.length >= 1 && shown.length < cards.length, `home's first screen shows some of the covers' places, not all (${JSON.stringify(cards)})`)
+    assert.deepEqual(cards.map(c => c.img), cards.map(c => c.shown), `before a scroll, only the places on screen have their cover (${JSON.stringify(cards)})`)
+    assert.equal(asked.length, shown.length, `before a scroll, one cover fetched per place on screen (${asked.join(', ')})`)
+    // scrolled to the end, a bit at a time as a thumb does (over the page: the wheel scrolls what is under
+    // the pointer): every cover comes, and loads
+    await page.mouse.move(187, 500)
+    for (let i = 0; i < 12; i++) {
+      await page.mouse.wheel(0, 300)
+      await page.waitForTimeout(120)
+    }
+    await page.waitForFunction(() => [...document.querySelectorAll('.series-card')].every(card => {
+      const img = card.querySelector('.series-card__cover img')
+      return img && img.complete && img.naturalWidth > 0
+    }), null, { timeout: 8000 })
+    assert.deepEqual(errors, [], 'no page errors')
+  } finally {
+    await close()
+  }
+}
+
 async function run ({ base }) {
+  await coversWhenSeen(base)
   for (const lang of ['zh', 'en']) {
     const w = WORDS[lang]
     const { page, errors, close, shot } = await openPhonePage({ locale: lang === 'zh' ? 'zh-CN' : 'en-US' })

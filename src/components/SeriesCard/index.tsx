@@ -4,24 +4,26 @@ import type { SeriesSummary } from '~types/shop'
 import { t } from '@/stores/locale'
 import { formatCents, formatPpm, tr, decorativeImage } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
+import { useOnScreen } from '@/utils/onScreen'
 import './index.scss'
 
 /**
- * Covers load when they come near the screen. On H5 the browser's own lazy loading does it: Taro's
- * lazyLoad watches each picture with an IntersectionObserver whose late answer, after a card was taken
- * away (a search replacing the list), sets the src of a picture that is gone (a page error, seen about
- * 1 run in 4 of test/e2e/finder.e2e.js).
+ * Covers load when they come on screen: on H5 the cover's box waits for useOnScreen (the first screen's
+ * covers at once, the others from the first scroll on, a screen ahead), in the mini-program the
+ * platform's lazyLoad. Taro's own lazyLoad on H5 watched each picture with an IntersectionObserver whose
+ * late answer, after a card was taken away (a search replacing the list), set the src of a picture that
+ * was gone (a page error, seen about 1 run in 4 of test/e2e/finder.e2e.js).
  */
 const H5 = process.env.TARO_ENV === 'h5'
 const COVER = decorativeImage()
-const COVER_IMG = H5 ? { ...COVER.imgProps, loading: 'lazy' as const } : undefined
 
 /** A series on the home page: cover, title, price and the chance of a rare or hidden box. */
 function SeriesCard ({ series, onClick }: { series: SeriesSummary; onClick: () => void }) {
+  const [coverBox, coverShown] = useOnScreen()
   return (
     <View className={`series-card series-card-${series.id} ${series.status === 'retired' ? 'series-card--off' : ''}`} onClick={onClick}>
-      <View className='series-card__cover'>
-        <Image className='series-card__img' src={mediaUrl(series.cover, 160)} mode='aspectFit' lazyLoad={!H5} {...COVER} imgProps={COVER_IMG} />
+      <View className='series-card__cover' ref={coverBox}>
+        {coverShown && <Image className='series-card__img' src={mediaUrl(series.cover, 160)} mode='aspectFit' lazyLoad={!H5} {...COVER} />}
       </View>
       <View className='series-card__body'>
         <Text className='series-card__title'>{tr(series.title)}</Text>
