@@ -12,6 +12,8 @@ const { PrerenderPlugin } = require('../scripts/prerender.js') as { PrerenderPlu
 const { weappApiBase } = require('../scripts/weapp-api-base.js') as { weappApiBase: (o: { base?: string, production: boolean }) => string }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { StagedBootPlugin } = require('../scripts/webpack/staged-boot.js') as { StagedBootPlugin: new (o: { prewarm: string[], beforeApp: string[] }) => unknown }
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { OWN_CHUNK: OWN_STYLE_COMPONENTS } = require('../scripts/webpack/unused-taro-styles-loader.js') as { OWN_CHUNK: Record<string, string> }
 import prodConfig from './prod'
 
 /**
@@ -60,9 +62,8 @@ class StatsJsonPlugin {
 // H5 root font size is 3.5% of the window width (spec 9; see src/index.html). With a 750 px design
 // on a 375 px phone that root is 13.125 px, so pxtransform divides by 2 * 13.125.
 const H5_BASE_FONT_SIZE = 375 * 0.035
-/** Code used by at least this many of the 16 pages is loaded once, with the first page (see splitChunks). */
+/** Code used by at least this many of the 16 pages is loaded once, with the first page that needs it (see splitChunks). */
 const H5_PAGES_COMMON_MIN = 6
-/** The pages a visit usually starts on (prerendered too): their shared code comes in one chunk. */
 /**
  * Plain libraries of the app's start, each evaluated in a step of its own before Taro's imports
  * (scripts/webpack/staged-boot.js): without this they run inside the step of whichever import needs
@@ -75,19 +76,30 @@ const BOOT_PREWARM = ['react', 'react-dom', 'history', 'universal-router']
  * the session store. Together with the app they were one step of 50-120 ms at 4x slowdown.
  */
 const BOOT_BEFORE_APP = ['@/stores/locale', '@/services/request', '@/stores/session']
-const FIRST_PAGES = [/[\\/]src[\\/]pages[\\/]login[\\/]index\.tsx$/, /[\\/]src[\\/]pagesA[\\/]home[\\/]index\.tsx$/]
+/** The pages a visit usually starts on (prerendered too): what each shares with other pages comes with it. */
+const LOGIN_PAGE = /[\\/]src[\\/]pages[\\/]login[\\/]index\.tsx$/
+const HOME_PAGE = /[\\/]src[\\/]pagesA[\\/]home[\\/]index\.tsx$/
 interface WebpackModule { resource?: string }
 interface WebpackChunkGraph {
   getModuleChunksIterable: (m: WebpackModule) => Iterable<unknown>
   getChunkModulesIterable: (c: unknown) => Iterable<WebpackModule>
 }
-const firstPageChunks = new WeakMap<object, boolean>()
-function isFirstPageChunk (chunk: unknown, chunkGraph: WebpackChunkGraph): boolean {
+const pageChunks = new WeakMap<object, 'login' | 'home' | null>()
+/** Which first page a chunk holds (login, home), if any. */
+function firstPageOf (chunk: unknown, chunkGraph: WebpackChunkGraph): 'login' | 'home' | null {
   const key = chunk as object
-  if (!firstPageChunks.has(key)) {
-    firstPageChunks.set(key, [...chunkGraph.getChunkModulesIterable(chunk)].some(m => !!m.resource && FIRST_PAGES.some(re => re.test(m.resource!))))
+  if (!pageChunks.has(key)) {
+    const modules = [...chunkGraph.getChunkModulesIterable(chunk)]
+    pageChunks.set(key, modules.some(m => !!m.resource && HOME_PAGE.test(m.resource)) ? 'home' : modules.some(m => !!m.resource && LOGIN_PAGE.test(m.resource)) ? 'login' : null)
   }
-  return firstPageChunks.get(key)!
+  return pageChunks.get(key)!
+}
+/** Whether a module is in the chunk of this first page and in some other chunk too. */
+function sharedWith (page: 'login' | 'home') {
+  return (module: WebpackModule, { chunkGraph }: { chunkGraph: WebpackChunkGraph }) => {
+    const chunks = [...chunkGraph.getModuleChunksIterable(module)]
+    return chunks.length >= 2 && chunks.some(c => firstPageOf(c, chunkGraph) === page)
+  }
 }
 
 export default defineConfig<'webpack5'>(async (merge) => {
@@ -188,10 +200,10 @@ export default defineConfig<'webpack5'>(async (merge) => {
           chain.module.rule('taroStyle').uses.clear()
           chain.module.rule('taroStyle').use('extract').loader(require('mini-css-extract-plugin').loader)
         }
-        // Page chunks share code instead of repeating it (Taro splits only the entry's chunks): what most
-        // pages use, and what the first pages (login, home) share with any other page, goes into one chunk
-        // loaded with the first page; the rest of what two or more pages share into chunks by the set of
-        // pages that share it. Measured by bench/h5-chunks.js.
+        // Page chunks share code instead of repeating it (Taro splits only the entry's chunks): what a first
+        // page (login, home) shares with any other page comes with that page, what most pages use in one
+        // chunk of its own, the rest of what two or more pages share in chunks by the set of pages that
+        // share it. Measured by bench/h5-chunks.js.
         chain.optimization.merge({
           splitChunks: {
             cacheGroups: {
@@ -213,16 +225,18 @@ export default defineConfig<'webpack5'>(async (merge) => {
                 priority: 25,
                 enforce: true
               },
+              // what home shares with other pages comes with home, and what login shares (and home does not)
+              // with login: each first page loads only the shared code it runs
+              homeCommon: { chunks: 'async', name: 'pages-common', priority: 22, enforce: true, test: sharedWith('home') },
+              loginCommon: { chunks: 'async', name: 'login-common', priority: 21, enforce: true, test: sharedWith('login') },
+              // what most pages use and neither first page does, loaded once with the first of them
               pagesCommon: {
                 chunks: 'async',
-                name: 'pages-common',
-                minChunks: 2,
+                name: 'pages-more',
                 priority: 20,
                 enforce: true,
-                test: (module: WebpackModule, { chunkGraph }: { chunkGraph: WebpackChunkGraph }) => {
-                  const chunks = [...chunkGraph.getModuleChunksIterable(module)]
-                  return chunks.length >= H5_PAGES_COMMON_MIN || chunks.some(c => isFirstPageChunk(c, chunkGraph))
-                }
+                test: (module: WebpackModule, { chunkGraph }: { chunkGraph: WebpackChunkGraph }) =>
+                  [...chunkGraph.getModuleChunksIterable(module)].length >= H5_PAGES_COMMON_MIN
               },
               pagesShared: { chunks: 'async', minChunks: 2, minSize: 0, priority: 10, reuseExistingChunk: true }
             }
@@ -255,6 +269,11 @@ export default defineConfig<'webpack5'>(async (merge) => {
             path.join(path.dirname(require.resolve('@tarojs/components-react/package.json')), 'dist', 'index.css')
           ])
           .use('unused-taro-styles').loader(path.resolve(__dirname, '..', 'scripts', 'webpack', 'unused-taro-styles-loader.js'))
+        // ...and the picker's styles come with the picker, in the chunk of the pages that use it, not in the
+        // entry's sheet that every first page's document carries (see both loaders)
+        chain.module.rule('component-styles')
+          .test(new RegExp(`[\\\\/]@tarojs[\\\\/]components-react[\\\\/]dist[\\\\/]components[\\\\/](${Object.keys(OWN_STYLE_COMPONENTS).join('|')})[\\\\/]style[\\\\/]index\\.scss\\.js$`))
+          .use('component-styles').loader(path.resolve(__dirname, '..', 'scripts', 'webpack', 'component-styles-loader.js'))
       },
       devServer: {
         // React Fast Refresh in development (babel-preset-taro's hot, Taro's react-refresh plugin)

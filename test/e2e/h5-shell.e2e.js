@@ -38,6 +38,10 @@ async function run ({ base }) {
       assert.equal(icon.status(), 200, file)
       assert.match(icon.headers()['content-type'], type)
     }
+    // the SVG icon is in the document itself (scripts/prerender.js, paintFirst): no request for it
+    const inlined = await page.evaluate(() => document.querySelector('link[rel="icon"][type="image/svg+xml"]')?.getAttribute('href') ?? '')
+    assert.match(inlined, /^data:image\/svg\+xml,/, 'the SVG icon is a data URI')
+    assert.equal(decodeURIComponent(inlined.slice('data:image/svg+xml,'.length)), (await (await page.request.get(`${base}/favicon.svg`)).text()).trim())
     const script = await page.evaluate(() => [...document.scripts].map(s => s.src).find(src => /\/js\/app\./.test(src)))
     const gz = await page.request.get(script, { headers: { 'accept-encoding': 'gzip' } })
     assert.equal(gz.headers()['content-encoding'], 'gzip')

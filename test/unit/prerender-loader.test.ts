@@ -65,3 +65,17 @@ test('a view with nothing of its own, an unknown view, or none (a stored session
   expect(load(html, null)).toEqual(entryOnly)
   expect(load(html, 'home-en')).toEqual([...entryOnly, { tag: 'script', src: '/js/home.3.js', async: true }])
 })
+
+test('a small SVG icon is written into its link as a data URI; the ICO link and a large SVG stay links', () => {
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#ff3d77"/></svg>'
+  fs.writeFileSync(path.join(dir, 'favicon.svg'), svg + '\n')
+  fs.writeFileSync(path.join(dir, 'big.svg'), `<svg xmlns="http://www.w3.org/2000/svg">${'<g/>'.repeat(600)}</svg>`)
+  const head = '<link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="icon" href="/favicon.ico" sizes="32x32"><link rel="icon" href="/big.svg" type="image/svg+xml">'
+  const html = paintFirst(ENTRY_HTML.replace('<head>', `<head>${head}`), dir)
+  const uri = /<link rel="icon" href="data:image\/svg\+xml,([^"]*)" type="image\/svg\+xml">/.exec(html)
+  expect(uri).not.toBeNull()
+  expect(decodeURIComponent(uri![1])).toBe(svg)
+  expect(uri![1]).not.toMatch(/[<>"#]/)
+  expect(html).toContain('<link rel="icon" href="/favicon.ico" sizes="32x32">')
+  expect(html).toContain('<link rel="icon" href="/big.svg" type="image/svg+xml">')
+})
