@@ -225,8 +225,8 @@ export default defineConfig<'webpack5'>(async (merge) => {
                 priority: 25,
                 enforce: true
               },
-              // what home shares with other pages comes with home, and what login shares (and home does not)
-              // with login: each first page loads only the shared code it runs
+              // what home shares with other pages comes with home (which then loads only shared code it runs),
+              // and what login shares (and home does not) with login
               homeCommon: { chunks: 'async', name: 'pages-common', priority: 22, enforce: true, test: sharedWith('home') },
               loginCommon: { chunks: 'async', name: 'login-common', priority: 21, enforce: true, test: sharedWith('login') },
               // what most pages use and neither first page does, loaded once with the first of them
