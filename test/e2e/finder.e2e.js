@@ -43,20 +43,26 @@ async function coversWhenSeen (base) {
   const { page, errors, close } = await openPhonePage({ locale: 'en-US' })
   try {
     const asked = []
-    page.on('request', r => { if (/\/media\/(art|u)\//.test(r.url())) asked.push(new URL(r.url()).pathname) })
+    page.on('request', r => { if (/\/media\/(art|u)\//.test(r.url())) asked.push(new URL(r.url()).pathname + new URL(r.url()).search) })
     await page.goto(`${base}/pagesA/home/index`, { waitUntil: 'networkidle' })
     await page.locator('.series-card').first().waitFor()
-    await page.waitForTimeout(500)
-    // the cover's own box counts (a card's top padding may be on screen while its cover is not)
-    const cards = await page.evaluate(() => [...document.querySelectorAll('.series-card__cover')].map(box => ({
-      top: box.getBoundingClientRect().top,
+    // where each cover's place is (the cover's own box: a card's top padding may be on screen while its
+    // cover is not); how far down they start depends on what home shows above them (the live feed
+    // grows as other suites draw prizes), so none may be on the first screen, never all
+    const places = () => page.evaluate(() => [...document.querySelectorAll('.series-card__cover')].map(box => ({
+      top: Math.round(box.getBoundingClientRect().top),
       shown: box.getBoundingClientRect().top < window.innerHeight && box.getBoundingClientRect().bottom > 0,
       img: !!box.querySelector('img')
     })))
+    await page.waitForFunction(() => [...document.querySelectorAll('.series-card__cover')]
+      .filter(box => box.getBoundingClientRect().top < window.innerHeight && box.getBoundingClientRect().bottom > 0)
+      .every(box => box.querySelector('img')), null, { timeout: 5000 }).catch(() => undefined)
+    await page.waitForTimeout(500)
+    const cards = await places()
     const shown = cards.filter(c => c.shown)
-    assert.ok(shown.length >= 1 && shown.length < cards.length, `home's first screen shows some of the covers' places, not all (${JSON.stringify(cards)})`)
+    assert.ok(shown.length < cards.length, `some covers' places are below the first screen (${JSON.stringify(cards)})`)
     assert.deepEqual(cards.map(c => c.img), cards.map(c => c.shown), `before a scroll, only the places on screen have their cover (${JSON.stringify(cards)})`)
-    assert.equal(asked.length, shown.length, `before a scroll, one cover fetched per place on screen (${asked.join(', ')})`)
+    const askedBefore = [...asked]
     // scrolled to the end, a bit at a time as a thumb does (over the page: the wheel scrolls what is under
     // the pointer): every cover comes, and loads
     await page.mouse.move(187, 500)
@@ -64,10 +70,16 @@ async function coversWhenSeen (base) {
       await page.mouse.wheel(0, 300)
       await page.waitForTimeout(120)
     }
-    await page.waitForFunction(() => [...document.querySelectorAll('.series-card')].every(card => {
+    // (the cards there were before the scroll: reaching the end may bring the next page of series)
+    await page.waitForFunction(n => [...document.querySelectorAll('.series-card')].slice(0, n).every(card => {
       const img = card.querySelector('.series-card__cover img')
       return img && img.complete && img.naturalWidth > 0
-    }), null, { timeout: 8000 })
+    }), cards.length, { timeout: 8000 })
+    // the pictures fetched before the scroll (the live feed's are others) were the covers on screen only
+    const covers = await page.$$eval('.series-card__cover img', imgs => imgs.map(i => new URL(i.src).pathname + new URL(i.src).search))
+    const onScreen = new Set(covers.slice(0, cards.length).filter((_, i) => cards[i].shown))
+    const fetchedEarly = new Set(covers.slice(0, cards.length).filter(src => askedBefore.includes(src)))
+    assert.deepEqual([...fetchedEarly].sort(), [...onScreen].sort(), `before a scroll, only the covers on screen were fetched (${askedBefore.join(', ')})`)
     assert.deepEqual(errors, [], 'no page errors')
   } finally {
     await close()
