@@ -23,7 +23,9 @@
  * page; a small script in <head> picks the view before the body is parsed (none on another route,
  * and none for a stored session on the login page, which goes on to home by itself; the language as
  * the app resolves it: stored choice, configured TARO_APP_LOCALE, browser language, English) and
- * shows it instead of the generic splash. Without JavaScript the page in the default language shows. When the app's
+ * shows it instead of the generic splash. Without JavaScript the page in the default language shows.
+ * Rendering waits until the copy has been parsed to its end (<link rel=expect>), so the first frame
+ * lays out and paints the whole view, never an empty or half-parsed page. When the app's
  * first page has rendered, src/components/PageShell removes the copy in the same frame (carrying over
  * whatever was typed into its fields). The entry's CSS is inlined and its scripts are fetched right
  * after the first paint (paintFirst), with the chunks of the view's page, so the first paint needs the
@@ -48,6 +50,8 @@ const FALLBACK_LOCALE = 'en'
 const ROUTES = { login: ['/', '/pages/login/index'], home: ['/pagesA/home/index'] }
 const MARK_START = '<!--prerender-->'
 const MARK_END = '<!--/prerender-->'
+/** The id of the copy's last element: the first frame waits for it (headBlock). */
+const COPY_END = 'prerender-end'
 
 function chromiumPath () {
   return process.env.CHROMIUM_PATH || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(p => fs.existsSync(p))
@@ -193,14 +197,17 @@ function headBlock (page, views, css, defaultLocale, configuredLocale) {
     `var l=m(g('app_locale'))||m(${JSON.stringify(configuredLocale || '')})||m(navigator.language)||'${FALLBACK_LOCALE}';` +
     `if(page)v=page+'-'+l` +
     `}catch(e){}d.setAttribute('data-prerender',v)}(document.documentElement)`
-  return `${MARK_START}<style data-prerender-css>` +
+  // no frame before the copy is whole: rendering waits for its last element (rel=expect, Chromium
+  // 124+; other browsers ignore the link). Otherwise a parser that pauses after <head> (Chromium's
+  // time budget is 10 ms) lets the browser lay out and paint the empty page first.
+  return `${MARK_START}<link rel="expect" href="#${COPY_END}" blocking="render"><style data-prerender-css>` +
     '#prerender{display:none;position:fixed;top:0;right:0;bottom:0;left:0;z-index:1001;overflow:hidden;background:#F8F8F8}' +
     `.pr-view{display:none;height:100%}${show}{display:block}${hideSplash}{display:none}${noScript}{display:block}\n${css}</style>` +
     `<script>${pick}</script>${MARK_END}`
 }
 
 function bodyBlock (views) {
-  return `${MARK_START}<div id="prerender">${views.map(v => `<div class="pr-view" data-view="${v.name}" lang="${v.locale === 'zh' ? 'zh-CN' : 'en'}">${v.html}</div>`).join('')}</div>${MARK_END}`
+  return `${MARK_START}<div id="prerender">${views.map(v => `<div class="pr-view" data-view="${v.name}" lang="${v.locale === 'zh' ? 'zh-CN' : 'en'}">${v.html}</div>`).join('')}<i id="${COPY_END}" hidden></i></div>${MARK_END}`
 }
 
 /**
@@ -358,7 +365,7 @@ class PrerenderPlugin {
   }
 }
 
-module.exports = { prerender, PrerenderPlugin, stripPrerender, mergeRules, paintFirst, svgDataUri, MARK_START, MARK_END }
+module.exports = { prerender, PrerenderPlugin, stripPrerender, mergeRules, paintFirst, headBlock, bodyBlock, MARK_START, MARK_END, COPY_END }
 
 if (require.main === module) {
   prerender(path.resolve(process.argv[2] || path.join(__dirname, '..', 'dist', 'h5'))).catch(err => {

@@ -4,10 +4,12 @@
  * home's skeleton, and neither carries the other's; with the app's scripts held back the phone
  * shows them; once the app has rendered, the copy is gone and the screen is the same pixel for pixel
  * (no layout shift either), there is one login form, and what was typed into the copy is in the app's
- * field. Screenshots: prerender-*.png in test-results/screenshots.
+ * field. No frame is painted before the copy is whole, even when the document arrives slowly.
+ * Screenshots: prerender-*.png in test-results/screenshots.
  */
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
+const http = require('node:http')
 const path = require('node:path')
 const { PNG } = require('pngjs')
 const { launchPhone, SHOTS } = require('./browser')
@@ -45,6 +47,26 @@ async function open (base, route, { locale, scripts }) {
   })
   await page.goto(`${base}${route}`, { waitUntil: 'domcontentloaded' })
   return { page, close, release, requests }
+}
+
+/**
+ * Serves `doc` from 127.0.0.1 in two parts: up to `at` at once, the rest when `sendRest()` is called
+ * (as a slow link delivers a document). Anything else is a 404.
+ */
+async function slowDocument (doc, at) {
+  let sendRest = () => undefined
+  let firstPartSent
+  const sent = new Promise(resolve => { firstPartSent = resolve })
+  const rest = new Promise(resolve => { sendRest = resolve })
+  const server = http.createServer((req, res) => {
+    if (req.headers.accept && !req.headers.accept.includes('text/html')) { res.writeHead(404).end(); return }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+    res.write(doc.slice(0, at))
+    firstPartSent()
+    void rest.then(() => res.end(doc.slice(at)))
+  })
+  await new Promise(resolve => server.listen(0, '127.0.0.1', resolve))
+  return { origin: `http://127.0.0.1:${server.address().port}`, firstPartSent: sent, sendRest, close: () => { sendRest(); server.close() } }
 }
 
 async function shot (page, name) {
@@ -123,7 +145,37 @@ async function run ({ base }) {
     }
   }
 
-  // 4. typed into the copy before the app arrived: the app's field has it, and the form works with it
+  // 4. the first frame is the whole copy: the document arrives in two parts, cut inside the copy, with
+  // a pause between. During the pause nothing has been painted (rendering waits for the copy's last
+  // element, <link rel=expect>); without that, Chromium paints the half-parsed page. The root font size
+  // is 3.5% of the width from the first frame on (CSS), and the script keeps it once it has run.
+  for (const [route, cut] of [['/', '<div class="pr-view" data-view="login-en"'], ['/pagesA/home/index', '<div class="pr-view" data-view="home-en"']]) {
+    const doc = await (await fetch(`${base}${route}`, { headers: { accept: 'text/html' } })).text()
+    assert.ok(doc.indexOf(cut) > 0, `${route}: the document has the view to cut at`)
+    const slow = await slowDocument(doc, doc.indexOf(cut))
+    const { ctx, close } = await launchPhone({ locale: 'en-US' })
+    try {
+      const page = await ctx.newPage()
+      await page.route('**/js/*.js', r => r.abort())
+      await page.goto(`${slow.origin}${route}`, { waitUntil: 'commit' })
+      await slow.firstPartSent
+      await page.waitForFunction(() => document.querySelector('[data-view="login-zh"], [data-view="home-zh"]'))
+      await page.waitForTimeout(400)
+      assert.deepEqual(await page.evaluate(() => performance.getEntriesByType('paint').map(e => e.name)), [], `${route}: a frame was painted before the copy was whole`)
+      assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize), '13.125px', 'the root font size before any script: 3.5% of 375 px')
+      slow.sendRest()
+      await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length === 1)
+      assert.ok(await page.locator('[data-view$="-en"]').isVisible(), `${route}: the copy in English shows`)
+      await page.waitForFunction(() => document.documentElement.style.fontSize === '13.125px')
+      await page.setViewportSize({ width: 600, height: 812 })
+      await page.waitForFunction(() => document.documentElement.style.fontSize === '21px')
+    } finally {
+      await close()
+      slow.close()
+    }
+  }
+
+  // 5. typed into the copy before the app arrived: the app's field has it, and the form works with it
   const typed = await open(base, '/', { locale: 'en-US', scripts: 'held' })
   try {
     const copyInput = typed.page.locator('[data-view="login-en"] .pr-input-account input, [data-view="login-en"] input.pr-input-account').first()
