@@ -83,7 +83,7 @@ async function run (code: string, replace: (events: string[]) => Record<string, 
   return { events, window, errors }
 }
 
-test('the imports are evaluated in the same order, one task each, prewarmed libraries first; then the app is created and, a task later, mounted', async () => {
+test('the imports are evaluated in the same order, one task each, prewarmed libraries first; then the app is created, a task later its history and container are made, and a task after that the router', async () => {
   const code = stage(ENTRY, ['mobx'])
   expect(code).not.toBeNull()
   const { events, window } = await run(code!)
@@ -98,7 +98,8 @@ test('the imports are evaluated in the same order, one task each, prewarmed libr
     'eval react', '|',
     'eval react-dom', '|',
     'create App React ReactDOM pages/login/index', '|',
-    'mount history',
+    'mount history', '|',
+    // the router gets the history made a task earlier (not the page's window.history)
     'router history inst React',
     'px {"designWidth":750}'
   ])
