@@ -5,7 +5,7 @@
  * blocking time of the tasks over 50 ms. A diagnostic for the Lighthouse bench's TBT: which part of
  * the start is a long task. Runs the page `--runs` times (default 3) and prints the medians.
  *
- * Usage: node bench/boot-tasks.js [--dist dist/h5] [--path /] [--runs 3]   (served by the shop's server)
+ * Usage: node bench/boot-tasks.js [--dist dist/h5] [--path /] [--runs 3] [--rate 4]   (served by the shop's server)
  */
 const path = require('node:path')
 const { chromium } = require('playwright-core')
@@ -22,6 +22,8 @@ const median = xs => { const s = [...xs].sort((a, b) => a - b); const m = s.leng
   const dist = path.resolve(arg('dist', path.join(__dirname, '..', 'dist', 'h5')))
   const page0 = arg('path', '/')
   const runs = Number(arg('runs', 3))
+  // 4: Lighthouse's mobile slowdown; 1: the durations Lighthouse's simulation starts from (it multiplies them by 4)
+  const rate = Number(arg('rate', 4))
   const srv = await startShopServer({ staticDir: dist })
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
   const steps = {}
@@ -37,7 +39,7 @@ const median = xs => { const s = [...xs].sort((a, b) => a - b); const m = s.leng
       })
       const page = await ctx.newPage()
       const cdp = await ctx.newCDPSession(page)
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate })
       page.on('pageerror', e => console.log('page error:', e.message))
       await page.goto(srv.origin + page0)
       // the app has started once its router is created (the last step); then two seconds for the first page
@@ -54,7 +56,7 @@ const median = xs => { const s = [...xs].sort((a, b) => a - b); const m = s.leng
       if (r === 0) console.log('long tasks of the first run (start ms, duration ms):', tasks.map(([s, d]) => `${s}:${d}`).join(' '))
       await ctx.close()
     }
-    console.log(`${page0}, ${runs} runs at 4x CPU, medians:`)
+    console.log(`${page0}, ${runs} runs at ${rate}x CPU, medians:`)
     for (const [name, ds] of Object.entries(steps)) console.log(`  ${median(ds).toFixed(0).padStart(5)} ms  ${name}`)
     console.log(`  blocking time of long tasks ${median(tbts).toFixed(0)} ms, longest task ${median(longest).toFixed(0)} ms`)
   } finally {
