@@ -365,7 +365,7 @@ class PrerenderPlugin {
   }
 }
 
-module.exports = { prerender, PrerenderPlugin, stripPrerender, mergeRules, paintFirst, headBlock, bodyBlock, MARK_START, MARK_END, COPY_END }
+module.exports = { prerender, PrerenderPlugin, stripPrerender, mergeRules, paintFirst, MARK_START, MARK_END }
 
 if (require.main === module) {
   prerender(path.resolve(process.argv[2] || path.join(__dirname, '..', 'dist', 'h5'))).catch(err => {
