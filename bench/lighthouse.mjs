@@ -12,11 +12,12 @@
  * code 1 when a goal is missed. The header gives the date, the machine and the load average before
  * and after the runs (the benchmarks page records them with each row).
  *
- * Usage: node bench/lighthouse.mjs [--runs 5] [--build] [--also DIR] [--requests] [--tasks]   (--build rebuilds dist/h5 first;
+ * Usage: node bench/lighthouse.mjs [--runs 5] [--build] [--also DIR] [--requests] [--tasks] [--cpu 8]   (--build rebuilds dist/h5 first;
  * --requests lists each page's requests with their transferred bytes, from its last run; --tasks lists
  * each page's long tasks of its last run as Lighthouse simulated them (start, duration, script), the ones TBT counts;
  * --also measures another H5 build of the shop too, e.g. one made with STAGED_BOOT=0, as "login (DIR)" and
- * "home (DIR)", interleaved with the rest)
+ * "home (DIR)", interleaved with the rest; --cpu N simulates an N-times slowdown of this host's CPU instead of
+ * Lighthouse's mobile default of 4: a diagnostic of the margin, e.g. 8 stands for a host half as fast, not the goal's figure)
  * Chromium: CHROME_PATH, else Debian's /usr/bin/chromium (as the e2e tests).
  */
 import { createRequire } from 'node:module'
@@ -37,6 +38,8 @@ const arg = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback
 }
 const RUNS = Number(arg('runs', 5))
+const CPU = arg('cpu') === undefined ? undefined : Number(arg('cpu'))
+if (CPU !== undefined && !(CPU >= 1 && CPU <= 20)) throw new Error('--cpu: a slowdown between 1 and 20')
 const GOALS = { score: 100, lcpRatio: 0.5, bytesRatio: 1.3 }
 const median = xs => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2 }
 
@@ -93,7 +96,10 @@ try {
   for (let i = 0; i < RUNS; i++) {
     for (let k = 0; k < targets.length; k++) {
       const t = targets[(i + k) % targets.length]
-      const { lhr } = await lighthouse(t.url, { port: chrome.port, onlyCategories: ['performance'], logLevel: 'error' })
+      const flags = { port: chrome.port, onlyCategories: ['performance'], logLevel: 'error' }
+      if (CPU !== undefined) flags.throttling = { cpuSlowdownMultiplier: CPU }
+      const { lhr } = await lighthouse(t.url, flags)
+      if (CPU !== undefined && lhr.configSettings.throttling.cpuSlowdownMultiplier !== CPU) throw new Error('Lighthouse ignored --cpu')
       const a = lhr.audits
       const requests = a['network-requests'].details?.items ?? []
       const origin = new URL(t.url).origin
@@ -131,7 +137,7 @@ try {
   const s = ms => `${(ms / 1000).toFixed(2)} s`
   const kb = b => `${(b / 1024).toFixed(0)} KB`
   console.log('')
-  console.log(`Lighthouse ${lhVersion()} mobile (simulated throttling), median of ${RUNS} interleaved runs, Chromium ${chromeVersion(chromePath)}`)
+  console.log(`Lighthouse ${lhVersion()} mobile (simulated throttling${CPU === undefined ? '' : `, CPU slowdown ${CPU}x instead of 4x: a diagnostic, not the goal`}), median of ${RUNS} interleaved runs, Chromium ${chromeVersion(chromePath)}`)
   console.log(`${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${os.cpus().length} x ${os.cpus()[0]?.model || 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB; load average ${loadBefore} before the runs, ${os.loadavg()[0].toFixed(2)} after`)
   console.log(`${'page'.padEnd(22)}${'score'.padStart(6)}${'FCP'.padStart(9)}${'LCP'.padStart(9)}${'LCP x'.padStart(7)}${'TBT'.padStart(8)}${'SI'.padStart(9)}${'CLS'.padStart(7)}${'bytes'.padStart(9)}${'bytes x'.padStart(9)}${'req'.padStart(5)}  scores`)
   for (const [name, m] of Object.entries(med)) {
