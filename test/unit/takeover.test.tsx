@@ -62,6 +62,16 @@ describe('takeOver', () => {
     expect(seen).toEqual(['early-bird'])
   })
 
+  it('does not ask for the layout (getClientRects) when nothing was typed', () => {
+    firstPaint('login-en')
+    document.body.insertAdjacentHTML('beforeend', '<div id="app"><input class="a"><input class="b"></div>')
+    const asked = jest.fn(() => [] as unknown as DOMRectList)
+    for (const input of document.querySelectorAll<HTMLInputElement>('#prerender input')) input.getClientRects = asked
+    takeOver()
+    expect(asked).not.toHaveBeenCalled()
+    expect(document.getElementById('prerender')).toBeNull()
+  })
+
   it('leaves the app\'s fields alone when they do not line up with the copy', () => {
     firstPaint('login-en')
     document.body.insertAdjacentHTML('beforeend', '<div id="app"><input class="a"></div>')
