@@ -466,6 +466,14 @@ export const SHOW_LIMITS = {
   moderationReasonMax: 200,
   /** Reports (from different accounts) that hide a post or comment until an operator reviews it. */
   reportsToHide: 3,
+  /**
+   * A report counts toward hiding only from an account with at least this many purchases (boxes bought
+   * with its own money): something at stake, where a new account costs nothing (issue 48). A report
+   * from any other account is recorded and shown to operators, and hides nothing.
+   */
+  reportStakePurchases: 1,
+  /** Reports listed per thing in the moderation queue (newest first). */
+  reportsShown: 20,
   postsPerHour: 5,
   commentsPerHour: 30,
   reportsPerHour: 20,

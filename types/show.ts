@@ -3,9 +3,10 @@
  * prizes they own, with their own photos and text; every prize of a post carries its proof (the case's
  * commitment and, once the case sold out, its reveal; or the combine's draw), so every pull shown is a
  * real one. Others like (one per account) and comment (a reply to a comment, never deeper). Anyone
- * logged in reports a post or a comment with a reason; SHOW_LIMITS.reportsToHide reports hide it until
- * an operator looks. Operators hide and restore (audited; the author is told why by mail and on the
- * post) and keep the word list. Authors are shown masked, as in the live feed.
+ * logged in reports a post or a comment with a reason; SHOW_LIMITS.reportsToHide reports from accounts
+ * with something at stake (SHOW_LIMITS.reportStakePurchases) hide it until an operator looks. Operators
+ * hide and restore (audited; the author is told why by mail and on the post) and keep the word list.
+ * Authors are shown masked, as in the live feed.
  *
  * Posting moves no money and no prize: it reads the prizes and writes rows of its own.
  */
@@ -146,6 +147,21 @@ export const ShowQueueFilter = StringEnum(['reported', 'hidden', 'all'] as const
 export type ShowQueueFilter = Static<typeof ShowQueueFilter>
 export const ShowQueueRequest = Obj({ ...ShowPage, filter: ShowQueueFilter })
 export type ShowQueueRequest = Static<typeof ShowQueueRequest>
+/** One report, as operators see it. */
+export const ShowReportEntry = Type.Object({
+  reporterId: Type.Integer(),
+  /** Masked as authors are ('a***y'). */
+  reporterName: Type.String(),
+  reason: ShowReportReason,
+  note: Nullable(Type.String()),
+  createdAt: Timestamp,
+  /** It counts toward hiding: the reporter had something at stake (SHOW_LIMITS.reportStakePurchases purchases). */
+  weighted: Type.Boolean(),
+  /** Dealt with by an operator's restore: it no longer counts, and its reporter cannot report this again. */
+  reviewed: Type.Boolean()
+})
+export type ShowReportEntry = Static<typeof ShowReportEntry>
+
 export const ShowModerationItem = Type.Object({
   target: ShowTarget,
   id: Type.Integer(),
@@ -157,11 +173,16 @@ export const ShowModerationItem = Type.Object({
   images: Type.Array(Type.String()),
   status: ShowStatus,
   hiddenReason: Nullable(Type.String()),
+  /** Reports not yet dealt with (weighted or not). */
   reportCount: Type.Integer({ minimum: 0 }),
-  /** Reports per reason. */
+  /** Of those, the ones that count toward hiding. */
+  weightedCount: Type.Integer({ minimum: 0 }),
+  /** Reports per reason (not yet dealt with). */
   reasons: Type.Array(Type.Object({ reason: ShowReportReason, count: Type.Integer({ minimum: 1 }) })),
   /** The reporters' own words (newest first, a few). */
   notes: Type.Array(Type.String()),
+  /** Who reported it, newest first (those dealt with by a restore too), at most SHOW_LIMITS.reportsShown. */
+  reports: Type.Array(ShowReportEntry),
   createdAt: Timestamp
 })
 export type ShowModerationItem = Static<typeof ShowModerationItem>
@@ -219,7 +240,8 @@ export const showRoutes = {
   }),
   report: route({
     method: 'POST', url: '/api/show/report', auth: 'user', tag, body: ShowReportRequest, data: ShowReportResult,
-    summary: `Report a post or a comment with a reason; ${SHOW_LIMITS.reportsToHide} reports from different accounts hide it until an operator reviews it`
+    summary: `Report a post or a comment with a reason; ${SHOW_LIMITS.reportsToHide} reports from different accounts with something at stake hide it until an operator reviews it`,
+    description: `A report counts toward hiding only from an account with at least ${SHOW_LIMITS.reportStakePurchases} purchase(s); any other is recorded for operators and hides nothing. One report per account and thing: after an operator restores it, only reports from accounts that had not reported it count.`
   }),
   queue: route({
     method: 'POST', url: '/api/operator/show/queue', auth: 'operator', tag, body: ShowQueueRequest, data: ShowQueueResponse,

@@ -725,4 +725,8 @@ export interface ShowReportsTable {
   reason: 'spam' | 'fake' | 'offensive' | 'personal' | 'other'
   note: string | null
   created_at: Timestamp
+  /** 1: the reporter had something at stake (migration 0034); only these count toward hiding. */
+  weighted: ColumnType<number, number | undefined, number>
+  /** When an operator's restore dealt with it (the report stays: its reporter cannot report again). */
+  reviewed_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>
 }

@@ -7,10 +7,12 @@
  *              deletion never leaves a post behind. Reads the prizes, writes only show_* rows.
  *   like       one row per (post, account): a second like is the same like; like_count moves with the row
  *   comment    on a post, or a reply to a comment that is not itself a reply
- *   report     one per (thing, account); the SHOW_LIMITS.reportsToHide-th hides it ('reported') until an
- *              operator hides it for good ('hidden', with a reason told to the author) or restores it
- *              (reports cleared); both audited
- *   words      shop_settings 'showWords' (JSON list), matched after NFKC and case folding
+ *   report     one per (thing, account); the SHOW_LIMITS.reportsToHide-th from an account with something at
+ *              stake hides it ('reported': domain/showReports.ts) until an operator hides it for good
+ *              ('hidden', with a reason told to the author) or restores it (its reports marked reviewed:
+ *              they stop counting, and their reporters cannot report it again); both audited
+ *   words      shop_settings 'showWords' (JSON list), matched after dropping default-ignorable code
+ *              points, NFKC and case folding (security/textFold.ts)
  *   deletion   a deleted account's posts, comments, likes and reports go (eraseShowContent, called by
  *              deleteAccount; docs/decisions/player-show-deleted-accounts.md)
  */
@@ -27,12 +29,13 @@ import { dialectOf, forUpdate } from '../db/lock'
 import { iso, type Clock } from '../clock'
 import { DAY_MS } from './days'
 import { ApiFailure, fail } from '../http/envelope'
-import { foldUserName } from '../security/userNames'
+import { foldForMatching } from '../security/textFold'
 import { writeAudit } from './audit'
 import { caseProof } from './cases'
 import { text } from './catalogue'
 import { combineProofs } from './fairProof'
 import { maskName } from './prizes'
+import { openReports, recordReport, reportsHide, reportsOf, reviewReports } from './showReports'
 import { lockLiveAccount } from './users'
 
 type Db = Kysely<Database>
@@ -48,8 +51,8 @@ export interface Viewer { id: number; operator: boolean }
 
 export const WORDS_KEY = 'showWords'
 
-/** NFKC, then full case folding (the same fold as user names: security/userNames.ts). */
-export const foldText = (s: string): string => foldUserName(s)
+/** Default-ignorable code points dropped, NFKC, full case folding (security/textFold.ts). */
+export const foldText = (s: string): string => foldForMatching(s)
 
 export async function loadWords (db: Db): Promise<string[]> {
   const row = await db.selectFrom('shop_settings').select('value').where('key', '=', WORDS_KEY).executeTakeFirst()
@@ -393,13 +396,13 @@ export async function report (deps: ShowDeps, viewer: Viewer, body: ShowReportRe
     // what is already hidden from others (reported, or hidden by an operator) is not there to report
     if (row.status !== 'visible' && Number(row.user_id) !== viewer.id) throw fail.notFound(notFound)
     if (Number(row.user_id) === viewer.id) throw fail.unprocessable('show.ownReport', {}, { field: 'id', reason: 'own' })
-    const added = await trx.insertInto('show_reports').values({
-      target: body.target, target_id: body.id, user_id: viewer.id, reason: body.reason, note: body.note?.trim() || null, created_at: iso(clock())
-    }).onConflict(oc => oc.columns(['target', 'target_id', 'user_id']).doNothing()).executeTakeFirst()
-    if (Number(added.numInsertedOrUpdatedRows ?? 0) > 0) {
-      await trx.updateTable(table).set(eb => ({ report_count: eb('report_count', '+', 1) })).where('id', '=', body.id).execute()
-      await trx.updateTable(table).set({ status: 'reported', updated_at: iso(clock()) })
-        .where('id', '=', body.id).where('status', '=', 'visible').where('report_count', '>=', SHOW_LIMITS.reportsToHide).execute()
+    // a second report by one account (before or after a restore) is the same report
+    if (await recordReport(trx, iso(clock()), viewer.id, { target: body.target, id: body.id, reason: body.reason, note: body.note?.trim() || null })) {
+      const open = await openReports(trx, body.target, body.id)
+      await trx.updateTable(table).set({ report_count: open.all }).where('id', '=', body.id).execute()
+      if (reportsHide(open)) {
+        await trx.updateTable(table).set({ status: 'reported', updated_at: iso(clock()) }).where('id', '=', body.id).where('status', '=', 'visible').execute()
+      }
     }
     const after = await trx.selectFrom(table).select('status').where('id', '=', body.id).executeTakeFirstOrThrow()
     return { status: after.status }
@@ -412,10 +415,10 @@ async function moderationItems (db: Db, target: ShowTarget, rows: Array<PostRow 
   if (!rows.length) return []
   const ids = rows.map(r => Number(r.id))
   const names = await authors(db, rows.map(r => Number(r.user_id)))
-  const reports = await db.selectFrom('show_reports').select(['target_id', 'reason', 'note']).where('target', '=', target)
-    .where('target_id', 'in', ids).orderBy('id', 'desc').execute()
+  const reports = await reportsOf(db, target, ids)
   return rows.map(r => {
-    const mine = reports.filter(x => Number(x.target_id) === Number(r.id))
+    const its = reports.get(Number(r.id))
+    const mine = its?.open ?? []
     const counts = new Map<string, number>()
     for (const x of mine) counts.set(x.reason, (counts.get(x.reason) ?? 0) + 1)
     return {
@@ -429,8 +432,10 @@ async function moderationItems (db: Db, target: ShowTarget, rows: Array<PostRow 
       status: r.status,
       hiddenReason: r.hidden_reason,
       reportCount: Number(r.report_count),
+      weightedCount: its?.weightedCount ?? 0,
       reasons: [...counts].map(([reason, count]) => ({ reason: reason as ShowModerationItem['reasons'][number]['reason'], count })),
       notes: mine.map(x => x.note).filter((n): n is string => !!n).slice(0, 5),
+      reports: its?.entries ?? [],
       createdAt: r.created_at
     }
   })
@@ -492,9 +497,9 @@ export async function moderate (deps: ShowDeps, operatorId: number, body: ShowMo
     if (body.action === 'hide') {
       await trx.updateTable(table).set({ status, hidden_reason: hiddenReason, updated_at: at }).where('id', '=', body.id).execute()
     } else {
-      // reviewed: the reports are dealt with, and new ones count from zero
+      // reviewed: the reports are dealt with (kept: their reporters cannot report it again), new ones count from zero
       await trx.updateTable(table).set({ status, hidden_reason: null, report_count: 0, updated_at: at }).where('id', '=', body.id).execute()
-      await trx.deleteFrom('show_reports').where('target', '=', body.target).where('target_id', '=', body.id).execute()
+      await reviewReports(trx, body.target, body.id, at)
     }
     const authorId = Number(before.user_id)
     const changed = before.status !== status || before.hidden_reason !== hiddenReason
@@ -526,7 +531,7 @@ export async function moderate (deps: ShowDeps, operatorId: number, body: ShowMo
  * held first (holdRows: a like or comment in flight on them is waited for, a new one waits), then their
  * like and comment counts are recounted; what it reported is held and its report count recounted, and
  * a thing its reports had hidden until review ('reported') shows again when fewer than
- * SHOW_LIMITS.reportsToHide accounts' reports remain. The photos go with the account's other uploads
+ * SHOW_LIMITS.reportsToHide weighted reports not yet reviewed remain (showReports.ts). The photos go with the account's other uploads
  * (mediaStore.ts eraseUploadsOf).
  */
 export async function eraseShowContent (trx: Db, userId: number): Promise<void> {
@@ -562,10 +567,9 @@ export async function eraseShowContent (trx: Db, userId: number): Promise<void> 
     // held as a report holds them (report), so a report given meanwhile is counted once
     await forUpdate(dialectOf(trx), trx.selectFrom(table).select('id').where('id', 'in', ids).orderBy('id')).execute()
     for (const id of ids) {
-      const left = await trx.selectFrom('show_reports').select(eb => eb.fn.countAll<number>().as('n'))
-        .where('target', '=', target).where('target_id', '=', id).executeTakeFirstOrThrow()
-      await trx.updateTable(table).set({ report_count: Number(left.n) }).where('id', '=', id).execute()
-      if (Number(left.n) < SHOW_LIMITS.reportsToHide) {
+      const left = await openReports(trx, target, id)
+      await trx.updateTable(table).set({ report_count: left.all }).where('id', '=', id).execute()
+      if (!reportsHide(left)) {
         await trx.updateTable(table).set({ status: 'visible' }).where('id', '=', id).where('status', '=', 'reported').execute()
       }
     }
