@@ -180,7 +180,8 @@ describe('logging', () => {
   test('request URLs are logged without phone numbers, addresses or codes', () => {
     const { maskUrl } = jest.requireActual('../../server/src/http/logging')
     expect(maskUrl('/dev-api/login/sms/code?phone=13800138000')).toBe('/dev-api/login/sms/code?phone=***')
-    expect(maskUrl('/dev-api/login/openid?code=abc&x=1')).toBe('/dev-api/login/openid?code=***&x=1')
+    expect(maskUrl('/dev-api/login/openid?code=abc&x=1')).toBe('/dev-api/login/openid?code=***&x=***')
+    expect(maskUrl('/dev-api/login/openid?id=7')).toBe('/dev-api/login/openid?id=7')
     expect(maskUrl('/dev-api/getUserInfo')).toBe('/dev-api/getUserInfo')
   })
 })

@@ -1,20 +1,18 @@
-/** Request logging without personal data: query values that identify people are masked. */
+/**
+ * Request logging without personal data or secrets: a request's query values are redacted but those of
+ * known harmless keys (http/redact.ts), and every line written is scrubbed of query values the same way
+ * (an error message or a warning of Fastify's that prints the raw URL). No header is logged.
+ */
 import type { FastifyRequest } from 'fastify'
 import type { LogLevel } from '../config'
+import { redactingStream, redactUrl } from './redact'
 
-const MASKED_QUERY = new Set(['phone', 'code', 'js_code', 'email'])
+export const maskUrl = redactUrl
 
-export function maskUrl (url: string): string {
-  const q = url.indexOf('?')
-  if (q < 0) return url
-  const params = new URLSearchParams(url.slice(q + 1))
-  for (const key of [...params.keys()]) if (MASKED_QUERY.has(key)) params.set(key, '***')
-  return `${url.slice(0, q)}?${params.toString()}`
-}
-
-export function loggerOptions (level: LogLevel) {
+export function loggerOptions (level: LogLevel, out?: { write: (s: string) => unknown }) {
   return {
     level,
+    stream: redactingStream(out),
     redact: ['req.headers.authorization'],
     serializers: {
       req (req: FastifyRequest) {

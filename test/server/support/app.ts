@@ -59,8 +59,8 @@ export async function createTestApp (
     database: database.handle,
     clock: clock.now,
     maintenance: false,
-    // the server's own logger options (redaction, masked query values), into t.logs
-    logger: { ...loggerOptions('info'), stream: { write: (line: string) => { logs.push(line) } } },
+    // the server's own logger options (redaction, redacted query values, the redacting stream), into t.logs
+    logger: loggerOptions('info', { write: (line: string) => { logs.push(line) } }),
     ...options.build
   })
   await app.ready()
