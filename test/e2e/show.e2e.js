@@ -1,9 +1,10 @@
 /**
  * The player show (issue 27), end to end in Chromium at 375 px: a shopper (in Chinese) opens the prize
  * page's "share to the player show", picks a second prize, uploads a photo and posts; another shopper (in
- * English) likes it, comments and reports it; the author replies; two more reports hide the post (a
- * visitor is told there is no such post, the author sees why); the operator hides it in the editor's
- * Moderation tab with a reason, which the author reads on the post, then restores it. Screenshots of the
+ * English, nothing bought) likes it, comments and reports it; the author replies; three reports of
+ * shoppers who bought hide the post (the fan's counts for nothing; a visitor is told there is no such
+ * post, the author sees why); the operator sees who reported what, and whether it counts, in the
+ * editor's Moderation tab, hides it with a reason, which the author reads on the post, then restores it. Screenshots of the
  * feed, the form, the post and the tab in zh and en; nothing wider than the phone; no page errors.
  */
 const assert = require('node:assert/strict')
@@ -32,7 +33,7 @@ async function shopper (base, prizes = 0) {
   const userName = `show${Date.now().toString(36)}${++n}`
   const password = 'show-pass-1'
   const { token, user } = await api(base, '/login/register?table=user', { user_name: userName, password })
-  if (!prizes) return { userName, password, token, ids: [] }
+  if (!prizes) return { userName, password, token, id: user.id, ids: [] }
   await api(base, '/api/ageVerify', { birthDate: '1995-06-01' }, token)
   const opId = await api(base, '/generalOrder/getUniqueOrderNo', { productId: 'wallet_topup', userId: user.id }, token)
   await api(base, '/generalOrder/create', { productId: 'wallet_topup', userId: user.id, opId, amountCents: 50000, channel: 'sandbox' }, token)
@@ -41,7 +42,7 @@ async function shopper (base, prizes = 0) {
   const view = await api(base, '/api/caseCurrent', { seriesId }, token)
   const slots = view.slots.filter(s => !s.sold).slice(0, prizes).map(s => s.slot)
   const bought = await api(base, '/api/casePurchase', { caseId: view.caseId, slots, acknowledged: true, idempotencyKey: `show-${Date.now().toString(36)}-${n}` }, token)
-  return { userName, password, token, ids: bought.prizes.map(p => p.prizeId), seriesId }
+  return { userName, password, token, id: user.id, ids: bought.prizes.map(p => p.prizeId), seriesId }
 }
 
 async function run ({ base }) {
@@ -122,10 +123,14 @@ async function run ({ base }) {
     // a reply offers no reply of its own (one level deep)
     assert.equal(await a.page.locator('.show-comment--reply .show-reply').count(), 0)
 
-    // ---- two more reports hide it until reviewed ----
-    for (let i = 0; i < 2; i++) {
-      const r = await shopper(base)
-      await api(base, '/api/show/report', { target: 'post', id: postId, reason: 'spam' }, r.token)
+    // ---- the fan bought nothing: its report hides nothing; three of shoppers who bought hide it until reviewed ----
+    assert.equal((await api(base, '/api/show/detail', { postId })).status, 'visible')
+    const staked = []
+    for (let i = 0; i < 3; i++) {
+      const r = await shopper(base, 1)
+      staked.push(r)
+      const { status } = await api(base, '/api/show/report', { target: 'post', id: postId, reason: 'spam' }, r.token)
+      assert.equal(status, i === 2 ? 'reported' : 'visible')
     }
     const visitor = await open('en-US')
     await visitor.page.goto(`${base}/pagesA/show_post/index?id=${postId}`, { waitUntil: 'networkidle' })
@@ -140,7 +145,11 @@ async function run ({ base }) {
     await op.page.locator('.editor-tab-moderation').click()
     const item = op.page.locator(`.moderation-post-${postId}`)
     await item.waitFor()
-    assert.match(await item.innerText(), /3 reports/)
+    assert.match(await item.innerText(), /4 reports/)
+    // who reported what: the fan's report (nothing bought) does not count, the three others do
+    await item.locator(`.moderation-report-${fan.id} .moderation-report__tag--nostake`, { hasText: 'Does not count: no purchase' }).waitFor()
+    for (const r of staked) await item.locator(`.moderation-report-${r.id} .moderation-report__tag--counts`, { hasText: 'Counts' }).waitFor()
+    assert.match(await item.locator('.moderation-reports__counting').innerText(), /3 count toward hiding/)
     await item.locator('.moderation-hide').click()
     await op.page.locator('.taro__toast', { hasText: 'Write why it is hidden' }).first().waitFor({ state: 'attached' })
     await item.locator('.moderation-item__input textarea').fill('The photo is not the author\'s own')
@@ -153,6 +162,9 @@ async function run ({ base }) {
     await a.shot('show-post-hidden-zh.png')
     await item.locator('.moderation-restore').click()
     await item.locator('.moderation-item__status--visible').waitFor()
+    // restored: the reports stay listed as dealt with, and the same reporters cannot hide it again
+    await item.locator(`.moderation-report-${staked[0].id} .moderation-report__tag--reviewed`).waitFor()
+    for (const r of staked) assert.equal((await api(base, '/api/show/report', { target: 'post', id: postId, reason: 'fake' }, r.token)).status, 'visible')
     await visitor.page.reload({ waitUntil: 'networkidle' })
     await visitor.page.locator('.show-post-page .show-card__text', { hasText: words }).waitFor()
 
@@ -165,6 +177,7 @@ async function run ({ base }) {
     await opZh.page.goto(`${base}/pagesA/editor/index`, { waitUntil: 'networkidle' })
     await opZh.page.locator('.editor-tab-moderation').click()
     await opZh.page.locator(`.moderation-comment-${fanComment.id}`, { hasText: '语气不太友好' }).waitFor()
+    await opZh.page.locator(`.moderation-comment-${fanComment.id} .moderation-report-${reporter.id}`, { hasText: '不计入：该账号没有购买记录' }).waitFor()
     await opZh.shot('show-moderation-zh.png')
     assert.deepEqual(await overflow(opZh.page), [])
 

@@ -1364,10 +1364,15 @@ const rest: RestDict = {
     },
     open: 'Open the post',
     words: 'Blocked words',
-    wordsHint: 'One word a line; matched whatever the case or width',
+    wordsHint: 'One word a line; matched whatever the case or width, and with invisible characters (zero-width spaces, soft hyphens) ignored',
     wordsSave: 'Save the words',
     wordsSaved: '{n} blocked words saved',
-    more: 'More'
+    more: 'More',
+    counting: '{n, plural, one {# counts} other {# count}} toward hiding ({limit} hide it)',
+    reportsTitle: 'Who reported it',
+    reportCounts: 'Counts',
+    reportNoStake: 'Does not count: no purchase',
+    reportReviewed: 'Before the last restore'
   },
   a11y: {
     soundOn: 'Turn the sound on',

@@ -1363,10 +1363,15 @@ const rest = {
     },
     open: '查看晒单',
     words: '屏蔽词',
-    wordsHint: '每行一个词；匹配时不区分大小写和全角半角',
+    wordsHint: '每行一个词；匹配时不区分大小写和全角半角，并忽略零宽空格、软连字符等不可见字符',
     wordsSave: '保存屏蔽词',
     wordsSaved: '已保存 {n} 个屏蔽词',
-    more: '更多'
+    more: '更多',
+    counting: '其中 {n} 次计入隐藏（满 {limit} 次自动隐藏）',
+    reportsTitle: '举报记录',
+    reportCounts: '计入',
+    reportNoStake: '不计入：该账号没有购买记录',
+    reportReviewed: '上次恢复前的举报'
   },
   // names of the controls that show only an icon or an emoji (screen readers)
   a11y: {

@@ -13,13 +13,15 @@ import { a11yControl, a11yImage, formatTime } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate } from '@/utils/navigation'
 import { usePagedList, useRemote } from '@/utils/useRemote'
+import ModerationReports from './ModerationReports'
 import './ModerationTab.scss'
 
 const PAGE = 20
 const FILTERS: ShowQueueFilter[] = ['reported', 'hidden', 'all']
 
 /**
- * The player show's moderation (issue 27): reported and hidden posts and comments with their reports;
+ * The player show's moderation (issue 27): reported and hidden posts and comments with their reports
+ * (who reported, and whether it counts: ModerationReports);
  * hide with a reason (the author is told it) or restore; both audited by the server. Below, the word
  * list that posts and comments may not hold.
  */
@@ -78,7 +80,7 @@ function ModerationTab () {
               {t('moderation.reports', { n: x.reportCount })}: {x.reasons.map(r => `${t(`show.reason.${r.reason}`)} ×${r.count}`).join(', ')}
             </Text>
           )}
-          {x.notes.map((n, i) => <Text key={i} className='moderation-item__note'>“{n}”</Text>)}
+          <ModerationReports reports={x.reports} weightedCount={x.weightedCount} reportCount={x.reportCount} />
           {x.hiddenReason && <Text className='moderation-item__reason'>{t('show.hiddenNotice', { reason: x.hiddenReason })}</Text>}
           {x.status !== 'hidden' && (
             <Textarea className='moderation-item__input' value={reasons[keyOf(x)] ?? ''} maxlength={SHOW_LIMITS.moderationReasonMax}
