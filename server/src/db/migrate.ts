@@ -30,6 +30,7 @@ import { tagKeyLength } from './migrations/0031_tag_key_length'
 import { purchaseOneSlotPlan } from './migrations/0032_purchase_one_slot_plan'
 import { purchaseSessionCheck } from './migrations/0033_purchase_session_check'
 import { showReportWeight } from './migrations/0034_show_report_weight'
+import { searchKeysIgnorables } from './migrations/0035_search_keys_ignorables'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -63,7 +64,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0031_tag_key_length': tagKeyLength(dialect),
     '0032_purchase_one_slot_plan': purchaseOneSlotPlan(dialect),
     '0033_purchase_session_check': purchaseSessionCheck(dialect),
-    '0034_show_report_weight': showReportWeight(dialect)
+    '0034_show_report_weight': showReportWeight(dialect),
+    '0035_search_keys_ignorables': searchKeysIgnorables()
   }
 }
 

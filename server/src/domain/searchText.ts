@@ -1,15 +1,17 @@
 /**
  * The one key series names are searched by (issue 27): Unicode NFKC (full-width letters and digits become
  * their plain forms, half-width katakana full-width), case folding as user names fold
- * (security/userNames.ts: upper- then lower-casing until it settles, so "ß", "SS" and "ss" meet), and
- * every run of white space dropped, so "Hello  Kitty", "ｈｅｌｌｏｋｉｔｔｙ" and " hellokitty " are one key.
+ * (security/userNames.ts: upper- then lower-casing until it settles, so "ß", "SS" and "ss" meet), every
+ * default-ignorable code point dropped (security/textFold.ts: a zero-width space or soft hyphen typed or
+ * pasted into a name or a query, issue 48; migration 0035 keyed the names stored before), and every run
+ * of white space dropped, so "Hello  Kitty", "ｈｅｌｌｏｋｉｔｔｙ" and " hello\u200bkitty " are one key.
  * Computed here and nowhere else, in the application: SQLite's lower() and PostgreSQL's under locale C
  * fold only ASCII.
  */
-import { foldUserName } from '../security/userNames'
+import { foldForMatching } from '../security/textFold'
 
 export function searchKey (text: string): string {
-  return foldUserName(text.normalize('NFKC').replace(/\s+/gu, '')).replace(/\s+/gu, '')
+  return foldForMatching(text.normalize('NFKC').replace(/\s+/gu, '')).replace(/\s+/gu, '')
 }
 
 /**
