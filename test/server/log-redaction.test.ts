@@ -83,4 +83,14 @@ describe('the app\'s own log', () => {
     // every line is still JSON
     for (const line of t.logs.slice(before)) expect(() => JSON.parse(line)).not.toThrow()
   })
+
+  test('an error report from the app is stored with the query values of its URLs redacted', async () => {
+    const r = await t.app.inject({
+      method: 'POST', url: `${PREFIX}/error/report`, remoteAddress: '10.9.8.7',
+      payload: { error_message: `request:fail https://api.shop.test/dev-api/x?token=${SECRET}&id=4`, path: `/pagesA/web_view/index?url=${SECRET}`, type: 'error', sub_source: 'h5', app_id: 'blindbox' }
+    })
+    expect(r.json().code).toBe(200)
+    const row = await t.db.selectFrom('error_reports').select(['error_message', 'path']).where('ip', '=', '10.9.8.7').executeTakeFirstOrThrow()
+    expect(row).toEqual({ error_message: 'request:fail https://api.shop.test/dev-api/x?token=***&id=4', path: '/pagesA/web_view/index?url=***' })
+  })
 })
