@@ -531,8 +531,8 @@ export async function moderate (deps: ShowDeps, operatorId: number, body: ShowMo
  * held first (holdRows: a like or comment in flight on them is waited for, a new one waits), then their
  * like and comment counts are recounted; what it reported is held and its report count recounted, and
  * a thing its reports had hidden until review ('reported') shows again when fewer than
- * SHOW_LIMITS.reportsToHide weighted reports not yet reviewed remain (showReports.ts). The photos go with the account's other uploads
- * (mediaStore.ts eraseUploadsOf).
+ * SHOW_LIMITS.reportsToHide weighted reports not yet reviewed remain (showReports.ts). The photos go
+ * with the account's other uploads (mediaStore.ts eraseUploadsOf).
  */
 export async function eraseShowContent (trx: Db, userId: number): Promise<void> {
   const posts = await trx.selectFrom('show_posts').select('id').where('user_id', '=', userId).execute()
