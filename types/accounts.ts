@@ -168,7 +168,7 @@ export const accountRoutes = {
   mailLogin: route({ method: 'POST', url: '/login/mail', auth: 'none', tag, body: MailLoginRequest, data: LoginResult, summary: 'Log in (or sign up) with an e-mail code' }),
   register: route({
     method: 'POST', url: '/login/register', auth: 'none', tag, querystring: RegisterQuery, body: RegisterRequest, data: LoginResult,
-    summary: 'Sign up', description: 'A password plus one of user_name, phone or email; a phone or address needs the code sent there (`code`). User names are compared after NFKC normalisation and case folding.'
+    summary: 'Sign up', description: 'A password plus one of user_name, phone or email; a phone or address needs the code sent there (`code`). User names are compared after NFKC normalisation and case folding; one with an invisible character (zero-width, control or format characters, types/invisibleChars.ts) is a 400 on `user_name`.'
   }),
   weappLogin: route({ method: 'POST', url: '/login/weapp', auth: 'none', tag, body: WechatLoginRequest, data: LoginResult, summary: 'Log in from the mini-program (wx.login code)' }),
   openidLogin: route({ method: 'GET', url: '/login/openid', auth: 'none', tag, querystring: OpenIdQuery, data: LoginResult, summary: 'Log in by WeChat web OAuth, silently (snsapi_base)' }),

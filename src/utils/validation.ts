@@ -1,5 +1,6 @@
 /** Login and register form rules (spec 5). Each returns a message key, or null when valid. */
 import { LOGIN_LIMITS } from '~types/limits'
+import { hasInvisibleChars } from '~types/invisibleChars'
 import type { MessageKey } from '@/locales/types'
 import {
   CODE_MAX, CODE_MIN, PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN
@@ -14,6 +15,14 @@ export type Check = MessageKey | null
 
 export const checkUsername = (v: string): Check =>
   len(v.trim()) < USERNAME_MIN || len(v.trim()) > USERNAME_MAX ? 'login.usernameLength' : null
+
+/**
+ * A user name to register: the length rule, and no invisible character (types/invisibleChars.ts, the
+ * server's rule too): "al\u200bice" would read as "alice". Login keeps checkUsername, so an account
+ * registered with one before still logs in.
+ */
+export const checkNewUsername = (v: string): Check =>
+  checkUsername(v) ?? (hasInvisibleChars(v.trim()) ? 'login.usernameInvisible' : null)
 
 export const checkPassword = (v: string): Check => {
   if (!v) return 'login.needPassword'
@@ -100,7 +109,7 @@ export function validateLogin (mode: LoginMode, f: LoginForm): FieldErrors {
   } else {
     if (f.registerBy === 'phone') { put('phone', checkPhone(f.phone)); put('code', checkCode(f.code)) }
     if (f.registerBy === 'email') { put('email', checkEmail(f.email)); put('code', checkCode(f.code)) }
-    if (f.registerBy === 'user_name') put('account', checkUsername(f.account))
+    if (f.registerBy === 'user_name') put('account', checkNewUsername(f.account))
     put('password', checkPassword(f.password))
   }
   put('agreed', checkAgreed(f.agreed))

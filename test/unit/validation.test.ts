@@ -1,4 +1,4 @@
-import { accountKind, checkAccount, checkCode, checkEmail, checkPassword, checkPhone, checkUsername, validateLogin, type LoginForm } from '@/utils/validation'
+import { accountKind, checkAccount, checkCode, checkEmail, checkPassword, checkNewUsername, checkPhone, checkUsername, validateLogin, type LoginForm } from '@/utils/validation'
 
 const form = (f: Partial<LoginForm>): LoginForm => ({
   account: '', phone: '', email: '', password: '', code: '', agreed: true, registerBy: 'user_name', ...f
@@ -44,4 +44,15 @@ it('each mode checks its fields and the agreement', () => {
   expect(validateLogin('email', form({ email: 'x@y.z', code: '1234' }))).toEqual({})
   expect(validateLogin('register', form({ registerBy: 'phone', phone: '13812345678', password: 'abc' }))).toEqual({ code: 'login.codeLength' })
   expect(validateLogin('register', form({ registerBy: 'user_name', account: 'amy', password: 'abc' }))).toEqual({})
+})
+
+it('a user name to register refuses invisible characters (issue 48); logging in with one is still checked by length only', () => {
+  for (const hidden of ['al\u200bice', 'al\u00adice', 'al\u200dice', 'al\u2060ice', 'alice\ufe0f', 'al\u202eice', 'a\u0007b', '\u2800', 'a\u{E0041}']) {
+    expect(checkNewUsername(hidden)).toBe('login.usernameInvisible')
+    expect(validateLogin('register', form({ account: hidden, password: 'abc' }))).toEqual({ account: 'login.usernameInvisible' })
+    expect(checkAccount(hidden)).toBeNull()
+  }
+  // trimmed away, a space inside, other scripts and emoji with no variation selector are fine
+  for (const fine of [' alice ', 'al ice', '爱丽丝', 'Ölfass', 'a😀']) expect(checkNewUsername(fine)).toBeNull()
+  expect(checkNewUsername('')).toBe('login.usernameLength')
 })

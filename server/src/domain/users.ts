@@ -7,6 +7,7 @@ import { LOGIN_LIMITS } from '../../../types/limits'
 import { fail } from '../http/envelope'
 import { dialectOf } from '../db/lock'
 import { displayUserName, userNameKey } from '../security/userNames'
+import { dropInvisibleChars, hasInvisibleChars } from '../../../types/invisibleChars'
 
 export type IdentifierKind = 'user_name' | 'phone' | 'email'
 
@@ -23,13 +24,31 @@ export async function findUserBy (db: Db, kind: IdentifierKind, value: string): 
 }
 
 /**
+ * The account a login names. A user name is looked up as typed first (an account registered with an
+ * invisible character before they were refused keeps logging in with it), then, if it has invisible
+ * characters (types/invisibleChars.ts), without them: "al\u200bice" pasted from somewhere logs into
+ * "alice". Never the other way: "alice" never enters an old "al\u200bice".
+ */
+export async function findLoginUser (db: Db, kind: IdentifierKind, value: string): Promise<UserRow | undefined> {
+  const exact = await findUserBy(db, kind, value)
+  if (exact || kind !== 'user_name' || !hasInvisibleChars(value)) return exact
+  const visible = dropInvisibleChars(value)
+  return visible.trim() === '' ? undefined : await findUserBy(db, kind, visible)
+}
+
+/** The key an unknown login name's guesses are counted under: invisible characters make no new budget. */
+export const loginNameKey = (value: string): string => userNameKey(dropInvisibleChars(value))
+
+/**
  * A name that may be registered, else a 400 on user_name: not blank once trimmed (every blank name would
- * be an account no name can log into), and within the contract's length as stored and shown (NFC, which
- * can lengthen a name the schema let through: U+0958 becomes two characters).
+ * be an account no name can log into), without invisible characters (types/invisibleChars.ts: "al\u200bice"
+ * would pose as "alice"), and within the contract's length as stored and shown (NFC, which can lengthen a
+ * name the schema let through: U+0958 becomes two characters).
  */
 export function checkNewUserName (name: string): void {
   const shown = displayUserName(name)
   if (shown === '') throw fail.field('user_name', 'register.userNameBlank')
+  if (hasInvisibleChars(shown)) throw fail.field('user_name', 'register.userNameInvisible')
   if ([...shown].length > LOGIN_LIMITS.userNameMax) {
     throw fail.field('user_name', 'validation.maxLength', { limit: LOGIN_LIMITS.userNameMax })
   }

@@ -7,8 +7,7 @@ import { defineRoute } from '../http/route'
 import { RULES } from '../security/rules'
 import type { RateRule } from '../security/rateLimiter'
 import { verifyPassword } from '../security/passwords'
-import { findUserBy, normaliseIdentifier, toUserInfo, type IdentifierKind } from '../domain/users'
-import { userNameKey } from '../security/userNames'
+import { findLoginUser, loginNameKey, normaliseIdentifier, toUserInfo, type IdentifierKind } from '../domain/users'
 
 const IDENTIFIERS: IdentifierKind[] = ['user_name', 'phone', 'email']
 
@@ -34,8 +33,8 @@ export function passwordLoginRoutes (app: Api, ctx: AppContext): void {
     await enforceLimits(ctx, [[RULES.loginPerIp, ip]])
     // the budget is the account's, whichever identifier names it (user name, phone or e-mail); an
     // unknown identifier gets a budget of its own text, so both cases do the same work and answer alike
-    const user = await findUserBy(ctx.db, kind, value)
-    const account = user ? `user:${user.id}` : `${kind}:${kind === 'user_name' ? userNameKey(value) : value}`
+    const user = await findLoginUser(ctx.db, kind, value)
+    const account = user ? `user:${user.id}` : `${kind}:${kind === 'user_name' ? loginNameKey(value) : value}`
     // consumed before verifying so parallel guesses count too; given back when the owner succeeds
     const accountChecks: Array<[RateRule, string]> = [
       [RULES.passwordPerAccountAndIp, `${account}|${ip}`],

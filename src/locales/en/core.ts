@@ -108,6 +108,7 @@ const core: CoreDict = {
     needAccount: 'Enter your user name, phone number or e-mail',
     needPassword: 'Enter your password',
     usernameLength: 'The user name must be 1-100 characters long',
+    usernameInvisible: 'A user name cannot contain invisible characters (such as a zero-width space)',
     passwordLength: 'The password must be 3-18 characters long',
     codeLength: 'The code must be 4-6 characters long',
     phoneInvalid: 'Please enter a valid phone number',

@@ -111,6 +111,7 @@ const core = {
     needAccount: '请输入用户名、手机号或邮箱',
     needPassword: '请输入密码',
     usernameLength: '用户名长度应为 1-100 个字符',
+    usernameInvisible: '用户名不能含有看不见的字符（如零宽空格）',
     passwordLength: '密码长度应为 3-18 个字符',
     codeLength: '验证码长度应为 4-6 位',
     phoneInvalid: '请输入正确的手机号',
