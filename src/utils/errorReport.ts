@@ -1,6 +1,7 @@
 /**
  * Uncaught errors and unhandled rejections (spec 8): always logged; posted to /error/report and to
- * the configured URL only when configuration enables reporting.
+ * the configured URL only when configuration enables reporting. A URL in the message or the path keeps
+ * its query keys but not their values (./redactUrl.ts) before the report leaves the device.
  */
 import Taro from '@tarojs/taro'
 import type { ErrorReport } from '~types/accounts'
@@ -8,6 +9,7 @@ import { REQUEST_ID_PATTERN } from '~types/limits'
 import { getConfig, isH5 } from '@/config'
 import { rawRequest } from '@/services/request'
 import { currentRoute } from './navigation'
+import { redactUrls } from './redactUrl'
 
 export type ErrorKind = 'error' | 'unhandledrejection'
 
@@ -35,8 +37,9 @@ function pathNow (): string {
 export function buildReport (reason: unknown, type: ErrorKind): ErrorReport {
   const cfg = getConfig()
   return {
-    error_message: messageOf(reason).slice(0, 4000),
-    path: pathNow(),
+    // cut before redacting too, so a huge message costs little; what remains of a cut query is still one
+    error_message: redactUrls(messageOf(reason).slice(0, 8000)).slice(0, 4000),
+    path: redactUrls(pathNow()),
     type,
     sub_source: process.env.TARO_ENV || 'unknown',
     app_id: cfg.appId,

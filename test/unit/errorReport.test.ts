@@ -84,3 +84,18 @@ it('stops posting past the per-minute cap but keeps logging', async () => {
   expect(posts.length).toBeLessThanOrEqual(MAX_REPORTS_PER_MINUTE)
   expect(log.mock.calls.length).toBe(MAX_REPORTS_PER_MINUTE + 5)
 })
+
+it('a URL in the message leaves the device with its query values redacted, for both sinks', async () => {
+  process.env.TARO_APP_ERROR_REPORT = 'true'
+  process.env.TARO_APP_ERROR_REPORT_URL = `${base}/collector`
+  // a new minute: the cap test above used this one up
+  const later = Date.now() + 120000
+  jest.spyOn(Date, 'now').mockReturnValue(later)
+  await reportError(new Error('GET https://api.shop.test/dev-api/x?id=5&access_token=leaky failed'), 'error')
+  expect(posts.map(p => p.url).sort()).toEqual(['/collector', '/dev-api/error/report'])
+  for (const p of posts) {
+    expect(JSON.stringify(p.body)).not.toContain('leaky')
+    expect(p.body.error_message).toContain('/dev-api/x?id=5&access_token=***')
+  }
+  expect(log).toHaveBeenCalledWith('[error]', expect.not.stringContaining('leaky'))
+})
