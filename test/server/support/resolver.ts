@@ -1,5 +1,5 @@
 /**
- * What host names resolve to in the server tests (no DNS here): names under .example and .test are
+ * What host names resolve to in the server tests (no DNS here): names under .example, .test and example.com (.org, .net) are
  * public (example.com's addresses), but for a few that stand for the tricks a URL check must see
  * through; anything else does not resolve (ENOTFOUND, as DNS answers).
  */
@@ -21,6 +21,6 @@ export const TRICK_HOSTS: Record<string, string[]> = {
 export const testResolveHost: ResolveHost = async host => {
   const trick = TRICK_HOSTS[host]
   if (trick) return trick
-  if (/\.(example|test)$/.test(host) && host !== 'nowhere.example') return PUBLIC_ADDRESSES
+  if (/(^|\.)(example|test|example\.(com|org|net))$/.test(host) && host !== 'nowhere.example') return PUBLIC_ADDRESSES
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' })
 }
