@@ -134,7 +134,7 @@ describe.each(testDialects())('the AI calls that pass a URL on %s', (dialect) =>
       const r = await post(t.app, path, body(url), { token, ip: nextIp(), lang: 'en' })
       expect([url, r.status, r.body.code, r.body.data]).toEqual([url, 200, 400, { field }])
       expect(r.body.message).toContain(field)
-      if (reason === 'address') expect(r.body.message).toBe(`${field} points to an internal or reserved network address`)
+      if (reason === 'address') expect(r.body.message).toBe(`${field} leads to an internal or special-use network address`)
     }
     expect(fake.calls.length).toBe(before)
     const zh = await post(t.app, path, body('https://169.254.169.254/latest/meta-data/'), { token, ip: nextIp(), lang: 'zh' })

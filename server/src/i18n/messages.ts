@@ -671,7 +671,7 @@ const en: Record<MessageKey, string> = {
   'url.https': '{field} must be a picture of this shop or a public address starting with https://',
   'url.credentials': '{field} must not contain a user name or password',
   'url.port': '{field} must not name a port',
-  'url.address': '{field} points to an internal or reserved network address',
+  'url.address': '{field} leads to an internal or special-use network address',
   'url.unresolvable': "{field}'s host name cannot be found",
   'ai.budget.account': "You have used all of today's AI requests. Please come back tomorrow",
   'ai.budget.shop': "This shop has used all of today's AI requests. Please come back tomorrow",
