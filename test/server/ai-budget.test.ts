@@ -11,6 +11,7 @@ import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from 
 import * as dify from '../support/providers/dify'
 import { AI_BUDGET, DEFAULT_SHOP_SETTINGS } from '../../types/limits'
 import { providerNeverReached } from '../../server/src/domain/aiBudget'
+import { ProviderUnavailableError } from '../../server/src/providers/errors'
 import { DAY_MS } from '../../server/src/domain/days'
 
 test('the defaults are named constants and the settings start from them', () => {
@@ -23,6 +24,8 @@ test('providerNeverReached: no connection made, read along the causes', () => {
   expect(providerNeverReached(new Error('ai: fetch failed', { cause: new TypeError('fetch failed', { cause: refused }) }))).toBe(true)
   expect(providerNeverReached(Object.assign(new Error('x'), { code: 'ENOTFOUND' }))).toBe(true)
   expect(providerNeverReached(new Error('ai: HTTP 500'))).toBe(false)
+  // the picture was made, its download found nobody: the work was done
+  expect(providerNeverReached(new ProviderUnavailableError('imageGen', 'picture download', { cause: refused, afterWork: true }))).toBe(false)
   expect(providerNeverReached(new Error('timeout', { cause: Object.assign(new Error('aborted'), { name: 'TimeoutError', code: 23 }) }))).toBe(false)
 })
 

@@ -10,6 +10,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../db/schema'
 import { DAY_MS, shopDay } from './days'
+import { ProviderUnavailableError } from '../providers/errors'
 
 type Db = Kysely<Database>
 
@@ -93,9 +94,11 @@ const NEVER_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
 
 /**
  * Whether an error shows the provider was never reached: no connection was made (refused, no such
- * host, no route, the connection itself timed out). Read along the chain of causes the adapters keep.
+ * host, no route, the connection itself timed out). Read along the chain of causes the adapters keep;
+ * a failure after the provider did its work (a picture it made that could not be downloaded) counts.
  */
 export function providerNeverReached (err: unknown): boolean {
+  if (err instanceof ProviderUnavailableError && err.afterWork) return false
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code
     if (typeof code === 'string' && NEVER_REACHED.has(code)) return true
