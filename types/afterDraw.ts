@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from 'typebox'
 import { route } from './api'
-import { AFTER_DRAW_LIMITS, IDEMPOTENCY_KEY_PATTERN, LOGIN_LIMITS, PICKUP_LIMITS } from './limits'
+import { AFTER_DRAW_LIMITS, AI_BUDGET, IDEMPOTENCY_KEY_PATTERN, LOGIN_LIMITS, PICKUP_LIMITS } from './limits'
 import { Cents, EmptyBody, Id, Nullable, Obj, PageFields, PageResult, StringEnum, Text, Timestamp } from './schema'
 import { CombineProof, DesignInfo, I18nText, PrizeStatus, WalletBalance } from './shop'
 
@@ -275,7 +275,9 @@ export const ShopSettingsView = Type.Object({
   withdrawMinCents: Cents,
   withdrawDailyMaxCents: Cents,
   hintCardPriceCents: Cents,
-  xrayCardPriceCents: Cents
+  xrayCardPriceCents: Cents,
+  aiDailyPerAccount: Type.Integer(),
+  aiDailyPerShop: Type.Integer()
 })
 export const ShopSettingsUpdate = Obj({
   shipFreeFromItems: Type.Optional(Type.Integer({ minimum: 1, maximum: AFTER_DRAW_LIMITS.itemsPerRequestMax })),
@@ -283,7 +285,9 @@ export const ShopSettingsUpdate = Obj({
   withdrawMinCents: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
   withdrawDailyMaxCents: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
   hintCardPriceCents: Type.Optional(Type.Integer({ minimum: 0, maximum: 20000 })),
-  xrayCardPriceCents: Type.Optional(Type.Integer({ minimum: 0, maximum: 20000 }))
+  xrayCardPriceCents: Type.Optional(Type.Integer({ minimum: 0, maximum: 20000 })),
+  aiDailyPerAccount: Type.Optional(Type.Integer({ minimum: 0, maximum: AI_BUDGET.perAccountMax })),
+  aiDailyPerShop: Type.Optional(Type.Integer({ minimum: 0, maximum: AI_BUDGET.perShopMax }))
 }, { minProperties: 1 })
 export type ShopSettingsUpdate = Static<typeof ShopSettingsUpdate>
 

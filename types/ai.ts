@@ -10,7 +10,7 @@
 import { Type, type Static } from 'typebox'
 import { route } from './api'
 import { AI_LIMITS } from './limits'
-import { MultilineText, Obj, StringEnum, Text } from './schema'
+import { EmptyBody, MultilineText, Obj, StringEnum, Text } from './schema'
 
 export const AiFile = Obj({
   type: Type.Literal('image'),
@@ -66,11 +66,26 @@ export const AiAnswer = Type.Object({
 })
 export type AiAnswer = Static<typeof AiAnswer>
 
+/** Today's use of the daily AI budget (AI_BUDGET, the settings aiDailyPerAccount and aiDailyPerShop), for operators. */
+export const AiUsage = Type.Object({
+  /** The China day counted (YYYY-MM-DD). */
+  day: Type.String(),
+  shopUsed: Type.Integer(),
+  perShop: Type.Integer(),
+  perAccount: Type.Integer(),
+  /** The most any one account used today. */
+  accountMostUsed: Type.Integer(),
+  /** Accounts that used their whole budget today. */
+  accountsAtBudget: Type.Integer()
+})
+export type AiUsage = Static<typeof AiUsage>
+
 const tag = 'helpers'
-const described = 'Dify-compatible chat API (AI_API_BASE, AI_API_KEY); 422 "not configured" without a key; 20 a minute per account; the provider\'s refusal is a 422 with its message.'
+const described = 'Dify-compatible chat API (AI_API_BASE, AI_API_KEY); 422 "not configured" without a key; 20 a minute per account; a daily budget per account and per shop (422 with data {reason: "dailyBudget", scope}); a picture\'s URL must be the shop\'s own media or a public https URL whose host resolves only to public addresses (400 naming files.N.url); the provider\'s refusal is a 422 with its message.'
 export const aiRoutes = {
   analysis: route({ method: 'POST', url: '/api/AiAnalysis', auth: 'user', tag, body: AiAnalysisRequest, data: AiAnswer, summary: 'Ask the AI (prompt, query, images by URL)', description: described }),
   questionRecognize: route({ method: 'POST', url: '/api/questionRecognize', auth: 'user', tag, body: QuestionRecognizeRequest, data: AiAnswer, summary: 'Read the question in a screenshot (query, images by URL)', description: described }),
   text2text: route({ method: 'POST', url: '/api/text/text2text', auth: 'user', tag, body: Text2TextRequest, data: AiAnswer, summary: 'Rewrite a text as the prompt asks', description: described }),
+  usage: route({ method: 'POST', url: '/api/operator/aiUsage', auth: 'operator', tag: 'operator', body: EmptyBody, data: AiUsage, summary: 'Today\'s AI calls against the daily budgets (per shop, per account)' }),
   textTransform: route({ method: 'POST', url: '/api/textTransform', auth: 'user', tag, body: TextTransformRequest, data: AiAnswer, summary: 'Translate between Chinese and English', description: described })
 }

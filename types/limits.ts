@@ -86,6 +86,8 @@ export const MULTI_LINE_PATTERN = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u00
  *   withdrawMinCents   the smallest withdrawal
  *   withdrawDailyMaxCents  the most a user may ask to withdraw per China day
  *   hintCardPriceCents, xrayCardPriceCents  prices of props (issue 9)
+ *   aiDailyPerAccount, aiDailyPerShop  calls that reach a paid AI, picture, video or music provider per
+ *     China day: by one account, and by the whole shop (AI_BUDGET; 0 turns them off)
  */
 export interface ShopSettings {
   shipFreeFromItems: number
@@ -94,14 +96,34 @@ export interface ShopSettings {
   withdrawDailyMaxCents: number
   hintCardPriceCents: number
   xrayCardPriceCents: number
+  aiDailyPerAccount: number
+  aiDailyPerShop: number
 }
+
+/**
+ * The daily budget of the calls that reach a paid AI, picture, video or music provider (AiAnalysis,
+ * questionRecognize, text2text, textTransform, pic2word, word2pic, text2video, text2music): each such
+ * call is one unit, counted per account and for the whole shop per China day. The per-minute limits
+ * (server/src/security/rules.ts) alone would let one account make about 28,800 calls a day.
+ */
+export const AI_BUDGET = {
+  /** Default calls per account per day: a busy operator writing a series' texts needs a few dozen. */
+  perAccountDefault: 100,
+  /** Default calls per shop per day. */
+  perShopDefault: 2000,
+  perAccountMax: 100_000,
+  perShopMax: 999_999
+} as const
+
 export const DEFAULT_SHOP_SETTINGS: ShopSettings = {
   shipFreeFromItems: 3,
   shipFeeCents: 1200,
   withdrawMinCents: 100,
   withdrawDailyMaxCents: 500000,
   hintCardPriceCents: 300,
-  xrayCardPriceCents: 1500
+  xrayCardPriceCents: 1500,
+  aiDailyPerAccount: AI_BUDGET.perAccountDefault,
+  aiDailyPerShop: AI_BUDGET.perShopDefault
 }
 
 /**

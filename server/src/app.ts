@@ -62,6 +62,7 @@ import { visionRoutesOf } from './routes/vision'
 import { PdfjsEngine, type PdfEngine } from './engines/pdf'
 import { CogVideoClient } from './providers/cogvideo'
 import { SunoClient } from './providers/suno'
+import { resolveWithDns, type ResolveHost } from './security/fetchableUrl'
 import { PdfTaskRunner } from './domain/tasks'
 import { taskRoutesOf } from './routes/tasks'
 import { JdUnionClient } from './providers/jdUnion'
@@ -108,6 +109,8 @@ export interface BuildAppOptions {
   maintenance?: boolean
   /** With WORKERS > 1, in a worker: a scrape answers every API process's metrics (metrics/cluster.ts). */
   clusterMetrics?: ClusterMetrics
+  /** Default: DNS. What a host name resolves to, for the URLs a provider fetches. */
+  resolveHost?: ResolveHost
 }
 
 /** The text-to-speech engine TTS_ENGINE names (espeak-ng when unset and installed; checked once per process). */
@@ -234,7 +237,8 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     sessions: new SessionService(database.db, clock),
     codes: new OneTimeCodes(database.db, clock),
     media,
-    metrics
+    metrics,
+    resolveHost: options.resolveHost ?? resolveWithDns
   }
   await prepareDummyHash()
 

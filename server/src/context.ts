@@ -30,6 +30,7 @@ import type { FeishuRobot, WeComRobot } from './providers/robots'
 import type { Alerts } from './domain/alerts'
 import type { MediaStore } from './domain/mediaStore'
 import type { Metrics } from './metrics/metrics'
+import type { ResolveHost } from './security/fetchableUrl'
 
 export interface AppContext {
   config: Config
@@ -77,6 +78,8 @@ export interface AppContext {
   media: MediaStore
   /** The app's metrics (GET /metrics, docs/metrics.md). */
   metrics: Metrics
+  /** Every address a host name resolves to (DNS; tests give their own): the URL check of security/fetchableUrl.ts. */
+  resolveHost: ResolveHost
 }
 
 /** The Fastify instance routes are declared on: TypeBox schemas give the handlers their types. */

@@ -27,6 +27,8 @@ export const aiApi = {
     postRoute<R['questionRecognize']>('/api/questionRecognize', { query, conversation_id: conversationId, user: getConfig().appId, files: images.map(u => imageFile(u)) }),
   text2text: (text: string, prompt?: string, conversationId = '') =>
     postRoute<R['text2text']>('/api/text/text2text', { text, conversationId, ...(prompt ? { prompt } : {}) }),
+  /** Operators: today's AI calls against the daily budgets. */
+  usage: () => postRoute<R['usage']>('/api/operator/aiUsage', {}),
   translate: (query: string, from: 'zh' | 'en' | 'auto', to: 'zh' | 'en') =>
     postRoute<R['textTransform']>('/api/textTransform', { query, from, to, conversation_id: '', user: getConfig().appId })
 }

@@ -165,6 +165,11 @@ async function run ({ base, fakes }) {
     await page.locator('.op-settings__save').click()
     await page.getByText('Settings saved').waitFor()
     assert.deepEqual(await api(base, '/api/shippingRule', {}), { freeFromItems: 4, feeCents: 850 })
+    // the daily AI budgets, with today's use beside them (issue 48)
+    await page.locator('.op-setting-aiDailyPerShop').scrollIntoViewIfNeeded()
+    assert.match(await page.locator('.op-setting-aiDailyPerShop').innerText(), /AI requests for the whole shop per day[\s\S]*Used today by the whole shop: \d+ of 2000/)
+    assert.match(await page.locator('.op-setting-aiDailyPerAccount').innerText(), /Most used today by one account: \d+; accounts at their limit: \d+/)
+    await shot('after-editor-ai-budget.png')
     await api(base, '/api/operator/settingsSave', { shipFeeCents: 1200, shipFreeFromItems: 3 }, op.token)
 
     // the operator withdraws a combine recipe and publishes it again

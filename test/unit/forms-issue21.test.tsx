@@ -20,6 +20,7 @@ import { tokenStorage } from '@/services/token'
 import { ApiError } from '@/services/errors'
 import { addressApi, afterDrawApi, operatorApi } from '@/services/afterDraw'
 import { securityApi } from '@/services/security'
+import { aiApi } from '@/services/ai'
 import { editorApi } from '@/services/editor'
 import { normalizePhone, checkPhone } from '@/utils/validation'
 import { parseWhole } from '@/utils/format'
@@ -70,6 +71,7 @@ describe('reading what people type', () => {
 describe('the shop settings form', () => {
   const open = async (stored: ShopSettings = DEFAULT_SHOP_SETTINGS) => {
     jest.spyOn(operatorApi, 'settings').mockResolvedValue(stored)
+    jest.spyOn(aiApi, 'usage').mockResolvedValue({ day: '2026-03-01', shopUsed: 0, perShop: stored.aiDailyPerShop, perAccount: stored.aiDailyPerAccount, accountMostUsed: 0, accountsAtBudget: 0 })
     const view = render(<SettingsTab />)
     await flush()
     return view

@@ -31,6 +31,7 @@ import { purchaseOneSlotPlan } from './migrations/0032_purchase_one_slot_plan'
 import { purchaseSessionCheck } from './migrations/0033_purchase_session_check'
 import { showReportWeight } from './migrations/0034_show_report_weight'
 import { searchKeysIgnorables } from './migrations/0035_search_keys_ignorables'
+import { aiUsage } from './migrations/0036_ai_usage'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -65,7 +66,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0032_purchase_one_slot_plan': purchaseOneSlotPlan(dialect),
     '0033_purchase_session_check': purchaseSessionCheck(dialect),
     '0034_show_report_weight': showReportWeight(dialect),
-    '0035_search_keys_ignorables': searchKeysIgnorables()
+    '0035_search_keys_ignorables': searchKeysIgnorables(),
+    '0036_ai_usage': aiUsage()
   }
 }
 

@@ -570,6 +570,7 @@ export interface Database {
   media: MediaTable
   media_erasures: MediaErasuresTable
   helper_tasks: HelperTasksTable
+  ai_usage: AiUsageTable
   complaints: ComplaintsTable
   show_posts: ShowPostsTable
   show_post_prizes: ShowPostPrizesTable
@@ -635,6 +636,13 @@ export interface MediaErasuresTable {
 }
 
 /** A long-running helper task (PDF to images, video, music), owned by its creator. */
+/** Calls of the day that reached a paid AI provider, per subject ('shop' or 'user:<id>'): migration 0034. */
+export interface AiUsageTable {
+  subject: string
+  day: string
+  used: number
+}
+
 export interface HelperTasksTable {
   id: string
   kind: 'pdf' | 'video' | 'music'

@@ -23,6 +23,8 @@ const EVERYWHERE: Record<string, Label> = {
   withdrawDailyMaxCents: { zh: '每人每天最多提现', en: 'Withdrawals per user per day, at most' },
   hintCardPriceCents: { zh: '提示卡价格', en: 'Hint card price' },
   xrayCardPriceCents: { zh: '透视卡价格', en: 'X-ray card price' },
+  aiDailyPerAccount: { zh: '每个账号每天的 AI 次数', en: 'AI requests per account per day' },
+  aiDailyPerShop: { zh: '全店每天的 AI 次数', en: 'AI requests for the whole shop per day' },
   // account security
   currentPassword: { zh: '当前密码', en: 'Current password' },
   newPassword: { zh: '新密码', en: 'New password' },

@@ -11,7 +11,8 @@
  */
 import type { AmapGeoList, AmapRegeocode, DrivingRoute, IpLocation, Point, RouteStep } from '../../../types/geo'
 import { ProviderRefusedError, ProviderUnavailableError, PROVIDER_TIMEOUT_MS } from './errors'
-import { arr, detailOf, fetchJson, num, obj, point, str, type Json } from './http'
+import { arr, detailOf, fetchJson, num, obj, str, type Json } from './http'
+import { needField, needList, needObject, needPoint, needText } from './mapAnswer'
 
 const PROVIDER = 'amap'
 
@@ -48,7 +49,8 @@ export class AmapClient {
 
   async geocode (address: string, city?: string): Promise<AmapGeoList> {
     const answer = await this.get('/v3/geocode/geo', { address, ...(city ? { city } : {}) })
-    const list = arr(answer.geocodes).map(obj).flatMap(g => {
+    // an empty list is an answer (no match); no list is none (mapAnswer.ts)
+    const list = needList(PROVIDER, 'geocode/geo', answer.geocodes, 'the geocodes').map(obj).flatMap(g => {
       const at = parseLngLat(str(g.location))
       if (!at) return []
       const province = str(g.province)
@@ -66,12 +68,13 @@ export class AmapClient {
 
   async regeocode (at: Point): Promise<AmapRegeocode> {
     const answer = await this.get('/v3/geocode/regeo', { location: lngLat(at), extensions: 'base' })
-    const r = obj(answer.regeocode)
+    // no address at the point (AMap writes [] for it) is no answer (mapAnswer.ts)
+    const r = needObject(PROVIDER, 'geocode/regeo', answer.regeocode, 'the regeocode')
     const c = obj(r.addressComponent)
     const province = str(c.province)
     const region = { province, city: str(c.city) || province, district: str(c.district) }
     const sn = obj(c.streetNumber)
-    const formattedAddress = str(r.formatted_address)
+    const formattedAddress = needText(PROVIDER, 'geocode/regeo', r.formatted_address, 'the address')
     return {
       formattedAddress,
       region,
@@ -85,7 +88,9 @@ export class AmapClient {
 
   async ip (ip: string): Promise<IpLocation> {
     const answer = await this.get('/v3/ip', { ip })
-    const rectangle = str(answer.rectangle)
+    // "cannot place it" is an answer when AMap says so in its fields ([] or ''); without them, none
+    needField(PROVIDER, 'ip', answer, 'province')
+    const rectangle = str(needField(PROVIDER, 'ip', answer, 'rectangle'))
     return {
       ip,
       province: str(answer.province),
@@ -99,8 +104,8 @@ export class AmapClient {
 
   async driving (origin: Point, destination: Point): Promise<DrivingRoute> {
     const answer = await this.get('/v3/direction/driving', { origin: lngLat(origin), destination: lngLat(destination), extensions: 'base' })
-    const path = obj(arr(obj(answer.route).paths)[0])
-    if (!Object.keys(path).length) throw new ProviderUnavailableError(PROVIDER, 'direction/driving: no path in the answer')
+    const route = needObject(PROVIDER, 'direction/driving', answer.route, 'the route')
+    const path = needObject(PROVIDER, 'direction/driving', needList(PROVIDER, 'direction/driving', route.paths, 'the paths')[0], 'a path')
     const polyline: Point[] = []
     const steps: RouteStep[] = []
     for (const s of arr(path.steps).map(obj)) {
@@ -118,7 +123,7 @@ export class AmapClient {
     }
     if (!polyline.length) {
       // a route needs at least its ends
-      polyline.push(point(PROVIDER, origin.latitude, origin.longitude, 'direction/driving'), destination)
+      polyline.push(needPoint(PROVIDER, 'direction/driving', origin.latitude, origin.longitude), destination)
     }
     return {
       distance: nonNegative(num(path.distance)),

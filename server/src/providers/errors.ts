@@ -1,8 +1,11 @@
 /** A provider could not be reached or answered nonsense: an outage, not the user's fault. */
 export class ProviderUnavailableError extends Error {
-  constructor (readonly provider: string, message: string, options?: { cause?: unknown }) {
+  /** The provider had done its (billed) work before this failed, e.g. fetching a picture it made. */
+  readonly afterWork: boolean
+  constructor (readonly provider: string, message: string, options?: { cause?: unknown; afterWork?: boolean }) {
     super(`${provider}: ${message}`, options)
     this.name = 'ProviderUnavailableError'
+    this.afterWork = options?.afterWork ?? false
   }
 }
 

@@ -43,16 +43,6 @@ export function num (v: unknown): number {
 export const obj = (v: unknown): Json => v && typeof v === 'object' && !Array.isArray(v) ? v as Json : {}
 export const arr = (v: unknown): unknown[] => Array.isArray(v) ? v : []
 
-/** A point the provider gave: both coordinates finite and in range, else the answer is unusable. */
-export function point (provider: string, lat: unknown, lng: unknown, where: string): { latitude: number; longitude: number } {
-  const latitude = num(lat)
-  const longitude = num(lng)
-  if (!Number.isFinite(latitude) || !Number.isFinite(longitude) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
-    throw new ProviderUnavailableError(provider, `${where}: no usable location in the answer`)
-  }
-  return { latitude, longitude }
-}
-
 /** The address without its leading province, city and district: the detail line of an address form. */
 export function detailOf (address: string, region: { province: string; city: string; district: string }): string {
   let rest = address.trim()

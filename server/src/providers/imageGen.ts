@@ -77,7 +77,8 @@ export class OpenAiImagesClient {
       }
       return Buffer.concat(chunks)
     } catch (err) {
-      throw new ProviderUnavailableError('imageGen', `picture download: ${(err as Error).message}`, { cause: err })
+      // the picture was made (and billed) before its download failed
+      throw new ProviderUnavailableError('imageGen', `picture download: ${(err as Error).message}`, { cause: err, afterWork: true })
     }
   }
 }

@@ -15,7 +15,8 @@
  */
 import type { AddressGeocode, DrivingRoute, PlaceList, Point, ReverseGeocode, RouteStep } from '../../../types/geo'
 import { ProviderRefusedError, ProviderUnavailableError, PROVIDER_TIMEOUT_MS } from './errors'
-import { arr, detailOf, fetchJson, md5Hex, num, obj, point, str, type Json } from './http'
+import { arr, detailOf, fetchJson, md5Hex, num, obj, str, type Json } from './http'
+import { emptyAnswer, needList, needObject, needPoint, needText } from './mapAnswer'
 
 const PROVIDER = 'tencentMap'
 
@@ -67,12 +68,13 @@ export class TencentMapClient {
 
   async reverseGeocode (latitude: number, longitude: number): Promise<ReverseGeocode> {
     const answer = await this.get('/ws/geocoder/v1', { location: `${latitude},${longitude}` })
-    const result = obj(answer.result)
+    // the one rule of map answers (mapAnswer.ts): no address at the point is no answer
+    const result = needObject(PROVIDER, 'geocoder', answer.result, 'the result')
     const c = obj(result.address_component)
     const location = obj(result.location)
-    const at = point(PROVIDER, location.lat ?? latitude, location.lng ?? longitude, 'geocoder')
+    const at = needPoint(PROVIDER, 'geocoder', location.lat, location.lng)
     const region = { province: str(c.province), city: str(c.city), district: str(c.district) }
-    const address = str(result.address)
+    const address = needText(PROVIDER, 'geocoder', result.address, 'the address')
     return {
       ...at,
       address,
@@ -88,7 +90,7 @@ export class TencentMapClient {
 
   async geocode (address: string): Promise<AddressGeocode> {
     const answer = await this.get('/ws/geocoder/v1', { address })
-    const result = obj(answer.result)
+    const result = needObject(PROVIDER, 'geocoder', answer.result, 'the result')
     const c = obj(result.address_components)
     const location = obj(result.location)
     const region = { province: str(c.province), city: str(c.city), district: str(c.district) }
@@ -96,7 +98,7 @@ export class TencentMapClient {
     const streetNumber = str(c.street_number)
     const title = str(result.title) || address
     return {
-      ...point(PROVIDER, location.lat, location.lng, 'geocoder'),
+      ...needPoint(PROVIDER, 'geocoder', location.lat, location.lng),
       title,
       region,
       // the address asked for, less the region Tencent found it in
@@ -115,7 +117,8 @@ export class TencentMapClient {
     const answer = q.keyword
       ? await this.get('/ws/place/v1/search', { keyword: q.keyword, boundary, ...paging })
       : await this.get('/ws/place/v1/explore', { boundary, policy: '1', ...paging })
-    const list = arr(answer.data).map(obj).flatMap(p => {
+    // an empty list is an answer (nothing there); no list is none
+    const list = needList(PROVIDER, 'place', answer.data, 'the places').map(obj).flatMap(p => {
       const location = obj(p.location)
       const lat = num(location.lat)
       const lng = num(location.lng)
@@ -144,11 +147,10 @@ export class TencentMapClient {
       from: `${from.latitude},${from.longitude}`,
       to: `${to.latitude},${to.longitude}`
     })
-    const route = obj(arr(obj(answer.result).routes)[0])
+    const routes = needList(PROVIDER, 'driving', obj(answer.result).routes, 'the routes')
+    const route = needObject(PROVIDER, 'driving', routes[0], 'a route')
     const coors = arr(route.polyline).map(num)
-    if (coors.length < 2 || coors.length % 2 !== 0 || coors.some(n => !Number.isFinite(n))) {
-      throw new ProviderUnavailableError(PROVIDER, 'driving: no usable polyline in the answer')
-    }
+    if (coors.length < 2 || coors.length % 2 !== 0 || coors.some(n => !Number.isFinite(n))) throw emptyAnswer(PROVIDER, 'driving', 'a usable polyline')
     const flat = decompressPolyline(coors)
     const polyline: Point[] = []
     for (let i = 0; i < flat.length; i += 2) polyline.push({ latitude: round6(flat[i]), longitude: round6(flat[i + 1]) })

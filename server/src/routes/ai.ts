@@ -3,12 +3,19 @@
  * spec's fields map onto Dify's: a prompt goes in `inputs.prompt` (the app's prompt variable) and is
  * also said before the query, so that an app without that variable still follows it; a translation is
  * asked in words with the two languages named; the provider's `user` is the caller's account.
+ * Order: the pictures' URLs (400, security/fetchableUrl.ts), the per-minute limit (429), the daily
+ * budget (422, http/aiBudget.ts), then the provider.
  */
+import type { FastifyRequest } from 'fastify'
 import { aiRoutes as r } from '../../../types/ai'
 import type { Api, AppContext } from '../context'
 import { enforceLimits } from '../http/request'
 import { configured, providerCall } from '../http/provider-call'
 import { defineRoute } from '../http/route'
+import { requireFetchable } from '../http/fetchable'
+import { spendAiBudget } from '../http/aiBudget'
+import { aiUsageToday } from '../domain/aiBudget'
+import { settingsOf } from '../domain/settings'
 import { RULES } from '../security/rules'
 import type { ChatRequest } from '../providers/dify'
 
@@ -26,17 +33,31 @@ export function aiRoutesOf (app: Api, ctx: AppContext): void {
   const ask = async (userId: number, req: Omit<ChatRequest, 'user'>) => {
     const ai = configured(ctx.ai, 'ai')
     await enforceLimits(ctx, [[RULES.aiPerUser, String(userId)]])
-    return providerCall('ai', () => ai.chat({ ...req, user: `shop-user-${userId}` }))
+    const ticket = await spendAiBudget(ctx, userId)
+    return providerCall('ai', () => ticket.call(() => ai.chat({ ...req, user: `shop-user-${userId}` })))
   }
-  defineRoute(app, ctx, r.analysis, async ({ body, userId }) => ask(userId, {
-    query: withPrompt(body.prompt, body.query),
-    inputs: body.prompt ? { prompt: body.prompt } : {},
-    conversationId: body.conversation_id,
-    files: body.files
-  }))
-  defineRoute(app, ctx, r.questionRecognize, async ({ body, userId }) => ask(userId, {
-    query: body.query, conversationId: body.conversation_id, files: body.files
-  }))
+  /** The pictures the provider will fetch: each the shop's own or public (400 naming files.N.url). */
+  const pictures = (request: FastifyRequest, files: ChatRequest['files']) =>
+    requireFetchable(ctx, request, (files ?? []).map((f, i) => ({ field: `files.${i}.url`, url: f.url })))
+
+  defineRoute(app, ctx, r.usage, async () => {
+    const s = await settingsOf(ctx.db)
+    const today = await aiUsageToday(ctx.db, ctx.clock(), { perAccount: s.aiDailyPerAccount, perShop: s.aiDailyPerShop })
+    return { ...today, perAccount: s.aiDailyPerAccount, perShop: s.aiDailyPerShop }
+  })
+  defineRoute(app, ctx, r.analysis, async ({ body, userId, request }) => {
+    await pictures(request, body.files)
+    return ask(userId, {
+      query: withPrompt(body.prompt, body.query),
+      inputs: body.prompt ? { prompt: body.prompt } : {},
+      conversationId: body.conversation_id,
+      files: body.files
+    })
+  })
+  defineRoute(app, ctx, r.questionRecognize, async ({ body, userId, request }) => {
+    await pictures(request, body.files)
+    return ask(userId, { query: body.query, conversationId: body.conversation_id, files: body.files })
+  })
   defineRoute(app, ctx, r.text2text, async ({ body, userId }) => ask(userId, {
     query: withPrompt(body.prompt, body.text),
     inputs: body.prompt ? { prompt: body.prompt } : {},

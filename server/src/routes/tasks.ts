@@ -11,6 +11,7 @@ import { ApiFailure, fail } from '../http/envelope'
 import { enforceLimits } from '../http/request'
 import { configured, providerCall } from '../http/provider-call'
 import { defineRoute } from '../http/route'
+import { spendAiBudget } from '../http/aiBudget'
 import { translate, type MessageKey } from '../i18n/messages'
 import { RULES } from '../security/rules'
 import { newTaskId, parsePages } from '../domain/tasks'
@@ -87,8 +88,9 @@ export function taskRoutesOf (app: Api, ctx: AppContext): void {
     const text = (body.text ?? body.prompt ?? '').trim()
     if (!text) throw fail.field(body.text !== undefined ? 'text' : 'prompt', 'validation.required', { field: body.text !== undefined ? 'text' : 'prompt' })
     await enforceLimits(ctx, [[RULES.taskPerUser, String(userId)]])
+    const ticket = await spendAiBudget(ctx, userId)
     const id = newTaskId()
-    const providerId = await providerCall('video', () => video.create(text, id))
+    const providerId = await providerCall('video', () => ticket.call(() => video.create(text, id)))
     // not for an account deleted since this request's session was read (its tasks go with it)
     await asLiveAccount(ctx.db, userId, trx => trx.insertInto('helper_tasks').values({
       id, kind: 'video', user_id: userId, status: 'running', provider_id: providerId, source: null, page_count: null, result: null, error: null, created_at: now(), updated_at: now()
@@ -120,7 +122,8 @@ export function taskRoutesOf (app: Api, ctx: AppContext): void {
     // nothing but separators is no prompt
     if (!/[\p{L}\p{N}]/u.test(prompt)) throw fail.field('prompt', 'validation.required', { field: 'prompt' })
     await enforceLimits(ctx, [[RULES.taskPerUser, String(userId)]])
-    const clips = (await providerCall('music', () => music.generate(prompt))).slice(0, TASK_LIMITS.musicItemsMax)
+    const ticket = await spendAiBudget(ctx, userId)
+    const clips = (await providerCall('music', () => ticket.call(() => music.generate(prompt)))).slice(0, TASK_LIMITS.musicItemsMax)
     const ids = clips.map(() => newTaskId())
     // not for an account deleted since this request's session was read (its tasks go with it)
     await asLiveAccount(ctx.db, userId, trx => trx.insertInto('helper_tasks').values(clips.map((c, i) => ({

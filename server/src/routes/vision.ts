@@ -9,6 +9,8 @@ import { fail } from '../http/envelope'
 import { enforceLimits } from '../http/request'
 import { configured, providerCall } from '../http/provider-call'
 import { defineRoute } from '../http/route'
+import { requireFetchable } from '../http/fetchable'
+import { spendAiBudget } from '../http/aiBudget'
 import { readUploadedImage, storeImage, uploadScope } from '../http/upload'
 import { OcrUnreadableError } from '../providers/ocr'
 import { ProviderUnavailableError } from '../providers/errors'
@@ -42,19 +44,23 @@ export function visionRoutesOf (app: Api, ctx: AppContext): void {
 
   defineRoute(app, ctx, r.pic2word, async ({ body, userId, request }) => {
     const ai = configured(ctx.ai, 'ai')
+    // the AI fetches the picture: the shop's own or a public one (security/fetchableUrl.ts)
+    await requireFetchable(ctx, request, [{ field: 'file', url: body.file }])
     await enforceLimits(ctx, [[RULES.aiPerUser, String(userId)]])
+    const ticket = await spendAiBudget(ctx, userId)
     const lang = body.lang ?? request.locale
-    const answer = await providerCall('ai', () => ai.chat({
+    const answer = await providerCall('ai', () => ticket.call(() => ai.chat({
       query: PIC2WORD_QUERY[lang], inputs: {}, user: `shop-user-${userId}`,
       files: [{ type: 'image', transfer_method: 'remote_url', url: body.file }]
-    }))
+    })))
     return { text: answer.answer.trim() }
   })
 
   defineRoute(app, ctx, r.word2pic, async ({ body, userId }) => {
     const images = configured(ctx.imageGen, 'imageGen')
     await enforceLimits(ctx, [[RULES.word2picPerOperator, String(userId)]])
-    const drawn = await providerCall('imageGen', () => images.generate(body.text, body.size ?? '1024x1024'))
+    const ticket = await spendAiBudget(ctx, userId)
+    const drawn = await providerCall('imageGen', () => ticket.call(() => images.generate(body.text, body.size ?? '1024x1024')))
     const info = sniffImage(drawn.bytes)
     // not a picture, or one larger than any phone should decode: the provider's fault
     if (!info || !withinPixelLimit(info)) throw fail.providerUnavailable('imageGen')

@@ -12,6 +12,8 @@ import { loading, toast } from '@/utils/feedback'
 import { AMOUNT_INPUT_TYPE, WHOLE_INPUT_TYPE } from '@/utils/format'
 import { useRemote } from '@/utils/useRemote'
 import { Key, FIELDS, settingsProblems } from './settingsRules'
+import { aiApi } from '@/services/ai'
+import { aiUsageNotes } from './aiUsageNotes'
 
 const show = (f: typeof FIELDS[number], v: number) => (f.money ? (v / 100).toFixed(2) : String(v))
 
@@ -24,13 +26,16 @@ function SettingsTab () {
   const fillDraft = (s: ShopSettings) => setDraft(Object.fromEntries(FIELDS.map(f => [f.key, show(f, s[f.key])])) as Record<Key, string>)
   const settings = useRemote(() => operatorApi.settings(), [], { onSuccess: fillDraft, onError: e => toast({ message: errorMessage(e) }) })
   const saved = settings.data ?? null
-  const fill = (s: ShopSettings) => { settings.setData(() => s); fillDraft(s) }
+  // today's AI calls against the budgets, beside those two settings (read again after a save)
+  const aiUsage = useRemote(() => aiApi.usage(), [])
+  const fill = (s: ShopSettings) => { settings.setData(() => s); fillDraft(s); void aiUsage.reload() }
 
   if (!saved || !draft) return <Text className='editor-hint'>{t('feedback.loading')}</Text>
 
   const { problems, changes } = settingsProblems(saved, draft)
   if (refused && !problems.has(refused.key) && draft[refused.key] === refused.text) problems.set(refused.key, refused.message)
   const changed = Object.keys(changes).length > 0
+  const notes = aiUsageNotes(aiUsage.data)
 
   const save = async () => {
     if (problems.size || !changed) return
@@ -55,6 +60,7 @@ function SettingsTab () {
             <Input className={`editor-input ${problems.has(f.key) ? 'editor-input--error' : ''}`} type={f.money ? AMOUNT_INPUT_TYPE : WHOLE_INPUT_TYPE}
               value={draft[f.key]} onInput={e => setDraft({ ...draft, [f.key]: e.detail.value })} />
             {problems.has(f.key) && <Text className='editor-hint editor-hint--error'>{problems.get(f.key)}</Text>}
+            {notes[f.key] && <Text className={`editor-hint op-setting-note op-setting-note-${f.key}`}>{notes[f.key]}</Text>}
           </View>
         ))}
         <View className={`btn btn--primary op-settings__save ${problems.size || !changed ? 'btn--disabled' : ''}`} onClick={save}>{t('opSettings.save')}</View>

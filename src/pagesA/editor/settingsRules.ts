@@ -2,7 +2,7 @@
  * What is wrong with the settings form: kept out of the component module so that React Fast
  * Refresh can update that module in place (test/unit/fast-refresh-boundaries.test.ts).
  */
-import { AFTER_DRAW_LIMITS, settingsConflicts, type ShopSettings } from '~types/limits'
+import { AFTER_DRAW_LIMITS, AI_BUDGET, settingsConflicts, type ShopSettings } from '~types/limits'
 import { t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
 import { formatCents, parseWhole, parseYuan } from '@/utils/format'
@@ -15,7 +15,9 @@ export const FIELDS: Array<{ key: Key; label: MessageKey; money: boolean; min: n
   { key: 'withdrawMinCents', label: 'opSettings.withdrawMinCents', money: true, min: 1, max: 10_000_000 },
   { key: 'withdrawDailyMaxCents', label: 'opSettings.withdrawDailyMaxCents', money: true, min: 1, max: 100_000_000 },
   { key: 'hintCardPriceCents', label: 'opSettings.hintCardPriceCents', money: true, min: 0, max: 20000 },
-  { key: 'xrayCardPriceCents', label: 'opSettings.xrayCardPriceCents', money: true, min: 0, max: 20000 }
+  { key: 'xrayCardPriceCents', label: 'opSettings.xrayCardPriceCents', money: true, min: 0, max: 20000 },
+  { key: 'aiDailyPerAccount', label: 'opSettings.aiDailyPerAccount', money: false, min: 0, max: AI_BUDGET.perAccountMax },
+  { key: 'aiDailyPerShop', label: 'opSettings.aiDailyPerShop', money: false, min: 0, max: AI_BUDGET.perShopMax }
 ]
 /** A bound as the hint shows it: money as the app writes money. */
 const bound = (f: typeof FIELDS[number], v: number) => (f.money ? formatCents(v) : String(v))

@@ -10,6 +10,7 @@ import { insertUser } from '../../../server/src/domain/users'
 import type { UserRow } from '../../../server/src/db/schema'
 import { createTestDatabase } from './db'
 import { WX, type FakeSms, type FakeSmtp, type FakeWeChat } from './fakes'
+import { testResolveHost } from './resolver'
 
 export const PREFIX = '/dev-api'
 
@@ -61,6 +62,8 @@ export async function createTestApp (
     maintenance: false,
     // the server's own logger options (redaction, redacted query values, the redacting stream), into t.logs
     logger: loggerOptions('info', { write: (line: string) => { logs.push(line) } }),
+    // no DNS here: host names resolve as test/server/support/resolver.ts says
+    resolveHost: testResolveHost,
     ...options.build
   })
   await app.ready()
