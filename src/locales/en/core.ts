@@ -35,6 +35,7 @@ const core: CoreDict = {
     home: 'Home',
     emptyLink: 'Please provide a link address',
     invalidLink: 'Invalid link',
+    notShopPage: 'This page is not one of the shop\'s and cannot be opened here',
     invalidJumpType: 'Invalid jump type',
     refreshFailed: 'Page refresh failed',
     pageFailed: 'Something went wrong on this page. Load it again or go back.',

@@ -38,6 +38,7 @@ const core = {
     home: '首页',
     emptyLink: '请提供链接地址',
     invalidLink: '无效的链接',
+    notShopPage: '这个网页不属于本店，不能在这里打开',
     invalidJumpType: '无效的跳转类型',
     refreshFailed: '页面刷新失败',
     pageFailed: '这个页面出了点问题，可以重新加载或返回上一页',
