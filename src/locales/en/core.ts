@@ -195,7 +195,8 @@ const core: CoreDict = {
     toCombine: 'Combine',
     toBoxes: 'My boxes',
     toWallet: 'Wallet',
-    toProfile: 'Account'
+    toProfile: 'Account',
+    toShow: 'Player show'
   },
   profile: {
     guest: 'Not logged in',
@@ -207,6 +208,7 @@ const core: CoreDict = {
     editor: 'Blind-box editor',
     language: 'Language',
     logout: 'Log out',
+    show: 'Player show',
     logoutConfirm: 'Log out now?'
   },
   wechatLogin: {

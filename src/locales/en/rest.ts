@@ -532,6 +532,12 @@ const rest: RestDict = {
     withdraw: 'Withdraw',
     saved: 'Recipe saved'
   },
+  wechatService: {
+    title: 'WeChat customer service',
+    hint: 'Chat with the shop\'s staff right in WeChat; their replies come there too. Or leave a message below.',
+    button: 'Chat in WeChat',
+    cardTitle: 'I need help with Pickbox'
+  },
   opWebDomains: {
     title: 'Business domains',
     intro: 'Web pages in the shop (event pages, outside guides) open only from https pages of these domains, as the mini-program\'s business domains in WeChat\'s console; the shop\'s own address always opens. One host per line, with a port if needed, e.g. shop.example.com.',

@@ -198,7 +198,8 @@ const core = {
     toCombine: '合成',
     toBoxes: '我的盲盒',
     toWallet: '充值提现',
-    toProfile: '个人中心'
+    toProfile: '个人中心',
+    toShow: '玩家秀'
   },
   profile: {
     guest: '未登录',
@@ -210,6 +211,7 @@ const core = {
     editor: '盲盒编辑器',
     language: '切换语言',
     logout: '退出登录',
+    show: '玩家秀',
     logoutConfirm: '确定退出登录吗？'
   },
   wechatLogin: {

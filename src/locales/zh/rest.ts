@@ -531,6 +531,12 @@ const rest = {
     withdraw: '下架',
     saved: '配方已保存'
   },
+  wechatService: {
+    title: '微信客服',
+    hint: '在微信里直接和店员聊天，回复也会在微信里收到；也可以在下面留言。',
+    button: '联系微信客服',
+    cardTitle: '我在拾盒需要帮助'
+  },
   opWebDomains: {
     title: '业务域名',
     intro: '店内网页（活动页、外部说明等）只能打开这些域名下的 https 网页，和微信小程序后台的“业务域名”一致；本店自己的网址总是可以打开。每行一个主机名，可带端口，例如 shop.example.com。',
