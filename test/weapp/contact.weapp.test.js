@@ -1,11 +1,13 @@
 /**
- * Reaching the shop in the compiled mini-program (issue 48): the profile's contact panel offers WeChat's
+ * Issue 48 in the compiled mini-program. The web view refuses a page outside the shop's business
+ * domains (the list from the public settings): no web-view is rendered, a warning instead, and the
+ * link's title is not shown. Reaching the shop: the profile's contact panel offers WeChat's
  * customer service first (a <button open-type="contact">, the way mini-program shoppers expect; the form
  * stays below it), telling the shop's message server who came and offering a card of the panel that leads
  * back to it; and the player show has its way in from home and from the profile.
  * WeChat's session is ./wx-contact.js (its rules cite WeChat's documentation).
  */
-const { createHarness, waitFor } = require('./harness')
+const { createHarness, waitFor, mediaSources } = require('./harness')
 const { startShop, callApi } = require('./shop')
 const { tapContact } = require('./wx-contact')
 
@@ -21,6 +23,8 @@ beforeAll(async () => {
   shop = await startShop(h, {}, { prefix: 'shop-weapp-contact-' })
   const login = await api('/login/passwd', { user_name: 'shopper', password: 'shopper123' }, null)
   me = await api('/getUserInfo', undefined, login.token)
+  const op = await api('/login/passwd', { user_name: 'operator', password: 'operator123' }, null)
+  await api('/api/operator/webDomainsSave', { domains: ['shop.example.com'] }, op.token)
   h.state.storage.h5_token = login.token
   h.boot()
 }, 90000)
@@ -65,4 +69,13 @@ test('the player show: from the profile menu and from a home shortcut', async ()
   home.querySelector('.shortcut-show').dispatchEvent('tap')
   await waitFor(() => expect(h.state.navigations.length).toBeGreaterThan(before), 10000)
   expect(h.state.navigations.at(-1)).toEqual({ type: 'navigateTo', url: '/pagesA/show/index' })
+}, 60000)
+
+test('the web view: a page outside the business domains is refused, its title never shown', async () => {
+  const url = 'https://evil-shop.example.com/login'
+  const page = h.loadPage('pages/web_view/index', { url: encodeURIComponent(url), title: encodeURIComponent('Bank sign-in') })
+  await waitFor(() => expect(page.dom.textContent).toContain('这个网页不属于本店'), 15000)
+  expect(mediaSources(page)).not.toContain(url)
+  expect(mediaSources(page).filter(s => /evil/.test(s))).toEqual([])
+  expect(h.state.titles.map(t => JSON.stringify(t)).join(' ')).not.toMatch(/Bank/)
 }, 60000)
