@@ -68,7 +68,17 @@ export const LoginSettings = Type.Object({
   wechat: Type.Boolean(),
   weapp: Type.Boolean(),
   register: Type.Boolean(),
-  capabilities: ShopCapabilities
+  capabilities: ShopCapabilities,
+  /**
+   * The shop's business domains (types/webDomains.ts): the sites its web view may show besides its own
+   * origin. Absent (an older server): none.
+   */
+  webDomains: Type.Optional(Type.Array(Type.String())),
+  /**
+   * Development only: which of SMS and mail go only to the server's log (no provider; codes and mails are
+   * printed there). The app says so to operators and promises shoppers nothing by those ways.
+   */
+  devLogOnly: Type.Optional(Type.Array(StringEnum(['sms', 'email'] as const)))
 })
 export type LoginSettings = Static<typeof LoginSettings>
 

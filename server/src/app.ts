@@ -76,6 +76,7 @@ import { methodRoutesOf } from './routes/methods'
 import { complaintRoutes } from './routes/complaints'
 import { notifyRoutes } from './routes/notify'
 import { showRoutesOf } from './routes/show'
+import { webDomainRoutesOf } from './routes/webDomains'
 import { registerMedia } from './http/media'
 import { DatabaseMediaStore, S3MediaStore, type MediaStore } from './domain/mediaStore'
 import { S3Client } from './providers/s3'
@@ -302,6 +303,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     complaintRoutes(typed, ctx)
     notifyRoutes(typed, ctx)
     showRoutesOf(typed, ctx)
+    webDomainRoutesOf(typed, ctx)
     speechRoutesOf(typed, ctx)
     visionRoutesOf(typed, ctx)
     aiRoutesOf(typed, ctx)

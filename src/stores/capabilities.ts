@@ -1,6 +1,7 @@
 import type { LoginSettings, ShopCapabilities } from '~types/accounts'
 import { accountApi } from '@/services/account'
 import { Signal } from './signal'
+import { setWebDomains } from './webDomains'
 
 /**
  * What this shop offers, from its public settings (GET /system/setting/login): the ways in, and which
@@ -21,6 +22,8 @@ export class CapabilitiesStore {
 
   private put (settings: LoginSettings | null): void {
     this.current = settings
+    // the business domains the web view may show (an older server sends none)
+    setWebDomains(settings ? settings.webDomains ?? [] : null)
     this.signal.changed()
   }
 

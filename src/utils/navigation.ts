@@ -8,6 +8,7 @@ import { isH5 } from '@/config'
 import { DEFAULT_SHARE_PATH, ENTRY_PAGE, MAIN_PAGES, WEB_VIEW_PAGE } from '@/constants'
 import { localeStore, t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
+import { webDomainsKnown, webViewAllows } from '@/stores/webDomains'
 import { browser } from './browser'
 import { dialog, toast } from './feedback'
 
@@ -93,11 +94,13 @@ export function buildQuery (query: Record<string, string | number | boolean | un
   return parts.length ? `?${parts.join('&')}` : ''
 }
 
-export type JumpResult = 'navigated' | 'external' | 'empty' | 'invalid-link' | 'invalid-mode' | 'failed'
+export type JumpResult = 'navigated' | 'external' | 'empty' | 'invalid-link' | 'not-shop-page' | 'invalid-mode' | 'failed'
 
 /**
  * Follows a link: an app route (rewritten) by navigateTo or redirectTo; an external link by
- * setting the location (H5) or through the web-view page (mini-program).
+ * setting the location (H5: the shopper leaves the shop, the address bar shows where to) or through the
+ * web-view page (mini-program), which shows only the shop's business domains (stores/webDomains.ts; a
+ * page outside them is refused here when the list is known, else by the page itself).
  */
 export async function jump (link: string | undefined | null, mode: string = 'navigate'): Promise<JumpResult> {
   const url = (link ?? '').trim()
@@ -117,6 +120,10 @@ export async function jump (link: string | undefined | null, mode: string = 'nav
     if (isH5()) {
       browser.assign(url)
       return 'external'
+    }
+    if (webDomainsKnown() && !webViewAllows(url)) {
+      toast({ message: t('nav.notShopPage') })
+      return 'not-shop-page'
     }
     return jump(`${WEB_VIEW_PAGE}${buildQuery({ url })}`, mode)
   }

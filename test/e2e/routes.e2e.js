@@ -174,6 +174,8 @@ async function run ({ base, smtp }) {
         return problems
       }
     },
+    // a link to a page outside the shop's business domains: refused, under the route's title, never the link's own (issue 48)
+    { key: 'web_view-refused', url: `/pages/web_view/index?url=${encodeURIComponent('https://evil-shop.example.com/login')}&title=${encodeURIComponent('Bank sign-in')}`, as: null, ready: '.web-view-refused', extra: true, title: { zh: '网页', en: 'Web page' } },
     // a row of the live feed opens the series it was drawn from (the routes shopper's whole case fed it)
     { key: 'feed-row', url: '/pagesA/home/index', tap: '.feed-row', ready: '.design-grid', extra: true },
     // the birth-date picker opened on the purchase page

@@ -40,13 +40,16 @@ describe.each(testDialects())('login settings on %s', (dialect) => {
     // (text to speech is a local engine, on wherever espeak-ng is installed: off here to have none)
     const t = await app({ NODE_ENV: 'production', TTS_ENGINE: 'off' })
     expect((await get(t.app, '/system/setting/login')).body).toEqual({
-      code: 200, message: 'OK', data: { password: true, sms: false, email: false, wechat: false, weapp: false, register: true, capabilities: { maps: false, tracking: false, priceCompare: false, speech: false, ai: false } }
+      code: 200, message: 'OK', data: { password: true, sms: false, email: false, wechat: false, weapp: false, register: true, capabilities: { maps: false, tracking: false, priceCompare: false, speech: false, ai: false }, webDomains: [] }
     })
   })
 
   test('production with every provider configured: every method', async () => {
     const t = await app({ NODE_ENV: 'production' }, { sms, smtp, wechat: wx })
-    expect((await get(t.app, '/system/setting/login')).body.data).toMatchObject({ password: true, sms: true, email: true, wechat: true, weapp: true, register: true })
+    const data = (await get(t.app, '/system/setting/login')).body.data
+    expect(data).toMatchObject({ password: true, sms: true, email: true, wechat: true, weapp: true, register: true })
+    // real providers: nothing stands in for them
+    expect(data.devLogOnly).toBeUndefined()
   })
 
   test('one at a time: each method follows its own provider', async () => {
@@ -61,6 +64,11 @@ describe.each(testDialects())('login settings on %s', (dialect) => {
   test('development: SMS and mail codes are logged, so those tabs stay; WeChat is off until configured', async () => {
     const t = await app({ NODE_ENV: 'development' })
     expect((await get(t.app, '/system/setting/login')).body.data).toMatchObject({ password: true, sms: true, email: true, wechat: false, weapp: false, register: true })
+    // ... and the settings say they only go to the log (the services panel tells operators; issue 48)
+    expect((await get(t.app, '/system/setting/login')).body.data.devLogOnly).toEqual(['sms', 'email'])
+    // development with a real SMTP server: only SMS stands in
+    const mailing = await app({ NODE_ENV: 'development' }, { smtp })
+    expect((await get(mailing.app, '/system/setting/login')).body.data.devLogOnly).toEqual(['sms'])
     // and a WeChat login without the configuration says so
     expect((await get(t.app, '/login/wechat', { lang: 'zh' })).body).toMatchObject({ code: 422, data: { provider: 'wechat' } })
   })

@@ -136,3 +136,13 @@ test('login and home as HTML with the build\'s WXSS', async () => {
   expect(b.pictures.shown).toBeGreaterThan(0)
   fs.writeFileSync(path.join(OUT, 'home.html'), b.html)
 })
+
+test('the profile\'s contact panel: WeChat customer service first (issue 48)', async () => {
+  h.state.storage.h5_token = token
+  const profile = h.loadPage('pagesA/profile/index', { contact: '1' })
+  await waitFor(() => expect(profile.querySelector('.wechat-contact__button')).toBeTruthy(), 10000)
+  await waitFor(() => expect(profile.querySelector('.contact-panel')).toBeTruthy(), 10000)
+  const c = await pageHtml(profile, 'pagesA/profile/index')
+  expect(c.html).toContain('联系微信客服')
+  fs.writeFileSync(path.join(OUT, 'profile-contact.html'), c.html)
+})

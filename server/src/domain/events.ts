@@ -19,6 +19,7 @@ import { iso, type Clock } from '../clock'
 import { dialectOf, forUpdate } from '../db/lock'
 import { ApiFailure, fail } from '../http/envelope'
 import type { Mailer } from '../providers/mail'
+import { deliveringMailer } from '../providers/devOutbox'
 import { WeChatError, subscribeValue, type WeChatClient } from '../providers/wechat'
 import { ProviderUnavailableError } from '../providers/errors'
 import { observedCall } from '../providers/calls'
@@ -87,7 +88,7 @@ async function eventRow (db: Db, id: number): Promise<EventRow> {
   return row
 }
 
-/** The channels open to a user: the subscription message needs the shop's template and a mini-program login; mail needs a mailer. */
+/** The channels open to a user: the subscription message needs the shop's template and a mini-program login; mail needs a mailer that reaches people (not development's log: a reminder there would go nowhere). */
 async function channelsFor (ctx: AppContext, userId: number | null): Promise<{ channels: ReminderChannel[]; openid: string | null; email: string | null }> {
   if (userId === null) return { channels: [], openid: null, email: null }
   const ev = ctx.config.events
@@ -97,7 +98,7 @@ async function channelsFor (ctx: AppContext, userId: number | null): Promise<{ c
   const user = await ctx.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst()
   const channels: ReminderChannel[] = []
   if (identity) channels.push('wechat')
-  if (ctx.mailer) channels.push('mail')
+  if (deliveringMailer(ctx.mailer)) channels.push('mail')
   return { channels, openid: identity?.subject ?? null, email: user?.email ?? null }
 }
 

@@ -127,6 +127,9 @@ const ON_ROUTE: Record<string, Record<string, Label>> = {
   },
   '/api/operator/show/wordsSave': {
     words: { zh: '屏蔽词', en: 'Blocked words' }
+  },
+  '/api/operator/webDomainsSave': {
+    domains: { zh: '业务域名', en: 'Business domains' }
   }
 }
 

@@ -3,6 +3,8 @@ import { accountRoutes as r, type LoginSettings, type ShopCapabilities } from '.
 import type { Api, AppContext } from '../context'
 import { features } from '../config'
 import { defineRoute } from '../http/route'
+import { webDomainsOf } from '../domain/webDomains'
+import { isDevOutbox } from '../providers/devOutbox'
 
 /** The optional features a shopper may see: each is on only when its provider is there. */
 export function shopCapabilities (ctx: AppContext): ShopCapabilities {
@@ -17,8 +19,9 @@ export function shopCapabilities (ctx: AppContext): ShopCapabilities {
   }
 }
 
-export function loginSettings (ctx: AppContext): LoginSettings {
+export async function loginSettings (ctx: AppContext): Promise<LoginSettings> {
   const f = features(ctx.config)
+  const devLogOnly = ([['sms', ctx.sms], ['email', ctx.mailer]] as const).filter(([, p]) => isDevOutbox(p)).map(([k]) => k)
   return {
     password: true,
     sms: ctx.sms !== null,
@@ -26,10 +29,12 @@ export function loginSettings (ctx: AppContext): LoginSettings {
     wechat: f.wechatWeb,
     weapp: f.weapp,
     register: true,
-    capabilities: shopCapabilities(ctx)
+    capabilities: shopCapabilities(ctx),
+    webDomains: await webDomainsOf(ctx.db),
+    ...(devLogOnly.length ? { devLogOnly } : {})
   }
 }
 
 export function settingsRoutes (app: Api, ctx: AppContext): void {
-  defineRoute(app, ctx, r.loginSettings, async () => loginSettings(ctx))
+  defineRoute(app, ctx, r.loginSettings, () => loginSettings(ctx))
 }

@@ -35,6 +35,7 @@ const core: CoreDict = {
     home: 'Home',
     emptyLink: 'Please provide a link address',
     invalidLink: 'Invalid link',
+    notShopPage: 'This page is not one of the shop\'s and cannot be opened here',
     invalidJumpType: 'Invalid jump type',
     refreshFailed: 'Page refresh failed',
     pageFailed: 'Something went wrong on this page. Load it again or go back.',
@@ -195,7 +196,8 @@ const core: CoreDict = {
     toCombine: 'Combine',
     toBoxes: 'My boxes',
     toWallet: 'Wallet',
-    toProfile: 'Account'
+    toProfile: 'Account',
+    toShow: 'Player show'
   },
   profile: {
     guest: 'Not logged in',
@@ -207,6 +209,7 @@ const core: CoreDict = {
     editor: 'Blind-box editor',
     language: 'Language',
     logout: 'Log out',
+    show: 'Player show',
     logoutConfirm: 'Log out now?'
   },
   wechatLogin: {

@@ -12,6 +12,7 @@ const documents: Pick<RestDict, 'agreements' | 'webView'> = {
   },
   webView: {
     missingUrl: 'Please provide a link address',
+    notAllowed: 'This page is not one of the shop\'s, so it cannot be opened here. If someone sent you this link, do not enter an account, a password or a payment there.',
     openExternal: 'Open in browser'
   }
 }

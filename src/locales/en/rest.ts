@@ -532,6 +532,22 @@ const rest: RestDict = {
     withdraw: 'Withdraw',
     saved: 'Recipe saved'
   },
+  wechatService: {
+    title: 'WeChat customer service',
+    hint: 'Chat with the shop\'s staff right in WeChat; their replies come there too. Or leave a message below.',
+    button: 'Chat in WeChat',
+    cardTitle: 'I need help with Pickbox'
+  },
+  opWebDomains: {
+    title: 'Business domains',
+    intro: 'Web pages in the shop (event pages, outside guides) open only from https pages of these domains, as the mini-program\'s business domains in WeChat\'s console; the shop\'s own address always opens. One host per line, with a port if needed, e.g. shop.example.com.',
+    placeholder: 'shop.example.com',
+    invalid: 'Line {line}, "{entry}", is not a domain: give a host name, with a port if needed, without a path, user, wildcard or http://',
+    tooMany: 'At most {max} domains',
+    save: 'Save business domains',
+    saved: 'Business domains saved',
+    none: 'No business domains yet: only the shop\'s own pages open in the shop'
+  },
   opSettings: {
     mapKeyMissing: 'Map key not configured: set TENCENT_MAP_JS_KEY for the H5 map; driving routes need TENCENT_MAP_KEY or AMAP_KEY',
     title: 'Shop settings',
@@ -556,6 +572,7 @@ const rest: RestDict = {
     serviceOn: 'On',
     serviceOff: 'Off',
     serviceUnknown: 'See the server',
+    serviceDevLog: 'Development only: printed in the server\'s log, never sent',
     serviceSet: 'Set',
     svc: {
       sms: 'SMS codes',

@@ -38,6 +38,7 @@ const core = {
     home: '首页',
     emptyLink: '请提供链接地址',
     invalidLink: '无效的链接',
+    notShopPage: '这个网页不属于本店，不能在这里打开',
     invalidJumpType: '无效的跳转类型',
     refreshFailed: '页面刷新失败',
     pageFailed: '这个页面出了点问题，可以重新加载或返回上一页',
@@ -198,7 +199,8 @@ const core = {
     toCombine: '合成',
     toBoxes: '我的盲盒',
     toWallet: '充值提现',
-    toProfile: '个人中心'
+    toProfile: '个人中心',
+    toShow: '玩家秀'
   },
   profile: {
     guest: '未登录',
@@ -210,6 +212,7 @@ const core = {
     editor: '盲盒编辑器',
     language: '切换语言',
     logout: '退出登录',
+    show: '玩家秀',
     logoutConfirm: '确定退出登录吗？'
   },
   wechatLogin: {

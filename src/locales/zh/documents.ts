@@ -13,6 +13,7 @@ const documents = {
   },
   webView: {
     missingUrl: '请提供链接地址',
+    notAllowed: '这个网页不属于本店，不能在这里打开。如果是别人发给你的链接，请不要在里面填写账号、密码或付款。',
     openExternal: '在浏览器中打开'
   }
 }

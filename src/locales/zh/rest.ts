@@ -531,6 +531,22 @@ const rest = {
     withdraw: '下架',
     saved: '配方已保存'
   },
+  wechatService: {
+    title: '微信客服',
+    hint: '在微信里直接和店员聊天，回复也会在微信里收到；也可以在下面留言。',
+    button: '联系微信客服',
+    cardTitle: '我在拾盒需要帮助'
+  },
+  opWebDomains: {
+    title: '业务域名',
+    intro: '店内网页（活动页、外部说明等）只能打开这些域名下的 https 网页，和微信小程序后台的“业务域名”一致；本店自己的网址总是可以打开。每行一个主机名，可带端口，例如 shop.example.com。',
+    placeholder: 'shop.example.com',
+    invalid: '第 {line} 行“{entry}”不是域名：只填主机名，可带端口，不要路径、账号、通配符或 http://',
+    tooMany: '最多 {max} 个域名',
+    save: '保存业务域名',
+    saved: '业务域名已保存',
+    none: '还没有业务域名：店内只能打开本店自己的网页'
+  },
   opSettings: {
     mapKeyMissing: '地图 Key 未配置（Map key not configured）：设置 TENCENT_MAP_JS_KEY 后 H5 才显示地图；驾车路线需要 TENCENT_MAP_KEY 或 AMAP_KEY',
     title: '店铺设置',
@@ -555,6 +571,7 @@ const rest = {
     serviceOn: '已开通',
     serviceOff: '未开通',
     serviceUnknown: '在服务器上查看',
+    serviceDevLog: '仅开发环境：内容只打印在服务器日志里，不会真的发出',
     serviceSet: '设置',
     svc: {
       sms: '短信验证码',

@@ -1,14 +1,17 @@
 // first: the agreements' texts (H5: the rest of the dictionary, src/locales/documents.h5.ts; the
 // mini-program: only these texts, the rest being in the subpackage, src/locales/documents.weapp.ts)
 import '@/locales/documents'
-import { Text, WebView } from '@tarojs/components'
+import { useEffect, useState } from 'react'
+import { Text, View, WebView } from '@tarojs/components'
 import { useRouter } from '@tarojs/taro'
 import { observer } from '@/stores/mobx'
 import { withPageError } from '@/components/PageError/wrap'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
+import { capabilitiesStore } from '@/stores/capabilities'
 import { t } from '@/stores/locale'
+import { webDomainsKnown, webHostOf, webViewAllows } from '@/stores/webDomains'
 import { isValidExternal, type AgreementKind } from '@/utils/navigation'
 import './index.scss'
 
@@ -18,13 +21,36 @@ const DOCS: Record<AgreementKind, () => { title: string; body: string }> = {
   fairness: () => ({ title: t('agreements.fairnessTitle'), body: t('agreements.fairnessBody') })
 }
 
-const hostOf = (url: string) => /^https?:\/\/([^/?#:]+)/i.exec(url)?.[1] ?? ''
+/** A query value as the page reads it: decoded once more when it still is (a broken escape stays as written). */
+function decoded (value: string): string {
+  try { return decodeURIComponent(value) } catch { return value }
+}
 
-/** Web view: ?url= an http(s) page, or ?doc=service|privacy for the shop's own agreements. */
+/** The link's own name for the page (?title=): one line, short; shown only beside the page's host. */
+const TITLE_MAX = 16
+function ownTitle (raw: string | undefined): string {
+  // eslint-disable-next-line no-control-regex
+  const text = raw ? decoded(raw).replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]/g, '').trim() : ''
+  return text.length > TITLE_MAX ? `${text.slice(0, TITLE_MAX)}…` : text
+}
+
+/**
+ * Web view: ?doc=service|privacy|fairness for the shop's own documents, or ?url= an http(s) page of the
+ * shop: its own origin (H5) or one of its business domains (issue 48 item 4; the operator's list, in
+ * the public settings). Any other page is refused with a warning and its link's ?title= is not shown;
+ * an allowed page is titled with its host (and the link's title beside it), so the shopper always sees
+ * whose page it is (H5: also in a bar above the page).
+ */
 function WebViewPage () {
   const { params } = useRouter()
   const doc = params.doc as AgreementKind | undefined
-  const url = params.url ? decodeURIComponent(params.url) : ''
+  const url = params.url ? decoded(params.url) : ''
+  // the list arrives with the public settings (asked once; a failure leaves only the shop's own origin)
+  const [asked, setAsked] = useState(() => webDomainsKnown())
+  useEffect(() => {
+    if (asked || !url) return
+    capabilitiesStore.ensure().catch(() => undefined).finally(() => setAsked(true))
+  }, [])
 
   if (doc && doc in DOCS) {
     const { title, body } = DOCS[doc]()
@@ -42,9 +68,23 @@ function WebViewPage () {
   if (!isValidExternal(url)) {
     return <PageShell><EmptyState icon='⚠️' text={t('nav.invalidLink')} /></PageShell>
   }
+  if (!asked && !webDomainsKnown()) {
+    return <PageShell><Text className='web-view-wait'>{t('feedback.loading')}</Text></PageShell>
+  }
+  if (!webViewAllows(url)) {
+    return <PageShell className='web-view-refused'><EmptyState icon='⚠️' text={t('webView.notAllowed')} /></PageShell>
+  }
+  const host = webHostOf(url)
+  const title = ownTitle(params.title)
   return (
-    // the page's own name when the link gives one (?title=), else the site's; the mini-program shows the page's <title> itself
-    <PageShell className='web-view-full' title={params.title ? decodeURIComponent(params.title) : hostOf(url)}>
+    // the mini-program shows the page's own <title> in its bar; H5 shows the host above the page
+    <PageShell className='web-view-full' title={title ? `${title} · ${host}` : host}>
+      {process.env.TARO_ENV === 'h5' && (
+        <View className='web-view-host'>
+          <Text className='web-view-host__lock' aria-hidden>🔒</Text>
+          <Text className='web-view-host__name'>{host}</Text>
+        </View>
+      )}
       <WebView src={url} />
     </PageShell>
   )

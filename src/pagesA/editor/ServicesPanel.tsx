@@ -32,14 +32,14 @@ function ServicesPanel () {
       <Text className='editor-hint op-services__intro'>{t('opSettings.servicesIntro')}</Text>
       {SERVICES.map(s => {
         const on = s.on?.(known)
-        const state = s.on === undefined ? 'unknown' : on === undefined ? 'loading' : on ? 'on' : 'off'
+        const state = s.on === undefined ? 'unknown' : on === undefined ? 'loading' : on && s.devLog?.(known) ? 'dev' : on ? 'on' : 'off'
         return (
           <View key={s.key} className={`op-service op-service-${s.key} op-service--${state}`}>
             <View className='op-service__head'>
               <Text className='op-service__name'>{t(`opSettings.svc.${s.key}` as MessageKey)}</Text>
               {state !== 'loading' && (
                 <Text className={`op-service__state op-service__state--${state}`}>
-                  {t(state === 'on' ? 'opSettings.serviceOn' : state === 'off' ? 'opSettings.serviceOff' : 'opSettings.serviceUnknown')}
+                  {t(state === 'on' ? 'opSettings.serviceOn' : state === 'off' ? 'opSettings.serviceOff' : state === 'dev' ? 'opSettings.serviceDevLog' : 'opSettings.serviceUnknown')}
                 </Text>
               )}
             </View>

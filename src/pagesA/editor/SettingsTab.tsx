@@ -4,6 +4,7 @@ import { observer } from '@/stores/mobx'
 import { type ShopSettings } from '~types/limits'
 import Section from '@/components/Section'
 import ServicesPanel from './ServicesPanel'
+import WebDomainsPanel from './WebDomainsPanel'
 import { operatorApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
 import { ApiError } from '@/services/errors'
@@ -65,6 +66,8 @@ function SettingsTab () {
         ))}
         <View className={`btn btn--primary op-settings__save ${problems.size || !changed ? 'btn--disabled' : ''}`} onClick={save}>{t('opSettings.save')}</View>
       </Section>
+      {/* the sites the shop's web view may show (issue 48 item 4) */}
+      <WebDomainsPanel />
       {/* which third-party services this server has, and what turns each on */}
       <ServicesPanel />
     </>

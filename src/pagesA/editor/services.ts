@@ -12,9 +12,10 @@ export type Known = { settings: LoginSettings | null; helpers: HelpersAvailable 
  * on (server/src/config.ts, .env.example). The one place in the app that names configuration: the
  * operators' Settings tab. A shopper never sees these words; their pages hide what is off.
  */
-export const SERVICES: Array<{ key: string; env: string[]; on?: (k: Known) => boolean | undefined }> = [
-  { key: 'sms', env: ['SMS_PROVIDER_URL', 'SMS_API_KEY'], on: k => k.settings?.sms },
-  { key: 'mail', env: ['SMTP_URL', 'MAIL_FROM'], on: k => k.settings?.email },
+export const SERVICES: Array<{ key: string; env: string[]; on?: (k: Known) => boolean | undefined; devLog?: (k: Known) => boolean }> = [
+  // in development without a provider, codes and mails are only printed in the server's log (devLogOnly)
+  { key: 'sms', env: ['SMS_PROVIDER_URL', 'SMS_API_KEY'], on: k => k.settings?.sms, devLog: k => !!k.settings?.devLogOnly?.includes('sms') },
+  { key: 'mail', env: ['SMTP_URL', 'MAIL_FROM'], on: k => k.settings?.email, devLog: k => !!k.settings?.devLogOnly?.includes('email') },
   { key: 'weapp', env: ['WECHAT_APPID', 'WECHAT_SECRET'], on: k => k.settings?.weapp },
   { key: 'wechatWeb', env: ['WECHAT_OAUTH_APPID', 'WECHAT_OAUTH_SECRET'], on: k => k.settings?.wechat },
   { key: 'wechatPay', env: ['WECHATPAY_MCHID', 'WECHATPAY_SERIAL', 'WECHATPAY_PRIVATE_KEY_PATH', 'WECHATPAY_APIV3_KEY', 'WECHATPAY_APPID', 'WECHATPAY_NOTIFY_URL', 'WECHATPAY_PLATFORM_PUBLIC_KEY_PATH'] },

@@ -27,9 +27,11 @@ const PAGE_SIZE = 10
 const SKELETON_CARDS = [1, 2, 3]
 
 const SHORTCUTS: { key: string; icon: string; label: MessageKey; link: string }[] = [
-  // short labels: five share a 375 px row (English ones are about twice as wide)
+  // short labels: six share a 375 px row (English ones are about twice as wide)
   { key: 'boxes', icon: '🧸', label: 'home.toBoxes', link: '/pages/my_blind_box/index' },
   { key: 'combine', icon: '⚗️', label: 'home.toCombine', link: '/pages/combine/index' },
+  // the player show: what others opened (issue 48: it had no way in)
+  { key: 'show', icon: '📸', label: 'home.toShow', link: '/pages/show/index' },
   { key: 'props', icon: '🔮', label: 'profile.props', link: '/pages/props/index' },
   { key: 'wallet', icon: '💰', label: 'home.toWallet', link: '/pages/recharge/index' },
   { key: 'profile', icon: '👤', label: 'home.toProfile', link: '/pages/profile/index' }

@@ -13,6 +13,7 @@ import { ENTRY_PAGE } from '@/constants'
 import { dialog } from '@/utils/feedback'
 import { navigate } from '@/utils/navigation'
 import ContactPanel from './ContactPanel'
+import WechatContact from './WechatContact'
 import './index.scss'
 import { avatarInitial } from '@/utils/initial'
 
@@ -32,6 +33,7 @@ function ProfilePage () {
   const items: MenuItem[] = [
     { key: 'boxes', icon: '🧸', label: t('profile.myBoxes'), onClick: () => navigate('/pages/my_blind_box/index') },
     { key: 'props', icon: '🔮', label: t('profile.props'), onClick: () => navigate('/pages/props/index') },
+    { key: 'show', icon: '📸', label: t('profile.show'), onClick: () => navigate('/pages/show/index') },
     { key: 'wallet', icon: '💰', label: t('profile.wallet'), onClick: () => navigate('/pages/recharge/index') },
     { key: 'security', icon: '🔐', label: t('profile.security'), onClick: () => navigate('/pages/security/index') },
     { key: 'contact', icon: '💬', label: t('complaints.menu'), onClick: () => setContactOpen(open => !open) }
@@ -53,6 +55,8 @@ function ProfilePage () {
           <View className='profile-login' onClick={() => Taro.reLaunch({ url: ENTRY_PAGE })}>{t('profile.loginNow')}</View>
         )}
       </View>
+      {/* the mini-program: WeChat's customer service first (H5 has the form only) */}
+      {contactOpen && process.env.TARO_ENV === 'weapp' && <WechatContact />}
       {contactOpen && <ContactPanel />}
       <MenuList items={items} />
       {sessionStore.loggedIn && <View className='btn btn--ghost profile-logout' onClick={logout}>{t('profile.logout')}</View>}
