@@ -45,7 +45,7 @@ describe('runPurchase: check first, money only after', () => {
     const { calls, deps } = fakes({})
     expect(await runPurchase(order, 'key-000002', deps)).toEqual({ kind: 'bought', result: bought, toppedUpCents: 0 })
     expect(calls).toEqual([`check ${JSON.stringify(order)}`, 'purchase key-000002'])
-    expect(deps.purchase).toHaveBeenCalledWith({ ...order, idempotencyKey: 'key-000002' })
+    expect(deps.purchase).toHaveBeenCalledWith({ ...order, idempotencyKey: 'key-000002' }, 0)
   })
 
   it('a shortfall is topped up after the check, before the purchase; at least the smallest top-up', async () => {

@@ -20,6 +20,8 @@ import { orderApi, shopApi } from '@/services/shop'
 import { topUp } from '@/services/payment'
 import { errorMessage } from '@/services/request'
 import { isApiError } from '@/services/errors'
+import { announce, forgetPurchase, inFlightFor, ownBoxOf, sendPurchase } from '@/services/purchaseInFlight'
+import { openingLink } from '@/components/LateNotice'
 import { drawStore } from '@/stores/draw'
 import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
@@ -45,6 +47,8 @@ interface Notice {
   pickAgain: boolean
   /** No answer came: the same purchase may be sent again (same key). */
   retry: boolean
+  /** The box is already the shopper's: a link to that purchase's opening. */
+  openPurchaseId?: number
 }
 
 /** Buy: what is bought, the price, credit and cash used, the disclosure, the age gate, pay. */
@@ -64,8 +68,12 @@ function PurchasePage () {
     if (notice) Taro.pageScrollTo({ scrollTop: 0, duration: 0 }).catch(() => undefined)
   }, [notice])
   const [needsLogin, setNeedsLogin] = useState(false)
-  // one key per purchase on this page: a retry after a lost answer is not charged twice
+  // one key per purchase on this page: a retry after a lost answer is not charged twice (and the key of a
+  // purchase left unanswered by a reload or Back is kept on the device: services/purchaseInFlight)
   const idempotencyKey = useRef(randomString(24))
+  // the page is gone (Back) while a purchase is on its way: its outcome is told on the page that shows
+  const alive = useRef(true)
+  useEffect(() => () => { alive.current = false }, [])
   // the purchase sent last, replayed as it was when its answer was lost
   const lastRequest = useRef<PurchaseRequest | null>(null)
 
@@ -125,14 +133,30 @@ function PurchasePage () {
       if (!channel) throw new Error(t('payment.method'))
       return (await loading.wrap(topUp(amount, channel))) === 'redirected' ? 'redirected' : 'paid'
     },
-    purchase: request => {
+    purchase: (request, toppedUpCents) => {
       lastRequest.current = request
-      return loading.wrap(shopApi.casePurchase(request))
+      return loading.wrap(sendPurchase(request, { seriesId, toppedUpCents }))
     }
+  }
+
+  /** The box is the shopper's already (bought by an attempt whose answer was lost): say so, and link to it. */
+  const ownBoxNotice = (error: unknown): boolean => {
+    const own = ownBoxOf(error)
+    if (!own) return false
+    setNotice({ title: t('late.ownBoxTitle'), lines: [t('late.ownBox', { caseId, slots: own.slot })], afterTopUp: false, pickAgain: false, retry: false, openPurchaseId: own.purchaseId })
+    return true
   }
 
   /** What the page does with the end of a purchase. */
   const settle = async (outcome: PurchaseOutcome) => {
+    // Back while the answer was on its way: whatever page shows now tells the outcome
+    if (!alive.current) {
+      if (outcome.kind === 'bought') drawStore.set(outcome.result)
+      const request = lastRequest.current
+      if (request && outcome.kind === 'bought') announce(request, { result: outcome.result })
+      else if (request && outcome.kind === 'failed') announce(request, { error: outcome.error }, outcome.toppedUpCents)
+      return
+    }
     switch (outcome.kind) {
       case 'bought':
         drawStore.set(outcome.result)
@@ -142,6 +166,7 @@ function PurchasePage () {
       case 'redirected':
         return
       case 'refused': {
+        if (ownBoxNotice(outcome.error)) return
         const conflict = isApiError(outcome.error) && outcome.error.code === 409
         if (conflict) await load()
         setNotice({ title: t('purchase.refusedTitle'), lines: [errorMessage(outcome.error), t('purchase.nothingCharged')], afterTopUp: false, pickAgain: conflict, retry: false })
@@ -161,6 +186,7 @@ function PurchasePage () {
       case 'failed': {
         // a definitive refusal frees the key for the next attempt (a refused request stores nothing)
         if (!outcome.retryable) idempotencyKey.current = randomString(24)
+        if (ownBoxNotice(outcome.error)) { await load(); return }
         const reason = errorMessage(outcome.error)
         const pickAgain = isApiError(outcome.error) && outcome.error.code === 409
         await load()
@@ -185,6 +211,15 @@ function PurchasePage () {
     setNotice(null)
     try {
       const order: PurchaseCheckRequest = { caseId, acknowledged: true, priceCents: series.priceCents, ...(whole ? { wholeCase: true } : { slots }) }
+      // the same boxes were paid for before and no answer came (a reload, Back): that purchase again,
+      // with its key, so the server answers what it did; only a refusal of it starts a new purchase
+      const kept = inFlightFor(order, sessionStore.user?.id)
+      if (kept) {
+        const replayed = await buyNow(kept.request, deps, kept.toppedUpCents)
+        const insufficient = replayed.kind === 'failed' && isApiError(replayed.error) && replayed.error.code === 422
+        if (!insufficient) { await settle(replayed); return }
+        forgetPurchase(kept.request.idempotencyKey)
+      }
       await settle(await runPurchase(order, idempotencyKey.current, deps))
     } finally {
       setBusy(false)
@@ -215,6 +250,7 @@ function PurchasePage () {
         <Section className={`purchase-notice ${notice.afterTopUp ? 'purchase-notice--money' : ''}`} title={notice.title}>
           {notice.lines.map((line, i) => <Text key={i} className='purchase-notice__text'>{line}</Text>)}
           <View className='purchase-notice__actions'>
+            {notice.openPurchaseId !== undefined && <View className='btn btn--primary purchase-notice__open' onClick={() => { void redirect(openingLink(notice.openPurchaseId!)) }}>{t('late.view')}</View>}
             {notice.retry && <View className='btn btn--ghost purchase-notice__retry' onClick={retry}>{t('purchase.retry')}</View>}
             {notice.pickAgain && <View className='btn btn--ghost purchase-notice__pick' onClick={pickOther}>{t('purchase.pickOther')}</View>}
             {notice.afterTopUp && <View className='btn btn--ghost purchase-notice__withdraw' onClick={() => { void navigate(WITHDRAW_PAGE) }}>{t('purchase.withdraw')}</View>}
