@@ -724,6 +724,7 @@ const rest: RestDict = {
     pending: 'Changes to {value} at {at}',
     limitPlaceholder: 'Yuan; empty for no limit',
     limitInvalid: 'Enter a plain amount in yuan, or leave it empty for no limit',
+    limitTooHigh: 'A limit can be at most {max}',
     dailyAboveMonthly: 'The daily limit cannot be above the monthly one ({other})',
     limitLowerTitle: 'Lower the limit?',
     limitLowerLine: '{limit}: {value}, at once.',

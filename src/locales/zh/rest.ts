@@ -723,6 +723,7 @@ const rest = {
     pending: '将于 {at} 改为 {value}',
     limitPlaceholder: '单位：元；留空表示不限',
     limitInvalid: '请输入以元为单位的金额，或留空表示不限',
+    limitTooHigh: '限额最多 {max}',
     dailyAboveMonthly: '每日限额不能高于每月限额（{other}）',
     limitLowerTitle: '确认调低限额',
     limitLowerLine: '{limit}将立即降为 {value}。',
