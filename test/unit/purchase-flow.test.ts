@@ -8,6 +8,8 @@ import Taro from '@tarojs/taro'
 import { TOPUP_MAX_CENTS, TOPUP_MIN_CENTS } from '~types/limits'
 import type { PurchaseCheckResult, PurchaseResult, CaseView } from '~types/shop'
 import { runPurchase, buyNow, topUpAmount, type PurchaseFlowDeps } from '@/pagesA/purchase/flow'
+import { channelSplit } from '@/pagesA/purchase/money'
+import { formatCents } from '@/utils/format'
 import { ApiError, networkError, statusError } from '@/services/errors'
 import { detailLink, parseSlots, restoreSelection } from '@/utils/slots'
 import { isReturnTarget, loginToContinue, rememberReturn, takeReturn } from '@/utils/loginReturn'
@@ -167,5 +169,15 @@ describe('coming back after a login', () => {
     expect(modal).toHaveBeenCalledWith(expect.objectContaining({ title: '需要登录', content: '购买前请先登录。登录后会回到这里，已选的 2 个盒子会为你保留。' }))
     expect(nav).not.toHaveBeenCalled()
     expect(takeReturn()).toBeNull()
+  })
+})
+
+describe('the shortfall pay button says what the channel charges', () => {
+  it('the total, the balance part and the channel part; a smallest top-up above the shortfall says the rest stays', () => {
+    localeStore.setLocale('zh')
+    expect(channelSplit(11700, 5600, '微信支付')).toBe('余额 ¥61.00 + 微信支付 ¥56.00')
+    expect(channelSplit(2500, 50, '微信支付')).toBe(`余额 ¥24.50 + 微信支付 ${formatCents(TOPUP_MIN_CENTS)}（多充的 ${formatCents(TOPUP_MIN_CENTS - 50)} 留在余额）`)
+    localeStore.setLocale('en')
+    expect(channelSplit(11700, 5600, 'WeChat Pay')).toBe('balance ¥61.00 + WeChat Pay ¥56.00')
   })
 })

@@ -250,6 +250,8 @@ const rest: RestDict = {
     payDirect: 'Still to pay',
     payBalance: 'Pay {amount} from balance',
     payDirectButton: 'Pay {amount}',
+    payDirectSplit: 'balance {wallet} + {channel} {charged}',
+    payDirectExtra: ' ({extra} extra stays in your balance)',
     cap: 'Daily limit for minors: {cap}',
     refusedTitle: 'Not bought',
     nothingCharged: 'Nothing was charged and nothing was topped up.',

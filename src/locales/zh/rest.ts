@@ -249,6 +249,8 @@ const rest = {
     payDirect: '还需支付',
     payBalance: '余额支付 {amount}',
     payDirectButton: '支付 {amount}',
+    payDirectSplit: '余额 {wallet} + {channel} {charged}',
+    payDirectExtra: '（多充的 {extra} 留在余额）',
     cap: '未成年人每日消费上限 {cap}',
     refusedTitle: '未能购买',
     nothingCharged: '没有扣款，也没有充值。',

@@ -33,7 +33,7 @@ import { loginToContinue } from '@/utils/loginReturn'
 import { randomString } from '@/utils/random'
 import { detailLink, parseSlots } from '@/utils/slots'
 import { useRemote } from '@/utils/useRemote'
-import { splitPayment } from './money'
+import { channelSplit, splitPayment } from './money'
 import { buyNow, runPurchase, topUpAmount, type PurchaseFlowDeps, type PurchaseOutcome } from './flow'
 import './index.scss'
 
@@ -100,6 +100,8 @@ function PurchasePage () {
   const failed = page.failed
   const setAge = (next: AgeStatus | null) => { if (next) page.setData(d => d && { ...d, age: next }) }
   const channel = pickedChannel ?? methods[0]?.channel ?? null
+  const channelMethod = methods.find(m => m.channel === channel)
+  const channelLabel = channelMethod ? tr(channelMethod.label) : t('payment.method')
 
   const load = async () => {
     if (!valid) return
@@ -305,8 +307,13 @@ function PurchasePage () {
       )}
 
       <ActionBar>
-        <View className={`btn btn--primary purchase-pay ${busy || !acknowledged || !cleared || count === 0 ? 'btn--disabled' : ''}`} onClick={pay}>
-          {split.shortfallCents > 0 ? t('purchase.payDirectButton', { amount: formatCents(total) }) : t('purchase.payBalance', { amount: formatCents(total) })}
+        <View className={`btn btn--primary purchase-pay ${split.shortfallCents > 0 ? 'purchase-pay--split' : ''} ${busy || !acknowledged || !cleared || count === 0 ? 'btn--disabled' : ''}`} onClick={pay}>
+          {split.shortfallCents > 0
+            ? <>
+                <Text className='purchase-pay__total'>{t('purchase.payDirectButton', { amount: formatCents(total) })}</Text>
+                <Text className='purchase-pay__split'>{channelSplit(total, split.shortfallCents, channelLabel)}</Text>
+              </>
+            : t('purchase.payBalance', { amount: formatCents(total) })}
         </View>
       </ActionBar>
     </PageShell>
