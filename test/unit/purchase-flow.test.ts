@@ -36,7 +36,7 @@ function fakes (o: { check?: () => Promise<PurchaseCheckResult>; topUp?: () => P
 
 describe('runPurchase: check first, money only after', () => {
   it('a refusal by the check asks for no money and buys nothing', async () => {
-    const cap = new ApiError(422, 'Minors may spend at most 100.00 yuan a day; 100.00 yuan left today', { reason: 'daily_cap', capCents: 10000, leftCents: 10000 })
+    const cap = new ApiError(422, 'Minors may spend at most ¥100.00 a day; ¥100.00 left today', { reason: 'daily_cap', capCents: 10000, leftCents: 10000 })
     const { calls, deps } = fakes({ check: async () => { throw cap } })
     const outcome = await runPurchase(order, 'key-000001', deps)
     expect(outcome).toEqual({ kind: 'refused', error: cap })

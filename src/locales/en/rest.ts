@@ -291,7 +291,7 @@ const rest: RestDict = {
     yuan: '¥{n}',
     creditNote: 'Credit comes from recycling and rewards, is spent first, and cannot be withdrawn',
     amountInvalid: 'Enter a valid amount (at most 2 decimals)',
-    amountRange: 'A top-up is between 1 and 5,000 yuan'
+    amountRange: 'A top-up is between ¥1 and ¥5,000'
   },
   withdraw: {
     title: 'Withdraw',

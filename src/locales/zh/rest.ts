@@ -287,10 +287,10 @@ const rest = {
     withdraw: '提现',
     custom: '自定义金额',
     ledger: '资金明细',
-    yuan: '{n} 元',
+    yuan: '¥{n}',
     creditNote: '抵扣金来自回收与奖励，购买时优先使用，不可提现',
     amountInvalid: '请输入正确的金额（最多两位小数）',
-    amountRange: '单笔充值 1 元至 5000 元'
+    amountRange: '单笔充值 ¥1 至 ¥5,000'
   },
   withdraw: {
     title: '提现',
