@@ -22,6 +22,9 @@ export interface LateNotice {
   toppedUpCents?: number
 }
 
+/** The opening of a purchase (its results follow it). */
+export const openingLink = (purchaseId: number) => `/pages/open_chest_animation/index?purchaseId=${purchaseId}`
+
 export class LateNoticeStore {
   private readonly signal = new Signal('lateNotices')
   private list: LateNotice[] = []

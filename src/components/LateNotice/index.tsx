@@ -4,13 +4,11 @@
  */
 import { Text, View } from '@tarojs/components'
 import { lightObserver } from '@/stores/lightObserver'
-import { lateNotices, type LateNotice as Notice } from '@/stores/lateNotices'
+import { lateNotices, openingLink, type LateNotice as Notice } from '@/stores/lateNotices'
 import { t } from '@/stores/locale'
 import { formatCents, a11yControl } from '@/utils/format'
 import { navigate } from '@/utils/navigation'
 import './index.scss'
-
-export const openingLink = (purchaseId: number) => `/pages/open_chest_animation/index?purchaseId=${purchaseId}`
 
 function lines (n: Notice): { title: string; text: string[] } {
   const where = { caseId: n.caseId, slots: n.slots.join(', ') }
