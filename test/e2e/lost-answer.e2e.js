@@ -84,10 +84,13 @@ async function reloadAndPayAgain ({ base, dataDir }) {
     // the purchase reaches the server (and is made), but its answer never comes back
     let reached = null
     const arrived = new Promise(resolve => { reached = resolve })
+    let first = true
     await page.route('**/dev-api/api/casePurchase', async route => {
+      if (!first) { await route.continue(); return }
+      first = false
       await route.fetch()
       reached()
-      // held: the answer is lost with the page
+      // held for good: the answer is lost with the page (the route stays, so nothing lets it through)
     })
     await page.locator('.purchase-pay').click()
     await arrived
@@ -95,7 +98,6 @@ async function reloadAndPayAgain ({ base, dataDir }) {
     const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('purchases_in_flight')))
     assert.equal(kept.data.length, 1)
     assert.deepEqual(kept.data[0].request.slots, [box.slot])
-    await page.unroute('**/dev-api/api/casePurchase')
 
     // reload: the start replays the kept purchase with its key and says what happened
     const replays = []
@@ -130,6 +132,7 @@ async function reloadAndPayAgain ({ base, dataDir }) {
     assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('purchases_in_flight')).data.length), 0)
 
     // and the link opens that purchase
+    await page.unroute('**/dev-api/api/casePurchase')
     await page.locator('.purchase-notice__open').click()
     await page.waitForURL(/open_chest_animation\/index\?purchaseId=\d+/)
     const mine = (await api(base, '/api/prizeList', { page: 1, size: 10 }, s.token)).list

@@ -157,6 +157,24 @@ describe('the purchase page', () => {
     expect(inFlightPurchases()).toEqual([])
   })
 
+  it('Back pops the page before it unmounts (H5 unloads after its animation): told elsewhere all the same, no redirect', async () => {
+    const redirect = jest.spyOn(Taro, 'redirectTo').mockImplementation(ok)
+    const pages = [{ route: 'pagesA/blind_box_detail/index' }, { route: 'pagesA/purchase/index?seriesId=3' }]
+    jest.spyOn(Taro, 'getCurrentPages').mockImplementation(() => pages as never)
+    jest.spyOn(shopApi, 'purchaseCheck').mockResolvedValue({ shortfallCents: 0 } as never)
+    let answer: (r: PurchaseResult) => void = () => undefined
+    jest.spyOn(shopApi, 'casePurchase').mockImplementation(() => new Promise(resolve => { answer = resolve }))
+    const page = await open()
+    fireEvent.click(page.container.querySelector('.purchase-pay')!)
+    await flush()
+    pages.pop() // Back: off the stack, still mounted
+    await act(async () => { answer(result) })
+    await flush()
+    expect(redirect).not.toHaveBeenCalled()
+    expect(lateNotices.notices).toEqual([expect.objectContaining({ kind: 'bought', purchaseId: 31 })])
+    page.unmount()
+  })
+
   it('a reload after a lost answer, Pay again: the first attempt is replayed with its key, no new check', async () => {
     const redirect = jest.spyOn(Taro, 'redirectTo').mockImplementation(ok)
     Taro.setStorageSync(IN_FLIGHT_KEY, [{ userId: 1, seriesId: 3, request: { ...order, idempotencyKey: 'key-of-the-first-try-000' }, toppedUpCents: 3900, sentAt: 1 }])

@@ -33,6 +33,7 @@ import { loginToContinue } from '@/utils/loginReturn'
 import { randomString } from '@/utils/random'
 import { detailLink, parseSlots } from '@/utils/slots'
 import { useRemote } from '@/utils/useRemote'
+import { usePagePresence } from '@/utils/pagePresence'
 import { channelSplit, splitPayment } from './money'
 import { buyNow, runPurchase, topUpAmount, type PurchaseFlowDeps, type PurchaseOutcome } from './flow'
 import './index.scss'
@@ -72,8 +73,7 @@ function PurchasePage () {
   // purchase left unanswered by a reload or Back is kept on the device: services/purchaseInFlight)
   const idempotencyKey = useRef(randomString(24))
   // the page is gone (Back) while a purchase is on its way: its outcome is told on the page that shows
-  const alive = useRef(true)
-  useEffect(() => () => { alive.current = false }, [])
+  const present = usePagePresence()
   // the purchase sent last, replayed as it was when its answer was lost
   const lastRequest = useRef<PurchaseRequest | null>(null)
 
@@ -152,7 +152,7 @@ function PurchasePage () {
   /** What the page does with the end of a purchase. */
   const settle = async (outcome: PurchaseOutcome) => {
     // Back while the answer was on its way: whatever page shows now tells the outcome
-    if (!alive.current) {
+    if (!present()) {
       if (outcome.kind === 'bought') drawStore.set(outcome.result)
       const request = lastRequest.current
       if (request && outcome.kind === 'bought') announce(request, { result: outcome.result })
