@@ -6,6 +6,7 @@ import { installInterceptors } from '@/services/request'
 import { installErrorReporting } from '@/utils/errorReport'
 import { installPrivacyListener } from '@/utils/privacy'
 import { sessionStore } from '@/stores/session'
+import { inFlightPurchases, resolveInFlight } from '@/services/purchaseInFlight'
 import { installAriaAttributes } from '@/utils/aria'
 import './app.scss'
 
@@ -18,8 +19,9 @@ installPrivacyListener()
 
 function App ({ children }: PropsWithChildren) {
   useLaunch(() => {
-    // A stored token restores the session (issue 3 wires the server).
-    void sessionStore.restore()
+    // A stored token restores the session (issue 3 wires the server); then a purchase left unanswered
+    // (a reload or a restart while it was on its way) is replayed with its key and its outcome told
+    void sessionStore.restore().then(ok => { if (ok && inFlightPurchases().length) void resolveInFlight() })
   })
   return children
 }

@@ -465,7 +465,12 @@ export type PaymentParams = Static<typeof PaymentParams>
 export const FieldFailureData = Type.Object({ field: Type.String(), rule: Type.Optional(Type.String()) })
 export type FieldFailureData = Static<typeof FieldFailureData>
 /** 409 on casePurchase: a slot of the request was sold (slots are 1-based); 400: a slot twice or outside the case. */
-export const SlotFailureData = Type.Object({ field: Type.Literal('slots'), slot: Type.Integer() })
+export const SlotFailureData = Type.Object({
+  field: Type.Literal('slots'),
+  slot: Type.Integer(),
+  /** The caller bought this slot (slot.soldToYou): the purchase that did, and the slot's prize. */
+  boughtByYou: Type.Optional(Type.Object({ purchaseId: Type.Integer(), prizeId: Type.Integer() }))
+})
 export type SlotFailureData = Static<typeof SlotFailureData>
 /** 422 on casePurchase: the balances (credit + cash) do not cover the total. */
 export const InsufficientBalanceData = Type.Object({ reason: Type.Literal('insufficient_balance'), shortfallCents: Cents, totalCents: Cents })
@@ -540,7 +545,7 @@ export const shopRoutes = {
   casePurchase: route({
     method: 'POST', url: '/api/casePurchase', auth: 'user', tag: 'purchase', body: PurchaseRequest, data: PurchaseResult,
     summary: 'Buy slots of a case (credit first, then cash)',
-    description: '409 with SlotFailureData when a slot is sold, PriceChangedData when the price changed; 422 with InsufficientBalanceData, DailyCapData or AgeGateData; a replay of the idempotency key answers the first result, the key with another body is a 409.'
+    description: '409 with SlotFailureData when a slot is sold (slot.soldToYou with boughtByYou when the caller bought it), PriceChangedData when the price changed; 422 with InsufficientBalanceData, DailyCapData or AgeGateData; a replay of the idempotency key answers the first result, the key with another body is a 409.'
   }),
   purchaseCheck: route({
     method: 'POST', url: '/api/purchaseCheck', auth: 'user', tag: 'purchase', body: PurchaseCheckRequest, data: PurchaseCheckResult,

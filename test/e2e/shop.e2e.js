@@ -198,7 +198,7 @@ async function minorOverCap ({ base, dataDir, fakes }) {
     const notice = page.locator('.purchase-notice')
     await notice.waitFor()
     const said = await notice.innerText()
-    assert.match(said, /未成年人每日消费上限为 100\.00 元，今天还可消费 100\.00 元/)
+    assert.match(said, /未成年人每日消费上限为 ¥100\.00，今天还可消费 ¥100\.00/)
     assert.match(said, /没有扣款，也没有充值/)
     assert.match(page.url(), /purchase/)
     await shot('shop-minor-cap-refused-zh.png')

@@ -109,7 +109,7 @@ describe.each(testDialects())('purchaseCheck on %s', (dialect) => {
       ['an unknown case', adult, { caseId: 99999999, slots: [1] }, { code: 404, message: 'No such case' }],
       ['a retired series', adult, { caseId: retiredCase, slots: [1] }, { code: 409, message: 'This case is sold out or retired; switch to another case' }],
       ['a slot sold', adult, { caseId, slots: [1, 3] }, { code: 409, message: 'Slot 3 already sold', data: { field: 'slots', slot: 3 } }],
-      ['another price shown', adult, { caseId, slots: [1], priceCents: 900 }, { code: 409, message: 'The price is now 10.00 yuan a box; check it and buy again', data: { field: 'priceCents', priceCents: 1000 } }]
+      ['another price shown', adult, { caseId, slots: [1], priceCents: 900 }, { code: 409, message: 'The price is now ¥10.00 a box; check it and buy again', data: { field: 'priceCents', priceCents: 1000 } }]
     ]
     for (const [name, who, body, expected] of refusals) {
       const before = await snapshot()
@@ -127,7 +127,7 @@ describe.each(testDialects())('purchaseCheck on %s', (dialect) => {
       expect({ name, unchanged: await snapshot() }).toEqual({ name, unchanged: before })
     }
     // the messages follow Accept-Language
-    expect((await check(adult, { caseId, slots: [4], priceCents: 900 }, 'zh')).body.message).toBe('价格已变更为每盒 10.00 元，请确认后再购买')
+    expect((await check(adult, { caseId, slots: [4], priceCents: 900 }, 'zh')).body.message).toBe('价格已变更为每盒 ¥10.00，请确认后再购买')
   })
 
   test('a minor over the daily cap with an empty wallet is refused on the cap (not asked for a top-up); nothing moves; the next day it fits', async () => {
@@ -138,7 +138,7 @@ describe.each(testDialects())('purchaseCheck on %s', (dialect) => {
     const r = await check(teen, { caseId, slots: [1, 2] })
     expect(r.body).toEqual({
       code: 422,
-      message: 'Minors may spend at most 100.00 yuan a day; 100.00 yuan left today',
+      message: 'Minors may spend at most ¥100.00 a day; ¥100.00 left today',
       data: { reason: 'daily_cap', capCents: 10000, leftCents: 10000 }
     })
     expect(await snapshot()).toEqual(before)

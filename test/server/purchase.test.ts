@@ -105,7 +105,7 @@ describe.each(testDialects())('purchases on %s', (dialect) => {
     const over = await buy(t.app, teen, { caseId, slots: [7, 8, 9, 10, 11] })
     expect(over.body).toEqual({
       code: 422,
-      message: 'Minors may spend at most 100.00 yuan a day; 40.00 yuan left today',
+      message: 'Minors may spend at most ¥100.00 a day; ¥40.00 left today',
       data: { reason: 'daily_cap', capCents: 10000, leftCents: 4000 }
     })
     expect((await buy(t.app, teen, { caseId, slots: [7, 8, 9, 10] })).body.code).toBe(200)
@@ -211,8 +211,8 @@ describe.each(testDialects())('purchases on %s', (dialect) => {
     const fresh = await makeSeries(t.db, t.clock, { priceCents: 1000 })
     const caseId = await currentCaseId(t.app, fresh)
     const r = await buy(t.app, s, { caseId, slots: [1, 2] })
-    expect(r.body).toEqual({ code: 422, message: 'Insufficient balance: 3.00 yuan short', data: { reason: 'insufficient_balance', shortfallCents: 300, totalCents: 2000 } })
-    expect((await buy(t.app, s, { caseId, slots: [1, 2] }, 'zh')).body.message).toBe('余额不足，还差 3.00 元')
+    expect(r.body).toEqual({ code: 422, message: 'Insufficient balance: ¥3.00 short', data: { reason: 'insufficient_balance', shortfallCents: 300, totalCents: 2000 } })
+    expect((await buy(t.app, s, { caseId, slots: [1, 2] }, 'zh')).body.message).toBe('余额不足，还差 ¥3.00')
     expect(await balance(s)).toEqual({ cashCents: 1500, creditCents: 200 })
     expect(await soldSlots(caseId)).toEqual([])
     expect((await post(t.app, '/api/prizeList', { page: 1, size: 10 }, { token: s.token })).body.data.total).toBe(0)

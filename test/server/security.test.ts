@@ -137,10 +137,10 @@ describe.each(testDialects())('account security on %s', (dialect) => {
     expect((await buy(t.app, s, { caseId, slots: [1] })).body.code).toBe(200)
     const check = await post(t.app, '/api/purchaseCheck', { caseId, slots: [2], acknowledged: true }, { token: s.token, lang: 'en' })
     expect([check.body.code, check.body.data]).toEqual([422, { reason: 'spending_limit', kind: 'daily', limitCents: 1500, leftCents: 500 }])
-    expect(check.body.message).toBe('This is over the daily spending limit you set (15.00 yuan); 5.00 yuan left today')
+    expect(check.body.message).toBe('This is over the daily spending limit you set (¥15.00); ¥5.00 left today')
     const before = (await post(t.app, '/api/walletBalance', {}, { token: s.token })).body.data
     const refused = await buy(t.app, s, { caseId, slots: [2] }, 'zh')
-    expect([refused.body.code, refused.body.message]).toEqual([422, '已超出你设置的每日消费限额 15.00 元，今天还可消费 5.00 元'])
+    expect([refused.body.code, refused.body.message]).toEqual([422, '已超出你设置的每日消费限额 ¥15.00，今天还可消费 ¥5.00'])
     expect((await post(t.app, '/api/walletBalance', {}, { token: s.token })).body.data).toEqual(before)
     // removing the daily limit waits 24 hours (it still refuses now, and leaves less than the new
     // monthly limit of 18 yuan, which applies at once: the stricter names itself)
@@ -150,7 +150,7 @@ describe.each(testDialects())('account security on %s', (dialect) => {
     // a day later the daily limit is gone, and 8 of the month's 18 yuan are left
     t.clock.advance(25 * HOUR)
     const monthly = await post(t.app, '/api/purchaseCheck', { caseId, slots: [2], acknowledged: true }, { token: s.token, lang: 'en' })
-    expect([monthly.body.data, monthly.body.message]).toEqual([{ reason: 'spending_limit', kind: 'monthly', limitCents: 1800, leftCents: 800 }, 'This is over the monthly spending limit you set (18.00 yuan); 8.00 yuan left this month'])
+    expect([monthly.body.data, monthly.body.message]).toEqual([{ reason: 'spending_limit', kind: 'monthly', limitCents: 1800, leftCents: 800 }, 'This is over the monthly spending limit you set (¥18.00); ¥8.00 left this month'])
   })
 
   test('parallel purchases cannot pass a limit together', async () => {
@@ -179,7 +179,7 @@ describe.each(testDialects())('account security on %s', (dialect) => {
     const before = await balance()
     // an X-ray card (15 yuan) is over the 10 yuan left today
     const xray = await post(t.app, '/api/propBuy', { kind: 'xray', quantity: 1, pay: 'cash', idempotencyKey: newKey('x') }, { token: s.token, lang: 'en' })
-    expect([xray.body.code, xray.body.data, xray.body.message]).toEqual([422, { reason: 'spending_limit', kind: 'daily', limitCents: 2000, leftCents: 1000 }, 'This is over the daily spending limit you set (20.00 yuan); 10.00 yuan left today'])
+    expect([xray.body.code, xray.body.data, xray.body.message]).toEqual([422, { reason: 'spending_limit', kind: 'daily', limitCents: 2000, leftCents: 1000 }, 'This is over the daily spending limit you set (¥20.00); ¥10.00 left today'])
     expect(await balance()).toEqual(before)
     expect((await post(t.app, '/api/props', {}, { token: s.token })).body.data.cards.xray).toBe(0)
     // a hint card (3 yuan) fits, and counts
@@ -211,7 +211,7 @@ describe.each(testDialects())('account security on %s', (dialect) => {
     // an own daily limit of 200 yuan: the minor's 100 yuan are stricter
     expect((await post(t.app, '/api/security/limits', { daily: 20000 }, { token: s.token })).body.code).toBe(200)
     const minor = await check(11)
-    expect([minor.body.data, minor.body.message]).toEqual([{ reason: 'daily_cap', capCents: 10000, leftCents: 10000 }, 'Minors may spend at most 100.00 yuan a day; 100.00 yuan left today'])
+    expect([minor.body.data, minor.body.message]).toEqual([{ reason: 'daily_cap', capCents: 10000, leftCents: 10000 }, 'Minors may spend at most ¥100.00 a day; ¥100.00 left today'])
     expect((await check(10)).body.data).toMatchObject({ totalCents: 10000, dailyLeftCents: 0 })
     // an own limit of 50 yuan is now the stricter one
     expect((await post(t.app, '/api/security/limits', { daily: 5000 }, { token: s.token })).body.code).toBe(200)
@@ -286,7 +286,7 @@ describe.each(testDialects())('account security on %s', (dialect) => {
 
     // what stands in the way is said before the password is checked
     const cash = await del({ password: 'wrong-one' }, 'en')
-    expect([cash.body.code, cash.body.data, cash.body.message]).toEqual([422, { reason: 'cash', cashCents: 1500 }, 'The account still holds 15.00 yuan of cash: withdraw it before deleting'])
+    expect([cash.body.code, cash.body.data, cash.body.message]).toEqual([422, { reason: 'cash', cashCents: 1500 }, 'The account still holds ¥15.00 of cash: withdraw it before deleting'])
     // one box (10 yuan) goes to the warehouse; the 5 yuan of cash left are turned into credit below
     const caseId = await currentCaseId(t.app, seriesId, token)
     expect((await buy(t.app, s, { caseId, slots: [await freeSlot(token)] })).body.code).toBe(200)

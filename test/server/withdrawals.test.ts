@@ -95,9 +95,9 @@ describe.each(testDialects())('withdrawals on %s', (dialect) => {
       expect([field, r.body.code, r.body.data?.field]).toEqual([field, 400, field])
     }
     const low = await withdraw(s, 99)
-    expect(low.body).toEqual({ code: 422, message: 'The smallest withdrawal is 1.00 yuan', data: { reason: 'below_min', minCents: 100 } })
+    expect(low.body).toEqual({ code: 422, message: 'The smallest withdrawal is ¥1.00', data: { reason: 'below_min', minCents: 100 } })
     const over = await withdraw(s, 2001, { lang: 'zh' })
-    expect(over.body).toEqual({ code: 422, message: '提现金额超过可提现余额（20.00 元）；赠送余额不能提现', data: { reason: 'over_cash', cashCents: 2000 } })
+    expect(over.body).toEqual({ code: 422, message: '提现金额超过可提现余额（¥20.00）；赠送余额不能提现', data: { reason: 'over_cash', cashCents: 2000 } })
     // cash 2000 + credit 10000: still only the cash
     expect((await withdraw(s, 5000)).body.data).toEqual({ reason: 'over_cash', cashCents: 2000 })
     expect(await balance(s)).toEqual({ cashCents: 2000, creditCents: 10000 })
@@ -167,7 +167,7 @@ describe.each(testDialects())('withdrawals on %s', (dialect) => {
       const a = await withdraw(s, 2000)
       expect(a.body.code).toBe(200)
       const over = await withdraw(s, 1500)
-      expect(over.body).toEqual({ code: 422, message: 'At most 30.00 yuan can be withdrawn a day; 10.00 yuan left today', data: { reason: 'daily_limit', dailyMaxCents: 3000, leftTodayCents: 1000 } })
+      expect(over.body).toEqual({ code: 422, message: 'At most ¥30.00 can be withdrawn a day; ¥10.00 left today', data: { reason: 'daily_limit', dailyMaxCents: 3000, leftTodayCents: 1000 } })
       expect((await post(t.app, '/api/withdrawInfo', {}, { token: s.token })).body.data).toMatchObject({ usedTodayCents: 2000, availableCents: 1000 })
       // a rejected one no longer counts
       expect((await reject(a.body.data.id, 'Bank details missing')).body.code).toBe(200)

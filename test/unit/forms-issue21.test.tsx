@@ -184,6 +184,23 @@ describe('the security page', () => {
     expect(limitProblems('-5', '100')).toEqual({ daily: 'Enter a plain amount in yuan, or leave it empty for no limit' })
   })
 
+  it('limitProblems: above the most a limit may be (the server\'s maximum), before any confirmation', () => {
+    expect(limitProblems('999999999999', '')).toEqual({ daily: 'A limit can be at most ¥1,000,000.00' })
+    expect(limitProblems('1000000', '1000000.01')).toEqual({ monthly: 'A limit can be at most ¥1,000,000.00' })
+    expect(limitProblems('1000000', '1000000')).toEqual({})
+  })
+
+  it('a huge daily limit is refused beside the field, never confirmed as a lowering', async () => {
+    const set = jest.spyOn(securityApi, 'setLimits')
+    const modal = answerModal(true)
+    const { container } = await open()
+    await type(container.querySelector('.limit-input-daily')!, '99999999999')
+    await click(container.querySelector('.limits-save')!)
+    expect(modal).not.toHaveBeenCalled()
+    expect(set).not.toHaveBeenCalled()
+    expect(text(container.querySelector('.limit-daily'))).toContain('A limit can be at most ¥1,000,000.00')
+  })
+
   it('a daily limit of 0 asks first, saying it applies at once and raising it waits 24 hours; cancelled, nothing is sent', async () => {
     const set = jest.spyOn(securityApi, 'setLimits')
     const modal = answerModal(false)

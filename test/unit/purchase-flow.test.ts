@@ -8,6 +8,8 @@ import Taro from '@tarojs/taro'
 import { TOPUP_MAX_CENTS, TOPUP_MIN_CENTS } from '~types/limits'
 import type { PurchaseCheckResult, PurchaseResult, CaseView } from '~types/shop'
 import { runPurchase, buyNow, topUpAmount, type PurchaseFlowDeps } from '@/pagesA/purchase/flow'
+import { channelSplit } from '@/pagesA/purchase/money'
+import { formatCents } from '@/utils/format'
 import { ApiError, networkError, statusError } from '@/services/errors'
 import { detailLink, parseSlots, restoreSelection } from '@/utils/slots'
 import { isReturnTarget, loginToContinue, rememberReturn, takeReturn } from '@/utils/loginReturn'
@@ -34,7 +36,7 @@ function fakes (o: { check?: () => Promise<PurchaseCheckResult>; topUp?: () => P
 
 describe('runPurchase: check first, money only after', () => {
   it('a refusal by the check asks for no money and buys nothing', async () => {
-    const cap = new ApiError(422, 'Minors may spend at most 100.00 yuan a day; 100.00 yuan left today', { reason: 'daily_cap', capCents: 10000, leftCents: 10000 })
+    const cap = new ApiError(422, 'Minors may spend at most ¥100.00 a day; ¥100.00 left today', { reason: 'daily_cap', capCents: 10000, leftCents: 10000 })
     const { calls, deps } = fakes({ check: async () => { throw cap } })
     const outcome = await runPurchase(order, 'key-000001', deps)
     expect(outcome).toEqual({ kind: 'refused', error: cap })
@@ -45,7 +47,7 @@ describe('runPurchase: check first, money only after', () => {
     const { calls, deps } = fakes({})
     expect(await runPurchase(order, 'key-000002', deps)).toEqual({ kind: 'bought', result: bought, toppedUpCents: 0 })
     expect(calls).toEqual([`check ${JSON.stringify(order)}`, 'purchase key-000002'])
-    expect(deps.purchase).toHaveBeenCalledWith({ ...order, idempotencyKey: 'key-000002' })
+    expect(deps.purchase).toHaveBeenCalledWith({ ...order, idempotencyKey: 'key-000002' }, 0)
   })
 
   it('a shortfall is topped up after the check, before the purchase; at least the smallest top-up', async () => {
@@ -167,5 +169,15 @@ describe('coming back after a login', () => {
     expect(modal).toHaveBeenCalledWith(expect.objectContaining({ title: '需要登录', content: '购买前请先登录。登录后会回到这里，已选的 2 个盒子会为你保留。' }))
     expect(nav).not.toHaveBeenCalled()
     expect(takeReturn()).toBeNull()
+  })
+})
+
+describe('the shortfall pay button says what the channel charges', () => {
+  it('the total, the balance part and the channel part; a smallest top-up above the shortfall says the rest stays', () => {
+    localeStore.setLocale('zh')
+    expect(channelSplit(11700, 5600, '微信支付')).toBe('余额 ¥61.00 + 微信支付 ¥56.00')
+    expect(channelSplit(2500, 50, '微信支付')).toBe(`余额 ¥24.50 + 微信支付 ${formatCents(TOPUP_MIN_CENTS)}（多充的 ${formatCents(TOPUP_MIN_CENTS - 50)} 留在余额）`)
+    localeStore.setLocale('en')
+    expect(channelSplit(11700, 5600, 'WeChat Pay')).toBe('balance ¥61.00 + WeChat Pay ¥56.00')
   })
 })

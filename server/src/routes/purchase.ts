@@ -16,6 +16,7 @@ import {
   type GuardianContext
 } from '../domain/age'
 import { checkPurchase, purchase } from '../domain/purchase'
+import { tellOwnSlot } from '../domain/slotBuyer'
 import { sendCode } from './login-codes'
 
 export function purchaseRoutes (app: Api, ctx: AppContext): void {
@@ -61,13 +62,14 @@ export function purchaseRoutes (app: Api, ctx: AppContext): void {
     return status(userId)
   })
 
-  defineRoute(app, ctx, r.purchaseCheck, async ({ body, userId }) => checkPurchase(ctx, userId, body))
+  // a slot the caller bought is told as such (slot.soldToYou), with the purchase that bought it
+  defineRoute(app, ctx, r.purchaseCheck, async ({ body, userId }) => tellOwnSlot(ctx.db, userId, body.caseId, () => checkPurchase(ctx, userId, body)))
   // counted once committed (a replay by the same key is not a new purchase), and each refusal by its reason
   // on PostgreSQL the purchase's statement checks the session again (migration 0033): a session this
   // process read lately lets the caller in without a round trip of its own
   defineRoute(app, ctx, r.casePurchase, async ({ body, userId, session }) => {
     try {
-      const { result, replayed } = await purchase(ctx, userId, body, session.sessionId)
+      const { result, replayed } = await tellOwnSlot(ctx.db, userId, body.caseId, () => purchase(ctx, userId, body, session.sessionId))
       if (!replayed) ctx.metrics.purchased()
       return result
     } catch (err) {

@@ -5,6 +5,7 @@ import { localeStore } from '@/stores/locale'
 import { pageTitle, shareMessage, shareTimeline, type ShareInput } from '@/utils/navigation'
 import { firstPaintShown, takeOver } from '@/utils/takeover'
 import PrivacyPrompt from '@/components/PrivacyPrompt'
+import LateNotice from '@/components/LateNotice'
 import './index.scss'
 
 export interface PageShellProps {
@@ -91,6 +92,7 @@ export default function PageShell ({ share, className, title, children }: PropsW
   const shellRef = useRef<HTMLElement | null>(null)
   useEffect(() => focusableScrollers(shellRef.current), [])
 
-  // WeChat's privacy prompt shows over whatever page is current (the mini-program only; stores/privacy)
-  return <View ref={shellRef} className={`page-shell ${className ?? ''}`}>{ready ? children : null}<PrivacyPrompt /></View>
+  // WeChat's privacy prompt shows over whatever page is current (the mini-program only; stores/privacy);
+  // so does a purchase that ended after its page was gone (stores/lateNotices)
+  return <View ref={shellRef} className={`page-shell ${className ?? ''}`}>{ready ? children : null}<LateNotice /><PrivacyPrompt /></View>
 }

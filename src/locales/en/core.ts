@@ -123,6 +123,18 @@ const core: CoreDict = {
     enterCorrectInfo: 'Please enter the correct information',
     success: 'Logged in'
   },
+  // issue 48: a purchase that ended after its page was gone (components/LateNotice, on every page)
+  late: {
+    boughtTitle: 'Purchase completed',
+    bought: 'Case #{caseId}, box {slots}: bought for {amount}.',
+    ownBoxTitle: 'You already bought this box',
+    ownBox: 'Case #{caseId}, box {slots} is yours from before; nothing was charged again.',
+    failedTitle: 'Purchase not made',
+    failed: 'Case #{caseId}, box {slots} was not bought: {reason}',
+    moneyKept: 'The {amount} topped up for it stays in your balance.',
+    view: 'See the opening',
+    close: 'Close'
+  },
   // issue 22: WeChat's privacy consent (components/PrivacyPrompt) and what happens when it is declined
   privacy: {
     title: 'Your privacy',

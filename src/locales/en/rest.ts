@@ -210,7 +210,9 @@ const rest: RestDict = {
     rules: 'Rules',
     currentCase: 'Current case',
     switchCase: 'Switch case',
-    heldFor: 'Held for you for {left}: nobody else is shown this case',
+    heldFor: 'This case is kept for you for {left}: no other shopper is given it meanwhile, and it extends while you keep looking. The boxes are not locked: a box is yours once bought',
+    xrayHeldFor: 'Box {slot} (seen by X-ray) is held for you alone until {time}, {left} left: nobody else can buy it meanwhile',
+    xrayHoldUntil: 'Box {slot} is held for you alone until {time}: nobody else can buy it meanwhile; unbought by then, it is released',
     heldOver: 'No longer held for you: others may buy these boxes. Tap to look again',
     pickSlots: 'Buy picked boxes',
     wholeCase: 'Buy whole case',
@@ -250,6 +252,8 @@ const rest: RestDict = {
     payDirect: 'Still to pay',
     payBalance: 'Pay {amount} from balance',
     payDirectButton: 'Pay {amount}',
+    payDirectSplit: 'balance {wallet} + {channel} {charged}',
+    payDirectExtra: ' ({extra} extra stays in your balance)',
     cap: 'Daily limit for minors: {cap}',
     refusedTitle: 'Not bought',
     nothingCharged: 'Nothing was charged and nothing was topped up.',
@@ -289,7 +293,7 @@ const rest: RestDict = {
     yuan: '¥{n}',
     creditNote: 'Credit comes from recycling and rewards, is spent first, and cannot be withdrawn',
     amountInvalid: 'Enter a valid amount (at most 2 decimals)',
-    amountRange: 'A top-up is between 1 and 5,000 yuan'
+    amountRange: 'A top-up is between ¥1 and ¥5,000'
   },
   withdraw: {
     title: 'Withdraw',
@@ -746,6 +750,7 @@ const rest: RestDict = {
     pending: 'Changes to {value} at {at}',
     limitPlaceholder: 'Yuan; empty for no limit',
     limitInvalid: 'Enter a plain amount in yuan, or leave it empty for no limit',
+    limitTooHigh: 'A limit can be at most {max}',
     dailyAboveMonthly: 'The daily limit cannot be above the monthly one ({other})',
     limitLowerTitle: 'Lower the limit?',
     limitLowerLine: '{limit}: {value}, at once.',

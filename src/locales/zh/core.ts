@@ -126,6 +126,18 @@ const core = {
     enterCorrectInfo: '请输入正确的信息',
     success: '登录成功'
   },
+  // issue 48: a purchase that ended after its page was gone (components/LateNotice, on every page)
+  late: {
+    boughtTitle: '购买已完成',
+    bought: '#{caseId} 箱的 {slots} 号盒已经买下，付款 {amount}。',
+    ownBoxTitle: '这个盒子你已经买下了',
+    ownBox: '#{caseId} 箱的 {slots} 号盒是你之前买下的，没有再次扣款。',
+    failedTitle: '购买没有成功',
+    failed: '#{caseId} 箱的 {slots} 号盒没有买成：{reason}',
+    moneyKept: '为它充值的 {amount} 留在你的余额里。',
+    view: '查看开箱',
+    close: '关闭'
+  },
   // issue 22: WeChat's privacy consent (components/PrivacyPrompt) and what happens when it is declined
   privacy: {
     title: '用户隐私保护提示',

@@ -61,6 +61,16 @@ function CaseHold ({ until, onLapsed }: { until: string; onLapsed: () => void })
     : <Text className='case-hold case-hold--over' {...a11yControl()} onClick={onLapsed}>{t('detail.heldOver')}</Text>
 }
 
+/**
+ * An X-ray card's hold on one box, beside the case's: that box alone, for this shopper alone to buy,
+ * until its time (nobody else can buy it meanwhile). Gone once over.
+ */
+function XrayHold ({ slot, until }: { slot: number; until: string }) {
+  const left = useTimeLeft(until)
+  if (left <= 0) return null
+  return <Text className='case-hold case-hold--xray'>{t('detail.xrayHeldFor', { slot, left: clockText(left), time: formatTime(until) })}</Text>
+}
+
 function BlindBoxDetailPage () {
   const { params } = useRouter()
   const seriesId = Number(params.seriesId)
@@ -136,7 +146,7 @@ function BlindBoxDetailPage () {
       propKeys.done()
       props.setData(d => ({ state: r.state, hints: [...(d?.hints ?? []), r.shown] }))
       const what = t(r.shown.isNot ? 'props.isNot' : 'props.is', { slot, design: tr(r.shown.design.name) })
-      await dialog({ message: r.shown.reservedUntil ? `${what}\n${t('props.holdUntil', { time: formatTime(r.shown.reservedUntil) })}` : what, showCancel: false })
+      await dialog({ message: r.shown.reservedUntil ? `${what}\n${t('detail.xrayHoldUntil', { slot, time: formatTime(r.shown.reservedUntil) })}` : what, showCancel: false })
       if (kind === 'xray') setPicked(p => withSlot(p, slot))
     } catch (e) {
       toast({ message: errorMessage(e) })
@@ -246,6 +256,7 @@ function BlindBoxDetailPage () {
       }>
         <Text className='case-meta'>#{box.caseId} · {t('detail.left', { n: unsold, size: box.size })}</Text>
         {box.heldUntil && <CaseHold until={box.heldUntil} onLapsed={() => { void load() }} />}
+        {hints.filter(h => h.reservedUntil && h.caseId === box.caseId).map(h => <XrayHold key={`${h.slot}-${h.at}`} slot={h.slot} until={h.reservedUntil!} />)}
         {sessionStore.loggedIn && propState && (
           <View className='props-bar'>
             {(['shake', 'hint', 'xray'] as const).map(k => {

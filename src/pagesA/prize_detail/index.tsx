@@ -17,6 +17,7 @@ import ParcelCard from '@/components/ParcelCard'
 import PrizeCheck from '@/components/PrizeCheck'
 import CombineProofView from '@/components/CombineProof'
 import MarketPrice from './MarketPrice'
+import ProofSlots from './ProofSlots'
 import { shopApi } from '@/services/shop'
 import { afterDrawApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
@@ -136,11 +137,7 @@ function PrizeDetailPage () {
           ? (
             <>
               <Text className='proof__label'>{t('prize.arrangement')}</Text>
-              <View className='proof__slots'>
-                {proof.arrangement.map((id, i) => (
-                  <Text key={i} className={`proof__slot ${i + 1 === prize.slot ? 'proof__slot--mine' : ''}`}>{i + 1}:{id}</Text>
-                ))}
-              </View>
+              <ProofSlots seriesId={prize.seriesId} arrangement={proof.arrangement} mine={prize.slot} />
               <Text className='proof__label'>{t('prize.salt')}</Text>
               <Text className='proof__mono proof-salt'>{proof.salt}</Text>
               <Text className='proof__label'>{t('prize.hashInput')}</Text>

@@ -8,13 +8,16 @@
  */
 import { TOPUP_MAX_CENTS, TOPUP_MIN_CENTS } from '~types/limits'
 import type { PurchaseCheckRequest, PurchaseCheckResult, PurchaseRequest, PurchaseResult } from '~types/shop'
-import { isRequestError } from '@/services/errors'
+import { isRetryable } from '@/services/purchaseInFlight'
+
+export { isRetryable }
 
 export interface PurchaseFlowDeps {
   check: (order: PurchaseCheckRequest) => Promise<PurchaseCheckResult>
   /** Pays amountCents into the wallet; 'redirected' when the browser left for a payment page. */
   topUp: (amountCents: number) => Promise<'paid' | 'redirected'>
-  purchase: (request: PurchaseRequest) => Promise<PurchaseResult>
+  /** toppedUpCents: what a top-up just brought for it (kept with the purchase while it is in flight). */
+  purchase: (request: PurchaseRequest, toppedUpCents: number) => Promise<PurchaseResult>
 }
 
 export type PurchaseOutcome =
@@ -33,8 +36,6 @@ export type PurchaseOutcome =
 /** What is topped up for a shortfall: the shortfall, but at least the smallest top-up. */
 export const topUpAmount = (shortfallCents: number) => Math.max(shortfallCents, TOPUP_MIN_CENTS)
 
-/** A transport failure (no answer): the purchase may have been made; the same key may be replayed. */
-export const isRetryable = (error: unknown) => isRequestError(error) && error.code !== 'ERR_BAD_REQUEST'
 
 /** Check, then top up what is missing, then buy. */
 export async function runPurchase (order: PurchaseCheckRequest, idempotencyKey: string, deps: PurchaseFlowDeps): Promise<PurchaseOutcome> {
@@ -61,7 +62,7 @@ export async function runPurchase (order: PurchaseCheckRequest, idempotencyKey: 
 /** The purchase alone (also the replay of a purchase whose answer was lost: same body, same key). */
 export async function buyNow (request: PurchaseRequest, deps: Pick<PurchaseFlowDeps, 'purchase'>, toppedUpCents = 0): Promise<PurchaseOutcome> {
   try {
-    return { kind: 'bought', result: await deps.purchase(request), toppedUpCents }
+    return { kind: 'bought', result: await deps.purchase(request, toppedUpCents), toppedUpCents }
   } catch (error) {
     return { kind: 'failed', error, toppedUpCents, retryable: isRetryable(error) }
   }

@@ -20,6 +20,8 @@ import { orderApi, shopApi } from '@/services/shop'
 import { topUp } from '@/services/payment'
 import { errorMessage } from '@/services/request'
 import { isApiError } from '@/services/errors'
+import { announce, forgetPurchase, inFlightFor, ownBoxOf, sendPurchase } from '@/services/purchaseInFlight'
+import { openingLink } from '@/stores/lateNotices'
 import { drawStore } from '@/stores/draw'
 import { sessionStore } from '@/stores/session'
 import { t } from '@/stores/locale'
@@ -31,7 +33,8 @@ import { loginToContinue } from '@/utils/loginReturn'
 import { randomString } from '@/utils/random'
 import { detailLink, parseSlots } from '@/utils/slots'
 import { useRemote } from '@/utils/useRemote'
-import { splitPayment } from './money'
+import { usePagePresence } from '@/utils/pagePresence'
+import { channelSplit, splitPayment } from './money'
 import { buyNow, runPurchase, topUpAmount, type PurchaseFlowDeps, type PurchaseOutcome } from './flow'
 import './index.scss'
 
@@ -45,6 +48,8 @@ interface Notice {
   pickAgain: boolean
   /** No answer came: the same purchase may be sent again (same key). */
   retry: boolean
+  /** The box is already the shopper's: a link to that purchase's opening. */
+  openPurchaseId?: number
 }
 
 /** Buy: what is bought, the price, credit and cash used, the disclosure, the age gate, pay. */
@@ -64,8 +69,11 @@ function PurchasePage () {
     if (notice) Taro.pageScrollTo({ scrollTop: 0, duration: 0 }).catch(() => undefined)
   }, [notice])
   const [needsLogin, setNeedsLogin] = useState(false)
-  // one key per purchase on this page: a retry after a lost answer is not charged twice
+  // one key per purchase on this page: a retry after a lost answer is not charged twice (and the key of a
+  // purchase left unanswered by a reload or Back is kept on the device: services/purchaseInFlight)
   const idempotencyKey = useRef(randomString(24))
+  // the page is gone (Back) while a purchase is on its way: its outcome is told on the page that shows
+  const present = usePagePresence()
   // the purchase sent last, replayed as it was when its answer was lost
   const lastRequest = useRef<PurchaseRequest | null>(null)
 
@@ -92,6 +100,8 @@ function PurchasePage () {
   const failed = page.failed
   const setAge = (next: AgeStatus | null) => { if (next) page.setData(d => d && { ...d, age: next }) }
   const channel = pickedChannel ?? methods[0]?.channel ?? null
+  const channelMethod = methods.find(m => m.channel === channel)
+  const channelLabel = channelMethod ? tr(channelMethod.label) : t('payment.method')
 
   const load = async () => {
     if (!valid) return
@@ -125,14 +135,30 @@ function PurchasePage () {
       if (!channel) throw new Error(t('payment.method'))
       return (await loading.wrap(topUp(amount, channel))) === 'redirected' ? 'redirected' : 'paid'
     },
-    purchase: request => {
+    purchase: (request, toppedUpCents) => {
       lastRequest.current = request
-      return loading.wrap(shopApi.casePurchase(request))
+      return loading.wrap(sendPurchase(request, { seriesId, toppedUpCents }))
     }
+  }
+
+  /** The box is the shopper's already (bought by an attempt whose answer was lost): say so, and link to it. */
+  const ownBoxNotice = (error: unknown): boolean => {
+    const own = ownBoxOf(error)
+    if (!own) return false
+    setNotice({ title: t('late.ownBoxTitle'), lines: [t('late.ownBox', { caseId, slots: own.slot })], afterTopUp: false, pickAgain: false, retry: false, openPurchaseId: own.purchaseId })
+    return true
   }
 
   /** What the page does with the end of a purchase. */
   const settle = async (outcome: PurchaseOutcome) => {
+    // Back while the answer was on its way: whatever page shows now tells the outcome
+    if (!present()) {
+      if (outcome.kind === 'bought') drawStore.set(outcome.result)
+      const request = lastRequest.current
+      if (request && outcome.kind === 'bought') announce(request, { result: outcome.result })
+      else if (request && outcome.kind === 'failed') announce(request, { error: outcome.error }, outcome.toppedUpCents)
+      return
+    }
     switch (outcome.kind) {
       case 'bought':
         drawStore.set(outcome.result)
@@ -142,6 +168,7 @@ function PurchasePage () {
       case 'redirected':
         return
       case 'refused': {
+        if (ownBoxNotice(outcome.error)) return
         const conflict = isApiError(outcome.error) && outcome.error.code === 409
         if (conflict) await load()
         setNotice({ title: t('purchase.refusedTitle'), lines: [errorMessage(outcome.error), t('purchase.nothingCharged')], afterTopUp: false, pickAgain: conflict, retry: false })
@@ -161,6 +188,7 @@ function PurchasePage () {
       case 'failed': {
         // a definitive refusal frees the key for the next attempt (a refused request stores nothing)
         if (!outcome.retryable) idempotencyKey.current = randomString(24)
+        if (ownBoxNotice(outcome.error)) { await load(); return }
         const reason = errorMessage(outcome.error)
         const pickAgain = isApiError(outcome.error) && outcome.error.code === 409
         await load()
@@ -185,6 +213,15 @@ function PurchasePage () {
     setNotice(null)
     try {
       const order: PurchaseCheckRequest = { caseId, acknowledged: true, priceCents: series.priceCents, ...(whole ? { wholeCase: true } : { slots }) }
+      // the same boxes were paid for before and no answer came (a reload, Back): that purchase again,
+      // with its key, so the server answers what it did; only a refusal of it starts a new purchase
+      const kept = inFlightFor(order, sessionStore.user?.id)
+      if (kept) {
+        const replayed = await buyNow(kept.request, deps, kept.toppedUpCents)
+        const insufficient = replayed.kind === 'failed' && isApiError(replayed.error) && replayed.error.code === 422
+        if (!insufficient) { await settle(replayed); return }
+        forgetPurchase(kept.request.idempotencyKey)
+      }
       await settle(await runPurchase(order, idempotencyKey.current, deps))
     } finally {
       setBusy(false)
@@ -215,6 +252,7 @@ function PurchasePage () {
         <Section className={`purchase-notice ${notice.afterTopUp ? 'purchase-notice--money' : ''}`} title={notice.title}>
           {notice.lines.map((line, i) => <Text key={i} className='purchase-notice__text'>{line}</Text>)}
           <View className='purchase-notice__actions'>
+            {notice.openPurchaseId !== undefined && <View className='btn btn--primary purchase-notice__open' onClick={() => { void redirect(openingLink(notice.openPurchaseId!)) }}>{t('late.view')}</View>}
             {notice.retry && <View className='btn btn--ghost purchase-notice__retry' onClick={retry}>{t('purchase.retry')}</View>}
             {notice.pickAgain && <View className='btn btn--ghost purchase-notice__pick' onClick={pickOther}>{t('purchase.pickOther')}</View>}
             {notice.afterTopUp && <View className='btn btn--ghost purchase-notice__withdraw' onClick={() => { void navigate(WITHDRAW_PAGE) }}>{t('purchase.withdraw')}</View>}
@@ -269,8 +307,13 @@ function PurchasePage () {
       )}
 
       <ActionBar>
-        <View className={`btn btn--primary purchase-pay ${busy || !acknowledged || !cleared || count === 0 ? 'btn--disabled' : ''}`} onClick={pay}>
-          {split.shortfallCents > 0 ? t('purchase.payDirectButton', { amount: formatCents(total) }) : t('purchase.payBalance', { amount: formatCents(total) })}
+        <View className={`btn btn--primary purchase-pay ${split.shortfallCents > 0 ? 'purchase-pay--split' : ''} ${busy || !acknowledged || !cleared || count === 0 ? 'btn--disabled' : ''}`} onClick={pay}>
+          {split.shortfallCents > 0
+            ? <>
+                <Text className='purchase-pay__total'>{t('purchase.payDirectButton', { amount: formatCents(total) })}</Text>
+                <Text className='purchase-pay__split'>{channelSplit(total, split.shortfallCents, channelLabel)}</Text>
+              </>
+            : t('purchase.payBalance', { amount: formatCents(total) })}
         </View>
       </ActionBar>
     </PageShell>
