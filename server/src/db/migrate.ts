@@ -29,6 +29,7 @@ import { showRecentLikes } from './migrations/0030_show_recent_likes'
 import { tagKeyLength } from './migrations/0031_tag_key_length'
 import { purchaseOneSlotPlan } from './migrations/0032_purchase_one_slot_plan'
 import { purchaseSessionCheck } from './migrations/0033_purchase_session_check'
+import { addressRegionParts } from './migrations/0034_address_region_parts'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -61,7 +62,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0030_show_recent_likes': showRecentLikes(),
     '0031_tag_key_length': tagKeyLength(dialect),
     '0032_purchase_one_slot_plan': purchaseOneSlotPlan(dialect),
-    '0033_purchase_session_check': purchaseSessionCheck(dialect)
+    '0033_purchase_session_check': purchaseSessionCheck(dialect),
+    '0034_address_region_parts': addressRegionParts(dialect)
   }
 }
 
