@@ -15,6 +15,7 @@ import { navigate } from '@/utils/navigation'
 import ContactPanel from './ContactPanel'
 import './index.scss'
 import { avatarInitial } from '@/utils/initial'
+import { maskPhone } from '@/utils/format'
 
 /**
  * Personal centre: who is logged in, the way to every personal page, the contact form (opened from the
@@ -47,7 +48,7 @@ function ProfilePage () {
         <View className='profile-avatar'>{avatarInitial(sessionStore.displayName)}</View>
         <View className='profile-who'>
           <Text className='profile-name'>{sessionStore.loggedIn ? (sessionStore.displayName || '…') : t('profile.guest')}</Text>
-          {user && <Text className='profile-sub'>{user.phone || user.email || (user.userName ? `@${user.userName}` : '')}</Text>}
+          {user && <Text className='profile-sub'>{maskPhone(user.phone) || user.email || (user.userName ? `@${user.userName}` : '')}</Text>}
         </View>
         {!sessionStore.loggedIn && (
           <View className='profile-login' onClick={() => Taro.reLaunch({ url: ENTRY_PAGE })}>{t('profile.loginNow')}</View>
