@@ -110,6 +110,7 @@ export const A11Y_HIDDEN = { 'aria-hidden': true } as const
 export function maskPhone (phone: string | null | undefined): string {
   const p = (phone ?? '').trim()
   if (!/^\+?[\d\s-]{7,}$/.test(p)) return p
-  const digits = p.replace(/\D/g, '')
+  // a mainland number written with its country code (+86, 0086) is masked as the 11 digits
+  const digits = p.replace(/\D/g, '').replace(/^(0086|86)(?=1\d{10}$)/, '')
   return `${digits.slice(0, 3)}****${digits.slice(-4)}`
 }

@@ -13,10 +13,8 @@ import { t } from '@/stores/locale'
 import { toast } from '@/utils/feedback'
 import { formatCents, formatTime } from '@/utils/format'
 import { usePagedList } from '@/utils/useRemote'
-import { orderKindLabel, orderStatusLabel } from './orderLabels'
+import { ORDERS_PAGE, orderKindLabel, orderStatusLabel } from './orderLabels'
 import './OrderList.scss'
-
-export const ORDERS_PAGE = 10
 
 interface Props {
   /** Tapping a row: open it, or pick it. */

@@ -3,6 +3,9 @@ import type { MyOrder } from '~types/orderHistory'
 import type { MessageKey } from '@/locales/types'
 import { t } from '@/stores/locale'
 
+/** Rows per page of the list. */
+export const ORDERS_PAGE = 10
+
 export function orderKindLabel (o: MyOrder): string {
   if (o.kind === 'shipment') return t(o.pickup ? 'orders.kinds.pickup' : 'orders.kinds.parcel')
   return t(`orders.kinds.${o.kind}` as MessageKey)
