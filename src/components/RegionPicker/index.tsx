@@ -14,7 +14,7 @@ import './index.scss'
 function RegionPicker ({ value, fallback, invalid, onChange }: RegionPickerProps) {
   const shown = value ? regionPartsText(value) : fallback
   return (
-    <Picker mode='region' value={value ? [value.province, value.city, value.district] : []}
+    <Picker className='region-picker' mode='region' value={value ? [value.province, value.city, value.district] : []}
       onChange={e => {
         const [province, city, district] = e.detail.value as string[]
         if (province && city && district) onChange({ province, city, district } satisfies RegionParts)
