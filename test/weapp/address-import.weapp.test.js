@@ -66,7 +66,7 @@ test('an address imported from WeChat (privacy asked first), its region kept as 
   await waitFor(() => expect(page.querySelector('.privacy-prompt')).toBeTruthy(), 10000)
   expect(h.state.privacy.asked).toContain('chooseAddress')
   tapAgree(h.state, page)
-  await waitFor(() => expect(page.querySelector('.ship-name').dom.getAttribute('value') ?? page.querySelector('.ship-name').props?.value).toBe('韩梅梅'), 10000)
+  await waitFor(() => expect(page.querySelector('.region-picker__value')).toBeTruthy(), 10000)
   expect(textOf(page.querySelector('.region-picker__value'))).toBe('广东省 深圳市 南山区')
 
   // WeChat's address page closed: nothing changes, and nothing is said to be wrong
@@ -82,7 +82,8 @@ test('an address imported from WeChat (privacy asked first), its region kept as 
   await waitFor(() => expect(textOf(page.querySelector('.region-picker__value'))).toBe('广东省 深圳市 福田区'))
 
   page.querySelector('.ship-form__save').dispatchEvent('tap')
-  await waitFor(async () => expect((await api('/api/addressList', {})).some(a => a.name === '韩梅梅')).toBe(true), 10000)
+  // the form closes once the address is saved
+  await waitFor(() => expect(page.querySelector('.ship-form')).toBeFalsy(), 10000)
   const saved = (await api('/api/addressList', {})).find(a => a.name === '韩梅梅')
   expect(saved).toMatchObject({ phone: '13900139000', region: '广东省 深圳市 福田区', area: { province: '广东省', city: '深圳市', district: '福田区' }, detail: '科技园科苑路 15 号 2 栋 301' })
   // shown masked on its card

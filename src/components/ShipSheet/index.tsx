@@ -181,7 +181,12 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
               {field('name', 'text', 50)}
               {field('phone', PHONE_INPUT_TYPE, PHONE_INPUT_MAX)}
               <AddressLocator key={draft.id ?? 'new'} fields={false} initial={{ region: draft.area ?? parseRegion(draft.region), detail: draft.detail }}
-                onPick={p => setDraft(d => d && { ...d, area: fullArea(p.region) ?? d.area, detail: p.detail })} />
+                onPick={p => setDraft(d => {
+                  if (!d) return d
+                  // a place that names all three parts fills the picker; one that names fewer shows as found, to be picked
+                  const area = fullArea(p.region)
+                  return { ...d, area, region: area ? regionPartsText(area) : [p.region.province, p.region.city, p.region.district].filter(Boolean).join(' '), detail: p.detail }
+                })} />
               <View className='ship-form__row ship-row-region'>
                 <Text className='ship-form__label'>{t('ship.region')}</Text>
                 <RegionPicker value={draft.area} fallback={draft.region} invalid={!!problems.region}
