@@ -27,7 +27,7 @@ async function busyShopper (base, lang) {
   const view = await api(base, '/api/caseCurrent', { seriesId }, token)
   const slot = view.slots.find(s => !s.sold).slot
   const bought = await api(base, '/api/casePurchase', { caseId: view.caseId, slots: [slot], acknowledged: true, idempotencyKey: `orders-${lang}-${Date.now().toString(36)}` }, token)
-  const address = await api(base, '/api/addressSave', { name: '李雷', phone: '13800138000', area: { province: '北京市', city: '北京市', district: '海淀区' }, region: '', detail: '中关村大街 1 号' }, token)
+  const address = await api(base, '/api/addressSave', { name: '李雷', phone: '13800138000', area: { province: '北京市', city: '北京市', district: '海淀区' }, region: '北京市 海淀区', detail: '中关村大街 1 号' }, token)
   const { shipment } = await api(base, '/api/shipmentCreate', { prizeIds: [bought.prizes[0].prizeId], addressId: address.id, idempotencyKey: `orders-ship-${lang}-${Date.now().toString(36)}` }, token)
   return { token, opId, shipmentId: shipment.id }
 }
