@@ -44,7 +44,9 @@ export default defineAppConfig({
   // app answers wx.onNeedPrivacyAuthorization itself (src/utils/privacy.ts, components/PrivacyPrompt).
   ...(process.env.TARO_ENV === 'weapp'
     ? {
-        requiredPrivateInfos: ['getLocation'],
+        // chooseAddress: WeChat's address import of the address form (src/utils/wechatAddress.ts), declared as
+        // https://developers.weixin.qq.com/miniprogram/dev/api/open-api/address/wx.chooseAddress.html asks
+        requiredPrivateInfos: ['getLocation', 'chooseAddress'],
         permission: { 'scope.userLocation': { desc: '填写收货地址时定位你所在的地区和附近地点' } },
         // only the components a page renders are loaded, not every one the package holds (miniprogram-ci's
         // code-quality check asks for it: scripts/check-weapp-wechat.js):

@@ -7,6 +7,7 @@ import { Type, type Static } from 'typebox'
 import { route } from './api'
 import { AFTER_DRAW_LIMITS, AI_BUDGET, IDEMPOTENCY_KEY_PATTERN, LOGIN_LIMITS, PICKUP_LIMITS } from './limits'
 import { Cents, EmptyBody, Id, Nullable, Obj, PageFields, PageResult, StringEnum, Text, Timestamp } from './schema'
+import { RegionParts } from './regions'
 import { CombineProof, DesignInfo, I18nText, PrizeStatus, WalletBalance } from './shop'
 
 const IdempotencyKey = Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN, description: 'A replay with the same key and body answers the first result' })
@@ -15,7 +16,7 @@ const PrizeIds = Type.Array(Id, { minItems: 1, maxItems: AFTER_DRAW_LIMITS.items
 // ---- addresses ------------------------------------------------------------------------------------
 
 export const AddressFields = {
-  name: Text({ minLength: 1, maxLength: 50, description: 'The receiver' }),
+  name: Text({ minLength: 1, maxLength: 50, description: 'The receiver: at least one letter or Chinese character (ADDRESS_NAME_LETTER)' }),
   phone: Type.String({ pattern: LOGIN_LIMITS.phonePattern, description: 'A mainland mobile number (11 digits, 1[3-9]...)' }),
   region: Text({ minLength: 1, maxLength: 100, description: 'Province, city, district' }),
   detail: Text({ minLength: 1, maxLength: 200, description: 'Street, building, room' })
@@ -23,6 +24,8 @@ export const AddressFields = {
 export const Address = Type.Object({
   id: Type.Integer(),
   ...AddressFields,
+  /** The region's parts as picked; null for an address saved with its region typed as free text (before issue 48). */
+  area: Nullable(RegionParts),
   isDefault: Type.Boolean(),
   createdAt: Timestamp,
   updatedAt: Timestamp
@@ -33,6 +36,8 @@ export const AddressSaveRequest = Obj({
   /** Absent: a new address (at most 20); present: that address is changed. */
   id: Type.Optional(Id),
   ...AddressFields,
+  /** The region picked from a list: when present, `region` is written from it (the text sent is not kept). */
+  area: Type.Optional(RegionParts),
   isDefault: Type.Optional(Type.Boolean())
 })
 export type AddressSaveRequest = Static<typeof AddressSaveRequest>
@@ -144,6 +149,17 @@ export const PickupNearbyResult = Type.Object({
   webMap: Nullable(Type.Object({ provider: Type.Literal('tencentMap'), script: Type.String() }))
 })
 export type PickupNearbyResult = Static<typeof PickupNearbyResult>
+
+/**
+ * Every open point by city (issue 48): what a shopper whose position is unknown chooses from (location
+ * refused, no map provider, or none within reach). The city is read from the start of the address
+ * ("北京市海淀区…" is 北京市); an address that names none is under city ''.
+ */
+export const PickupDirectory = Type.Object({
+  cities: Type.Array(Type.Object({ city: Type.String(), list: Type.Array(PickupPoint) })),
+  total: Type.Integer({ minimum: 0 })
+})
+export type PickupDirectory = Static<typeof PickupDirectory>
 
 export const PickupPointSaveRequest = Obj({
   /** Absent: a new point; present: that point is changed. */
@@ -321,6 +337,10 @@ export const afterDrawRoutes = {
     method: 'POST', url: '/api/pickupPoints', auth: 'user', tag: after, body: PickupNearbyRequest, data: PickupNearbyResult,
     summary: 'Open pickup points near a point, nearest first',
     description: `Within ${PICKUP_LIMITS.nearbyRadius} m, or ${PICKUP_LIMITS.wideRadius} m when none is that near; ${PICKUP_LIMITS.pageSize} per page.`
+  }),
+  pickupDirectory: route({
+    method: 'POST', url: '/api/pickupDirectory', auth: 'user', tag: after, body: EmptyBody, data: PickupDirectory,
+    summary: 'Every open pickup point, grouped by city (for a shopper whose position is unknown)'
   }),
   shippingRule: route({ method: 'POST', url: '/api/shippingRule', auth: 'none', tag: after, body: EmptyBody, data: ShippingRule, summary: 'Free from N prizes, otherwise a fee' }),
   shipmentCreate: route({

@@ -19,6 +19,7 @@ import { COMPLAINT_LIMITS, COMPLAINT_TOPICS, MAIL_SEND_LIMITS, PAGE_MAX, ROBOT_T
 import { Email } from './accounts'
 import { Id, MultilineText, Nullable, Obj, PageResult, StringEnum, Text, Timestamp } from './schema'
 import { IdempotencyKey } from './shop'
+import { MyOrderRef } from './orderHistory'
 
 export const ComplaintTopic = StringEnum(COMPLAINT_TOPICS)
 export type ComplaintTopic = Static<typeof ComplaintTopic>
@@ -37,6 +38,11 @@ export const ComplaintCreateRequest = Obj({
   contact: Type.Optional(Email),
   /** The order, parcel or tracking number it is about (optional). */
   orderNo: Type.Optional(Type.String({ pattern: COMPLAINT_LIMITS.orderNoPattern, description: '4-40 letters, digits or -' })),
+  /**
+   * One of the caller's own orders, picked from "My orders" (types/orderHistory.ts): stored as its number
+   * (404 on `related` when it is not the caller's). It takes the place of `orderNo`.
+   */
+  related: Type.Optional(MyOrderRef),
   /** A retry with the same key and body answers the first complaint (nothing is filed twice). */
   idempotencyKey: IdempotencyKey
 })

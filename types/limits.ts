@@ -151,6 +151,13 @@ export function dailyAboveMonthly (daily: number | null, monthly: number | null)
 }
 
 /** After the draw (issue 8). */
+/**
+ * A recipient's name (and each part of a region) needs at least one letter of some script: a Chinese
+ * character or a Latin, Cyrillic... letter (Unicode general category L). "😀😀" or "123" names nobody a
+ * courier can ask for (issue 48). Used with the `u` flag, alike by the server and the app.
+ */
+export const ADDRESS_NAME_LETTER = '\\p{L}'
+
 export const AFTER_DRAW_LIMITS = {
   /** Prizes in one shipment, or in one recycle request. */
   itemsPerRequestMax: 50,

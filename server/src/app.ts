@@ -74,6 +74,8 @@ import { opsRoutesOf } from './routes/ops'
 import { startEventReminders } from './domain/events'
 import { methodRoutesOf } from './routes/methods'
 import { complaintRoutes } from './routes/complaints'
+import { orderHistoryRoutes } from './routes/orderHistory'
+import { regionRoutes } from './routes/regions'
 import { notifyRoutes } from './routes/notify'
 import { showRoutesOf } from './routes/show'
 import { webDomainRoutesOf } from './routes/webDomains'
@@ -301,6 +303,8 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     operatorRoutes(typed, ctx)
     editorRoutesOf(typed, ctx)
     complaintRoutes(typed, ctx)
+    orderHistoryRoutes(typed, ctx)
+    regionRoutes(typed, ctx)
     notifyRoutes(typed, ctx)
     showRoutesOf(typed, ctx)
     webDomainRoutesOf(typed, ctx)

@@ -29,7 +29,9 @@ export const afterDrawApi = {
   confirm: (shipmentId: number) => postRoute<R['confirm']>('/generalOrder/confirm', { shipmentId }),
   prizeVerify: (body: PrizeVerifyRequest) => postRoute<R['prizeVerify']>('/api/prizeVerify', body),
   /** Open pickup points near a point, nearest first (5 km, else 50 km; 20 a page). */
-  pickupNearby: (body: PickupNearbyRequest) => postRoute<R['pickupNearby']>('/api/pickupPoints', body)
+  pickupNearby: (body: PickupNearbyRequest) => postRoute<R['pickupNearby']>('/api/pickupPoints', body),
+  /** Every open pickup point by city: for a shopper whose position is unknown. */
+  pickupDirectory: () => postRoute<R['pickupDirectory']>('/api/pickupDirectory', {})
 }
 
 export const operatorApi = {

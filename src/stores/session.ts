@@ -3,6 +3,7 @@ import { tokenStorage } from '@/services/token'
 import { accountApi } from '@/services/account'
 import { forgetSilentLogin } from '@/utils/wechatBrowser'
 import { Signal } from './signal'
+import { maskPhone } from '@/utils/format'
 
 /**
  * Who is logged in. The token lives in storage under h5_token; the client clears it on 401/403.
@@ -35,7 +36,7 @@ export class SessionStore {
 
   get displayName (): string {
     const u = this.user
-    return u ? (u.nickname || u.userName || u.phone || u.email || `#${u.id}`) : ''
+    return u ? (u.nickname || u.userName || maskPhone(u.phone) || u.email || `#${u.id}`) : ''
   }
 
   /** Store a fresh login (token persisted under h5_token). */

@@ -6,6 +6,7 @@
  */
 import { COMPLAINT_LIMITS, LOGIN_LIMITS, MULTI_LINE_PATTERN } from '~types/limits'
 import type { ComplaintCreateRequest, ComplaintTopic } from '~types/complaints'
+import type { MyOrder } from '~types/orderHistory'
 import { t } from '@/stores/locale'
 import { EMAIL_RE } from './validation'
 
@@ -14,6 +15,8 @@ export interface ComplaintForm {
   text: string
   contact: string
   orderNo: string
+  /** One of the shopper's own orders, picked from the list (it takes the place of a typed number). */
+  related?: Pick<MyOrder, 'kind' | 'id' | 'number'> | null
 }
 
 export type ComplaintField = 'topic' | 'text' | 'contact' | 'orderNo'
@@ -35,7 +38,7 @@ export function validateComplaint (f: ComplaintForm): ComplaintErrors {
   const contact = f.contact.trim()
   if (contact && (contact.length > LOGIN_LIMITS.emailMax || !EMAIL_RE.test(contact))) errors.contact = t('complaints.contactInvalid')
   const orderNo = f.orderNo.trim()
-  if (orderNo && !ORDER_NO.test(orderNo)) errors.orderNo = t('complaints.orderNoInvalid')
+  if (!f.related && orderNo && !ORDER_NO.test(orderNo)) errors.orderNo = t('complaints.orderNoInvalid')
   return errors
 }
 
@@ -47,7 +50,7 @@ export function complaintRequest (f: ComplaintForm, idempotencyKey: string): Com
     topic: f.topic ?? 'other',
     text: f.text.trim(),
     ...(contact ? { contact } : {}),
-    ...(orderNo ? { orderNo } : {}),
+    ...(f.related ? { related: { kind: f.related.kind, id: f.related.id } } : orderNo ? { orderNo } : {}),
     idempotencyKey
   }
 }

@@ -101,3 +101,16 @@ export function a11yControl (label?: string, role = 'button'): Record<string, st
 
 /** An emoji or sign that only decorates the words beside it: screen readers skip it. */
 export const A11Y_HIDDEN = { 'aria-hidden': true } as const
+
+/**
+ * A phone number as a screen shows it where it may be read over the shopper's shoulder (issue 48):
+ * "138****8000", the first three and last four digits, as the server masks it (domain/users.ts
+ * maskPhone). Anything that is not a number of 7 digits or more is shown as it is.
+ */
+export function maskPhone (phone: string | null | undefined): string {
+  const p = (phone ?? '').trim()
+  if (!/^\+?[\d\s-]{7,}$/.test(p)) return p
+  // a mainland number written with its country code (+86, 0086) is masked as the 11 digits
+  const digits = p.replace(/\D/g, '').replace(/^(0086|86)(?=1\d{10}$)/, '')
+  return `${digits.slice(0, 3)}****${digits.slice(-4)}`
+}

@@ -2,7 +2,8 @@
  * The forms of issue 21 end to end in Chromium at 375 px, in zh and en: the operator's settings refuse
  * a smallest withdrawal above the daily maximum beside the field (in yuan) and a minus sign; the series
  * editor asks before Back drops an unsaved new series; the address form shows every problem beside its
- * field and saves "+86 138 0000 0000" as the number it is; the security page refuses a daily limit
+ * field, refuses a recipient of emoji only (issue 48), takes its region from the 省市区 picker and saves
+ * "+86 138 0000 0000" as the number it is (shown masked on its card); the security page refuses a daily limit
  * above the monthly one and the same password beside the fields, asks before a limit of 0 applies,
  * and says a wrong password beside it before any delete confirmation. Screenshots of each.
  */
@@ -16,6 +17,8 @@ const TEXT = {
     range: '范围 ¥0.00 到 ¥1,000.00',
     discardNew: '上传的款式图片都会丢失',
     required: '请填写收货人',
+    noLetters: '收件人姓名至少要有一个汉字或字母',
+    chooseRegion: '选择省、市、区',
     limitConflict: '每日限额不能高于每月限额（¥1,000.00）',
     samePassword: '新密码不能与当前密码相同',
     zeroConfirm: '24 小时',
@@ -26,6 +29,8 @@ const TEXT = {
     range: 'From ¥0.00 to ¥1,000.00',
     discardNew: 'the design images uploaded',
     required: 'Enter the receiver\'s name',
+    noLetters: 'The recipient\'s name needs at least one letter or Chinese character',
+    chooseRegion: 'Choose province, city, district',
     limitConflict: 'The daily limit cannot be above the monthly one (¥1,000.00)',
     samePassword: 'The new password must differ from the current one',
     zeroConfirm: '24 hours',
@@ -88,13 +93,31 @@ async function run ({ base }) {
       for (const f of ['phone', 'region', 'detail']) assert.equal(await page.locator(`.ship-row-${f} .ship-form__problem`).count(), 1, `a problem beside ${f}`)
       await page.locator('.ship-row-name').scrollIntoViewIfNeeded()
       await shot(`forms-address-${lang}.png`)
+      // a recipient of emoji only names nobody (issue 48): said beside the field, nothing sent
+      await input('ship-name').fill('😀😀')
+      await page.locator('.ship-form__save').click()
+      await page.locator('.ship-row-name .ship-form__problem', { hasText: T.noLetters }).waitFor()
       await input('ship-name').fill('张三')
       await input('ship-phone').fill('+86 138 0000 0000')
-      await input('ship-region').fill('广东省 深圳市 福田区')
+      // the region from the picker: a province, its city, its district, each list asked of the server
+      assert.equal(await page.locator('.ship-row-region .region-picker__placeholder').innerText(), T.chooseRegion)
+      await page.locator('.ship-row-region .region-picker__field').click()
+      await page.locator('.region-sheet .region-440000').click()
+      await page.locator('.region-sheet .region-440300').click()
+      await page.locator('.region-sheet .region-440304').waitFor()
+      await shot(`forms-region-picker-${lang}.png`)
+      await page.locator('.region-sheet .region-440304').click()
+      await page.locator('.ship-row-region .region-picker__value', { hasText: '广东省 深圳市 福田区' }).waitFor()
       await input('ship-detail').fill('深南大道 1 号')
+      await page.locator('.ship-row-region').scrollIntoViewIfNeeded()
+      await shot(`forms-address-region-${lang}.png`)
       await page.locator('.ship-form__save').click()
       await page.locator('.address-card--on').waitFor()
-      assert.equal((await api(base, '/api/addressList', {}, token))[0].phone, '13800000000')
+      const [saved] = await api(base, '/api/addressList', {}, token)
+      assert.equal(saved.phone, '13800000000')
+      assert.deepEqual(saved.area, { province: '广东省', city: '深圳市', district: '福田区' })
+      // its card shows the phone masked
+      assert.match(await page.locator('.address-card--on .address-card__who').innerText(), /138\*\*\*\*0000/)
 
       // ---- the security page ----
       await page.goto(`${base}/pagesA/security/index`, { waitUntil: 'networkidle' })

@@ -166,6 +166,52 @@ async function run ({ base, fakes }) {
     }
   }
 
+  // ---- no position (issue 48): the location refused, the IP unknown: every counter by city, searchable --
+  {
+    const second = await shopperWithPrizes(base)
+    // English first: the Chinese run books the pickup, which takes the prizes out of the warehouse
+    for (const locale of ['en-US', 'zh-CN']) {
+      // no geolocation permission: the browser refuses the position, and a local address places nobody
+      const { page, errors, close, input, shot } = await openPhonePage({ locale })
+      const zh = locale === 'zh-CN'
+      try {
+        await passwordLogin({ page, input }, base, second.userName, 'pickup-pass')
+        await page.goto(`${base}/pagesA/my_blind_box/index`, { waitUntil: 'networkidle' })
+        await page.locator('.collection-select').click()
+        for (const p of second.prizes) await page.locator(`.prize-${p.prizeId}`).click()
+        await page.locator('.select-ship').click()
+        await page.locator('.ship-mode-pickup').click()
+        await page.locator('.pickup-dir').waitFor({ timeout: 20000 })
+        assert.match(await page.locator('.pickup__from-label').innerText(), zh ? /无法获取当前位置：下面列出全部自提点/ : /every pickup point is listed below/)
+        const open = (await api(base, '/api/operator/pickupPoints', {}, points.token)).filter(p => p.active)
+        await page.waitForFunction(n => document.querySelectorAll('.pickup-dir .pickup-point').length === n, open.length)
+        assert.equal(await page.locator('.pickup-dir__city-name').first().innerText(), zh ? `北京市 · ${open.length} 个自提点` : `北京市 · ${open.length} counters`)
+        assert.ok((await page.locator('.ship-confirm').getAttribute('class')).includes('btn--disabled'), 'nothing chosen yet')
+        await shot(`pickup-nolocation-${zh ? 'zh' : 'en'}.png`)
+        // the search: by address, then a word no counter has
+        await input('pickup-dir__search').fill('建国门')
+        await page.waitForFunction(() => document.querySelectorAll('.pickup-dir .pickup-point').length === 1)
+        assert.match(await page.locator('.pickup-dir .pickup-point__name').innerText(), /拾盒 国贸店/)
+        await input('pickup-dir__search').fill('上海')
+        await page.locator('.pickup-dir__nomatch').waitFor()
+        await input('pickup-dir__search').fill('国贸')
+        await page.locator(`.pickup-point-${gm.id}`).click()
+        await page.locator(`.pickup-point-${gm.id}.pickup-point--on`).waitFor()
+        assert.ok(!(await page.locator('.ship-confirm').getAttribute('class')).includes('btn--disabled'), 'confirm enabled once a counter is chosen')
+        await shot(`pickup-nolocation-chosen-${zh ? 'zh' : 'en'}.png`)
+        if (zh) {
+          await page.locator('.ship-confirm').click()
+          await page.waitForFunction(() => document.body.innerText.includes('已预约到店自提'))
+          const [booked] = (await api(base, '/api/shipmentList', { page: 1, size: 5 }, second.token)).list
+          assert.equal(booked.pickup.id, gm.id)
+        }
+        assert.deepEqual(errors, [])
+      } finally {
+        await close()
+      }
+    }
+  }
+
   // ---- the operator: the points, and the hand-over at the counter ----------------------------------
   {
     const { page, errors, close, input, shot } = await openPhonePage({ locale: 'zh-CN' })

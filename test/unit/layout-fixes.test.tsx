@@ -119,11 +119,11 @@ describe('an avatar\'s letter is a whole character', () => {
 describe('English copy', () => {
   beforeEach(() => { localeStore.setLocale('en') })
   test('the address form names what is missing in a sentence', () => {
-    const empty = { name: '', phone: '', region: '', detail: '', isDefault: false }
+    const empty = { name: '', phone: '', region: '', area: null, detail: '', isDefault: false }
     expect(addressProblems(empty)).toEqual({
       name: 'Enter the receiver\'s name',
       phone: 'Enter the receiver\'s mobile number',
-      region: 'Enter the province, city and district',
+      region: 'Choose the province, city and district',
       detail: 'Enter the street, building and room'
     })
     expect(addressProblems({ ...empty, name: 'Li' }).name).toBeUndefined()

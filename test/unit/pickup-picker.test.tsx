@@ -4,8 +4,9 @@
  * than 100 m, a searched place stops the following, and nothing is asked after the picker closes.
  * Its calls are spied on; the maps and routes are the Chromium and simulator suites' part.
  */
-import { render, act, cleanup, waitFor } from '@testing-library/react'
-import type { PickupNearbyResult } from '~types/afterDraw'
+import { render, act, cleanup, fireEvent, waitFor } from '@testing-library/react'
+import type { PickupDirectory, PickupNearbyResult } from '~types/afterDraw'
+import { filterDirectory } from '@/components/PickupPicker/directory'
 import * as location from '@/utils/location'
 import { afterDrawApi } from '@/services/afterDraw'
 import { geoApi } from '@/services/geo'
@@ -28,6 +29,15 @@ beforeEach(() => {
   jest.spyOn(accountApi, 'loginSettings').mockResolvedValue({ password: true, sms: false, email: false, wechat: false, weapp: false, register: true, capabilities: { maps: false, tracking: false, priceCompare: false, speech: false, ai: false } })
 })
 afterEach(() => { cleanup(); jest.useRealTimers(); jest.restoreAllMocks() })
+const consoleError = console.error.bind(console)
+beforeEach(() => {
+  // jsdom never renders Taro's <input> inside taro-input-core, whose value watcher then reads
+  // `undefined.value` when React sets a new value: that one complaint is jsdom's, not the component's
+  jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    if (String(args[0]).includes("reading 'value'") && String((args[0] as Error)?.stack).includes('taro-input-core')) return
+    consoleError(...args)
+  })
+})
 
 test('asks again every 30 s; the list follows a move of more than 100 m only; nothing after closing', async () => {
   const positions = [HERE, north(40), north(400)]
@@ -59,12 +69,43 @@ test('asks again every 30 s; the list follows a move of more than 100 m only; no
   expect(locate).toHaveBeenCalledTimes(3)
 })
 
-test('the position cannot be had: it says so and offers the search', async () => {
+const directory: PickupDirectory = {
+  cities: [
+    { city: '北京市', list: [{ ...result.list[0], address: '北京市海淀区中关村大街15号' }, { id: 9, name: '拾盒 国贸店', address: '北京市朝阳区建国门外大街1号', hours: '每天 10:00-22:00', latitude: 39.9088, longitude: 116.459, active: true }] },
+    { city: '深圳市', list: [{ id: 11, name: '拾盒 海岸城店', address: '广东省深圳市南山区文心五路33号', hours: '每天 10:00-22:00', latitude: 22.517, longitude: 113.936, active: true }] }
+  ],
+  total: 3
+}
+
+test('the position cannot be had (and the shop has no maps, so no place search): every counter by city, searchable, and one can be chosen (issue 48)', async () => {
   jest.spyOn(location, 'locate').mockRejectedValue(new location.LocationError('no position'))
   const nearby = jest.spyOn(afterDrawApi, 'pickupNearby').mockResolvedValue(result)
-  const view = render(<PickupPicker selectedId={null} onSelect={() => undefined} />)
-  await waitFor(() => expect(view.container.textContent).toContain('无法获取当前位置，可以搜索一个地点'))
+  jest.spyOn(afterDrawApi, 'pickupDirectory').mockResolvedValue(directory)
+  const chosen: number[] = []
+  const view = render(<PickupPicker selectedId={null} onSelect={p => chosen.push(p.id)} />)
+  await waitFor(() => expect(view.container.textContent).toContain('无法获取当前位置：下面列出全部自提点，可按名称、地址或城市搜索'))
+  await waitFor(() => expect(view.container.querySelectorAll('.pickup-point')).toHaveLength(3))
+  expect([...view.container.querySelectorAll('.pickup-dir__city-name')].map(e => e.textContent)).toEqual(['北京市 · 2 个自提点', '深圳市 · 1 个自提点'])
   expect(nearby).not.toHaveBeenCalled()
+  // the search: by city, by address, by name; nothing found says so
+  // a Taro Input on H5: a custom element that emits input events with detail.value
+  const search = view.container.querySelector('.pickup-dir__search')!
+  const type = async (value: string) => { await act(async () => { fireEvent(search, new CustomEvent('input', { detail: { value }, bubbles: true })) }) }
+  await type('深圳')
+  expect([...view.container.querySelectorAll('.pickup-point__name')].map(e => e.textContent)).toEqual(['拾盒 海岸城店'])
+  await type('建国门')
+  expect([...view.container.querySelectorAll('.pickup-point__name')].map(e => e.textContent)).toEqual(['拾盒 国贸店'])
+  await type('上海')
+  expect(view.container.textContent).toContain('没有名称、地址或城市含「上海」的自提点')
+  await type('')
+  fireEvent.click(view.container.querySelector('.pickup-point-11')!)
+  expect(chosen).toEqual([11])
+})
+
+test('the directory\'s search folds case, width and spaces, and needs every word', () => {
+  expect(filterDirectory(directory, ' 北京  国贸 ').flatMap(c => c.list.map(p => p.id))).toEqual([9])
+  expect(filterDirectory(directory, 'ＡＢＣ')).toEqual([])
+  expect(filterDirectory(directory, '')).toBe(directory.cities)
 })
 
 test('each point\'s driving route from the provider the shop chose: AMap\'s call with AMap, Tencent\'s with Tencent', async () => {

@@ -21,6 +21,8 @@
  *   handed the same numbers: the fake does not shift them).
  * - state.chooseImage (the harness's), state.chooseMessageFile: { path, name, fail } what the pickers give.
  * - state.clipboard: the clipboard's text.
+ * - state.wechatAddress: the address the user picks in WeChat's address page (wx.chooseAddress's fields);
+ *   null: they close the page (cancel).
  */
 const fs = require('node:fs')
 const path = require('node:path')
@@ -56,6 +58,12 @@ function install (wx, state, { ok }, options = {}) {
   state.location = state.location || { latitude: 22.543096, longitude: 114.057865, speed: 0, accuracy: 30, altitude: 0, verticalAccuracy: 0, horizontalAccuracy: 30 }
   state.chooseMessageFile = state.chooseMessageFile || { path: '', name: '', fail: '' }
   if (state.clipboard === undefined) state.clipboard = ''
+  if (state.wechatAddress === undefined) {
+    state.wechatAddress = {
+      userName: '韩梅梅', telNumber: '+86 139 0013 9000', postalCode: '518057', provinceName: '广东省', cityName: '深圳市',
+      countyName: '南山区', streetName: '粤海街道', detailInfo: '科技园科苑路 15 号 2 栋 301', detailInfoNew: '科技园科苑路 15 号 2 栋 301', nationalCode: '440305'
+    }
+  }
 
   const fail = (opts, errMsg, extra = {}) => {
     const res = { errMsg, ...extra }
@@ -207,6 +215,24 @@ function install (wx, state, { ok }, options = {}) {
     if (typeof baseSetClipboard === 'function') baseSetClipboard(opts)
     else { state.clipboard = opts.data; ok('setClipboardData', opts) }
   })
+  // ---- the address import ---------------------------------------------------------------------------------
+  // https://developers.weixin.qq.com/miniprogram/dev/api/open-api/address/wx.chooseAddress.html
+  // Mini-programs published since 2022-07-14 must declare it in app.json's requiredPrivateInfos, else it
+  // fails as getLocation does (the same page and
+  // https://developers.weixin.qq.com/miniprogram/dev/reference/configuration/app.html#requiredPrivateInfos);
+  // it is in the privacy guide's API list (收货地址), so it waits for the consent:
+  // https://developers.weixin.qq.com/miniprogram/dev/framework/user-privacy/miniprogram-intro.html
+  // No scope popup: the user picks or closes WeChat's own address page, and closing it fails "chooseAddress:fail cancel".
+  wx.chooseAddress = (opts = {}) => {
+    if (!(appJson(dist).requiredPrivateInfos || []).includes('chooseAddress')) {
+      fail(opts, 'chooseAddress:fail the api need to be declared in the requiredPrivateInfos field in app.json/ext.json')
+      return
+    }
+    privacyGate('chooseAddress', opts, () => {
+      if (!state.wechatAddress) { fail(opts, 'chooseAddress:fail cancel'); return }
+      ok('chooseAddress', opts, { ...state.wechatAddress })
+    })
+  }
   // https://developers.weixin.qq.com/miniprogram/dev/api/device/clipboard/wx.getClipboardData.html
   wx.getClipboardData = (opts = {}) => privacyGate('getClipboardData', opts, () => ok('getClipboardData', opts, { data: state.clipboard || '' }))
 }

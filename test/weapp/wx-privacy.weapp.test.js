@@ -196,3 +196,46 @@ describe('pickers and the clipboard', () => {
     expect(app.permission['scope.userLocation'].desc.length).toBeLessThanOrEqual(30)
   })
 })
+
+describe('chooseAddress (issue 48)', () => {
+  const WITH_ADDRESS = { ...DECLARED, requiredPrivateInfos: ['getLocation', 'chooseAddress'] }
+
+  test('not in app.json requiredPrivateInfos: refused, even with privacy agreed', async () => {
+    const { wx, state } = fake(DECLARED, { privacy: { agreed: true } })
+    const { ok, res } = await call(wx.chooseAddress)
+    expect(ok).toBe(false)
+    expect(res.errMsg).toBe('chooseAddress:fail the api need to be declared in the requiredPrivateInfos field in app.json/ext.json')
+    expect(state.privacy.asked).toEqual([])
+  })
+
+  test('declared but privacy not agreed: refused with errno 104 (WeChat\'s own popup declined)', async () => {
+    const { wx } = fake(WITH_ADDRESS)
+    const { ok, res } = await call(wx.chooseAddress)
+    expect(ok).toBe(false)
+    expect(res).toEqual({ errMsg: 'chooseAddress:fail privacy permission is not authorized', errno: PRIVACY_ERRNO })
+  })
+
+  test('the app\'s listener declines: refused; it agrees from its tapped button: the address', async () => {
+    const { wx, state } = fake(WITH_ADDRESS)
+    wx.onNeedPrivacyAuthorization(resolve => resolve({ event: 'disagree' }))
+    expect((await call(wx.chooseAddress)).res.errno).toBe(PRIVACY_ERRNO)
+    state.privacy.tapped.push('agree-btn')
+    wx.onNeedPrivacyAuthorization(resolve => resolve({ event: 'agree', buttonId: 'agree-btn' }))
+    const { ok, res } = await call(wx.chooseAddress)
+    expect(ok).toBe(true)
+    expect(res).toMatchObject({ errMsg: 'chooseAddress:ok', userName: expect.any(String), provinceName: '广东省', cityName: '深圳市', countyName: '南山区' })
+    expect(state.privacy.asked).toEqual(['chooseAddress', 'chooseAddress'])
+  })
+
+  test('the user closes WeChat\'s address page: fail cancel', async () => {
+    const { wx } = fake(WITH_ADDRESS, { privacy: { agreed: true }, wechatAddress: null })
+    const { ok, res } = await call(wx.chooseAddress)
+    expect(ok).toBe(false)
+    expect(res.errMsg).toBe('chooseAddress:fail cancel')
+  })
+
+  test('the weapp build declares chooseAddress', () => {
+    const app = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../dist/weapp/app.json'), 'utf8'))
+    expect(app.requiredPrivateInfos).toEqual(expect.arrayContaining(['getLocation', 'chooseAddress']))
+  })
+})

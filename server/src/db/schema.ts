@@ -85,6 +85,10 @@ export interface AddressesTable {
   name: string
   phone: string
   region: string
+  /** The region's parts (migration 0034); null on an address whose region was typed as free text. */
+  province: ColumnType<string | null, string | null | undefined, string | null>
+  city: ColumnType<string | null, string | null | undefined, string | null>
+  district: ColumnType<string | null, string | null | undefined, string | null>
   detail: string
   is_default: number
   created_at: Timestamp

@@ -5,7 +5,7 @@
  * one default: a write it still refuses is a 409 to retry, never a 500.
  */
 import type { Kysely, Selectable, Transaction } from 'kysely'
-import { AFTER_DRAW_LIMITS } from '../../../types/limits'
+import { ADDRESS_NAME_LETTER, AFTER_DRAW_LIMITS } from '../../../types/limits'
 import type { Address, AddressSaveRequest } from '../../../types/afterDraw'
 import type { AddressesTable, Database } from '../db/schema'
 import type { Dialect } from '../db/dialect'
@@ -13,6 +13,7 @@ import { forUpdate } from '../db/lock'
 import { isUniqueViolation } from '../db/errors'
 import { iso, type Clock } from '../clock'
 import { ApiFailure, fail } from '../http/envelope'
+import { areaText, cleanArea } from './regions'
 
 type Db = Kysely<Database>
 
@@ -22,12 +23,15 @@ export function addressView (r: Selectable<AddressesTable>): Address {
     name: r.name,
     phone: r.phone,
     region: r.region,
+    area: r.province !== null && r.city !== null && r.district !== null ? { province: r.province, city: r.city, district: r.district } : null,
     detail: r.detail,
     isDefault: Number(r.is_default) === 1,
     createdAt: r.created_at,
     updatedAt: r.updated_at
   }
 }
+
+const NAME_LETTER = new RegExp(ADDRESS_NAME_LETTER, 'u')
 
 const notFound = () => new ApiFailure(404, 'address.notFound', {}, { field: 'id' })
 
@@ -59,10 +63,14 @@ export async function ownAddress (db: Db, userId: number, id: number): Promise<S
 
 export async function saveAddress (db: Db, dialect: Dialect, clock: Clock, userId: number, r: AddressSaveRequest): Promise<Address> {
   const now = iso(clock())
-  const fields = { name: r.name.trim(), phone: r.phone, region: r.region.trim(), detail: r.detail.trim() }
-  for (const [field, value] of Object.entries(fields)) {
+  // a picked region is kept as its parts and its text written from them; a typed one as typed, without parts
+  const area = r.area ? cleanArea(r.area) : null
+  const text = { name: r.name.trim(), phone: r.phone, region: area ? areaText(area) : r.region.trim(), detail: r.detail.trim() }
+  for (const [field, value] of Object.entries(text)) {
     if (!value) throw fail.field(field, 'address.blank')
   }
+  if (!NAME_LETTER.test(text.name)) throw fail.field('name', 'address.nameNoLetters')
+  const fields = { ...text, province: area?.province ?? null, city: area?.city ?? null, district: area?.district ?? null }
   return ownerWrite(db, dialect, userId, async trx => {
     const { n } = await trx.selectFrom('addresses').where('user_id', '=', userId)
       .select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()

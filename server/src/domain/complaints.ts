@@ -23,6 +23,7 @@ import { iso, type Clock } from '../clock'
 import { ApiFailure, fail } from '../http/envelope'
 import { writeAudit } from './audit'
 import { idempotent } from './idempotency'
+import { ownOrder } from './orderHistory'
 
 type Db = Kysely<Database>
 type ComplaintRow = Selectable<ComplaintsTable>
@@ -63,6 +64,8 @@ async function operatorView (db: Db, id: number): Promise<OperatorComplaintView>
 export async function fileComplaint (deps: ComplaintDeps, userId: number, request: ComplaintCreateRequest): Promise<{ result: ComplaintView; replayed: boolean }> {
   const { db, clock } = deps
   const { idempotencyKey, ...body } = request
+  // a picked order must be the caller's own; its number is what is kept
+  const reference = body.related ? (await ownOrder(db, userId, body.related, 'related')).number : body.orderNo ?? null
   return idempotent(db, clock, { userId, key: idempotencyKey, scope: 'complaintCreate', body }, async trx => {
     const at = iso(clock())
     const row = await trx.insertInto('complaints').values({
@@ -70,7 +73,7 @@ export async function fileComplaint (deps: ComplaintDeps, userId: number, reques
       topic: body.topic,
       text: body.text.trim(),
       contact: body.contact?.trim().toLowerCase() ?? null,
-      reference: body.orderNo ?? null,
+      reference,
       status: 'open',
       reply: null,
       replied_by: null,

@@ -9,7 +9,7 @@
  */
 import type { Kysely, Selectable } from 'kysely'
 import { PICKUP_LIMITS } from '../../../types/limits'
-import type { PickupNearbyResult, PickupPoint, PickupPointNear, PickupPointSaveRequest } from '../../../types/afterDraw'
+import type { PickupDirectory, PickupNearbyResult, PickupPoint, PickupPointNear, PickupPointSaveRequest } from '../../../types/afterDraw'
 import type { Database, PickupPointsTable } from '../db/schema'
 import { iso, type Clock } from '../clock'
 import { dialectOf, forUpdate } from '../db/lock'
@@ -44,6 +44,29 @@ export function metresBetween (a: { latitude: number; longitude: number }, b: { 
 export async function allPoints (db: Db): Promise<PickupPoint[]> {
   const rows = await db.selectFrom('pickup_points').selectAll().orderBy('active', 'desc').orderBy('id').execute()
   return rows.map(pointView)
+}
+
+/**
+ * The city an address starts with: a province's city ("广东省深圳市…" is 深圳市), a municipality or a
+ * city written first ("北京市海淀区…" is 北京市), an autonomous prefecture or league; '' when it names none.
+ */
+export function cityOf (address: string): string {
+  const text = address.replace(/\s+/g, '')
+  const afterProvince = text.replace(/^.{2,8}?(省|自治区|特别行政区)/, '')
+  const m = /^(.{1,10}?(市|自治州|地区|盟))/.exec(afterProvince)
+  return m ? m[1] : ''
+}
+
+/** Every open point by city (cities in the order of their first point by name, '' last); points by name. */
+export async function pointDirectory (db: Db): Promise<PickupDirectory> {
+  const rows = await db.selectFrom('pickup_points').selectAll().where('active', '=', 1).execute()
+  const byCity = new Map<string, PickupPoint[]>()
+  for (const p of rows.map(pointView).sort((a, b) => a.name.localeCompare(b.name, 'zh') || a.id - b.id)) {
+    const city = cityOf(p.address)
+    byCity.set(city, [...byCity.get(city) ?? [], p])
+  }
+  const cities = [...byCity.entries()].sort(([a], [b]) => (a === '' ? 1 : 0) - (b === '' ? 1 : 0) || a.localeCompare(b, 'zh'))
+  return { cities: cities.map(([city, list]) => ({ city, list })), total: rows.length }
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   packingSlip, recyclePrizes, shippingRule, verifyPrize
 } from '../domain/afterDraw'
 import { saveSettings, settingsOf } from '../domain/settings'
-import { allPoints, handPrize, nearbyPoints, savePoint } from '../domain/pickup'
+import { allPoints, handPrize, nearbyPoints, pointDirectory, savePoint } from '../domain/pickup'
 import { operatorShipment } from '../domain/afterDraw'
 
 export function afterDrawRoutes (app: Api, ctx: AppContext): void {
@@ -37,6 +37,7 @@ export function afterDrawRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.recycle, async ({ body, userId }) => recyclePrizes(ctx, userId, body))
   defineRoute(app, ctx, r.pickupNearby, async ({ body }) =>
     nearbyPoints(db, body, body.page ?? 1, ctx.config.maps.routeProvider, ctx.config.maps.webMap))
+  defineRoute(app, ctx, r.pickupDirectory, async () => pointDirectory(db))
   defineRoute(app, ctx, r.shippingRule, async () => shippingRule(db))
   defineRoute(app, ctx, r.shipmentCreate, async ({ body, userId }) => {
     const { result, replayed } = await createShipment(ctx, userId, body)

@@ -7,7 +7,7 @@ import { afterDrawApi } from '@/services/afterDraw'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
-import { formatCents, formatTime, tr, decorativeImage } from '@/utils/format'
+import { formatCents, formatTime, tr, decorativeImage, maskPhone } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
 import { navigate } from '@/utils/navigation'
 import { openInMapApp } from '@/utils/mapLinks'
@@ -46,7 +46,7 @@ function ParcelCard ({ shipment: s, onChanged, tracking }: Props) {
         ? (
           <View className='parcel__pickup'>
             <Text className='parcel__addr'>{t('pickup.at', { name: p.name })} · {p.address}</Text>
-            <Text className='parcel__addr'>{t('pickup.openHours', { hours: p.hours })} · {t('pickup.who', { name: s.address.name, phone: s.address.phone })}</Text>
+            <Text className='parcel__addr'>{t('pickup.openHours', { hours: p.hours })} · {t('pickup.who', { name: s.address.name, phone: maskPhone(s.address.phone) })}</Text>
             {s.status === 'requested' && <Text className='parcel__auto'>{t('pickup.bring', { handed, n: s.items.length })}</Text>}
             {s.status === 'requested' && <Text className='parcel__refresh' onClick={refresh}>{t('pickup.refresh')}</Text>}
             {s.status === 'requested' && (
@@ -54,7 +54,7 @@ function ParcelCard ({ shipment: s, onChanged, tracking }: Props) {
             )}
           </View>
           )
-        : <Text className='parcel__addr'>{s.address.name} {s.address.phone} · {s.address.region} {s.address.detail}</Text>}
+        : <Text className='parcel__addr'>{s.address.name} {maskPhone(s.address.phone)} · {s.address.region} {s.address.detail}</Text>}
       <View className='parcel__items'>
         {s.items.map(i => (
           <View key={i.prizeId} className='parcel__item' onClick={() => navigate(`/pagesA/prize_detail/index?prizeId=${i.prizeId}`)}>

@@ -5,11 +5,13 @@
  * (the shop's route provider), and for the chosen one the route drawn on the map, its steps, and
  * "open in map app" (spec 9's deep links). While it is open and following the device, the position
  * is asked again every LOCATION_REFRESH_MS (30 s) and the list follows a move of more than 100 m.
+ * Without a position, or with no counter within reach, every open counter is listed by city with a
+ * search of its own (./Directory, issue 48), so the shopper can always choose one.
  */
 import { useEffect, useRef, useState } from 'react'
 import { Text, View } from '@tarojs/components'
 import { observer } from '@/stores/mobx'
-import type { PickupNearbyResult, PickupPointNear } from '~types/afterDraw'
+import type { PickupNearbyResult, PickupPoint, PickupPointNear } from '~types/afterDraw'
 import type { DrivingRoute } from '~types/geo'
 import AddressLocator from '@/components/AddressLocator'
 import MapView from '@/components/MapView'
@@ -21,6 +23,7 @@ import { toast } from '@/utils/feedback'
 import { locate, LocationError } from '@/utils/location'
 import { openInMapApp } from '@/utils/mapLinks'
 import { useRemote } from '@/utils/useRemote'
+import PickupDirectory from './Directory'
 import { drivingRoute, formatDistance, formatDuration, movedMetres, type Spot } from './routes'
 import './index.scss'
 
@@ -30,7 +33,7 @@ type RouteState = DrivingRoute | 'failed'
 
 interface Props {
   selectedId: number | null
-  onSelect: (point: PickupPointNear) => void
+  onSelect: (point: PickupPoint) => void
 }
 
 /** Moves smaller than this do not ask for the list again. */
@@ -106,6 +109,9 @@ function PickupPicker ({ selectedId, onSelect }: Props) {
   const chosenRoute = chosen ? routes[chosen.id] : undefined
   const route = chosenRoute && chosenRoute !== 'failed' ? chosenRoute : null
 
+  // no position (refused, or no map provider), or none within reach of it: every counter, by city
+  const directory = (!origin && !!locateFailed) || (!!result && result.list.length === 0)
+
   const openMap = (p: PickupPointNear) => {
     openInMapApp({ latitude: p.latitude, longitude: p.longitude, name: p.name, address: p.address })
       .catch(e => toast({ message: errorMessage(e) }))
@@ -129,6 +135,7 @@ function PickupPicker ({ selectedId, onSelect }: Props) {
       {!result && !failed && origin && slow && <Text className='pickup__hint'>{t('feedback.loading')}</Text>}
       {failed && <Text className='pickup__hint pickup__hint--warn'>{failed}</Text>}
       {result && result.list.length === 0 && <Text className='pickup__hint pickup-none'>{t('pickup.none')}</Text>}
+      {directory && <PickupDirectory selectedId={selectedId} onSelect={onSelect} />}
       {result && result.radius > 5000 && result.list.length > 0 && <Text className='pickup__hint'>{t('pickup.widened', { km: Math.round(result.radius / 1000) })}</Text>}
       <View className='pickup__list'>
         {result?.list.map(p => {

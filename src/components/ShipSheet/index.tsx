@@ -2,25 +2,31 @@ import { useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
 import { observer } from '@/stores/mobx'
 import type { Address, ShippingRule } from '~types/afterDraw'
-import type { PickupPointNear } from '~types/afterDraw'
+import type { PickupPoint } from '~types/afterDraw'
 import type { InsufficientBalanceData } from '~types/shop'
 import AddressLocator from '@/components/AddressLocator'
 import PickupPicker from '@/components/PickupPicker'
-import { parseRegion, regionText } from '@/components/AddressLocator/region'
+import RegionPicker from '@/components/RegionPicker'
+import { regionPartsText } from '@/components/RegionPicker/parts'
+import { parseRegion } from '@/components/AddressLocator/region'
 import { addressApi, afterDrawApi } from '@/services/afterDraw'
 import { ApiError } from '@/services/errors'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
-import { formatCents, a11yControl } from '@/utils/format'
+import { formatCents, a11yControl, maskPhone } from '@/utils/format'
 import { navigate } from '@/utils/navigation'
 import { randomString } from '@/utils/random'
 import { useRemote } from '@/utils/useRemote'
 import { normalizePhone, PHONE_INPUT_MAX, PHONE_INPUT_TYPE } from '@/utils/validation'
+import { canImportWechatAddress, importWechatAddress } from '@/utils/wechatAddress'
 import { Draft, FIELDS, Field, AddressProblems, addressProblems } from './address'
 import './index.scss'
 
-const EMPTY: Draft = { name: '', phone: '', region: '', detail: '', isDefault: false }
+const EMPTY: Draft = { name: '', phone: '', region: '', area: null, detail: '', isDefault: false }
+
+/** A located or searched place's region, when it names all three parts. */
+const fullArea = (r: { province: string; city: string; district: string }) => (r.province && r.city && r.district ? { ...r } : null)
 
 interface Props {
   prizeIds: number[]
@@ -41,7 +47,7 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
   // one key per sheet: a retried tap can never ship twice
   const [key] = useState(() => randomString(24))
   const [mode, setMode] = useState<'parcel' | 'pickup'>('parcel')
-  const [point, setPoint] = useState<PickupPointNear | null>(null)
+  const [point, setPoint] = useState<PickupPoint | null>(null)
 
   // the addresses (the default one chosen unless one is; with none, the form for a first) and the fee rule
   const answer = useRemote(async () => {
@@ -68,15 +74,31 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
     try {
       const saved = await loading.wrap(addressApi.save({
         ...(draft.id ? { id: draft.id } : {}),
-        name: draft.name.trim(), phone: normalizePhone(draft.phone)!, region: draft.region.trim(), detail: draft.detail.trim(), isDefault: draft.isDefault
+        name: draft.name.trim(),
+        phone: normalizePhone(draft.phone)!,
+        region: draft.area ? regionPartsText(draft.area) : draft.region.trim(),
+        ...(draft.area ? { area: draft.area } : {}),
+        detail: draft.detail.trim(),
+        isDefault: draft.isDefault
       }))
       setDraft(null)
       setChosen(saved.id)
       await load()
     } catch (e) {
       const field = e instanceof ApiError ? (e.data as { field?: unknown } | null)?.field : undefined
-      setProblems(FIELDS.includes(field as Field) ? { [field as Field]: errorMessage(e) } : { form: errorMessage(e) })
+      const named = field === 'area' ? 'region' : field
+      setProblems(FIELDS.includes(named as Field) ? { [named as Field]: errorMessage(e) } : { form: errorMessage(e) })
     }
+  }
+
+  // WeChat's address book (mini-program): fills the form, to be checked and saved as typed ones are
+  const importAddress = async () => {
+    try {
+      const got = await importWechatAddress()
+      if (!got) return
+      setDraft(d => d && { ...d, name: got.name, phone: got.phone, area: got.area, region: got.area ? regionPartsText(got.area) : d.region, detail: got.detail })
+      setProblems({})
+    } catch (e) { toast({ message: errorMessage(e) }) }
   }
 
   const remove = async (a: Address) => {
@@ -142,11 +164,11 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
         {addresses?.map(a => (
           <View key={a.id} className={`address-card address-${a.id} ${chosen === a.id ? 'address-card--on' : ''}`} onClick={() => setChosen(a.id)}>
             <View className='address-card__main'>
-              <Text className='address-card__who'>{a.name} {a.phone}{a.isDefault ? ` · ${t('ship.isDefault')}` : ''}</Text>
+              <Text className='address-card__who'>{a.name} {maskPhone(a.phone)}{a.isDefault ? ` · ${t('ship.isDefault')}` : ''}</Text>
               <Text className='address-card__where'>{a.region} {a.detail}</Text>
             </View>
             <View className='address-card__actions'>
-              <Text className='address-card__act' onClick={e => { e.stopPropagation(); setProblems({}); setDraft({ id: a.id, name: a.name, phone: a.phone, region: a.region, detail: a.detail, isDefault: a.isDefault }) }}>{t('ship.edit')}</Text>
+              <Text className='address-card__act' onClick={e => { e.stopPropagation(); setProblems({}); setDraft({ id: a.id, name: a.name, phone: a.phone, region: a.region, area: a.area, detail: a.detail, isDefault: a.isDefault }) }}>{t('ship.edit')}</Text>
               {!a.isDefault && <Text className='address-card__act' onClick={e => { e.stopPropagation(); void makeDefault(a) }}>{t('ship.makeDefault')}</Text>}
               <Text className='address-card__act address-card__act--warn' onClick={e => { e.stopPropagation(); void remove(a) }}>{t('ship.remove')}</Text>
             </View>
@@ -155,11 +177,22 @@ function ShipSheet ({ prizeIds, onClose, onShipped }: Props) {
         {draft
           ? (
             <View className='ship-form'>
+              {canImportWechatAddress() && <View className='btn btn--ghost ship-import' onClick={() => { void importAddress() }}>{t('ship.importWechat')}</View>}
               {field('name', 'text', 50)}
               {field('phone', PHONE_INPUT_TYPE, PHONE_INPUT_MAX)}
-              <AddressLocator key={draft.id ?? 'new'} fields={false} initial={{ region: parseRegion(draft.region), detail: draft.detail }}
-                onPick={p => setDraft(d => d && { ...d, region: regionText(p.region), detail: p.detail })} />
-              {field('region')}
+              <AddressLocator key={draft.id ?? 'new'} fields={false} initial={{ region: draft.area ?? parseRegion(draft.region), detail: draft.detail }}
+                onPick={p => setDraft(d => {
+                  if (!d) return d
+                  // a place that names all three parts fills the picker; one that names fewer shows as found, to be picked
+                  const area = fullArea(p.region)
+                  return { ...d, area, region: area ? regionPartsText(area) : [p.region.province, p.region.city, p.region.district].filter(Boolean).join(' '), detail: p.detail }
+                })} />
+              <View className='ship-form__row ship-row-region'>
+                <Text className='ship-form__label'>{t('ship.region')}</Text>
+                <RegionPicker value={draft.area} fallback={draft.region} invalid={!!problems.region}
+                  onChange={area => { setDraft(d => d && { ...d, area, region: regionPartsText(area) }); setProblems(p => ({ ...p, region: undefined })) }} />
+                {problems.region && <Text className='ship-form__problem ship-problem-region'>{problems.region}</Text>}
+              </View>
               {field('detail', 'text', 200)}
               {problems.form && <Text className='ship-form__problem ship-problem-form'>{problems.form}</Text>}
               <View className='ship-form__buttons'>

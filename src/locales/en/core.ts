@@ -138,7 +138,7 @@ const core: CoreDict = {
   // issue 22: WeChat's privacy consent (components/PrivacyPrompt) and what happens when it is declined
   privacy: {
     title: 'Your privacy',
-    text: 'Before using your location, picking images or files, or copying a tracking number, please read ',
+    text: 'Before using your location, importing a WeChat address, picking images or files, or copying a tracking number, please read ',
     contract: 'the {app} Privacy Guide',
     after: '. These features need your consent; you can keep shopping if you decline.',
     agree: 'Agree',
@@ -147,6 +147,7 @@ const core: CoreDict = {
     imageNeeded: 'Picking an image needs your consent to the privacy guide; without it this cannot go on.',
     fileNeeded: 'Picking a file needs your consent to the privacy guide; without it this cannot go on.',
     clipboardNeeded: 'Copying needs your consent to the privacy guide; without it nothing is copied.',
+    addressNeeded: 'Importing a WeChat address needs your consent to the privacy guide; without it, type the address in.',
     openSettings: 'Open settings'
   },
   rarity: {

@@ -141,7 +141,7 @@ const core = {
   // issue 22: WeChat's privacy consent (components/PrivacyPrompt) and what happens when it is declined
   privacy: {
     title: '用户隐私保护提示',
-    text: '使用定位、选择图片或文件、复制单号前，请阅读',
+    text: '使用定位、导入微信地址、选择图片或文件、复制单号前，请阅读',
     contract: '《{app}隐私保护指引》',
     after: '。同意后才能使用这些功能；拒绝也可以继续购物。',
     agree: '同意并继续',
@@ -150,6 +150,7 @@ const core = {
     imageNeeded: '选择图片需要你同意隐私保护指引，未同意时无法继续。',
     fileNeeded: '选择文件需要你同意隐私保护指引，未同意时无法继续。',
     clipboardNeeded: '复制需要你同意隐私保护指引，未同意时无法复制。',
+    addressNeeded: '导入微信收货地址需要你同意隐私保护指引，未同意时可以手动填写。',
     openSettings: '去设置'
   },
   rarity: {

@@ -9,7 +9,7 @@ import { operatorRoleApi } from '@/services/operators'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
-import { formatTime } from '@/utils/format'
+import { formatTime, maskPhone } from '@/utils/format'
 import { usePagedList, useRemote } from '@/utils/useRemote'
 import { userLabel } from './operatorLabel'
 import './OperatorsTab.scss'
@@ -70,7 +70,7 @@ function OperatorsTab () {
             <Text className='op-user__name'>{userLabel(u)}{u.self ? ` ${t('opRoles.you')}` : ''}</Text>
             <Text className={`op-user__role op-user__role--${u.role}`}>{t(u.role === 'operator' ? 'opRoles.roleOperator' : 'opRoles.roleShopper')}</Text>
           </View>
-          <Text className='op-user__meta'>{[u.phone, u.email, t('opRoles.joined', { time: formatTime(u.createdAt) })].filter(Boolean).join(' · ')}</Text>
+          <Text className='op-user__meta'>{[maskPhone(u.phone), u.email, t('opRoles.joined', { time: formatTime(u.createdAt) })].filter(Boolean).join(' · ')}</Text>
           {blocked && <Text className='op-user__meta'>{blocked}</Text>}
         </View>
         {u.role === 'shopper'

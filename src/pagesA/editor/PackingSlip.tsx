@@ -49,6 +49,7 @@ function PackingSlip ({ shipmentId, onClose }: { shipmentId: number; onClose: ()
           </View>
           <View className='packing-slip__to'>
             <Text className='packing-slip__k'>{t('slip.to')}</Text>
+            {/* the full number: the slip travels in the parcel for the courier and the counter (operators print it) */}
             <Text className='packing-slip__receiver'>{s.address.name}  {s.address.phone}</Text>
             <Text className='packing-slip__address'>{s.address.region} {s.address.detail}</Text>
           </View>

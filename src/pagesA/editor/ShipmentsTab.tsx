@@ -90,6 +90,7 @@ const ShipmentCard = observer(function ShipmentCard ({ shipment: s, ocr, onDeliv
       </View>
       <Text className='shipment__meta'>{t('shipments.user', { id: s.userId })} · {t('shipments.createdAt', { time: formatTime(s.createdAt) })}</Text>
       <View className='shipment__address'>
+        {/* the full number: the operator writes it on the carrier's waybill (operators only; shoppers see it masked) */}
         <Text className='shipment__receiver'>{a.name}  {a.phone}</Text>
         <Text className='shipment__where'>{s.pickup ? t('shipments.pickupAt', { name: s.pickup.name }) : `${a.region} ${a.detail}`}</Text>
       </View>

@@ -1,7 +1,7 @@
 // first: on H5 the page waits for the rest of the dictionary (src/locales/full.h5.ts)
 import '@/locales/full'
 import { useState } from 'react'
-import { useDidShow } from '@tarojs/taro'
+import { useDidShow, useRouter } from '@tarojs/taro'
 import { View, ScrollView, Text, Image } from '@tarojs/components'
 import { observer } from '@/stores/mobx'
 import { withPageError } from '@/components/PageError/wrap'
@@ -39,7 +39,9 @@ const FILTERS: Filter[] = ['all', 'warehouse', 'shipping', 'received', 'combined
  * paging, multi-select to ship or recycle, parcels with tracking and "confirm receipt", export.
  */
 function MyBlindBoxPage () {
-  const [view, setView] = useState<View_>('prizes')
+  // ?view=parcels (a shipment of "My orders") opens on the parcels
+  const { params } = useRouter()
+  const [view, setView] = useState<View_>(params.view === 'parcels' ? 'parcels' : 'prizes')
   const [filter, setFilter] = useState<Filter>('all')
   const [selecting, setSelecting] = useState(false)
   const [selected, setSelected] = useState<Map<number, PrizeItem>>(new Map())

@@ -23,6 +23,8 @@ import { rememberReturn } from '@/utils/loginReturn'
 import { complaintRequest, emptyComplaintForm, validateComplaint, type ComplaintForm } from '@/utils/complaintForm'
 import './ContactPanel.scss'
 import { reveal } from '@/utils/reveal'
+import OrderList from './OrderList'
+import { orderKindLabel } from './orderLabels'
 
 const PAGE = 10
 
@@ -36,6 +38,8 @@ function ContactPanel () {
   const [form, setForm] = useState<ComplaintForm>(emptyComplaintForm)
   const [tried, setTried] = useState(false)
   const [busy, setBusy] = useState(false)
+  // the list of the shopper's orders to pick the related one from
+  const [picking, setPicking] = useState(false)
   const key = useRef(randomString(24))
   // a screenshot read by the AI (spec 7 /api/questionRecognize), its text added to the message
   const [helpers, helperOff] = useHelpers(sessionStore.loggedIn)
@@ -133,8 +137,21 @@ function ContactPanel () {
         {shown.contact && <Text className='contact-error contact-error-contact'>{shown.contact}</Text>}
 
         <Text className='contact-label'>{t('complaints.orderNo')}</Text>
-        <Input className={`contact-input contact-order ${shown.orderNo ? 'contact-field--error' : ''}`} type='text' maxlength={40}
-          value={form.orderNo} placeholder={t('complaints.orderNoPlaceholder')} onInput={e => { const v = e.detail.value; set({ orderNo: v }) }} />
+        {form.related
+          ? (
+            <View className='contact-related'>
+              <Text className='contact-related__text'>{t('complaints.relatedChosen', { no: form.related.number })}</Text>
+              <Text className='contact-related__clear' onClick={() => set({ related: null })}>{t('complaints.relatedClear')}</Text>
+            </View>
+            )
+          : <View className='btn btn--ghost contact-pick-order' onClick={() => setPicking(p => !p)}>{t(picking ? 'complaints.pickClose' : 'complaints.pickOrder')}</View>}
+        {picking && !form.related && (
+          <View className='contact-orders'>
+            <OrderList onTap={o => { set({ related: { kind: o.kind, id: o.id, number: `${orderKindLabel(o)} ${o.number}` } }); setPicking(false) }} />
+          </View>
+        )}
+        {!form.related && <Input className={`contact-input contact-order ${shown.orderNo ? 'contact-field--error' : ''}`} type='text' maxlength={40}
+          value={form.orderNo} placeholder={t('complaints.orderNoPlaceholder')} onInput={e => { const v = e.detail.value; set({ orderNo: v }) }} />}
         {shown.orderNo && <Text className='contact-error contact-error-order'>{shown.orderNo}</Text>}
 
         <Text className='contact-limit'>{t('complaints.limit', { max: COMPLAINT_LIMITS.perHour })}</Text>

@@ -14,16 +14,20 @@ import { dialog } from '@/utils/feedback'
 import { navigate } from '@/utils/navigation'
 import ContactPanel from './ContactPanel'
 import WechatContact from './WechatContact'
+import OrdersPanel from './OrdersPanel'
 import './index.scss'
 import { avatarInitial } from '@/utils/initial'
+import { maskPhone } from '@/utils/format'
 
 /**
- * Personal centre: who is logged in, the way to every personal page, the contact form (opened from the
- * menu, or directly with ?contact=1), language, log out.
+ * Personal centre: who is logged in (the phone masked: issue 48), the way to every personal page, "My
+ * orders" (opened from the menu, or directly with ?orders=1), the contact form (from the menu, or
+ * ?contact=1), language, log out.
  */
 function ProfilePage () {
   const { params } = useRouter()
   const [contactOpen, setContactOpen] = useState(params.contact === '1')
+  const [ordersOpen, setOrdersOpen] = useState(params.orders === '1')
   const user = sessionStore.user
   const logout = async () => {
     if (!(await dialog({ message: t('profile.logoutConfirm') }))) return
@@ -34,6 +38,7 @@ function ProfilePage () {
     { key: 'boxes', icon: '🧸', label: t('profile.myBoxes'), onClick: () => navigate('/pages/my_blind_box/index') },
     { key: 'props', icon: '🔮', label: t('profile.props'), onClick: () => navigate('/pages/props/index') },
     { key: 'show', icon: '📸', label: t('profile.show'), onClick: () => navigate('/pages/show/index') },
+    { key: 'orders', icon: '🧾', label: t('orders.menu'), onClick: () => setOrdersOpen(open => !open) },
     { key: 'wallet', icon: '💰', label: t('profile.wallet'), onClick: () => navigate('/pages/recharge/index') },
     { key: 'security', icon: '🔐', label: t('profile.security'), onClick: () => navigate('/pages/security/index') },
     { key: 'contact', icon: '💬', label: t('complaints.menu'), onClick: () => setContactOpen(open => !open) }
@@ -49,7 +54,7 @@ function ProfilePage () {
         <View className='profile-avatar'>{avatarInitial(sessionStore.displayName)}</View>
         <View className='profile-who'>
           <Text className='profile-name'>{sessionStore.loggedIn ? (sessionStore.displayName || '…') : t('profile.guest')}</Text>
-          {user && <Text className='profile-sub'>{user.phone || user.email || (user.userName ? `@${user.userName}` : '')}</Text>}
+          {user && <Text className='profile-sub'>{maskPhone(user.phone) || user.email || (user.userName ? `@${user.userName}` : '')}</Text>}
         </View>
         {!sessionStore.loggedIn && (
           <View className='profile-login' onClick={() => Taro.reLaunch({ url: ENTRY_PAGE })}>{t('profile.loginNow')}</View>
@@ -57,6 +62,7 @@ function ProfilePage () {
       </View>
       {/* the mini-program: WeChat's customer service first (H5 has the form only) */}
       {contactOpen && process.env.TARO_ENV === 'weapp' && <WechatContact />}
+      {ordersOpen && <OrdersPanel />}
       {contactOpen && <ContactPanel />}
       <MenuList items={items} />
       {sessionStore.loggedIn && <View className='btn btn--ghost profile-logout' onClick={logout}>{t('profile.logout')}</View>}
