@@ -38,7 +38,7 @@ test('app.json has the main pages and the subpackage pagesA with all 17 pages', 
 test('login page renders, validates, logs in and navigates into pagesA', async () => {
   const page = h.loadPage('pages/login/index')
   await waitFor(() => expect(textOf(page)).toContain('密码登录'))
-  await waitFor(() => expect(h.state.titles).toContain('登录页'))
+  await waitFor(() => expect(h.state.titles).toContain('登录'))
   // sharing is wired (page config enableShareAppMessage / enableShareTimeline)
   expect(h.state.pageMethods['pages/login/index']).toEqual(expect.arrayContaining(['onShareAppMessage', 'onShareTimeline']))
 

@@ -168,13 +168,14 @@ function MyBlindBoxPage () {
             </ScrollView>
           )}
           <View className='collection-bar'>
-            <ScrollView scrollX className='filters' enableFlex>
+            {/* the chips wrap (a scrolling row hid the last one under the select button at 375 px, issue 48) */}
+            <View className='filters'>
               {FILTERS.map(f => (
                 <View key={f} className={`filter filter-${f} ${filter === f ? 'filter--on' : ''}`} onClick={() => choose(f)}>
                   {t(`collection.${f}`)}{counts ? ` ${counts[f]}` : ''}
                 </View>
               ))}
-            </ScrollView>
+            </View>
             {counts && counts.warehouse > 0 && (
               <View className='collection-select' onClick={() => { setSelecting(!selecting); setSelected(new Map()) }}>
                 {t(selecting ? 'collection.done' : 'collection.select')}
