@@ -33,9 +33,9 @@ it('the confirm button is the app\'s theme colour (src/app.scss --c-brand), neve
   const spy = jest.spyOn(Taro, 'showModal').mockImplementation(() => Promise.resolve({ confirm: true, cancel: false, errMsg: 'ok' }) as never)
   await dialog({ title: 'T' })
   const brand = /--c-brand:\s*(#[0-9a-f]{6})/i.exec(fs.readFileSync(path.resolve(__dirname, '../../src/app.scss'), 'utf8'))![1]
-  expect(spy.mock.calls[0][0].confirmColor?.toLowerCase()).toBe(brand.toLowerCase())
+  expect(spy.mock.calls[0][0]!.confirmColor?.toLowerCase()).toBe(brand.toLowerCase())
   // WeChat takes a hex colour there
-  expect(spy.mock.calls[0][0].confirmColor).toMatch(/^#[0-9a-fA-F]{6}$/)
+  expect(spy.mock.calls[0][0]!.confirmColor).toMatch(/^#[0-9a-fA-F]{6}$/)
 })
 
 it('loading stays up while any task runs and hides once', async () => {

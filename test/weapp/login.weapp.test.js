@@ -86,6 +86,6 @@ test('login page renders, validates, logs in and navigates into pagesA', async (
   expect(textOf(home)).toContain('在售系列')
   // the series on sale come from the server, the whole list fits one page
   await waitFor(() => expect(textOf(home)).toContain('萌宠乐园'))
-  await waitFor(() => expect(textOf(home)).toContain('没有更多数据了'))
+  await waitFor(() => expect(textOf(home)).toContain('没有更多了'))
   expect(h.state.requests.some(r => r.url === '/dev-api/api/seriesList')).toBe(true)
 })

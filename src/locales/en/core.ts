@@ -46,7 +46,7 @@ const core: CoreDict = {
     confirm: 'Confirm',
     cancel: 'Cancel',
     loading: 'Loading…',
-    noMore: 'no more data',
+    noMore: 'That is all',
     empty: 'Nothing here yet',
     retry: 'Retry'
   },

@@ -350,6 +350,7 @@ const rest: RestDict = {
     unavailable: 'A code cannot be sent to your guardian right now. Please contact customer service, or try again later.'
   },
   recharge: {
+    ledgerEmpty: 'No money in or out yet',
     balance: 'My balance',
     cash: 'Cash',
     credit: 'Credit',
@@ -411,6 +412,7 @@ const rest: RestDict = {
     waiting: 'Getting your box ready',
     opening: 'Opening…',
     slot: 'Box {slot}',
+    caseSlot: 'Case #{case} · box {slot}',
     seeAll: 'See all prizes'
   },
   market: {
@@ -857,7 +859,6 @@ const rest: RestDict = {
     items: '{n, plural, one {# item} other {# items}}',
     fee: 'Shipping fee',
     free: 'Free',
-    slot: 'Case {case} · box {slot}',
     combined: 'Combine #{id}',
     carrier: 'Carrier',
     chooseCarrier: 'Choose a carrier',
@@ -1407,12 +1408,11 @@ const rest: RestDict = {
     unlike: 'Unlike',
     verified: 'Real pull · verifiable',
     proofTitle: 'Proof of the draw',
-    caseSlot: 'Case {caseId} · slot {slot}',
     fromCombine: 'Made by combining',
     commit: 'Commitment hash',
     verify: 'Verify on this phone',
     notRevealed: 'This case is still on sale; it can be verified once sold out',
-    verifiedOk: 'Verified: the hash matches and this slot holds this design',
+    verifiedOk: 'Verified: the hash matches and this box holds this design',
     verifiedBad: 'Not verified: it does not match the commitment',
     commentsTitle: 'Comments',
     noComments: 'No comments yet',

@@ -49,7 +49,7 @@ const core = {
     confirm: '确定',
     cancel: '取消',
     loading: '加载中…',
-    noMore: '没有更多数据了',
+    noMore: '没有更多了',
     empty: '这里还什么都没有',
     retry: '重试'
   },

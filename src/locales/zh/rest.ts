@@ -306,7 +306,7 @@ const rest = {
     disclosure: '我已查看款式、概率与规则',
     nothing: '还没有选择盲盒',
     disclosureTitle: '款式、概率与规则',
-    caseNo: '#{id}',
+    caseNo: '第 {id} 箱',
     wholeCase: '整箱 {n} 盒',
     slots: '第 {slots} 号盒',
     ageTitle: '年龄确认',
@@ -349,6 +349,7 @@ const rest = {
     unavailable: '现在无法向监护人发送验证码。请联系客服，或稍后再试。'
   },
   recharge: {
+    ledgerEmpty: '还没有收支记录',
     balance: '我的余额',
     cash: '现金余额',
     credit: '抵扣金',
@@ -410,6 +411,8 @@ const rest = {
     waiting: '正在准备你的盲盒',
     opening: '开盒中…',
     slot: '第 {slot} 号盒',
+    /** A box by its case and number: the one way the app names a box (issue 48). */
+    caseSlot: '第 {case} 箱 · 第 {slot} 号盒',
     seeAll: '查看全部奖品'
   },
   market: {
@@ -856,7 +859,6 @@ const rest = {
     items: '{n} 件',
     fee: '运费',
     free: '包邮',
-    slot: '第 {case} 箱 · 第 {slot} 号',
     combined: '第 {id} 次合成',
     carrier: '快递公司',
     chooseCarrier: '选择快递公司',
@@ -1406,12 +1408,11 @@ const rest = {
     unlike: '取消点赞',
     verified: '真实抽出 · 可验证',
     proofTitle: '抽取证明',
-    caseSlot: '第 {caseId} 箱 · 第 {slot} 格',
     fromCombine: '合成所得',
     commit: '承诺哈希',
     verify: '在本机验证',
     notRevealed: '这一箱还在售，售罄后可验证',
-    verifiedOk: '验证通过：哈希一致，这一格确实是这款',
+    verifiedOk: '验证通过：哈希一致，这一盒确实是这款',
     verifiedBad: '验证失败：与承诺不一致',
     commentsTitle: '评论',
     noComments: '还没有评论',

@@ -8,6 +8,7 @@ import { withPageError } from '@/components/PageError/wrap'
 import type { PrizeItem, PrizeStatus } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
+import ListEnd from '@/components/ListEnd'
 import RarityBadge from '@/components/RarityBadge'
 import ShipSheet from '@/components/ShipSheet'
 import ParcelCard from '@/components/ParcelCard'
@@ -200,13 +201,8 @@ function MyBlindBoxPage () {
               </View>
             )
           })}
-          {prizes && prizes.length === 0 && (
-            <EmptyState icon='🧸' text={t(emptyText)}
-              action={{ label: t('collection.goShop'), onClick: () => { void redirect('/pagesA/home/index') } }} />
-          )}
-          {prizes && prizes.length > 0 && (
-            <Text className='collection-end'>{prizes.length >= prizeList.total ? t('feedback.noMore') : t('collection.loadMore')}</Text>
-          )}
+          <ListEnd count={prizes?.length} hasMore={!!prizes && prizes.length < prizeList.total} more={t('collection.loadMore')} className='collection-end'
+            empty={{ icon: '🧸', text: t(emptyText), action: { label: t('collection.goShop'), onClick: () => { void redirect('/pagesA/home/index') } } }} />
         </>
       )}
 
@@ -215,11 +211,8 @@ function MyBlindBoxPage () {
           {parcels && parcels.map(s => (
             <ParcelCard key={s.id} shipment={s} onChanged={c => { parcelList.setItems(list => list.map(x => (x.id === c.id ? c : x))); void reload() }} />
           ))}
-          {parcels && parcels.length === 0 && (
-            <EmptyState icon='📦' text={t('collection.emptyParcels')}
-              action={{ label: t('collection.warehouse'), onClick: () => { setView('prizes'); choose('warehouse') } }} />
-          )}
-          {parcels && parcels.length > 0 && <Text className='collection-end'>{parcels.length >= parcelList.total ? t('feedback.noMore') : t('collection.loadMore')}</Text>}
+          <ListEnd count={parcels?.length} hasMore={!!parcels && parcels.length < parcelList.total} more={t('collection.loadMore')} className='collection-end'
+            empty={{ icon: '📦', text: t('collection.emptyParcels'), action: { label: t('collection.warehouse'), onClick: () => { setView('prizes'); choose('warehouse') } } }} />
         </>
       )}
 
