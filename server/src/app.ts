@@ -149,6 +149,8 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
 
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? false,
+    // production logs every request; development only when LOG_LEVEL asks (config.ts requestLogs)
+    disableRequestLogging: !config.requestLogs,
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
