@@ -13,7 +13,7 @@ const { openPhonePage, passwordLogin } = require('./browser')
 const { api } = require('./api')
 
 /** Words of the Latin alphabet an operator may legitimately see in Chinese: names and formats. */
-const ALLOWED = new Set(['Excel', 'PDF', 'SHA', 'ID', 'AI', 'URL', 'HTTPS', 'SMTP', 'SMS', 'QR', 'WebP', 'PNG', 'JPEG', 'OK'])
+const ALLOWED = new Set(['Excel', 'PDF', 'SHA', 'ID', 'AI', 'URL', 'HTTPS', 'SMTP', 'SMS', 'QR', 'WebP', 'PNG', 'JPEG', 'OK', 'MB', 'KB'])
 
 async function editorInChinese (base) {
   const { page, errors, close, input, shot } = await openPhonePage({ locale: 'zh-CN' })
