@@ -11,11 +11,12 @@
  * The H5 app is built only for the default STATIC_DIR (dist/h5): a STATIC_DIR elsewhere is the
  * operator's own build.
  */
-const { spawnSync, spawn } = require('node:child_process')
+const { spawn } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { parseEnv } = require('node:util')
+const { quietBuild } = require('./quietBuild')
 
 const root = path.resolve(__dirname, '..')
 
@@ -27,44 +28,48 @@ function setting (name) {
   return parseEnv(fs.readFileSync(file, 'utf8'))[name]
 }
 
-const production = (setting('NODE_ENV') || '').trim() === 'production'
+async function main () {
+  const production = (setting('NODE_ENV') || '').trim() === 'production'
 
-const defaultStatic = path.join(root, 'dist', 'h5')
-const staticDir = path.resolve(root, (setting('STATIC_DIR') || '').trim() || defaultStatic)
-if (staticDir === defaultStatic) {
-  if (!fs.existsSync(path.join(defaultStatic, 'index.html'))) {
-    console.log('Building the H5 app (first start only)…')
-    const r = spawnSync(path.join(root, 'node_modules', '.bin', 'taro'), ['build', '--type', 'h5'], {
-      cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' }
-    })
-    if (r.status !== 0) process.exit(r.status || 1)
+  const defaultStatic = path.join(root, 'dist', 'h5')
+  const staticDir = path.resolve(root, (setting('STATIC_DIR') || '').trim() || defaultStatic)
+  if (staticDir === defaultStatic) {
+    if (!fs.existsSync(path.join(defaultStatic, 'index.html'))) {
+      // quiet: a line of progress, the build's own output only if it fails (scripts/quietBuild.js)
+      const status = await quietBuild(path.join(root, 'node_modules', '.bin', 'taro'), ['build', '--type', 'h5'], {
+        cwd: root, env: { ...process.env, NODE_ENV: 'production' }
+      })
+      if (status !== 0) process.exit(status || 1)
+    }
+    // a build made before the build compressed its files gets its brotli and gzip copies now (quick when present)
+    require('./precompress').precompressDir(defaultStatic)
   }
-  // a build made before the build compressed its files gets its brotli and gzip copies now (quick when present)
-  require('./precompress').precompressDir(defaultStatic)
+
+  let command
+  let args
+  if (production) {
+    const { ensureServerBuilt, nodeRunsCompiledServer } = require('./build-server')
+    if (!nodeRunsCompiledServer()) {
+      console.error(`The compiled server needs Node 20.19 or later (22.12 or later on Node 22); this is Node ${process.versions.node}.`)
+      process.exit(1)
+    }
+    try {
+      args = [ensureServerBuilt()]
+    } catch (err) {
+      console.error(err.message)
+      process.exit(1)
+    }
+    command = process.execPath
+  } else {
+    command = path.join(root, 'node_modules', '.bin', 'tsx')
+    args = [path.join(root, 'server', 'src', 'main.ts')]
+  }
+
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit' })
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig))
+  // a server ended by a signal it did not handle (SIGKILL, e.g. the kernel's out-of-memory killer) is
+  // a failure, reported as a shell would (128 + the signal's number), so a supervisor restarts it
+  child.on('exit', (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] || 0)))
 }
 
-let command
-let args
-if (production) {
-  const { ensureServerBuilt, nodeRunsCompiledServer } = require('./build-server')
-  if (!nodeRunsCompiledServer()) {
-    console.error(`The compiled server needs Node 20.19 or later (22.12 or later on Node 22); this is Node ${process.versions.node}.`)
-    process.exit(1)
-  }
-  try {
-    args = [ensureServerBuilt()]
-  } catch (err) {
-    console.error(err.message)
-    process.exit(1)
-  }
-  command = process.execPath
-} else {
-  command = path.join(root, 'node_modules', '.bin', 'tsx')
-  args = [path.join(root, 'server', 'src', 'main.ts')]
-}
-
-const child = spawn(command, args, { cwd: root, stdio: 'inherit' })
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig))
-// a server ended by a signal it did not handle (SIGKILL, e.g. the kernel's out-of-memory killer) is
-// a failure, reported as a shell would (128 + the signal's number), so a supervisor restarts it
-child.on('exit', (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] || 0)))
+main().catch(err => { console.error(err); process.exit(1) })

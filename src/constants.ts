@@ -14,6 +14,12 @@ export const UPLOAD_TIMEOUT_MS = PLATFORM_TIMEOUT_MS
 export const DOWNLOAD_TIMEOUT_MS = PLATFORM_TIMEOUT_MS
 export const POLL_INTERVAL_MS = 2000
 export const TOAST_DEFAULT_DURATION_MS = 3000
+/**
+ * The app's theme colour (src/app.scss --c-brand) for what the platform draws itself: a dialog's confirm
+ * button (Taro.showModal confirmColor; WeChat's default is its own, Taro H5's is green #3CC51F). WeChat
+ * takes a hex colour of at most 7 characters there.
+ */
+export const THEME_COLOR = '#d12c3a'
 
 /** The H5 router's base (history mode, spec 2): where an HTTP 401 sends the browser. */
 export const APP_BASE = '/'

@@ -49,6 +49,7 @@ import { propRoutes } from './routes/props'
 import { geoRoutes } from './routes/geo'
 import { expressRoutes } from './routes/express'
 import { withdrawalRoutes } from './routes/withdrawals'
+import { salesReportRoutes } from './routes/salesReport'
 import { securityRoutes } from './routes/security'
 import { operatorRoutes } from './routes/operators'
 import { editorRoutesOf } from './routes/editor'
@@ -154,6 +155,8 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
 
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? false,
+    // production logs every request; development only when LOG_LEVEL asks (config.ts requestLogs)
+    disableRequestLogging: !config.requestLogs,
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,
@@ -299,6 +302,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     geoRoutes(typed, ctx)
     expressRoutes(typed, ctx)
     withdrawalRoutes(typed, ctx)
+    salesReportRoutes(typed, ctx)
     securityRoutes(typed, ctx)
     operatorRoutes(typed, ctx)
     editorRoutesOf(typed, ctx)

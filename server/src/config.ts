@@ -101,6 +101,12 @@ export type LogLevel = typeof LOG_LEVELS[number]
 export interface Config {
   nodeEnv: NodeEnv
   logLevel: LogLevel
+  /**
+   * A log line per request ("incoming request", "request completed", at info): in production (and the
+   * tests' NODE_ENV=test), and in development only when LOG_LEVEL is set (the end-to-end run sets LOG_LEVEL=info and scans them);
+   * `npm start` in development keeps its console for the banner and what goes wrong.
+   */
+  requestLogs: boolean
   isProduction: boolean
   port: number
   host: string
@@ -342,6 +348,7 @@ export function loadConfig (env: Env = process.env, cwd = process.cwd()): Config
     nodeEnv,
     isProduction: nodeEnv === 'production',
     logLevel,
+    requestLogs: nodeEnv !== 'development' || get('LOG_LEVEL') !== undefined,
     port,
     host,
     dataDir,

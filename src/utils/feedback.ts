@@ -1,5 +1,5 @@
 import { t } from '@/stores/locale'
-import { TOAST_DEFAULT_DURATION_MS } from '@/constants'
+import { THEME_COLOR, TOAST_DEFAULT_DURATION_MS } from '@/constants'
 import { withFeedbackApi } from '@/utils/feedbackApi'
 
 export type ToastLevel = 'none' | 'success' | 'error' | 'loading'
@@ -30,7 +30,7 @@ export interface DialogOptions {
   showCancel?: boolean
 }
 
-/** Dialog (spec 3, 9): resolves true when confirmed. Defaults confirm and cancel. */
+/** Dialog (spec 3, 9): resolves true when confirmed. Defaults confirm and cancel; the confirm button in the theme colour. */
 export async function dialog (options: DialogOptions = {}): Promise<boolean> {
   try {
     const res = await withFeedbackApi(ui => ui.showModal({
@@ -38,7 +38,9 @@ export async function dialog (options: DialogOptions = {}): Promise<boolean> {
       content: options.message ?? '',
       confirmText: options.confirmText ?? t('feedback.confirm'),
       cancelText: options.cancelText ?? t('feedback.cancel'),
-      showCancel: options.showCancel ?? true
+      showCancel: options.showCancel ?? true,
+      // the app's red, not the platform's green (issue 48)
+      confirmColor: THEME_COLOR
     }))
     return !!res.confirm
   } catch {

@@ -27,7 +27,7 @@ async function run ({ base }) {
     // 1. the entry page at /
     await page.goto(`${base}/`, { waitUntil: 'networkidle' })
     await page.locator('.login-submit').waitFor()
-    assert.equal(await title(), '登录页')
+    assert.equal(await title(), '登录')
     assert.match(await page.locator('.login-tabs').innerText(), /密码登录/)
     await noOverflow('login (zh)')
     await page.screenshot({ path: path.join(SHOTS, 'h5-login-zh.png') })
@@ -83,7 +83,7 @@ async function run ({ base }) {
     // a MobX page follows the language store (src/stores/mobx.ts bridges it): its texts switch both ways
     await page.locator('.menu-language').click()
     await page.locator('.menu-language .menu-list__value', { hasText: '中文' }).waitFor()
-    assert.equal(await title(), '个人中心')
+    assert.equal(await title(), '我的')
     await page.locator('.menu-language').click()
     await page.locator('.menu-language .menu-list__value', { hasText: 'English' }).waitFor()
     assert.equal(await title(), 'My account')
@@ -103,9 +103,9 @@ async function run ({ base }) {
 
     // 6. every route renders its title in English at 375 px
     const titles = {
-      blind_box_detail: 'Blind box details', combine: 'Combine', combine_result: 'Combine result',
-      editor: 'Blind-box editor', my_blind_box: 'My blind boxes', open_chest_animation: 'Opening',
-      prize_detail: 'Prize details', prize_show: 'Your prizes', purchase: 'Buy a blind box',
+      blind_box_detail: 'Blind box details', combine: 'Combine prizes', combine_result: 'Combined',
+      editor: 'Shop management', my_blind_box: 'My blind boxes', open_chest_animation: 'Opening your box',
+      prize_detail: 'Prize details', prize_show: 'Your prizes', purchase: 'Confirm purchase',
       recharge: 'Top up and withdraw', security: 'Account security'
     }
     for (const [p, want] of Object.entries(titles)) {

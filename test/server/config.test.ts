@@ -14,6 +14,15 @@ describe('config', () => {
     expect(features(c)).toEqual({ mail: true, sms: true, weapp: false, wechatWeb: false })
   })
 
+  test('request logs: in production and tests; in development only when LOG_LEVEL asks (issue 48: npm start buried its banner)', () => {
+    expect(loadConfig({}).requestLogs).toBe(false)
+    expect(loadConfig({ NODE_ENV: 'development' }).requestLogs).toBe(false)
+    expect(loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'info' }).requestLogs).toBe(true)
+    expect(loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'debug' }).requestLogs).toBe(true)
+    expect(loadConfig({ NODE_ENV: 'production' }).requestLogs).toBe(true)
+    expect(loadConfig({ NODE_ENV: 'test' }).requestLogs).toBe(true)
+  })
+
   test('every bad variable is reported by name, all at once', () => {
     let error: ConfigError | undefined
     try {

@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import Taro from '@tarojs/taro'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { localeStore } from '@/stores/locale'
@@ -21,10 +23,19 @@ it('dialog passes title, message, confirmText, cancelText with confirm/cancel de
   localeStore.setLocale('zh')
   const spy = jest.spyOn(Taro, 'showModal').mockImplementation(() => Promise.resolve({ confirm: true, cancel: false, errMsg: 'ok' }) as never)
   expect(await dialog({ title: 'T', message: 'M' })).toBe(true)
-  expect(spy).toHaveBeenCalledWith({ title: 'T', content: 'M', confirmText: '确定', cancelText: '取消', showCancel: true })
+  expect(spy).toHaveBeenCalledWith({ title: 'T', content: 'M', confirmText: '确定', cancelText: '取消', showCancel: true, confirmColor: '#d12c3a' })
   spy.mockImplementation(() => Promise.resolve({ confirm: false, cancel: true, errMsg: 'ok' }) as never)
   expect(await dialog({ confirmText: 'Yes', cancelText: 'No' })).toBe(false)
   expect(spy).toHaveBeenLastCalledWith(expect.objectContaining({ confirmText: 'Yes', cancelText: 'No' }))
+})
+
+it('the confirm button is the app\'s theme colour (src/app.scss --c-brand), never the platform\'s green', async () => {
+  const spy = jest.spyOn(Taro, 'showModal').mockImplementation(() => Promise.resolve({ confirm: true, cancel: false, errMsg: 'ok' }) as never)
+  await dialog({ title: 'T' })
+  const brand = /--c-brand:\s*(#[0-9a-f]{6})/i.exec(fs.readFileSync(path.resolve(__dirname, '../../src/app.scss'), 'utf8'))![1]
+  expect(spy.mock.calls[0][0]!.confirmColor?.toLowerCase()).toBe(brand.toLowerCase())
+  // WeChat takes a hex colour there
+  expect(spy.mock.calls[0][0]!.confirmColor).toMatch(/^#[0-9a-fA-F]{6}$/)
 })
 
 it('loading stays up while any task runs and hides once', async () => {

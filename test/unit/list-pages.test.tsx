@@ -4,6 +4,7 @@
  * pages on reach-bottom, reloads on a new filter and says a failure.
  */
 import { render, act, cleanup, fireEvent } from '@testing-library/react'
+import { listFoot } from '@/components/ListEnd'
 import Taro from '@tarojs/taro'
 import { Current, safeExecute } from '@tarojs/runtime'
 import type { UserInfo } from '~types/accounts'
@@ -109,7 +110,7 @@ describe('my collection', () => {
     await reachBottom()
     expect(list).toHaveBeenLastCalledWith({ page: 2, size: 20 })
     expect(container.querySelectorAll('.prize-row')).toHaveLength(25)
-    expect(text(container.querySelector('.collection-end') as HTMLElement)).toBe('no more data')
+    expect(text(container.querySelector('.collection-end') as HTMLElement)).toBe('That is all')
     await act(async () => { fireEvent.click(container.querySelector('.filter-warehouse')!) })
     await flush()
     expect(list).toHaveBeenLastCalledWith({ page: 1, size: 20, status: 'warehouse' })
@@ -149,5 +150,33 @@ describe('wallet ledger', () => {
     expect(ledger).toHaveBeenLastCalledWith({ page: 2, size: 20 })
     expect(container.querySelectorAll('.ledger-row')).toHaveLength(21)
     expect(container.querySelector('.ledger-end')).not.toBeNull()
+    expect(text(container.querySelector('.ledger-end') as HTMLElement)).toBe('That is all')
+  })
+
+  it('an empty ledger says it is empty, not "no more" (issue 48)', async () => {
+    Current.router = { path: '/pagesA/recharge/index', params: {}, onReady: '', onHide: '', onShow: '', shareTimeline: '', shareAppMessage: '' } as never
+    tokenStorage.set('token-of-test')
+    sessionStore.setUser({ id: 1, userName: 'u', nickname: 'u', phone: null, email: null, avatar: null, role: 'shopper' } as UserInfo)
+    jest.spyOn(shopApi, 'walletBalance').mockResolvedValue({ cashCents: 0, creditCents: 0 } as never)
+    jest.spyOn(orderApi, 'payMethods').mockResolvedValue([])
+    jest.spyOn(shopApi, 'walletLedger').mockResolvedValue({ list: [], total: 0 })
+    const { container } = render(<RechargePage />)
+    act(() => { safeExecute('taro-app', 'componentDidShow') })
+    await flush()
+    expect(text(container.querySelector('.ledger') as HTMLElement)).toContain('No money in or out yet')
+    expect(text(container)).not.toContain('That is all')
+    expect(container.querySelector('.ledger-end')).toBeNull()
+  })
+})
+
+describe('the foot of every list (components/ListEnd)', () => {
+  it('empty, more to come, loading and the end are four different things', () => {
+    expect(listFoot({ count: 0, hasMore: false })).toBe('empty')
+    expect(listFoot({ count: 0, hasMore: true })).toBe('empty')
+    expect(listFoot({ count: 3, hasMore: false })).toBe('end')
+    expect(listFoot({ count: 3, hasMore: true, more: 'more' })).toBe('more')
+    expect(listFoot({ count: 3, hasMore: true })).toBe('none')
+    expect(listFoot({ count: undefined, hasMore: true })).toBe('none')
+    expect(listFoot({ count: 0, hasMore: false, loading: true })).toBe('loading')
   })
 })

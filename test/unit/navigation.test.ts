@@ -17,13 +17,17 @@ describe('titles (spec 2)', () => {
     expect(titleKeyOf('/')).toBe('')
   })
 
-  it('match the spec table in Chinese and have an English title for every page', () => {
+  it('are looked up by the second path segment in shopper words (issue 48), with an English title for every page', () => {
     localeStore.setLocale('zh')
-    expect(pageTitle('/pagesA/editor/index')).toBe('盲盒编辑器')
-    expect(pageTitle('/pagesA/open_chest_animation/index')).toBe('开箱动画')
-    expect(pageTitle('/pages/login/index')).toBe('登录页')
-    expect(pageTitle('/pagesA/recharge/index')).toBe('充值提现')
+    expect(pageTitle('/pagesA/editor/index')).toBe('店铺管理')
+    expect(pageTitle('/pagesA/open_chest_animation/index')).toBe('开箱中')
+    expect(pageTitle('/pages/login/index')).toBe('登录')
+    expect(pageTitle('/pagesA/recharge/index')).toBe('充值与提现')
+    expect(pageTitle('/pagesA/combine/index')).toBe('合成奖品')
+    // no title reads like a description of a route ("登录页", "开箱动画", "合成界面")
+    for (const p of [...SUBPACKAGE_PAGES, 'login', 'web_view']) expect([p, pageTitle(`/pagesA/${p}/index`)]).not.toEqual([p, expect.stringMatching(/(?<![首网])页$|界面|动画|编辑器/)])
     localeStore.setLocale('en')
+    for (const p of SUBPACKAGE_PAGES) expect([p, pageTitle(`/pagesA/${p}/index`)]).not.toEqual([p, expect.stringMatching(/page$|screen|animation|editor/i)])
     for (const p of SUBPACKAGE_PAGES) expect(pageTitle(`/pagesA/${p}/index`)).toMatch(/^[A-Z]/)
     expect(pageTitle('/pagesA/nothing/index')).toBe('')
   })

@@ -96,7 +96,7 @@ describe('home page first state (what the build prerenders)', () => {
     expect(container.querySelectorAll('.series-skeleton')).toHaveLength(3)
     expect(container.querySelectorAll('.series-card')).toHaveLength(0) // nothing mistakes an outline for a card
     expect(container.querySelector('.home-feed__placeholder')).not.toBeNull()
-    expect(container.textContent).not.toContain('no more data')
+    expect(container.textContent).not.toContain('That is all')
     await act(async () => {
       answer({ statusCode: 200, header: {}, data: { code: 200, message: 'ok', data: { total: 1, list: [{ id: 7, title: { zh: '系列', en: 'A series' }, description: { zh: '', en: '' }, cover: null, priceCents: 1000, caseSize: 12, oddsPpm: { regular: 900000, rare: 80000, hidden: 20000 }, status: 'on_sale' }] } } })
       await new Promise(resolve => setTimeout(resolve, 0))

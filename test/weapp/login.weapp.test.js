@@ -38,7 +38,7 @@ test('app.json has the main pages and the subpackage pagesA with all 17 pages', 
 test('login page renders, validates, logs in and navigates into pagesA', async () => {
   const page = h.loadPage('pages/login/index')
   await waitFor(() => expect(textOf(page)).toContain('密码登录'))
-  await waitFor(() => expect(h.state.titles).toContain('登录页'))
+  await waitFor(() => expect(h.state.titles).toContain('登录'))
   // sharing is wired (page config enableShareAppMessage / enableShareTimeline)
   expect(h.state.pageMethods['pages/login/index']).toEqual(expect.arrayContaining(['onShareAppMessage', 'onShareTimeline']))
 
@@ -86,6 +86,6 @@ test('login page renders, validates, logs in and navigates into pagesA', async (
   expect(textOf(home)).toContain('在售系列')
   // the series on sale come from the server, the whole list fits one page
   await waitFor(() => expect(textOf(home)).toContain('萌宠乐园'))
-  await waitFor(() => expect(textOf(home)).toContain('没有更多数据了'))
+  await waitFor(() => expect(textOf(home)).toContain('没有更多了'))
   expect(h.state.requests.some(r => r.url === '/dev-api/api/seriesList')).toBe(true)
 })

@@ -28,14 +28,14 @@ const WORDS: Record<Locale, {
 }> = {
   zh: {
     sheet: '我的盲盒',
-    columns: { prize: '奖品编号', series: '系列', design: '款式', rarity: '稀有度', status: '状态', caseNo: '箱号', slot: '盒位', combineNo: '合成编号', value: '参考价值（元）', recycle: '回收价值（元）', drawn: '抽中时间', updated: '最后变动' },
+    columns: { prize: '奖品编号', series: '系列', design: '款式', rarity: '稀有度', status: '状态', caseNo: '箱号', slot: '盒号', combineNo: '合成编号', value: '参考价值（元）', recycle: '回收价值（元）', drawn: '抽中时间', updated: '最后变动' },
     rarity: { regular: '普通款', rare: '稀有款', hidden: '隐藏款' },
     status: { warehouse: '仓库中', shipping: '发货中', received: '已签收', combined: '已合成', recycled: '已回收' },
     parcel: { requested: '待发货', shipping: '运输中' }
   },
   en: {
     sheet: 'My blind boxes',
-    columns: { prize: 'Prize no.', series: 'Series', design: 'Design', rarity: 'Rarity', status: 'Status', caseNo: 'Case no.', slot: 'Slot', combineNo: 'Combine no.', value: 'Reference value (yuan)', recycle: 'Recycle value (yuan)', drawn: 'Drawn at', updated: 'Last change' },
+    columns: { prize: 'Prize no.', series: 'Series', design: 'Design', rarity: 'Rarity', status: 'Status', caseNo: 'Case no.', slot: 'Box no.', combineNo: 'Combine no.', value: 'Reference value (yuan)', recycle: 'Recycle value (yuan)', drawn: 'Drawn at', updated: 'Last change' },
     rarity: { regular: 'Regular', rare: 'Rare', hidden: 'Hidden' },
     status: { warehouse: 'In warehouse', shipping: 'Shipping', received: 'Received', combined: 'Combined', recycled: 'Recycled' },
     parcel: { requested: 'Waiting to be shipped', shipping: 'On its way' }

@@ -73,6 +73,12 @@ const SERIES_SEARCH_FIELDS: Record<string, Label> = {
   sort: { zh: '排序', en: 'Sort' }
 }
 
+/** The sales report's range (the editor's Data tab, src/locales salesReport.from / salesReport.to). */
+const SALES_RANGE: Record<string, Label> = {
+  from: { zh: '开始日期', en: 'From' },
+  to: { zh: '结束日期', en: 'To' }
+}
+
 /** Names whose meaning depends on the route. */
 const ON_ROUTE: Record<string, Record<string, Label>> = {
   '/api/operator/seriesSave': SERIES,
@@ -130,7 +136,9 @@ const ON_ROUTE: Record<string, Record<string, Label>> = {
   },
   '/api/operator/webDomainsSave': {
     domains: { zh: '业务域名', en: 'Business domains' }
-  }
+  },
+  '/api/operator/salesReport': SALES_RANGE,
+  '/api/operator/salesReportExport': SALES_RANGE
 }
 
 /** A wire path ("reauth.code", "designs.0.name") to its label entry, if the route or the app has one. */

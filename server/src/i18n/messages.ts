@@ -365,7 +365,10 @@ const zh = {
   'show.restoredMailTitle': '你在玩家秀的{what}已恢复显示',
   'show.restoredMailText': '你好，你在玩家秀发布的{what}（{date}）经复核已恢复显示。',
   'show.what.post': '晒单',
-  'show.what.comment': '评论'
+  'show.what.comment': '评论',
+  // the operator's sales report (issue 48)
+  'sales.rangeReversed': '{field} 不能早于开始日期',
+  'sales.rangeTooLong': '一次最多查询 {days} 天'
 } as const
 
 export type MessageKey = keyof typeof zh
@@ -730,7 +733,9 @@ const en: Record<MessageKey, string> = {
   'show.restoredMailTitle': 'Your player show {what} is shown again',
   'show.restoredMailText': 'Hello, your player show {what} of {date} was reviewed and is shown again.',
   'show.what.post': 'post',
-  'show.what.comment': 'comment'
+  'show.what.comment': 'comment',
+  'sales.rangeReversed': '{field} cannot be before the start date',
+  'sales.rangeTooLong': 'At most {days} days at a time'
 }
 
 const catalogue: Record<Locale, Record<MessageKey, string>> = { zh, en }

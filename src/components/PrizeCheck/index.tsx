@@ -56,7 +56,7 @@ function PrizeCheck ({ prizeId, code }: PrizeCode) {
       {row(t('prizeCheck.series'), tr(r.seriesTitle))}
       {r.origin === 'combine'
         ? row(t('prizeCheck.origin'), t('prize.fromCombineNo', { id: r.combineId ?? '' }))
-        : row(t('prizeCheck.where'), `#${r.caseId} · ${t('chest.slot', { slot: r.slot })}`)}
+        : row(t('prizeCheck.where'), t('chest.caseSlot', { case: r.caseId, slot: r.slot }))}
       {row(t('prizeCheck.drawnAt'), formatTime(r.drawnAt))}
       {row(t('prizeCheck.shippedAt'), r.shippedAt ? formatTime(r.shippedAt) : t('prizeCheck.notShipped'))}
       {r.combineProof && (

@@ -67,7 +67,7 @@ function PackingSlip ({ shipmentId, onClose }: { shipmentId: number; onClose: ()
                   {/* the proof of its draw: its case's commitment, or (a prize made by combining has no case) its combine's draw */}
                   {item.combineId !== null
                     ? <Text className='slip-item__sub slip-item__combine'>{t('slip.combine', { id: item.combineId, nonce: combine?.nonce ?? '', clientSeed: combine?.clientSeed ?? '' })}</Text>
-                    : <Text className='slip-item__sub'>#{item.caseId} · {t('chest.slot', { slot: item.slot })}</Text>}
+                    : <Text className='slip-item__sub'>{t('chest.caseSlot', { case: item.caseId, slot: item.slot })}</Text>}
                   {combine && <Text className='slip-item__proof'>{t('slip.seedHash')}: {combine.serverSeedHash}</Text>}
                   {code?.caseCommit && <Text className='slip-item__proof'>{t('slip.commit')}: {code.caseCommit}</Text>}
                   <Text className='slip-item__id'>ID {item.prizeId}</Text>

@@ -102,7 +102,7 @@ const ShipmentCard = observer(function ShipmentCard ({ shipment: s, ocr, onDeliv
               <Text className='shipment-item__name'>{tr(item.design.name)}</Text>
               <RarityBadge rarity={item.design.rarity} />
             </View>
-            <Text className='shipment-item__sub'>{tr(item.seriesTitle)} · {item.combineId !== null ? t('shipments.combined', { id: item.combineId }) : t('shipments.slot', { case: item.caseId, slot: item.slot })}{item.handedAt ? ` · ${t('shipments.handedItem')}` : ''}</Text>
+            <Text className='shipment-item__sub'>{tr(item.seriesTitle)} · {item.combineId !== null ? t('shipments.combined', { id: item.combineId }) : t('chest.caseSlot', { case: item.caseId, slot: item.slot })}{item.handedAt ? ` · ${t('shipments.handedItem')}` : ''}</Text>
           </View>
         ))}
       </View>

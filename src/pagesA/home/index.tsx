@@ -6,6 +6,7 @@ import { withPageError } from '@/components/PageError/wrap'
 import type { FeedItem, ThemeTag } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
+import ListEnd from '@/components/ListEnd'
 import Section from '@/components/Section'
 import LangSwitch from '@/components/LangSwitch'
 import SeriesCard, { SeriesCardSkeleton } from '@/components/SeriesCard'
@@ -136,7 +137,7 @@ function HomePage () {
       {failed && <EmptyState icon='⚠️' text={t('home.loadFailed')} action={{ label: t('feedback.retry'), onClick: () => { void series.refresh() } }} />}
       {!failed && (loading || page === 0
         ? <Text className='home-more'>{t('feedback.loading')}</Text>
-        : !hasMore && series.total > 0 && <Text className='home-more home-no-more'>{t('feedback.noMore')}</Text>)}
+        : series.total > 0 && <ListEnd count={series.items?.length} hasMore={hasMore} empty={{}} className='home-more home-no-more' />)}
     </PageShell>
   )
 }

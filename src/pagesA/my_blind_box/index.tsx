@@ -8,6 +8,7 @@ import { withPageError } from '@/components/PageError/wrap'
 import type { PrizeItem, PrizeStatus } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
+import ListEnd from '@/components/ListEnd'
 import RarityBadge from '@/components/RarityBadge'
 import ShipSheet from '@/components/ShipSheet'
 import ParcelCard from '@/components/ParcelCard'
@@ -170,13 +171,14 @@ function MyBlindBoxPage () {
             </ScrollView>
           )}
           <View className='collection-bar'>
-            <ScrollView scrollX className='filters' enableFlex>
+            {/* the chips wrap (a scrolling row hid the last one under the select button at 375 px, issue 48) */}
+            <View className='filters'>
               {FILTERS.map(f => (
                 <View key={f} className={`filter filter-${f} ${filter === f ? 'filter--on' : ''}`} onClick={() => choose(f)}>
                   {t(`collection.${f}`)}{counts ? ` ${counts[f]}` : ''}
                 </View>
               ))}
-            </ScrollView>
+            </View>
             {counts && counts.warehouse > 0 && (
               <View className='collection-select' onClick={() => { setSelecting(!selecting); setSelected(new Map()) }}>
                 {t(selecting ? 'collection.done' : 'collection.select')}
@@ -201,13 +203,8 @@ function MyBlindBoxPage () {
               </View>
             )
           })}
-          {prizes && prizes.length === 0 && (
-            <EmptyState icon='🧸' text={t(emptyText)}
-              action={{ label: t('collection.goShop'), onClick: () => { void redirect('/pagesA/home/index') } }} />
-          )}
-          {prizes && prizes.length > 0 && (
-            <Text className='collection-end'>{prizes.length >= prizeList.total ? t('feedback.noMore') : t('collection.loadMore')}</Text>
-          )}
+          <ListEnd count={prizes?.length} hasMore={!!prizes && prizes.length < prizeList.total} more={t('collection.loadMore')} className='collection-end'
+            empty={{ icon: '🧸', text: t(emptyText), action: { label: t('collection.goShop'), onClick: () => { void redirect('/pagesA/home/index') } } }} />
         </>
       )}
 
@@ -216,11 +213,8 @@ function MyBlindBoxPage () {
           {parcels && parcels.map(s => (
             <ParcelCard key={s.id} shipment={s} onChanged={c => { parcelList.setItems(list => list.map(x => (x.id === c.id ? c : x))); void reload() }} />
           ))}
-          {parcels && parcels.length === 0 && (
-            <EmptyState icon='📦' text={t('collection.emptyParcels')}
-              action={{ label: t('collection.warehouse'), onClick: () => { setView('prizes'); choose('warehouse') } }} />
-          )}
-          {parcels && parcels.length > 0 && <Text className='collection-end'>{parcels.length >= parcelList.total ? t('feedback.noMore') : t('collection.loadMore')}</Text>}
+          <ListEnd count={parcels?.length} hasMore={!!parcels && parcels.length < parcelList.total} more={t('collection.loadMore')} className='collection-end'
+            empty={{ icon: '📦', text: t('collection.emptyParcels'), action: { label: t('collection.warehouse'), onClick: () => { setView('prizes'); choose('warehouse') } } }} />
         </>
       )}
 

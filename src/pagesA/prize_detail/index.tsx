@@ -116,7 +116,7 @@ function PrizeDetailPage () {
         {!capabilitiesStore.has('priceCompare') && <View className='kv-row'><Text className='kv-row__k'>{t('prize.value')}</Text><Text className='kv-row__v prize-reference'>{formatCents(design.referenceValueCents)}</Text></View>}
         <View className='kv-row'><Text className='kv-row__k'>{t('prize.recycleValue')}</Text><Text className='kv-row__v'>{formatCents(design.recycleValueCents)}</Text></View>
         {prize.origin === 'case'
-          ? <View className='kv-row'><Text className='kv-row__k'>{t('prize.where')}</Text><Text className='kv-row__v'>#{prize.caseId} · {t('chest.slot', { slot: prize.slot })}</Text></View>
+          ? <View className='kv-row'><Text className='kv-row__k'>{t('prize.where')}</Text><Text className='kv-row__v'>{t('chest.caseSlot', { case: prize.caseId, slot: prize.slot })}</Text></View>
           : <View className='kv-row'><Text className='kv-row__k'>{t('prize.where')}</Text><Text className='kv-row__v'>{prize.combineId !== null ? t('prize.fromCombineNo', { id: prize.combineId }) : t('prize.fromCombine')}</Text></View>}
         <View className='kv-row'><Text className='kv-row__k'>{t('prize.status')}</Text><Text className='kv-row__v prize-status'>{t(prizeStatusKey(prize))}</Text></View>
       </Section>

@@ -9,6 +9,7 @@ import { TOPUP_MAX_CENTS, TOPUP_MIN_CENTS } from '~types/limits'
 import type { PayChannel, PayMethod, WalletBalance } from '~types/shop'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
+import ListEnd from '@/components/ListEnd'
 import Section from '@/components/Section'
 import PayMethods from '@/components/PayMethods'
 import { orderApi, shopApi } from '@/services/shop'
@@ -144,9 +145,7 @@ function RechargePage () {
       </Section>
 
       <Section title={t('recharge.ledger')} className='ledger'>
-        {ledger.length === 0
-          ? <EmptyState icon='🧾' text={t('feedback.noMore')} />
-          : ledger.map(e => (
+        {ledger.map(e => (
             <View key={`${e.id}`} className='ledger-row'>
               <View className='ledger-row__main'>
                 <Text className='ledger-row__kind'>{t(`ledger.${e.kind}`)} · {t(`recharge.${e.account}`)}</Text>
@@ -155,7 +154,9 @@ function RechargePage () {
               <Text className={`ledger-row__amount ${e.amountCents >= 0 ? 'ledger-row__amount--in' : ''}`}>{formatCents(e.amountCents, { sign: true })}</Text>
             </View>
           ))}
-        {ledger.length > 0 && ledger.length >= ledgerList.total && <Text className='ledger-end'>{t('feedback.noMore')}</Text>}
+        {/* empty says empty; "no more" only under rows (components/ListEnd) */}
+        <ListEnd count={ledgerList.items?.length} hasMore={ledgerList.hasMore && ledger.length < ledgerList.total} loading={ledgerList.loading}
+          empty={{ icon: '🧾', text: t('recharge.ledgerEmpty') }} className='ledger-end' />
       </Section>
     </PageShell>
   )

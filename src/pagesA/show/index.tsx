@@ -2,13 +2,14 @@
 import '@/locales/full'
 import { useState } from 'react'
 import { useRouter } from '@tarojs/taro'
-import { View, Text, ScrollView } from '@tarojs/components'
+import { View, ScrollView } from '@tarojs/components'
 import { observer } from '@/stores/mobx'
 import { withPageError } from '@/components/PageError/wrap'
 import type { ShowPost, ShowSort } from '~types/show'
 import { SHOW_SORTS } from '~types/limits'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
+import ListEnd from '@/components/ListEnd'
 import ShowCard from '@/components/ShowCard'
 import Compose from './Compose'
 import { shopApi } from '@/services/shop'
@@ -84,10 +85,7 @@ function ShowPage () {
       </ScrollView>
       {posts.items?.map(p => <ShowCard key={p.id} post={p} onOpen={() => open(p.id)} onLike={() => { void like(p) }} />)}
       {posts.failed && <EmptyState icon='⚠️' text={t('show.loadFailed')} action={{ label: t('feedback.retry'), onClick: posts.retry }} />}
-      {!posts.failed && posts.items?.length === 0 && <EmptyState icon='📸' text={t('show.empty')} />}
-      {!posts.failed && (posts.loading
-        ? <Text className='show-more'>{t('feedback.loading')}</Text>
-        : !posts.hasMore && !!posts.items?.length && <Text className='show-more'>{t('feedback.noMore')}</Text>)}
+      {!posts.failed && <ListEnd count={posts.items?.length} hasMore={posts.hasMore} loading={posts.loading} empty={{ icon: '📸', text: t('show.empty') }} className='show-more' />}
     </PageShell>
   )
 }

@@ -24,7 +24,7 @@ function ProofRow ({ prize, badge }: { prize: ShowPrize; badge?: ReactNode }) {
       {prize.origin === 'case' && proof
         ? (
           <>
-            <Text className='show-proof__line'>{t('show.caseSlot', { caseId: prize.caseId, slot: prize.slot })}</Text>
+            <Text className='show-proof__line'>{t('chest.caseSlot', { case: prize.caseId, slot: prize.slot })}</Text>
             <Text className='show-proof__label'>{t('show.commit')}</Text>
             <Text className='show-proof__mono'>{proof.commit}</Text>
             {proof.revealed

@@ -1,0 +1,48 @@
+/**
+ * The foot of a list loaded a page at a time, the same in every list (issue 48): an empty list says it
+ * is empty (its own words, an EmptyState), a list with more to come says so (or offers them), and only
+ * a list that has rows and has shown them all says "no more" (feedback.noMore). "No more data" under
+ * nothing at all read as if something had failed to load.
+ */
+import { Text } from '@tarojs/components'
+import { lightObserver } from '@/stores/lightObserver'
+import { t } from '@/stores/locale'
+import EmptyState, { type EmptyStateProps } from '@/components/EmptyState'
+
+export interface ListEndProps {
+  /** The rows shown so far (null/undefined: the first page has not come yet: nothing is said). */
+  count: number | null | undefined
+  /** More rows remain to be loaded. */
+  hasMore: boolean
+  /** A page is on its way. */
+  loading?: boolean
+  /** What an empty list says. */
+  empty: EmptyStateProps
+  /** What a list with more to come says (e.g. "pull up for more"); nothing when absent. */
+  more?: string
+  /** The class of the foot line (the page's own look). */
+  className?: string
+}
+
+export type ListFoot = 'none' | 'loading' | 'empty' | 'more' | 'end'
+
+/** Which foot a list has: the rule, apart from its look. */
+export function listFoot ({ count, hasMore, loading, more }: Pick<ListEndProps, 'count' | 'hasMore' | 'loading' | 'more'>): ListFoot {
+  if (loading) return 'loading'
+  if (count === null || count === undefined) return 'none'
+  if (count === 0) return 'empty'
+  if (hasMore) return more ? 'more' : 'none'
+  return 'end'
+}
+
+function ListEnd (props: ListEndProps) {
+  const foot = listFoot(props)
+  const cls = `list-end list-end--${foot} ${props.className ?? ''}`
+  if (foot === 'empty') return <EmptyState {...props.empty} />
+  if (foot === 'loading') return <Text className={cls}>{t('feedback.loading')}</Text>
+  if (foot === 'more') return <Text className={cls}>{props.more}</Text>
+  if (foot === 'end') return <Text className={cls}>{t('feedback.noMore')}</Text>
+  return null
+}
+
+export default lightObserver(ListEnd)
