@@ -98,7 +98,7 @@ describe.each(testDialects())('login settings on %s', (dialect) => {
       maps: false, tracking: false, priceCompare: false, speech: false, ai: false,
       webMap: { provider: 'tencentMap', script: 'https://map.qq.com/api/gljs?v=1.exp&key=TESTJ-SKEY1-23ABC-DEFGH-IJKLM-NOPQR' }
     })
-  })
+  }, 120_000) // eight shops, each on a database of its own (slow on PostgreSQL on a busy machine)
 
   test('a feature called without its provider: 422 naming the provider in data, in words a shopper can read', async () => {
     const t = await app({ NODE_ENV: 'production', TTS_ENGINE: 'off' })
