@@ -11,7 +11,8 @@
  * have been logged with its key and a redacted value (else the scan would prove nothing).
  */
 const PATTERNS = [
-  ['phone', /(?<![0-9A-Za-z])1[3-9][0-9]{9}(?![0-9A-Za-z])/g],
+  // not the fraction of a number: a response time of 32.13733399997 ms is not a phone
+  ['phone', /(?<![0-9A-Za-z]|[0-9]\.)1[3-9][0-9]{9}(?![0-9A-Za-z])/g],
   ['e-mail', /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g],
   ['token', /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g],
   ['openid', /(?<![A-Za-z0-9_-])o(?:_fake_[a-z_0-9]+|_event_[a-z_0-9]+|[A-Za-z0-9_-]{27})(?![A-Za-z0-9_-])/g],

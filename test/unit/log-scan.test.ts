@@ -22,3 +22,10 @@ test('the redacted log passes; one that dropped the canary requests does not', (
   // a secret in any other line (an error message) is found too
   expect(scanLog(`${redacted}\n{"level":50,"msg":"failed for ?token=${secret}"}`, { secret })).toEqual([expect.objectContaining({ kind: 'secret in a query value' })])
 })
+
+test('a phone is found, the digits of a fraction are not (a response time of 32.13733399997 ms)', () => {
+  const timing = JSON.stringify({ level: 30, reqId: 'r2', res: { statusCode: 200 }, responseTime: 32.13733399997, msg: 'request completed' })
+  expect(scanLog(timing).filter((f: { kind: string }) => f.kind === 'phone')).toEqual([])
+  const leaked = JSON.stringify({ level: 30, msg: 'sent to 13733399997' })
+  expect(scanLog(leaked)).toEqual([expect.objectContaining({ kind: 'phone', match: '13733399997' })])
+})
