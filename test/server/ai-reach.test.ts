@@ -130,13 +130,15 @@ describe.each(testDialects())('the AI calls that pass a URL on %s', (dialect) =>
   test.each(CALLS)('%s: every internal form is a 400 naming the field; the provider never hears of it', async (path, body, field) => {
     const before = fake.calls.length
     for (const [url, reason] of REFUSED) {
-      // a fresh address each time: the per-minute limit is not what answers
+      // the per-minute limit (20, one every 3 s) comes first: kept from answering
+      t.clock.advance(3_100)
       const r = await post(t.app, path, body(url), { token, ip: nextIp(), lang: 'en' })
       expect([url, r.status, r.body.code, r.body.data]).toEqual([url, 200, 400, { field }])
       expect(r.body.message).toContain(field)
       if (reason === 'address') expect(r.body.message).toBe(`${field} leads to an internal or special-use network address`)
     }
     expect(fake.calls.length).toBe(before)
+    t.clock.advance(61_000)
     const zh = await post(t.app, path, body('https://169.254.169.254/latest/meta-data/'), { token, ip: nextIp(), lang: 'zh' })
     expect(zh.body).toEqual({ code: 400, message: `${field} 指向内部或保留的网络地址，不能使用`, data: { field } })
     expect((await post(t.app, path, body('https://shop.example@127.0.0.1/a.png'), { token, ip: nextIp(), lang: 'zh' })).body.message).toBe(`${field} 不能包含用户名或密码`)

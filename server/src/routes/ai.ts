@@ -3,7 +3,7 @@
  * spec's fields map onto Dify's: a prompt goes in `inputs.prompt` (the app's prompt variable) and is
  * also said before the query, so that an app without that variable still follows it; a translation is
  * asked in words with the two languages named; the provider's `user` is the caller's account.
- * Order: the pictures' URLs (400, security/fetchableUrl.ts), the per-minute limit (429), the daily
+ * Order: the per-minute limit (429), the pictures' URLs (400, security/fetchableUrl.ts), the daily
  * budget (422, http/aiBudget.ts), then the provider.
  */
 import type { FastifyRequest } from 'fastify'
@@ -30,42 +30,38 @@ export function translationQuery (text: string, from: 'zh' | 'en' | 'auto', to: 
 const withPrompt = (prompt: string | undefined, query: string) => (prompt?.trim() ? `${prompt.trim()}\n\n${query}` : query)
 
 export function aiRoutesOf (app: Api, ctx: AppContext): void {
-  const ask = async (userId: number, req: Omit<ChatRequest, 'user'>) => {
+  const ask = async (userId: number, req: Omit<ChatRequest, 'user'>, request: FastifyRequest) => {
     const ai = configured(ctx.ai, 'ai')
+    // the limit first: checking a picture's URL resolves its host name, which is not free either
     await enforceLimits(ctx, [[RULES.aiPerUser, String(userId)]])
+    // the pictures the provider will fetch: each the shop's own or public (400 naming files.N.url)
+    await requireFetchable(ctx, request, (req.files ?? []).map((f, i) => ({ field: `files.${i}.url`, url: f.url })))
     const ticket = await spendAiBudget(ctx, userId)
     return providerCall('ai', () => ticket.call(() => ai.chat({ ...req, user: `shop-user-${userId}` })))
   }
-  /** The pictures the provider will fetch: each the shop's own or public (400 naming files.N.url). */
-  const pictures = (request: FastifyRequest, files: ChatRequest['files']) =>
-    requireFetchable(ctx, request, (files ?? []).map((f, i) => ({ field: `files.${i}.url`, url: f.url })))
 
   defineRoute(app, ctx, r.usage, async () => {
     const s = await settingsOf(ctx.db)
     const today = await aiUsageToday(ctx.db, ctx.clock(), { perAccount: s.aiDailyPerAccount, perShop: s.aiDailyPerShop })
     return { ...today, perAccount: s.aiDailyPerAccount, perShop: s.aiDailyPerShop }
   })
-  defineRoute(app, ctx, r.analysis, async ({ body, userId, request }) => {
-    await pictures(request, body.files)
-    return ask(userId, {
-      query: withPrompt(body.prompt, body.query),
-      inputs: body.prompt ? { prompt: body.prompt } : {},
-      conversationId: body.conversation_id,
-      files: body.files
-    })
-  })
-  defineRoute(app, ctx, r.questionRecognize, async ({ body, userId, request }) => {
-    await pictures(request, body.files)
-    return ask(userId, { query: body.query, conversationId: body.conversation_id, files: body.files })
-  })
-  defineRoute(app, ctx, r.text2text, async ({ body, userId }) => ask(userId, {
+  defineRoute(app, ctx, r.analysis, async ({ body, userId, request }) => ask(userId, {
+    query: withPrompt(body.prompt, body.query),
+    inputs: body.prompt ? { prompt: body.prompt } : {},
+    conversationId: body.conversation_id,
+    files: body.files
+  }, request))
+  defineRoute(app, ctx, r.questionRecognize, async ({ body, userId, request }) => ask(userId, {
+    query: body.query, conversationId: body.conversation_id, files: body.files
+  }, request))
+  defineRoute(app, ctx, r.text2text, async ({ body, userId, request }) => ask(userId, {
     query: withPrompt(body.prompt, body.text),
     inputs: body.prompt ? { prompt: body.prompt } : {},
     conversationId: body.conversationId
-  }))
-  defineRoute(app, ctx, r.textTransform, async ({ body, userId }) => ask(userId, {
+  }, request))
+  defineRoute(app, ctx, r.textTransform, async ({ body, userId, request }) => ask(userId, {
     query: translationQuery(body.query, body.from, body.to),
     inputs: { from: body.from, to: body.to },
     conversationId: body.conversation_id
-  }))
+  }, request))
 }

@@ -44,9 +44,9 @@ export function visionRoutesOf (app: Api, ctx: AppContext): void {
 
   defineRoute(app, ctx, r.pic2word, async ({ body, userId, request }) => {
     const ai = configured(ctx.ai, 'ai')
+    await enforceLimits(ctx, [[RULES.aiPerUser, String(userId)]])
     // the AI fetches the picture: the shop's own or a public one (security/fetchableUrl.ts)
     await requireFetchable(ctx, request, [{ field: 'file', url: body.file }])
-    await enforceLimits(ctx, [[RULES.aiPerUser, String(userId)]])
     const ticket = await spendAiBudget(ctx, userId)
     const lang = body.lang ?? request.locale
     const answer = await providerCall('ai', () => ticket.call(() => ai.chat({
