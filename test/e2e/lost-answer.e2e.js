@@ -103,14 +103,14 @@ async function reloadAndPayAgain ({ base, dataDir }) {
     const replays = []
     page.on('request', r => { if (r.url().endsWith('/api/casePurchase')) replays.push(JSON.parse(r.postData()).idempotencyKey) })
     await page.reload({ waitUntil: 'networkidle' })
-    const told = page.locator('.late-notice--bought')
+    const told = page.locator('.late-notice--bought:visible')
     await told.waitFor()
     const said = await told.innerText()
     assert.match(said, /购买已完成/)
     assert.ok(said.includes(`#${box.caseId} 箱的 ${box.slot} 号盒已经买下，付款 ${money(box.priceCents)}`), said)
     assert.deepEqual(replays, [kept.data[0].request.idempotencyKey], 'the replay used the first attempt\'s key')
     await shot('lost-late-notice-zh.png')
-    await page.locator('.late-notice__close').click()
+    await page.locator('.late-notice__close:visible').click()
 
     // pay again: told it is the shopper's own box, with its opening; never "nothing charged"
     await page.locator('.disclosure').waitFor()
@@ -186,7 +186,7 @@ async function backWhilePending ({ base, dataDir }) {
     await page.waitForURL(/blind_box_detail/)
     release()
 
-    const told = page.locator('.late-notice--bought')
+    const told = page.locator('.late-notice--bought:visible')
     await told.waitFor()
     const said = await told.innerText()
     assert.match(said, /Purchase completed/)
@@ -199,7 +199,7 @@ async function backWhilePending ({ base, dataDir }) {
     assert.deepEqual(b.topUps, { n: 2, cents: start + shortfall })
     assert.deepEqual(b.wallet, { cash: 0, credit: 0 })
 
-    await page.locator('.late-notice__view').click()
+    await page.locator('.late-notice__view:visible').click()
     await page.waitForURL(/open_chest_animation\/index\?purchaseId=\d+/)
     await page.locator('.chest').waitFor()
     assert.equal(await page.locator('.late-notice').count(), 0, 'the notice goes once followed')

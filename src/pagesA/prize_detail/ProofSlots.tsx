@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react'
 import { View, Text } from '@tarojs/components'
 import { observer } from '@/stores/mobx'
 import { shopApi } from '@/services/shop'
 import { tr } from '@/utils/format'
+import { useRemote } from '@/utils/useRemote'
 
 export interface ProofSlotsProps {
   seriesId: number
@@ -18,14 +18,8 @@ export interface ProofSlotsProps {
  * series could not be read) the ids alone still show.
  */
 function ProofSlots ({ seriesId, arrangement, mine }: ProofSlotsProps) {
-  const [names, setNames] = useState<Map<number, { zh: string; en: string }>>(new Map())
-  useEffect(() => {
-    let live = true
-    shopApi.seriesDetail(seriesId)
-      .then(s => { if (live) setNames(new Map(s.designs.map(d => [d.id, d.name]))) })
-      .catch(() => undefined)
-    return () => { live = false }
-  }, [seriesId])
+  const series = useRemote(() => shopApi.seriesDetail(seriesId), [seriesId])
+  const names = new Map((series.data?.designs ?? []).map(d => [d.id, d.name]))
   return (
     <View className='proof__slots'>
       {arrangement.map((id, i) => {
