@@ -78,7 +78,7 @@ async function run ({ base }) {
     await page.locator('.shortcut-profile').click()
     await page.waitForURL(/\/pagesA\/profile\/index/)
     await page.locator('.profile-card').waitFor()
-    assert.equal(await title(), 'My account')
+    assert.equal(await title(), 'Me')
     assert.equal(mobx.length, 1, 'the profile page, a MobX observer, brought MobX')
     // a MobX page follows the language store (src/stores/mobx.ts bridges it): its texts switch both ways
     await page.locator('.menu-language').click()
