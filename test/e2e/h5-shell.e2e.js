@@ -86,7 +86,7 @@ async function run ({ base }) {
     assert.equal(await title(), '我的')
     await page.locator('.menu-language').click()
     await page.locator('.menu-language .menu-list__value', { hasText: 'English' }).waitFor()
-    assert.equal(await title(), 'My account')
+    assert.equal(await title(), 'Me')
     await page.waitForTimeout(500) // the pushed page slides in
     await page.screenshot({ path: path.join(SHOTS, 'h5-profile-en.png') })
     await page.goBack()
