@@ -78,7 +78,7 @@ async function run ({ base }) {
     await page.locator('.shortcut-profile').click()
     await page.waitForURL(/\/pagesA\/profile\/index/)
     await page.locator('.profile-card').waitFor()
-    assert.equal(await title(), 'My account')
+    assert.equal(await title(), 'Me')
     assert.equal(mobx.length, 1, 'the profile page, a MobX observer, brought MobX')
     // a MobX page follows the language store (src/stores/mobx.ts bridges it): its texts switch both ways
     await page.locator('.menu-language').click()
@@ -86,7 +86,7 @@ async function run ({ base }) {
     assert.equal(await title(), '我的')
     await page.locator('.menu-language').click()
     await page.locator('.menu-language .menu-list__value', { hasText: 'English' }).waitFor()
-    assert.equal(await title(), 'My account')
+    assert.equal(await title(), 'Me')
     await page.waitForTimeout(500) // the pushed page slides in
     await page.screenshot({ path: path.join(SHOTS, 'h5-profile-en.png') })
     await page.goBack()

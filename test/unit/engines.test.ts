@@ -6,7 +6,9 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import semver from 'semver'
+// semver ships no types (and @types/semver is not a dependency): the two functions used here
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const semver = require('semver') as { minVersion: (range: string) => { major: number } | null; intersects: (a: string, b: string) => boolean }
 
 const root = path.resolve(__dirname, '../..')
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string } }
