@@ -20,6 +20,12 @@ import { shopApi } from './shop'
 export const IN_FLIGHT_KEY = 'purchases_in_flight'
 /** At most this many kept (the oldest go first); a shopper has one or two at a time. */
 const MAX_KEPT = 10
+/**
+ * The app's start replays a kept purchase only this long after it was sent. Later, a replay could be
+ * the first time the server hears of it (the first attempt may never have arrived), buying a box hours
+ * after the shopper let it go: an older one is dropped and the shopper told to look in My orders.
+ */
+export const REPLAY_WINDOW_MS = 10 * 60 * 1000
 
 export interface InFlightPurchase {
   userId: number
@@ -124,11 +130,17 @@ let resolving: Promise<void> | null = null
  * At the app's start (after the session is restored): each kept purchase of the logged-in account is
  * sent again with its key, and its outcome told. One pass at a time.
  */
-export function resolveInFlight (): Promise<void> {
+export function resolveInFlight (now = Date.now()): Promise<void> {
   resolving ??= (async () => {
     const userId = sessionStore.user?.id
     if (!userId) return
     for (const p of readAll().filter(x => x.userId === userId)) {
+      if (!(now - p.sentAt <= REPLAY_WINDOW_MS)) {
+        // too old to send again (see REPLAY_WINDOW_MS): whether it was made is in My orders
+        forgetPurchase(p.request.idempotencyKey)
+        lateNotices.add({ kind: 'unknown', caseId: p.request.caseId, slots: p.request.slots ?? [], sentAt: p.sentAt })
+        continue
+      }
       try {
         announce(p.request, { result: await sendPurchase(p.request, p) }, p.toppedUpCents)
       } catch (error) {

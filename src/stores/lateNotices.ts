@@ -8,8 +8,11 @@ import { Signal } from './signal'
  */
 export interface LateNotice {
   id: number
-  /** bought: the purchase went through; ownBox: the box was already the shopper's; failed: not bought. */
-  kind: 'bought' | 'ownBox' | 'failed'
+  /**
+   * bought: the purchase went through; ownBox: the box was already the shopper's; failed: not bought;
+   * unknown: never answered and too old to send again (services/purchaseInFlight REPLAY_WINDOW_MS).
+   */
+  kind: 'bought' | 'ownBox' | 'failed' | 'unknown'
   caseId: number
   slots: number[]
   /** The purchase whose opening the link shows (bought, ownBox). */
@@ -20,10 +23,14 @@ export interface LateNotice {
   reason?: string
   /** Money a top-up brought, which stays in the balance (failed). */
   toppedUpCents?: number
+  /** When it was sent (unknown). */
+  sentAt?: number
 }
 
 /** The opening of a purchase (its results follow it). */
 export const openingLink = (purchaseId: number) => `/pages/open_chest_animation/index?purchaseId=${purchaseId}`
+/** My orders, on the profile page. */
+export const ORDERS_LINK = '/pages/profile/index?orders=1'
 
 export class LateNoticeStore {
   private readonly signal = new Signal('lateNotices')

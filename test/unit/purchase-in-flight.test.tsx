@@ -16,7 +16,7 @@ import { sessionStore } from '@/stores/session'
 import { tokenStorage } from '@/services/token'
 import { shopApi, orderApi } from '@/services/shop'
 import { ApiError, RequestError } from '@/services/errors'
-import { IN_FLIGHT_KEY, inFlightFor, inFlightPurchases, resolveInFlight, sendPurchase } from '@/services/purchaseInFlight'
+import { IN_FLIGHT_KEY, REPLAY_WINDOW_MS, inFlightFor, inFlightPurchases, resolveInFlight, sendPurchase } from '@/services/purchaseInFlight'
 import { lateNotices } from '@/stores/lateNotices'
 import LateNotice from '@/components/LateNotice'
 import PurchasePage from '@/pagesA/purchase/index'
@@ -74,8 +74,8 @@ describe('the kept purchase', () => {
 
   it('the app\'s start replays it with its key and tells the outcome; another account\'s is left alone', async () => {
     Taro.setStorageSync(IN_FLIGHT_KEY, [
-      { userId: 1, seriesId: 3, request: { ...order, idempotencyKey: 'key-of-the-first-try-000' }, toppedUpCents: 3900, sentAt: 1 },
-      { userId: 2, seriesId: 3, request: { ...order, slots: [6], idempotencyKey: 'key-of-someone-else-000' }, toppedUpCents: 0, sentAt: 1 }
+      { userId: 1, seriesId: 3, request: { ...order, idempotencyKey: 'key-of-the-first-try-000' }, toppedUpCents: 3900, sentAt: Date.now() - 60_000 },
+      { userId: 2, seriesId: 3, request: { ...order, slots: [6], idempotencyKey: 'key-of-someone-else-000' }, toppedUpCents: 0, sentAt: Date.now() - 60_000 }
     ])
     const send = jest.spyOn(shopApi, 'casePurchase').mockResolvedValue(result)
     await resolveInFlight()
@@ -84,8 +84,25 @@ describe('the kept purchase', () => {
     expect(inFlightPurchases().map(p => p.userId)).toEqual([2])
   })
 
+  it('too old to send again (past REPLAY_WINDOW_MS): not sent, dropped, and the shopper sent to My orders', async () => {
+    const sentAt = Date.now() - REPLAY_WINDOW_MS - 1
+    Taro.setStorageSync(IN_FLIGHT_KEY, [{ userId: 1, seriesId: 3, request: { ...order, idempotencyKey: 'key-of-the-first-try-000' }, toppedUpCents: 0, sentAt }])
+    const send = jest.spyOn(shopApi, 'casePurchase').mockResolvedValue(result)
+    await resolveInFlight()
+    expect(send).not.toHaveBeenCalled()
+    expect(inFlightPurchases()).toEqual([])
+    expect(lateNotices.notices).toEqual([expect.objectContaining({ kind: 'unknown', caseId: 7, slots: [4], sentAt })])
+    const nav = jest.spyOn(Taro, 'navigateTo').mockImplementation(ok)
+    const { container } = render(<LateNotice />)
+    expect(container.textContent).toContain('A purchase got no answer')
+    expect(container.textContent).toContain('it will not be tried again')
+    fireEvent.click(container.querySelector('.late-notice__view')!)
+    await flush()
+    expect(nav).toHaveBeenCalledWith(expect.objectContaining({ url: '/pagesA/profile/index?orders=1' }))
+  })
+
   it('still no answer at the start: kept for next time, nothing told', async () => {
-    Taro.setStorageSync(IN_FLIGHT_KEY, [{ userId: 1, seriesId: 3, request: { ...order, idempotencyKey: 'key-of-the-first-try-000' }, toppedUpCents: 0, sentAt: 1 }])
+    Taro.setStorageSync(IN_FLIGHT_KEY, [{ userId: 1, seriesId: 3, request: { ...order, idempotencyKey: 'key-of-the-first-try-000' }, toppedUpCents: 0, sentAt: Date.now() - 60_000 }])
     jest.spyOn(shopApi, 'casePurchase').mockRejectedValue(lost())
     await resolveInFlight()
     expect(lateNotices.notices).toEqual([])
@@ -177,7 +194,7 @@ describe('the purchase page', () => {
 
   it('a reload after a lost answer, Pay again: the first attempt is replayed with its key, no new check', async () => {
     const redirect = jest.spyOn(Taro, 'redirectTo').mockImplementation(ok)
-    Taro.setStorageSync(IN_FLIGHT_KEY, [{ userId: 1, seriesId: 3, request: { ...order, idempotencyKey: 'key-of-the-first-try-000' }, toppedUpCents: 3900, sentAt: 1 }])
+    Taro.setStorageSync(IN_FLIGHT_KEY, [{ userId: 1, seriesId: 3, request: { ...order, idempotencyKey: 'key-of-the-first-try-000' }, toppedUpCents: 3900, sentAt: Date.now() - 60_000 }])
     const check = jest.spyOn(shopApi, 'purchaseCheck').mockRejectedValue(ownBox())
     const send = jest.spyOn(shopApi, 'casePurchase').mockResolvedValue(result)
     const page = await open()

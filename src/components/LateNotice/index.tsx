@@ -4,11 +4,15 @@
  */
 import { Text, View } from '@tarojs/components'
 import { lightObserver } from '@/stores/lightObserver'
-import { lateNotices, openingLink, type LateNotice as Notice } from '@/stores/lateNotices'
+import { lateNotices, openingLink, ORDERS_LINK, type LateNotice as Notice } from '@/stores/lateNotices'
 import { t } from '@/stores/locale'
 import { formatCents, a11yControl } from '@/utils/format'
 import { navigate } from '@/utils/navigation'
 import './index.scss'
+
+const two = (v: number) => String(v).padStart(2, '0')
+/** The device's local time of day (the shopper's own clock, as they pressed Pay). */
+const clockTime = (ms: number) => { const d = new Date(ms); return `${d.getMonth() + 1}/${d.getDate()} ${two(d.getHours())}:${two(d.getMinutes())}` }
 
 function lines (n: Notice): { title: string; text: string[] } {
   const where = { caseId: n.caseId, slots: n.slots.join(', ') }
@@ -19,6 +23,7 @@ function lines (n: Notice): { title: string; text: string[] } {
       title: t('late.failedTitle'),
       text: [t('late.failed', { ...where, reason: n.reason ?? '' }), ...(n.toppedUpCents ? [t('late.moneyKept', { amount: formatCents(n.toppedUpCents) })] : [])]
     }
+    case 'unknown': return { title: t('late.unknownTitle'), text: [t('late.unknown', { ...where, time: clockTime(n.sentAt ?? 0) })] }
   }
 }
 
@@ -32,6 +37,7 @@ function LateNotice () {
         const open = () => {
           lateNotices.dismiss(n.id)
           if (n.purchaseId) void navigate(openingLink(n.purchaseId))
+          else if (n.kind === 'unknown') void navigate(ORDERS_LINK)
         }
         return (
           <View key={n.id} className={`late-notice late-notice--${n.kind}`} {...a11yControl(undefined, 'status')}>
@@ -39,6 +45,7 @@ function LateNotice () {
             {text.map((line, i) => <Text key={i} className='late-notice__text'>{line}</Text>)}
             <View className='late-notice__actions'>
               {n.purchaseId !== undefined && <View className='late-notice__view' {...a11yControl()} onClick={open}>{t('late.view')}</View>}
+              {n.kind === 'unknown' && <View className='late-notice__view' {...a11yControl()} onClick={open}>{t('late.orders')}</View>}
               <View className='late-notice__close' {...a11yControl()} onClick={() => lateNotices.dismiss(n.id)}>{t('late.close')}</View>
             </View>
           </View>

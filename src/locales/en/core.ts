@@ -132,6 +132,9 @@ const core: CoreDict = {
     failedTitle: 'Purchase not made',
     failed: 'Case #{caseId}, box {slots} was not bought: {reason}',
     moneyKept: 'The {amount} topped up for it stays in your balance.',
+    unknownTitle: 'A purchase got no answer',
+    unknown: 'Case #{caseId}, box {slots}: paid at {time}, but no answer came, so it may have been bought. My orders shows whether you were charged; it will not be tried again.',
+    orders: 'My orders',
     view: 'See the opening',
     close: 'Close'
   },

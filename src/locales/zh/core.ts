@@ -135,6 +135,9 @@ const core = {
     failedTitle: '购买没有成功',
     failed: '#{caseId} 箱的 {slots} 号盒没有买成：{reason}',
     moneyKept: '为它充值的 {amount} 留在你的余额里。',
+    unknownTitle: '有一笔购买没有收到结果',
+    unknown: '#{caseId} 箱的 {slots} 号盒在 {time} 付款后没有收到回应，可能已经买下。是否扣款请在“我的订单”里查看，不会再自动重试。',
+    orders: '我的订单',
     view: '查看开箱',
     close: '关闭'
   },
