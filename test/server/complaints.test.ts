@@ -261,7 +261,7 @@ describe.each(testDialects())('complaints on %s', (dialect) => {
     expect(smtp.mails.filter(m => m.to.includes('victim@example.org'))).toHaveLength(0)
 
     const ok = await call(s.token, '/common/mail/send', { title: 'Order {order}: {what}', content: 'Hello,\n{what} in order {order}.\nUser {user}', mail: 'SUPPORT@shop.example.test', params: { order: 'BB2026', what: 'a broken box', user: 7 } })
-    expect(ok.body).toEqual({ code: 200, message: 'OK', data: { mail: MAILBOX, title: 'Order BB2026: a broken box' } })
+    expect(ok.body).toEqual({ code: 200, message: 'OK', data: { mail: MAILBOX, title: 'Order BB2026: a broken box', channel: 'mail' } })
     const mail = smtp.mails[smtp.mails.length - 1]
     expect(mail.to).toEqual([MAILBOX])
     expect(mail.subject).toBe('Order BB2026: a broken box')

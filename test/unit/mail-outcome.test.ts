@@ -4,6 +4,8 @@
  */
 import { localeStore } from '@/stores/locale'
 import { mailSentToast, replyToast } from '@/pagesA/editor/mailOutcome'
+import { contactHint } from '@/utils/complaintForm'
+import type { LoginSettings } from '~types/accounts'
 
 afterEach(() => { localeStore.setLocale('zh') })
 
@@ -31,5 +33,20 @@ describe('the toast after mailing a shopper', () => {
     expect(mailSentToast({ mail: 'a@b.test', title: 'T', channel: 'dev_log' })).toEqual({ message: 'Not sent to a@b.test: mail is development only, printed in the server\'s log', level: 'none' })
     localeStore.setLocale('zh')
     expect(mailSentToast({ mail: 'a@b.test', title: 'T', channel: 'dev_log' }).message).toBe('没有发给 a@b.test：邮件仅用于开发，只打印在服务器日志中')
+  })
+})
+
+describe('the complaint form\'s contact hint (shoppers)', () => {
+  // only the fields the hint reads; the rest of the public settings do not matter here
+  const settings = (over: Partial<LoginSettings>) => ({ email: true, ...over }) as LoginSettings
+  it('promises a mailed reply only when mail reaches people; never names configuration', () => {
+    localeStore.setLocale('en')
+    expect(contactHint(settings({}))).toBe('The reply may also be mailed here')
+    for (const s of [settings({ devLogOnly: ['email'] }), settings({ email: false }), null]) {
+      expect(contactHint(s)).toBe('The reply will appear under "My messages" below')
+    }
+    expect(contactHint(settings({ devLogOnly: ['sms'] }))).toBe('The reply may also be mailed here')
+    localeStore.setLocale('zh')
+    expect(contactHint(settings({ devLogOnly: ['email'] }))).toBe('回复会显示在下方“我的留言”里')
   })
 })

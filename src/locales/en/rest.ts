@@ -1199,6 +1199,7 @@ const rest: RestDict = {
     counter: '{n}/{max}',
     contact: 'Contact e-mail (optional)',
     contactPlaceholder: 'The reply may also be mailed here',
+    contactPlaceholderInApp: 'The reply will appear under "My messages" below',
     orderNo: 'Related number (optional)',
     orderNoPlaceholder: 'Order, shipment or tracking number',
     submit: 'Send message',

@@ -1198,6 +1198,7 @@ const rest = {
     counter: '{n}/{max}',
     contact: '联系邮箱（选填）',
     contactPlaceholder: '填写后，回复也可能发到这个邮箱',
+    contactPlaceholderInApp: '回复会显示在下方“我的留言”里',
     orderNo: '相关单号（选填）',
     orderNoPlaceholder: '订单号、发货单号或快递单号',
     submit: '提交留言',
