@@ -268,7 +268,7 @@ describe.each(testDialects())('complaints on %s', (dialect) => {
     expect(mail.text.replace(/\r\n/g, '\n').trim()).toBe(`[这封邮件由店铺用户 #${s.id}（T***r）通过 /common/mail/send 发送]\n\nHello,\na broken box in order BB2026.\nUser 7`)
 
     const op = await call(operator, '/common/mail/send', { title: 'Your parcel', content: 'It left today. {x}', mail: 'buyer@example.org', params: { x: '{y} stays' } })
-    expect(op.body.data).toEqual({ mail: 'buyer@example.org', title: 'Your parcel' })
+    expect(op.body.data).toEqual({ mail: 'buyer@example.org', title: 'Your parcel', channel: 'mail' })
     const opMail = smtp.mails[smtp.mails.length - 1]
     expect(opMail.to).toEqual(['buyer@example.org'])
     // a value is not read for placeholders again; the operator's mail has no sender line
