@@ -98,10 +98,13 @@ export type ComplaintReplyRequest = Static<typeof ComplaintReplyRequest>
 export const ComplaintIdRequest = Obj({ complaintId: Id })
 export type ComplaintIdRequest = Static<typeof ComplaintIdRequest>
 
-/** `mailed`: the reply was mailed to the contact address (sent), could not be (failed), or was not asked. */
+/**
+ * `mailed`: the reply was mailed to the contact address (sent), could not be (failed), was only printed in
+ * the server's log because the mailer is development's stand-in (dev_log, nobody received it), or was not asked.
+ */
 export const ComplaintReplyResult = Type.Object({
   complaint: OperatorComplaintView,
-  mailed: StringEnum(['sent', 'failed', 'not_asked'] as const)
+  mailed: StringEnum(['sent', 'failed', 'dev_log', 'not_asked'] as const)
 })
 export type ComplaintReplyResult = Static<typeof ComplaintReplyResult>
 
@@ -128,7 +131,9 @@ export const MailSendResult = Type.Object({
   /** The address it went to. */
   mail: Type.String(),
   /** The subject as sent (placeholders filled). */
-  title: Type.String()
+  title: Type.String(),
+  /** How it went: by mail, or only printed in the server's log (development's stand-in; nobody received it). */
+  channel: StringEnum(['mail', 'dev_log'] as const)
 })
 export type MailSendResult = Static<typeof MailSendResult>
 

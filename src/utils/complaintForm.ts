@@ -7,6 +7,7 @@
 import { COMPLAINT_LIMITS, LOGIN_LIMITS, MULTI_LINE_PATTERN } from '~types/limits'
 import type { ComplaintCreateRequest, ComplaintTopic } from '~types/complaints'
 import type { MyOrder } from '~types/orderHistory'
+import type { LoginSettings } from '~types/accounts'
 import { t } from '@/stores/locale'
 import { EMAIL_RE } from './validation'
 
@@ -53,4 +54,13 @@ export function complaintRequest (f: ComplaintForm, idempotencyKey: string): Com
     ...(f.related ? { related: { kind: f.related.kind, id: f.related.id } } : orderNo ? { orderNo } : {}),
     idempotencyKey
   }
+}
+
+/**
+ * The contact field's hint (issue 48): it promises a mailed reply only when the shop's mail reaches people;
+ * with no mailer, development's log stand-in, or settings not known yet, it says where the reply appears.
+ */
+export function contactHint (settings: LoginSettings | null): string {
+  const mailReaches = !!settings?.email && !settings.devLogOnly?.includes('email')
+  return t(mailReaches ? 'complaints.contactPlaceholder' : 'complaints.contactPlaceholderInApp')
 }

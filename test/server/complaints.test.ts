@@ -261,14 +261,14 @@ describe.each(testDialects())('complaints on %s', (dialect) => {
     expect(smtp.mails.filter(m => m.to.includes('victim@example.org'))).toHaveLength(0)
 
     const ok = await call(s.token, '/common/mail/send', { title: 'Order {order}: {what}', content: 'Hello,\n{what} in order {order}.\nUser {user}', mail: 'SUPPORT@shop.example.test', params: { order: 'BB2026', what: 'a broken box', user: 7 } })
-    expect(ok.body).toEqual({ code: 200, message: 'OK', data: { mail: MAILBOX, title: 'Order BB2026: a broken box' } })
+    expect(ok.body).toEqual({ code: 200, message: 'OK', data: { mail: MAILBOX, title: 'Order BB2026: a broken box', channel: 'mail' } })
     const mail = smtp.mails[smtp.mails.length - 1]
     expect(mail.to).toEqual([MAILBOX])
     expect(mail.subject).toBe('Order BB2026: a broken box')
     expect(mail.text.replace(/\r\n/g, '\n').trim()).toBe(`[这封邮件由店铺用户 #${s.id}（T***r）通过 /common/mail/send 发送]\n\nHello,\na broken box in order BB2026.\nUser 7`)
 
     const op = await call(operator, '/common/mail/send', { title: 'Your parcel', content: 'It left today. {x}', mail: 'buyer@example.org', params: { x: '{y} stays' } })
-    expect(op.body.data).toEqual({ mail: 'buyer@example.org', title: 'Your parcel' })
+    expect(op.body.data).toEqual({ mail: 'buyer@example.org', title: 'Your parcel', channel: 'mail' })
     const opMail = smtp.mails[smtp.mails.length - 1]
     expect(opMail.to).toEqual(['buyer@example.org'])
     // a value is not read for placeholders again; the operator's mail has no sender line

@@ -17,6 +17,7 @@ import { MAIL_SEND_LIMITS } from '../../../types/limits'
 import type { MailSendRequest, MailSendResult } from '../../../types/complaints'
 import { ApiFailure, fail } from '../http/envelope'
 import type { Mailer } from '../providers/mail'
+import { isDevOutbox } from '../providers/devOutbox'
 import { observedCall } from '../providers/calls'
 import { maskName } from './prizes'
 
@@ -53,7 +54,7 @@ export function renderMail (m: TemplatedMail, header?: string): { to: string; su
 export async function sendTemplatedMail (mailer: Mailer, m: TemplatedMail, header?: string): Promise<MailSendResult> {
   const message = renderMail(m, header)
   await observedCall('mail', () => mailer.send(message))
-  return { mail: message.to, title: message.subject }
+  return { mail: message.to, title: message.subject, channel: isDevOutbox(mailer) ? 'dev_log' : 'mail' }
 }
 
 export interface MailSender { id: number; role: 'shopper' | 'operator'; nickname: string }

@@ -16,6 +16,7 @@ import { enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { translate, type Locale, type MessageKey } from '../i18n/messages'
 import type { Robot } from '../providers/robots'
+import { isDevOutbox } from '../providers/devOutbox'
 import { checkRecipient, renderMail, shopperHeaderParams } from '../domain/mail'
 import { RULES } from '../security/rules'
 
@@ -60,7 +61,7 @@ export function notifyRoutes (app: Api, ctx: AppContext): void {
     const message = renderMail({ ...body, mail: to }, header)
     await enforceLimits(ctx, [[user.role === 'operator' ? RULES.mailSendPerOperator : RULES.mailSendPerShopper, String(userId)]])
     await providerCall('mail', () => mailer.send(message))
-    return { mail: message.to, title: message.subject }
+    return { mail: message.to, title: message.subject, channel: isDevOutbox(mailer) ? 'dev_log' as const : 'mail' as const }
   })
 
   const robotRoute = (def: typeof r.feishuRobotText | typeof r.wechatRobotText, pick: () => Robot | null, name: 'feishu' | 'wecom') =>

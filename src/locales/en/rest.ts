@@ -97,6 +97,7 @@ const rest: RestDict = {
     cancel: 'Cancel',
     empty: 'Write a subject and a message',
     sent: 'Sent to {mail}',
+    devLogSent: 'Not sent to {mail}: mail is development only, printed in the server\'s log',
     shippedTitle: 'Your parcel #{id} is on its way',
     shippedBody: 'Hello {name},\nyour {n} prize(s) left with {carrier}, tracking number {no}. Follow it under My boxes - Parcels.',
     pickupTitle: 'Your pickup #{id} is ready to collect',
@@ -1356,6 +1357,7 @@ const rest: RestDict = {
     counter: '{n}/{max}',
     contact: 'Contact e-mail (optional)',
     contactPlaceholder: 'The reply may also be mailed here',
+    contactPlaceholderInApp: 'The reply will appear under "My messages" below',
     orderNo: 'Related order (optional)',
     orderNoPlaceholder: 'Or type a tracking number',
     pickOrder: 'Choose from my orders',
@@ -1403,6 +1405,7 @@ const rest: RestDict = {
     closeConfirm: 'A closed message cannot be answered any more. Close it?',
     repliedToast: 'Reply sent',
     mailedToast: 'Reply sent, and mailed to the shopper',
+    devLogToast: 'Reply saved; mail is development only: printed in the server\'s log, the shopper gets nothing',
     mailFailedToast: 'Reply saved, but the mail could not be sent',
     closedToast: 'Closed'
   },

@@ -96,6 +96,7 @@ const rest = {
     cancel: '取消',
     empty: '请填写标题和正文',
     sent: '已发送到 {mail}',
+    devLogSent: '没有发给 {mail}：邮件仅用于开发，只打印在服务器日志中',
     shippedTitle: '你的包裹 #{id} 已发出',
     shippedBody: '{name}，你好：\n你的 {n} 件奖品已交给{carrier}，运单号 {no}。可以在拾盒的“我的盲盒 - 包裹”里查看物流。',
     pickupTitle: '你的自提单 #{id} 可以到店领取了',
@@ -1356,6 +1357,7 @@ const rest = {
     counter: '{n}/{max}',
     contact: '联系邮箱（选填）',
     contactPlaceholder: '填写后，回复也可能发到这个邮箱',
+    contactPlaceholderInApp: '回复会显示在下方“我的留言”里',
     orderNo: '相关订单（选填）',
     orderNoPlaceholder: '或填写快递单号',
     pickOrder: '从我的订单中选择',
@@ -1403,6 +1405,7 @@ const rest = {
     closeConfirm: '关闭后不能再回复，确定关闭这条留言吗？',
     repliedToast: '已回复',
     mailedToast: '已回复，并已发到用户邮箱',
+    devLogToast: '已回复；邮件仅用于开发：只打印在服务器日志中，用户不会收到',
     mailFailedToast: '已回复，但邮件没有发出去',
     closedToast: '已关闭'
   },

@@ -11,6 +11,7 @@ import { t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { formatTime } from '@/utils/format'
 import { usePagedList } from '@/utils/useRemote'
+import { replyToast } from './mailOutcome'
 import './ComplaintsTab.scss'
 
 const PAGE = 20
@@ -51,8 +52,7 @@ function ComplaintsTab () {
     try {
       const res = await loading.wrap(complaintApi.reply({ complaintId: open.id, reply: text, ...(mailContact && open.contact ? { mailContact: true } : {}) }))
       show(res.complaint)
-      const message = res.mailed === 'sent' ? t('complaints.mailedToast') : res.mailed === 'failed' ? t('complaints.mailFailedToast') : t('complaints.repliedToast')
-      toast({ message, level: res.mailed === 'failed' ? 'none' : 'success' })
+      toast(replyToast(res.mailed))
     } catch (e) {
       toast({ message: errorMessage(e) })
     } finally {

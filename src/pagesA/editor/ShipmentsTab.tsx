@@ -19,6 +19,7 @@ import PackingSlip from './PackingSlip'
 import PhotoButton from './PhotoButton'
 import { notConfigured, useHelpers } from './useHelpers'
 import { SHIPMENTS_PAGE_SIZE, carrierName } from './shipmentList'
+import { mailSentToast } from './mailOutcome'
 import './shipments.scss'
 
 const FILTERS = ['all', 'requested', 'shipping', 'received'] as const
@@ -151,7 +152,7 @@ const MailShopper = observer(function MailShopper ({ shipment: s, email }: { shi
     if (!draft.title.trim() || !draft.content.trim()) { toast({ message: t('notify.empty') }); return }
     try {
       const sent = await loading.wrap(notifyApi.mailSend({ mail: email, title: draft.title.trim(), content: draft.content.trim() }))
-      toast({ message: t('notify.sent', { mail: sent.mail }), level: 'success' })
+      toast(mailSentToast(sent))
       setDraft(null)
     } catch (e) { toast({ message: errorMessage(e) }) }
   }

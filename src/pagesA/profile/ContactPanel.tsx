@@ -20,7 +20,8 @@ import { randomString } from '@/utils/random'
 import { redirect } from '@/utils/navigation'
 import { usePagedList } from '@/utils/useRemote'
 import { rememberReturn } from '@/utils/loginReturn'
-import { complaintRequest, emptyComplaintForm, validateComplaint, type ComplaintForm } from '@/utils/complaintForm'
+import { complaintRequest, contactHint, emptyComplaintForm, validateComplaint, type ComplaintForm } from '@/utils/complaintForm'
+import { capabilitiesStore } from '@/stores/capabilities'
 import './ContactPanel.scss'
 import { reveal } from '@/utils/reveal'
 import OrderList from './OrderList'
@@ -133,7 +134,7 @@ function ContactPanel () {
 
         <Text className='contact-label'>{t('complaints.contact')}</Text>
         <Input className={`contact-input contact-email ${shown.contact ? 'contact-field--error' : ''}`} type='text' maxlength={LOGIN_LIMITS.emailMax}
-          value={form.contact} placeholder={t('complaints.contactPlaceholder')} onInput={e => { const v = e.detail.value; set({ contact: v }) }} />
+          value={form.contact} placeholder={contactHint(capabilitiesStore.settings)} onInput={e => { const v = e.detail.value; set({ contact: v }) }} />
         {shown.contact && <Text className='contact-error contact-error-contact'>{shown.contact}</Text>}
 
         <Text className='contact-label'>{t('complaints.orderNo')}</Text>
