@@ -230,10 +230,10 @@ describe.each(testDialects())('maps on %s', (dialect) => {
       region: { province: '北京市', city: '北京市', district: '朝阳区' },
       detail: '望京街道方恒国际中心B座', township: '望京街道', street: '阜通东大街', streetNumber: '6号', adcode: '110105'
     })
-    // no address there (AMap's [] fields): the one rule of map answers makes it the provider's failure (map-answers.test.ts)
+    // no address there (AMap's [] fields): the one rule of map answers makes it "nothing found", never blanks nor a 5xx (map-answers.test.ts)
     const nowhere = await call('/api/amap_regeocode', { latitude: -60, longitude: -30 })
-    expect(nowhere.status).toBe(502)
-    expect(nowhere.body).toEqual({ code: 502, message: 'AMap is unavailable, please try again later', data: { provider: 'amap' } })
+    expect(nowhere.status).toBe(200)
+    expect(nowhere.body).toEqual({ code: 404, message: 'Nothing was found for this place or route; try another spot', data: { provider: 'amap' } })
     expect((await call('/api/amap_regeocode', { longitude: 116.4 })).body).toEqual({ code: 400, message: 'Missing latitude or longitude', data: { field: 'latitude' } })
     expect((await call('/api/amap_regeocode', { latitude: 39.9 }, { lang: 'zh' })).body).toEqual({ code: 400, message: '缺少纬度或经度', data: { field: 'longitude' } })
     expect((await call('/api/amap_regeocode', { latitude: 95, longitude: 116.4 })).body).toMatchObject({ code: 400, data: { field: 'latitude' } })

@@ -5,7 +5,7 @@
  * Each call is counted by its provider and outcome (providers/calls.ts).
  */
 import { observedCall } from '../providers/calls'
-import { ProviderRefusedError, ProviderUnavailableError } from '../providers/errors'
+import { ProviderFoundNothingError, ProviderRefusedError, ProviderUnavailableError } from '../providers/errors'
 import { ApiFailure, fail, type ProviderName } from './envelope'
 
 export async function providerCall<T> (provider: ProviderName, fn: () => Promise<T>): Promise<T> {
@@ -14,6 +14,10 @@ export async function providerCall<T> (provider: ProviderName, fn: () => Promise
   } catch (err) {
     if (err instanceof ProviderRefusedError) {
       throw new ApiFailure(422, 'provider.refused', { message: err.detail }, { provider, status: err.status })
+    }
+    if (err instanceof ProviderFoundNothingError) {
+      // the provider's good answer about the caller's input: nothing at that point, no such route
+      throw new ApiFailure(404, 'provider.foundNothing', {}, { provider })
     }
     if (err instanceof ProviderUnavailableError) {
       const failure = fail.providerUnavailable(provider)

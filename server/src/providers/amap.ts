@@ -12,7 +12,7 @@
 import type { AmapGeoList, AmapRegeocode, DrivingRoute, IpLocation, Point, RouteStep } from '../../../types/geo'
 import { ProviderRefusedError, ProviderUnavailableError, PROVIDER_TIMEOUT_MS } from './errors'
 import { arr, detailOf, fetchJson, num, obj, str, type Json } from './http'
-import { needField, needList, needObject, needPoint, needText } from './mapAnswer'
+import { needField, needFirst, needList, needObject, needPoint, needText } from './mapAnswer'
 
 const PROVIDER = 'amap'
 
@@ -105,7 +105,7 @@ export class AmapClient {
   async driving (origin: Point, destination: Point): Promise<DrivingRoute> {
     const answer = await this.get('/v3/direction/driving', { origin: lngLat(origin), destination: lngLat(destination), extensions: 'base' })
     const route = needObject(PROVIDER, 'direction/driving', answer.route, 'the route')
-    const path = needObject(PROVIDER, 'direction/driving', needList(PROVIDER, 'direction/driving', route.paths, 'the paths')[0], 'a path')
+    const path = needObject(PROVIDER, 'direction/driving', needFirst(PROVIDER, 'direction/driving', route.paths, 'the paths'), 'a path')
     const polyline: Point[] = []
     const steps: RouteStep[] = []
     for (const s of arr(path.steps).map(obj)) {

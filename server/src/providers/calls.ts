@@ -8,7 +8,7 @@
  * not reached, a timeout, an HTTP error, an answer that makes no sense); `error` (anything else).
  */
 import diagnostics from 'node:diagnostics_channel'
-import { ProviderRefusedError, ProviderUnavailableError } from './errors'
+import { ProviderRefusedError, ProviderUnavailableError, ProviderFoundNothingError } from './errors'
 
 export type ProviderOutcome = 'ok' | 'refused' | 'unavailable' | 'error'
 
@@ -19,7 +19,7 @@ const channel = diagnostics.channel(PROVIDER_CALL_CHANNEL)
 
 export function outcomeOf (err: unknown, isRefusal?: (err: unknown) => boolean): ProviderOutcome {
   if (err instanceof ProviderUnavailableError) return 'unavailable'
-  if (err instanceof ProviderRefusedError || isRefusal?.(err)) return 'refused'
+  if (err instanceof ProviderRefusedError || err instanceof ProviderFoundNothingError || isRefusal?.(err)) return 'refused'
   return 'error'
 }
 

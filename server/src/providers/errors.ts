@@ -9,6 +9,18 @@ export class ProviderUnavailableError extends Error {
   }
 }
 
+/**
+ * A provider answered, in good order, that it has nothing for this input: no address at a point in the
+ * sea, no route between two points. An answer about the input (a handled 404), not an outage: a
+ * shopper's own point must never make a 5xx.
+ */
+export class ProviderFoundNothingError extends Error {
+  constructor (readonly provider: string, readonly where: string) {
+    super(`${provider}: ${where}: nothing found`)
+    this.name = 'ProviderFoundNothingError'
+  }
+}
+
 /** Default time a provider call may take. */
 export const PROVIDER_TIMEOUT_MS = 10_000
 

@@ -16,7 +16,7 @@
 import type { AddressGeocode, DrivingRoute, PlaceList, Point, ReverseGeocode, RouteStep } from '../../../types/geo'
 import { ProviderRefusedError, ProviderUnavailableError, PROVIDER_TIMEOUT_MS } from './errors'
 import { arr, detailOf, fetchJson, md5Hex, num, obj, str, type Json } from './http'
-import { emptyAnswer, needList, needObject, needPoint, needText } from './mapAnswer'
+import { emptyAnswer, needFirst, needList, needObject, needPoint, needText } from './mapAnswer'
 
 const PROVIDER = 'tencentMap'
 
@@ -147,8 +147,7 @@ export class TencentMapClient {
       from: `${from.latitude},${from.longitude}`,
       to: `${to.latitude},${to.longitude}`
     })
-    const routes = needList(PROVIDER, 'driving', obj(answer.result).routes, 'the routes')
-    const route = needObject(PROVIDER, 'driving', routes[0], 'a route')
+    const route = needObject(PROVIDER, 'driving', needFirst(PROVIDER, 'driving', needObject(PROVIDER, 'driving', answer.result, 'the result').routes, 'the routes'), 'a route')
     const coors = arr(route.polyline).map(num)
     if (coors.length < 2 || coors.length % 2 !== 0 || coors.some(n => !Number.isFinite(n))) throw emptyAnswer(PROVIDER, 'driving', 'a usable polyline')
     const flat = decompressPolyline(coors)
