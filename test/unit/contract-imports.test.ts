@@ -2,7 +2,8 @@
  * The app takes the contract's types from types/ and nothing else: a value import of a schema module
  * would put TypeBox into the bundles. Only the plain modules (limits: constants; crypto: SHA-256 and
  * HMAC; fair: the provably fair draw; odds: the per-box odds of the case model; imageHeader: an image's
- * size read from its header bytes; webHosts: the business domains' host rules) may be imported as values.
+ * size read from its header bytes; webHosts: the business domains' host rules; invisibleChars: the
+ * invisible characters a user name may not hold) may be imported as values.
  * (scripts/check-bundles.js checks the built bundles themselves.)
  */
 import fs from 'node:fs'
@@ -10,7 +11,7 @@ import path from 'node:path'
 
 const SRC = path.resolve(__dirname, '../../src')
 /** Modules of types/ without schema code, which the app may import values from. */
-const PLAIN = ['limits', 'crypto', 'fair', 'odds', 'imageHeader', 'cities', 'webHosts']
+const PLAIN = ['limits', 'crypto', 'fair', 'odds', 'imageHeader', 'cities', 'webHosts', 'invisibleChars']
 
 function sources (dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {

@@ -4,7 +4,7 @@
  * pages on reach-bottom, reloads on a new filter and says a failure.
  */
 import { render, act, cleanup, fireEvent } from '@testing-library/react'
-import { listFoot } from '@/components/ListEnd'
+import { listFoot } from '@/components/ListEnd/listFoot'
 import Taro from '@tarojs/taro'
 import { Current, safeExecute } from '@tarojs/runtime'
 import type { UserInfo } from '~types/accounts'

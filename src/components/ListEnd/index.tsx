@@ -8,6 +8,7 @@ import { Text } from '@tarojs/components'
 import { lightObserver } from '@/stores/lightObserver'
 import { t } from '@/stores/locale'
 import EmptyState, { type EmptyStateProps } from '@/components/EmptyState'
+import { listFoot } from './listFoot'
 
 export interface ListEndProps {
   /** The rows shown so far (null/undefined: the first page has not come yet: nothing is said). */
@@ -24,16 +25,6 @@ export interface ListEndProps {
   className?: string
 }
 
-export type ListFoot = 'none' | 'loading' | 'empty' | 'more' | 'end'
-
-/** Which foot a list has: the rule, apart from its look. */
-export function listFoot ({ count, hasMore, loading, more }: Pick<ListEndProps, 'count' | 'hasMore' | 'loading' | 'more'>): ListFoot {
-  if (loading) return 'loading'
-  if (count === null || count === undefined) return 'none'
-  if (count === 0) return 'empty'
-  if (hasMore) return more ? 'more' : 'none'
-  return 'end'
-}
 
 function ListEnd (props: ListEndProps) {
   const foot = listFoot(props)

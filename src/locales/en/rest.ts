@@ -1041,6 +1041,7 @@ const rest: RestDict = {
       show: { words: 'Blocked words changed', hide: 'Post hidden', restore: 'Post restored' }
     },
     field: {
+      webDomains: 'Business domains',
       role: 'Role',
       status: 'Status',
       priceCents: 'Price per box',

@@ -1041,6 +1041,7 @@ const rest = {
       show: { words: '修改屏蔽词', hide: '隐藏晒单', restore: '恢复晒单' }
     },
     field: {
+      webDomains: '业务域名',
       role: '角色',
       status: '状态',
       priceCents: '单盒价格',

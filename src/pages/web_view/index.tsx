@@ -1,7 +1,6 @@
 // first: the agreements' texts (H5: the rest of the dictionary, src/locales/documents.h5.ts; the
 // mini-program: only these texts, the rest being in the subpackage, src/locales/documents.weapp.ts)
 import '@/locales/documents'
-import { useEffect, useState } from 'react'
 import { Text, View, WebView } from '@tarojs/components'
 import { useRouter } from '@tarojs/taro'
 import { observer } from '@/stores/mobx'
@@ -13,6 +12,7 @@ import { capabilitiesStore } from '@/stores/capabilities'
 import { t } from '@/stores/locale'
 import { webDomainsKnown, webHostOf, webViewAllows } from '@/stores/webDomains'
 import { isValidExternal, type AgreementKind } from '@/utils/navigation'
+import { useRemote } from '@/utils/useRemote'
 import './index.scss'
 
 const DOCS: Record<AgreementKind, () => { title: string; body: string }> = {
@@ -45,12 +45,10 @@ function WebViewPage () {
   const { params } = useRouter()
   const doc = params.doc as AgreementKind | undefined
   const url = params.url ? decoded(params.url) : ''
-  // the list arrives with the public settings (asked once; a failure leaves only the shop's own origin)
-  const [asked, setAsked] = useState(() => webDomainsKnown())
-  useEffect(() => {
-    if (asked || !url) return
-    capabilitiesStore.ensure().catch(() => undefined).finally(() => setAsked(true))
-  }, [])
+  // the list arrives with the public settings (asked once, through the one loading hook; a failure
+  // leaves only the shop's own origin)
+  const settings = useRemote(() => capabilitiesStore.ensure(), [], { enabled: !!url && !webDomainsKnown() })
+  const asked = settings.data !== undefined || settings.failed
 
   if (doc && doc in DOCS) {
     const { title, body } = DOCS[doc]()
