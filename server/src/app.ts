@@ -3,7 +3,7 @@
  * Everything outside (database, providers, clock, logger) can be injected, which is how the tests run.
  */
 import { randomUUID } from 'node:crypto'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { REQUEST_ID_PATTERN } from '../../types/limits'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config, TrustProxy } from './config'
@@ -156,7 +156,8 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? false,
     // production logs every request; development only when LOG_LEVEL asks (config.ts requestLogs)
-    disableRequestLogging: !config.requestLogs,
+    // (through LogController: Fastify 5.12 deprecates the top-level disableRequestLogging)
+    logController: new LogController({ disableRequestLogging: !config.requestLogs }),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,

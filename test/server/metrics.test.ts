@@ -147,14 +147,14 @@ describe.each(testDialects())('metrics on %s', (dialect) => {
 
     const before = (await scrape()).samples
     expect((await buy(t.app, buyer, { caseId, slots: [3] })).body.code).toBe(200)
-    // the same slot again: sold (409)
-    expect((await buy(t.app, buyer, { caseId, slots: [3] })).body).toMatchObject({ code: 409, data: { slot: 3 } })
+    // the same slot again: sold (409), and to this very buyer (issue 48: slot.soldToYou, not "sold")
+    expect((await buy(t.app, buyer, { caseId, slots: [3] })).body).toMatchObject({ code: 409, data: { slot: 3, boughtByYou: expect.any(Object) } })
     const after = (await scrape()).samples
     const moved = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels)
 
     expect(moved('pickbox_purchases_total')).toBe(1)
     expect(moved('pickbox_purchase_refusals_total')).toBe(1)
-    expect(moved('pickbox_purchase_refusals_total', { reason: 'slot.sold', code: '409' })).toBe(1)
+    expect(moved('pickbox_purchase_refusals_total', { reason: 'slot.soldToYou', code: '409' })).toBe(1)
     expect(moved('pickbox_http_requests_total', { ...route, status: '200', code: '200' })).toBe(1)
     expect(moved('pickbox_http_requests_total', { ...route, status: '200', code: '409' })).toBe(1)
     expect(moved('pickbox_http_request_duration_seconds_count', route)).toBe(2)
