@@ -10,8 +10,18 @@ import { postRoute } from './request'
 
 type R = typeof aiRoutes
 
-/** An image the provider can fetch: an absolute URL (a path of ours gets this page's origin). */
-export function imageFile (url: string, origin = typeof location === 'undefined' ? '' : location.origin): AiFile {
+/**
+ * Where the shop's own paths are served from: the API base's origin when the base is absolute (the
+ * mini-program, whose `location` is Taro's stand-in https://taro.com, not the shop), else this page's.
+ */
+function shopOrigin (): string {
+  const base = /^(https?:\/\/[^/]+)/i.exec(getConfig().apiBase)
+  if (base) return base[1]
+  return typeof location === 'undefined' ? '' : location.origin
+}
+
+/** An image the provider can fetch: an absolute URL (a path of ours gets the shop's origin). */
+export function imageFile (url: string, origin = shopOrigin()): AiFile {
   const absolute = /^https?:\/\//i.test(url) ? url : `${origin}${url.startsWith('/') ? '' : '/'}${url}`
   return { type: 'image', transfer_method: 'remote_url', url: absolute }
 }

@@ -64,3 +64,19 @@ test('AI payload rules: images by URL made absolute, the app id as user, an empt
   expect(sent[0]).toMatchObject({ query: 'q', prompt: 'p', conversation_id: '', user: 'blindbox-shop', files: [{ type: 'image', transfer_method: 'remote_url', url: expect.stringMatching(/\/media\/u\/ab\.png$/) }] })
   expect(sent[1]).toEqual({ query: '星际旅人', from: 'zh', to: 'en', conversation_id: '', user: 'blindbox-shop' })
 })
+
+test("a path of ours gets the API base's origin when the base is absolute (the mini-program's location is Taro's stand-in, not the shop)", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { imageFile } = require('@/services/ai') as typeof import('@/services/ai')
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const config = require('@/config') as typeof import('@/config')
+  const real = config.getConfig()
+  const spy = jest.spyOn(config, 'getConfig').mockReturnValue({ ...real, apiBase: 'https://api.shop.test/dev-api' })
+  try {
+    expect(imageFile('/media/u/ab.png').url).toBe('https://api.shop.test/media/u/ab.png')
+  } finally {
+    spy.mockRestore()
+  }
+  // a relative base (H5 on the shop's own origin): this page's origin
+  expect(imageFile('/media/u/ab.png').url).toBe(`${location.origin}/media/u/ab.png`)
+})

@@ -296,7 +296,10 @@ function createHarness () {
     let aborted = false
     onNetwork((release) => {
       if (aborted) { release(); return }
-      req = http.request(r.deliver, { method, headers: { ...opts.header } }, (res) => {
+      // the Host the URL names, as any HTTP client sends it (RFC 9110 section 7.2): WeChat's request to
+      // the listed https://api.shop.test reaches the shop with Host: api.shop.test, not the local address
+      const host = r.deliver === r.url ? {} : { host: r.url.host }
+      req = http.request(r.deliver, { method, headers: { ...opts.header, ...host } }, (res) => {
         const chunks = []
         res.on('data', c => { chunks.push(c) })
         res.on('end', () => {
@@ -330,7 +333,7 @@ function createHarness () {
     state.downloads.push({ url: r.url.pathname + r.url.search, header: opts.header })
     let req = null
     onNetwork((release) => {
-      req = http.request(r.deliver, { method: 'GET', headers: { ...opts.header } }, (res) => {
+      req = http.request(r.deliver, { method: 'GET', headers: { ...opts.header, ...(r.deliver === r.url ? {} : { host: r.url.host }) } }, (res) => {
         const chunks = []
         res.on('data', c => chunks.push(c))
         res.on('end', () => {
@@ -383,7 +386,7 @@ function createHarness () {
     state.uploads.push({ url: r.url.pathname, name: opts.name, header: opts.header, bytes: bytes.length })
     let req = null
     onNetwork((release) => {
-      req = http.request(r.deliver, { method: 'POST', headers: { ...opts.header, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length } }, (res) => {
+      req = http.request(r.deliver, { method: 'POST', headers: { ...opts.header, ...(r.deliver === r.url ? {} : { host: r.url.host }), 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length } }, (res) => {
         const chunks = []
         res.on('data', c => chunks.push(c))
         res.on('end', () => {

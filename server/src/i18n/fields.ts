@@ -137,6 +137,10 @@ const ON_ROUTE: Record<string, Record<string, Label>> = {
   '/api/operator/webDomainsSave': {
     domains: { zh: '业务域名', en: 'Business domains' }
   },
+  // the pictures an AI call hands its provider (security/fetchableUrl.ts refuses some by field)
+  '/api/AiAnalysis': { 'files.url': { zh: '图片', en: 'Picture' } },
+  '/api/questionRecognize': { 'files.url': { zh: '图片', en: 'Picture' } },
+  '/api/pic2word': { file: { zh: '图片', en: 'Picture' } },
   '/api/operator/salesReport': SALES_RANGE,
   '/api/operator/salesReportExport': SALES_RANGE
 }

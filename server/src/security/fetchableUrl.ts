@@ -118,6 +118,8 @@ export interface FetchableCheck {
   resolve: ResolveHost
 }
 
+const hostOf = (origin: string) => { try { return new URL(origin).host } catch { return null } }
+
 /** null when a provider may fetch the URL; else why not. */
 export async function refuseUnfetchable (text: string, check: FetchableCheck): Promise<UrlRefusal | null> {
   let url: URL
@@ -127,7 +129,8 @@ export async function refuseUnfetchable (text: string, check: FetchableCheck): P
     return 'https'
   }
   if (url.username || url.password || /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*@/i.test(text)) return 'credentials'
-  if (!check.production && url.origin === check.ownOrigin && OWN_MEDIA_PATH.test(url.pathname) && !url.search) return null
+  // the host as the request named it (a proxy in front may end TLS, so the scheme is not compared)
+  if (!check.production && url.host === hostOf(check.ownOrigin) && OWN_MEDIA_PATH.test(url.pathname) && !url.search) return null
   if (url.protocol !== 'https:') return 'https'
   if (url.port !== '') return 'port'
   const host = url.hostname
