@@ -140,7 +140,7 @@ const ON_ROUTE: Record<string, Record<string, Label>> = {
   // the pictures an AI call hands its provider (security/fetchableUrl.ts refuses some by field)
   '/api/AiAnalysis': { 'files.url': { zh: '图片', en: 'Picture' } },
   '/api/questionRecognize': { 'files.url': { zh: '图片', en: 'Picture' } },
-  '/api/pic2word': { file: { zh: '图片', en: 'Picture' } },
+  '/api/pic/pic2word': { file: { zh: '图片', en: 'Picture' } },
   '/api/operator/salesReport': SALES_RANGE,
   '/api/operator/salesReportExport': SALES_RANGE
 }
