@@ -183,7 +183,7 @@ async function run ({ base, smtp }) {
     // ... refused while cash is held (it names the amount), also before any confirmation ...
     await input('delete-password').fill('second-pass')
     await page.locator('.delete-account').click()
-    await page.getByText(/still holds .* yuan of cash: withdraw it before deleting/).first().waitFor()
+    await page.getByText(/still holds ¥\S+ of cash: withdraw it before deleting/).first().waitFor()
 
     // ... and done for an account with nothing left and no password: a code to its address proves it
     // is the owner; the phone lands on the login page, and the address can sign up anew
