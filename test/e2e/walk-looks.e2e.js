@@ -13,7 +13,7 @@ const { openPhonePage, passwordLogin } = require('./browser')
 const { api } = require('./api')
 
 /** Words of the Latin alphabet an operator may legitimately see in Chinese: names and formats. */
-const ALLOWED = new Set(['Excel', 'PDF', 'SHA', 'ID', 'AI', 'URL', 'HTTPS', 'SMTP', 'SMS', 'QR', 'WebP', 'PNG', 'JPEG', 'OK', 'MB', 'KB'])
+const ALLOWED = new Set(['Excel', 'PDF', 'SHA', 'ID', 'AI', 'URL', 'HTTPS', 'https', 'SMTP', 'SMS', 'QR', 'WebP', 'PNG', 'JPEG', 'OK', 'MB', 'KB'])
 
 async function editorInChinese (base) {
   const { page, errors, close, input, shot } = await openPhonePage({ locale: 'zh-CN' })
@@ -32,14 +32,15 @@ async function editorInChinese (base) {
       const words = await page.evaluate(() => {
         const own = []
         const walk = el => {
-          if (el.matches?.('input, textarea, .audit-entry__actor, .audit-chip, .audit-diff__values, .audit-entry__context, .data-grid__row:not(.data-grid__row--head), .sales-series__name, .op-service__env, .series-card__title, .op-pickup-point, .shipment, .wq-item, .cq-item, .moderation-item, .moderation-words, .op-user, .op-recipe__name, .series-list, .op-event, .review-item')) return
+          if (el.matches?.('input, textarea, .audit-entry__actor, .audit-chip, .audit-diff__values, .audit-entry__context, .data-grid__row:not(.data-grid__row--head), .sales-series__name, .op-service__env, .series-card__title, .op-pickup-point, .shipment, .wq-item, .cq-row__user, .cq-row__text, .cq-detail__user, .cq-detail__text, .cq-reply__text, .moderation-item, .moderation-words, .op-user, .op-recipe__name, .series-list, .op-event, .review-item')) return
           for (const n of el.childNodes) {
             if (n.nodeType === 3) own.push(n.textContent)
             else if (n.nodeType === 1 && getComputedStyle(n).display !== 'none') walk(n)
           }
         }
         walk(document.querySelector('.taro_page_show .page-shell') || document.body)
-        return own.join(' ').match(/[A-Za-z][A-Za-z_]+/g) ?? []
+        // a host name given as an example (shop.example.com) is a format, not a word
+        return own.join(' ').replace(/[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+/g, ' ').match(/[A-Za-z][A-Za-z_]+/g) ?? []
       })
       const bad = [...new Set(words)].filter(w => !ALLOWED.has(w))
       if (bad.length) leaks[cls] = bad
