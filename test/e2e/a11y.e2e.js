@@ -93,8 +93,9 @@ const textProblems = page => page.evaluate(() => {
   const problems = []
   const wide = document.documentElement.scrollWidth - window.innerWidth
   if (wide > 0) problems.push(`the page is ${wide}px wider than the screen`)
-  // text clipped by a box that ends inside the screen (a row of chips that scrolls sideways) is not past the screen
-  const clipped = el => { for (let e = el.parentElement; e && e !== document.body; e = e.parentElement) { if (getComputedStyle(e).overflowX !== 'visible' && e.getBoundingClientRect().right <= window.innerWidth + 1) return true } return false }
+  // text clipped by a box that ends inside the screen (a row of chips that scrolls sideways, a title cut
+  // with an ellipsis by its own box) is not past the screen
+  const clipped = el => { for (let e = el; e && e !== document.body; e = e.parentElement) { if (getComputedStyle(e).overflowX !== 'visible' && e.getBoundingClientRect().right <= window.innerWidth + 1) return true } return false }
   // every line of every text (a decoration hidden from screen readers still must not cover words)
   const fixed = el => { for (let e = el; e; e = e.parentElement) { const p = getComputedStyle(e).position; if (p === 'fixed' || p === 'sticky') return e } return null }
   // what of a box can be seen: inside every box that clips it (its own too: a text clamped to two lines)
