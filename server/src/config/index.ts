@@ -12,8 +12,8 @@ export type NodeEnv = 'development' | 'production' | 'test'
 /** `false`: use the socket address; `true`: trust every proxy; a number: hops; a list: trusted proxies. */
 export type TrustProxy = boolean | number | string[]
 
-import type { EventsConfig } from './domain/events'
-import type { S3Settings } from './providers/s3'
+import type { EventsConfig } from '../domain/events'
+import type { S3Settings } from '../providers/s3'
 
 export interface WeChatConfig {
   /** Mini-program credentials (code2session, URL links). */
