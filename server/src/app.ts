@@ -155,7 +155,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
 
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? false,
-    // production logs every request; development only when LOG_LEVEL asks (config.ts requestLogs)
+    // production logs every request; development only when LOG_LEVEL asks (config/server.ts requestLogs)
     // (through LogController: Fastify 5.12 deprecates the top-level disableRequestLogging)
     logController: new LogController({ disableRequestLogging: !config.requestLogs }),
     trustProxy: trustProxyOption(config.trustProxy),

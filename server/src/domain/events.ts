@@ -15,6 +15,7 @@ import { EVENT_LIMITS } from '../../../types/limits'
 import type { EventDetail, EventListResult, EventSaveRequest, LaunchEvent, OperatorEvent, OperatorEventListResult, ReminderChannel, ReminderView } from '../../../types/events'
 import type { Database, EventRemindersTable, LaunchEventsTable } from '../db/schema'
 import type { AppContext } from '../context'
+import type { EventsConfig } from '../config'
 import { iso, type Clock } from '../clock'
 import { dialectOf, forUpdate } from '../db/lock'
 import { ApiFailure, fail } from '../http/envelope'
@@ -262,16 +263,7 @@ export interface ReminderSenders {
   events: EventsConfig
 }
 
-export interface EventsConfig {
-  /** WECHAT_EVENT_TEMPLATE_ID: the subscription message template (none: no WeChat reminders). */
-  wechatTemplateId?: string
-  /** WECHAT_EVENT_TEMPLATE_KEYS: the template's keywords for the title, the time, the venue and a note. */
-  wechatTemplateKeys: [string, string, string, string]
-  /** WECHAT_MINIPROGRAM_STATE: which version of the mini-program a message opens. */
-  miniProgramState: 'developer' | 'trial' | 'formal'
-  /** EVENT_REMINDER_SWEEP_MS: how often due reminders are looked for. */
-  sweepMs: number
-}
+export type { EventsConfig }
 
 const TEXT = {
   zh: {

@@ -21,18 +21,10 @@
  * keys, never the signature.
  */
 import { createHash, createHmac } from 'node:crypto'
+import type { S3Settings } from '../config'
 import { ProviderUnavailableError } from './errors'
 
-export interface S3Settings {
-  /** The service's origin, e.g. https://s3.amazonaws.com or http://127.0.0.1:9000 (MinIO). */
-  endpoint: string
-  region: string
-  bucket: string
-  accessKeyId: string
-  secretAccessKey: string
-  /** true: https://endpoint/bucket/key; false: https://bucket.endpoint/key (virtual-hosted). */
-  forcePathStyle: boolean
-}
+export type { S3Settings }
 
 /** How long one request may take, body included. */
 export const S3_TIMEOUT_MS = 15_000

@@ -9,7 +9,7 @@ export type Known = { settings: LoginSettings | null; helpers: HelpersAvailable 
 
 /**
  * Each third-party service, whether this server has it, and the environment variables that turn it
- * on (server/src/config.ts, .env.example). The one place in the app that names configuration: the
+ * on (server/src/config/, .env.example). The one place in the app that names configuration: the
  * operators' Settings tab. A shopper never sees these words; their pages hide what is off.
  */
 export const SERVICES: Array<{ key: string; env: string[]; on?: (k: Known) => boolean | undefined; devLog?: (k: Known) => boolean }> = [
