@@ -12,7 +12,7 @@ import { AudioPlayer } from '@/utils/audio'
 import { toast } from '@/utils/feedback'
 import { useTaskPoll } from '@/utils/useTaskPoll'
 import TaskProgress from './TaskProgress'
-import { useHelpers } from './useHelpers'
+import { useHelpers } from '@/utils/useHelpers'
 import { decorativeImage } from '@/utils/format'
 import './tasks.scss'
 

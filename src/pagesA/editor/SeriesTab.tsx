@@ -22,7 +22,7 @@ import {
 } from '@/utils/seriesForm'
 import { visionApi } from '@/services/vision'
 import ImagePicker from './ImagePicker'
-import { notConfigured, useHelpers } from './useHelpers'
+import { notConfigured, useHelpers } from '@/utils/useHelpers'
 import PromoTasks from './PromoTasks'
 import OpenAheadPanel from './OpenAheadPanel'
 import { formPrint } from './seriesForm'

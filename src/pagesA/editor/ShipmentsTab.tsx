@@ -17,7 +17,7 @@ import { trackingCandidates, type TrackingCandidate } from '@/utils/trackingNumb
 import { useRemote } from '@/utils/useRemote'
 import PackingSlip from './PackingSlip'
 import PhotoButton from '@/components/PhotoButton'
-import { notConfigured, useHelpers } from './useHelpers'
+import { notConfigured, useHelpers } from '@/utils/useHelpers'
 import { SHIPMENTS_PAGE_SIZE, carrierName } from './shipmentList'
 import { mailSentToast } from './mailOutcome'
 import './shipments.scss'
