@@ -11,8 +11,8 @@
  */
 import { localeStore, t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
-import { formatCents, formatPpm } from './format'
-import { carrierKey, isCommonCarrier } from './shipping'
+import { formatCents, formatPpm } from '@/utils/format'
+import { carrierKey, isCommonCarrier } from '@/utils/shipping'
 
 export type DiffKind = 'changed' | 'added' | 'removed'
 export interface DiffRow {
