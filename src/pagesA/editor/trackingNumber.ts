@@ -7,7 +7,7 @@
  * the UPU S10 shape of EMS), and at the usual 12 to 15 characters.
  */
 import { AFTER_DRAW_LIMITS } from '~types/limits'
-import type { CommonCarrier } from '@/utils/shipping'
+import type { CommonCarrier } from './shipping'
 
 const TRACKING_RE = new RegExp(AFTER_DRAW_LIMITS.trackingNoPattern)
 const LABEL_WORD = /运单|单号|快递单|面单|waybill|tracking|awb|no\.?|号码/i
