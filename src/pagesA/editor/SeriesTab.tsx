@@ -25,7 +25,7 @@ import ImagePicker from './ImagePicker'
 import { notConfigured, useHelpers } from '@/utils/useHelpers'
 import PromoTasks from './PromoTasks'
 import OpenAheadPanel from './OpenAheadPanel'
-import { formPrint } from './seriesForm'
+import { formPrint } from './seriesPrint'
 import './SeriesTab.scss'
 
 import { reveal } from '@/utils/reveal'
