@@ -19,7 +19,7 @@ import { useRemote } from '@/utils/useRemote'
 import {
   emptyDesign, emptySeriesForm, formOfSeries, oddsPreview, seriesRequest, validateSeries,
   type DesignForm, type SeriesErrors, type SeriesForm
-} from '@/utils/seriesForm'
+} from './seriesForm'
 import { visionApi } from '@/services/vision'
 import ImagePicker from './ImagePicker'
 import { notConfigured, useHelpers } from '@/utils/useHelpers'

@@ -11,7 +11,7 @@ import type { EditorSeries, EditorSeriesSaveRequest, EditorSeriesStatus } from '
 import type { Rarity } from '~types/shop'
 import type { MessageKey } from '@/locales/types'
 import { t } from '@/stores/locale'
-import { parseYuan } from './format'
+import { parseYuan } from '@/utils/format'
 
 export interface DesignForm {
   /** A key for the list while the design has no id yet. */
