@@ -135,7 +135,7 @@ async function run ({ base, fakes }) {
       assert.deepEqual(logins, [])
       assert.equal(new URL(w.page.url()).searchParams.get('code'), null, 'the code left the address bar')
 
-      // the flow's code (src/utils/wechatOAuth.ts) is a chunk of its own: not fetched until it runs
+      // the flow's code (src/pages/login/wechatOAuth.ts) is a chunk of its own: not fetched until it runs
       const flowChunks = []
       w.page.on('request', r => { if (/\/js\/wechat-oauth\.\w+\.js$/.test(new URL(r.url()).pathname)) flowChunks.push(r.url()) })
       await w.page.goto(`${base}/pages/login/index`, { waitUntil: 'networkidle' })

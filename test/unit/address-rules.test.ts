@@ -6,7 +6,7 @@
 import { localeStore } from '@/stores/locale'
 import { addressProblems, type Draft } from '@/components/ShipSheet/address'
 import { maskPhone } from '@/utils/format'
-import { complaintRequest } from '@/utils/complaintForm'
+import { complaintRequest } from '@/pagesA/profile/complaintForm'
 
 const draft: Draft = { name: '李雷', phone: '13800138000', region: '', area: { province: '广东省', city: '深圳市', district: '南山区' }, detail: '科技园 1 号', isDefault: false }
 

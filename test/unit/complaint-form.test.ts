@@ -9,7 +9,7 @@ import addFormats from 'ajv-formats'
 import type { TSchema } from 'typebox'
 import { COMPLAINT_LIMITS } from '../../types/limits'
 import { localeStore } from '@/stores/locale'
-import { complaintRequest, emptyComplaintForm, validateComplaint, type ComplaintForm } from '@/utils/complaintForm'
+import { complaintRequest, emptyComplaintForm, validateComplaint, type ComplaintForm } from '@/pagesA/profile/complaintForm'
 
 // TypeBox needs TextEncoder, which jsdom does not have: given before the contract's module is loaded
 Object.assign(globalThis, { TextEncoder, TextDecoder })

@@ -1,11 +1,11 @@
 /**
- * The launch event page's travel rules (src/pagesA/event/travel.ts): which day is asked, and what the
+ * The launch event page's travel rules (src/utils/travel.ts): which day is asked, and what the
  * page says instead when a query cannot be asked (same city, no airport, a day past, tickets not on
  * sale yet: 12306 sells 15 days ahead), so the page never sends a query the server would refuse.
  */
 import { CITIES, cityOf } from '~types/cities'
 import { TRAVEL_LIMITS } from '~types/limits'
-import { addDays, chinaClock, chinaDay, flightPlan, trainPlan } from '@/pagesA/event/travel'
+import { addDays, chinaClock, chinaDay, flightPlan, trainPlan } from '@/utils/travel'
 
 const beijing = cityOf('北京')!
 const shanghai = cityOf('上海')!

@@ -1,6 +1,6 @@
 /** The long-press helper (350 ms, 10 px) and the component interaction helper with the spec's messages. */
-import { callComponent, ComponentCallError } from '@/utils/componentCall'
-import { LONG_PRESS_MS, LONG_PRESS_TOLERANCE_PX, longPress } from '@/utils/longPress'
+import { callComponent, ComponentCallError } from '@/pagesA/blind_box_detail/componentCall'
+import { LONG_PRESS_MS, LONG_PRESS_TOLERANCE_PX, longPress } from '@/pagesA/blind_box_detail/longPress'
 import { localeStore } from '@/stores/locale'
 
 const at = (x: number, y: number) => ({ touches: [{ clientX: x, clientY: y }], changedTouches: [{ clientX: x, clientY: y }] })

@@ -4,7 +4,7 @@
  */
 import { localeStore } from '@/stores/locale'
 import { mailSentToast, replyToast } from '@/pagesA/editor/mailOutcome'
-import { contactHint } from '@/utils/complaintForm'
+import { contactHint } from '@/pagesA/profile/complaintForm'
 import type { LoginSettings } from '~types/accounts'
 
 afterEach(() => { localeStore.setLocale('zh') })

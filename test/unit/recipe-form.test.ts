@@ -10,8 +10,8 @@ import addFormats from 'ajv-formats'
 import type { TSchema } from 'typebox'
 import { poolOddsPpm } from '../../types/fair'
 import { localeStore } from '@/stores/locale'
-import { emptyRecipeForm, poolPreview, recipeRequest, validateRecipe, type RecipeForm } from '@/utils/recipeForm'
-import { auditDiff, fieldLabel, formatAuditValue } from '@/utils/auditDiff'
+import { emptyRecipeForm, poolPreview, recipeRequest, validateRecipe, type RecipeForm } from '@/pagesA/editor/recipeForm'
+import { auditDiff, fieldLabel, formatAuditValue } from '@/pagesA/editor/auditDiff'
 
 const DESIGNS = [{ id: 11, rarity: 'regular' as const }, { id: 12, rarity: 'rare' as const }, { id: 13, rarity: 'hidden' as const }]
 const valid: RecipeForm = { ...emptyRecipeForm(3), nameZh: '升级', nameEn: 'Level up', count: '3', pool: [{ designId: 12, weight: '2' }, { designId: 13, weight: '1' }] }

@@ -3,7 +3,7 @@
  * seriesList request it asks; broken params from a shared link are ignored, never an error.
  */
 import { EMPTY_FINDER, addressQuery, filterCount, finderFromParams, finderParams, finderRequest, queryString } from '@/pagesA/home/finder'
-import { splitTags } from '@/utils/seriesForm'
+import { splitTags } from '@/pagesA/editor/seriesForm'
 
 describe('the finder state', () => {
   test('round trip through query params', () => {

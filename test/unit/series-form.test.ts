@@ -12,7 +12,7 @@ import addFormats from 'ajv-formats'
 import type { TSchema } from 'typebox'
 import { seriesOdds } from '../../types/odds'
 import { localeStore } from '@/stores/locale'
-import { emptyDesign, emptySeriesForm, oddsPreview, parsePercent, seriesRequest, validateSeries, type SeriesForm } from '@/utils/seriesForm'
+import { emptyDesign, emptySeriesForm, oddsPreview, parsePercent, seriesRequest, validateSeries, type SeriesForm } from '@/pagesA/editor/seriesForm'
 import { checkPickedFile, uploadAnswer, UploadError } from '@/services/upload'
 import { ApiError } from '@/services/errors'
 import { parseYuan } from '@/utils/format'
@@ -124,7 +124,7 @@ test('uploads: the picked file is checked before it is sent, and the answer is r
 
 test('the audit log shows a series change design by design, named in the user\'s language', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { auditDiff, fieldLabel } = require('@/utils/auditDiff') as typeof import('@/utils/auditDiff')
+  const { auditDiff, fieldLabel } = require('@/pagesA/editor/auditDiff') as typeof import('@/pagesA/editor/auditDiff')
   const d = (id: number, en: string, image: string | null) => ({ id, name: { zh: '款', en }, rarity: 'regular', image, referenceValueCents: 4500, recycleValueCents: 1000 })
   const before = { title: { zh: '星', en: 'Stars' }, designs: [d(1, 'One', null), d(2, 'Two', IMG)] }
   const after = { title: { zh: '星', en: 'Stars' }, designs: [d(1, 'Uno', IMG), d(2, 'Two', IMG)] }

@@ -7,7 +7,7 @@
 import { render, act, cleanup } from '@testing-library/react'
 import { useEffect } from 'react'
 import { pollTask, type PollEnd } from '@/utils/taskPoller'
-import { useTaskPoll } from '@/utils/useTaskPoll'
+import { useTaskPoll } from '@/pagesA/editor/useTaskPoll'
 import { isFatalTaskError, judgePdf, judgeStatus, tasksApi, videoBody } from '@/services/tasks'
 import { ApiError, RequestError } from '@/services/errors'
 import * as request from '@/services/request'

@@ -8,7 +8,7 @@ import Taro from '@tarojs/taro'
 import * as request from '@/services/request'
 import { localeStore } from '@/stores/locale'
 import { OCR_URL, pic2wordBody, PromptError, SCREENSHOT_URL, visionApi, word2picBody } from '@/services/vision'
-import { trackingCandidates } from '@/utils/trackingNumber'
+import { trackingCandidates } from '@/pagesA/editor/trackingNumber'
 import { VISION_LIMITS } from '~types/limits'
 
 beforeEach(() => localeStore.setLocale('en'))

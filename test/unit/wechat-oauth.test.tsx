@@ -1,5 +1,5 @@
 /**
- * H5 login through WeChat web OAuth (src/utils/wechatOAuth.ts and the login page): the button shows
+ * H5 login through WeChat web OAuth (src/pages/login/wechatOAuth.ts and the login page): the button shows
  * only when the shop has it configured; a tap (after agreeing) asks the server for the authorize URL
  * and goes there with the state kept; back on the page, a matching state logs in (POST /login/wechat,
  * or GET /login/openid for the silent scope), a foreign or stale state is refused without a call, no
@@ -15,7 +15,7 @@ import { tokenStorage } from '@/services/token'
 import { browser } from '@/utils/browser'
 import LoginPage from '@/pages/login/index'
 import { registerKinds } from '@/pages/login/modes'
-import { WECHAT_OAUTH_KEY, WECHAT_OAUTH_TTL_MS, readOAuthReturn } from '@/utils/wechatOAuth'
+import { WECHAT_OAUTH_KEY, WECHAT_OAUTH_TTL_MS, readOAuthReturn } from '@/pages/login/wechatOAuth'
 import { WECHAT_RETURNING_KEY, forgetSilentLogin, inWeChatBrowser } from '@/utils/wechatBrowser'
 
 const ok = () => Promise.resolve({ errMsg: 'ok' }) as never

@@ -21,7 +21,7 @@ import { agreementLink, navigate } from '@/utils/navigation'
 import { takeReturn } from '@/utils/loginReturn'
 import { useCountdown } from '@/utils/useCountdown'
 import { forgetSilentLogin, inWeChatBrowser, mayLogInSilently } from '@/utils/wechatBrowser'
-import { loadWechatOAuth } from '@/utils/wechatOAuthApi'
+import { loadWechatOAuth } from './wechatOAuthApi'
 import {
   accountKind, checkEmail, checkPhone, normalizePhone, PHONE_INPUT_MAX, PHONE_INPUT_TYPE, validateLogin,
   type FieldErrors, type FieldName, type LoginForm, type LoginMode

@@ -23,7 +23,7 @@ import { dialog, loading, toast } from '@/utils/feedback'
 import { tr } from '@/utils/format'
 import { useRemote } from '@/utils/useRemote'
 import type { MessageKey } from '@/locales/types'
-import { chinaClock } from '../event/travel'
+import { chinaClock } from '@/utils/travel'
 
 interface Draft {
   id?: number

@@ -15,7 +15,7 @@ import { formatPpm, tr, a11yControl } from '@/utils/format'
 import {
   emptyRecipeForm, formOfRecipe, poolPreview, recipeRequest, validateRecipe,
   type RecipeErrors, type RecipeField, type RecipeForm
-} from '@/utils/recipeForm'
+} from './recipeForm'
 import './RecipesTab.scss'
 import { reveal } from '@/utils/reveal'
 import { useRemote } from '@/utils/useRemote'

@@ -3,7 +3,7 @@ import { observer } from '@/stores/mobx'
 import { TASK_POLL_MS } from '~types/limits'
 import { t } from '@/stores/locale'
 import { errorMessage } from '@/services/request'
-import type { TaskView } from '@/utils/useTaskPoll'
+import type { TaskView } from './useTaskPoll'
 
 export interface TaskProgressProps<T> {
   view: TaskView<T>

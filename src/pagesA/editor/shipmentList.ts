@@ -3,7 +3,7 @@
  * Refresh can update that module in place (test/unit/fast-refresh-boundaries.test.ts).
  */
 import { t } from '@/stores/locale'
-import { carrierKey, isCommonCarrier } from '@/utils/shipping'
+import { carrierKey, isCommonCarrier } from './shipping'
 
 export const SHIPMENTS_PAGE_SIZE = 10
 

@@ -34,7 +34,7 @@ import { mediaUrl } from '@/utils/media'
 import { readVariable, writeVariable } from '@/utils/storage'
 import { serverNow, syncServerClock } from '@/utils/serverClock'
 import { useRemote, type Remote } from '@/utils/useRemote'
-import { addDays, chinaClock, chinaDay, flightPlan, trainPlan, type TravelBlock } from './travel'
+import { addDays, chinaClock, chinaDay, flightPlan, trainPlan, type TravelBlock } from '@/utils/travel'
 import './index.scss'
 
 /** The city the shopper travels from, remembered on the device. */

@@ -16,7 +16,7 @@ import ContactPanel from './ContactPanel'
 import WechatContact from './WechatContact'
 import OrdersPanel from './OrdersPanel'
 import './index.scss'
-import { avatarInitial } from '@/utils/initial'
+import { avatarInitial } from './initial'
 import { maskPhone } from '@/utils/format'
 
 /**

@@ -2,20 +2,21 @@
 import '@/locales/full'
 import { useState } from 'react'
 import Taro, { useDidShow } from '@tarojs/taro'
-import { View, Text, Input, Picker } from '@tarojs/components'
+import { View, Text, Input } from '@tarojs/components'
 import { observer } from '@/stores/mobx'
 import { withPageError } from '@/components/PageError/wrap'
 import type { LimitKind, LimitView, SecurityOverview } from '~types/security'
-import { CORRECTION_REASON_MAX, LOGIN_LIMITS } from '~types/limits'
+import { LOGIN_LIMITS } from '~types/limits'
 import PageShell from '@/components/PageShell'
 import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
-import GuardianConsent from '@/components/GuardianConsent'
+import SessionsSection from './SessionsSection'
+import AgeSection from './AgeSection'
 import { securityApi } from '@/services/security'
 import { errorMessage } from '@/services/request'
 import { ApiError } from '@/services/errors'
 import { sessionStore } from '@/stores/session'
-import { localeStore, t } from '@/stores/locale'
+import { t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { AMOUNT_INPUT_TYPE, formatCents, formatTime } from '@/utils/format'
 import { loginToContinue } from '@/utils/loginReturn'
@@ -36,16 +37,6 @@ const refusedField = (e: unknown): string | undefined => {
 
 const limitText = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2).replace(/\.00$/, ''))
 
-/** The app a session came from, in words (the APP_TYPE header as sent when it is not one of ours). */
-function appLabel (appType: string | null): string | null {
-  if (appType === 'h5') return t('security.appH5')
-  if (appType === 'weapp') return t('security.appWeapp')
-  return appType
-}
-
-/** Today in China (UTC+8), YYYY-MM-DD: the last day a birth date may be. */
-const chinaToday = () => new Date(Date.now() + 8 * 3600 * 1000).toISOString().slice(0, 10)
-
 /**
  * Account security: the bindings (phone and e-mail by code), the password (changing it ends the other
  * sessions; an account without one proves it is the owner by a code), the devices logged in (end one,
@@ -57,7 +48,6 @@ function SecurityPage () {
   const [pwOpen, setPwOpen] = useState(false)
   const [pw, setPw] = useState({ current: '', next: '', again: '' })
   const [limits, setLimitsDraft] = useState<Record<LimitKind, string>>({ daily: '', monthly: '' })
-  const [correction, setCorrection] = useState({ birthDate: '', reason: '' })
   // binding a phone or an address: which form is open, what was typed, each with its own resend wait
   const [deletePw, setDeletePw] = useState('')
   // an account without a password proves it is the owner by a code (setting a password, deleting)
@@ -199,31 +189,6 @@ function SecurityPage () {
     </View>
   )
 
-  // ---- sessions ----
-  const endOne = async (id: number, device: string) => {
-    if (!(await dialog({ message: t('security.endOneConfirm', { device }) }))) return
-    try {
-      await loading.wrap(securityApi.endSession(id))
-      toast({ message: t('security.sessionEnded'), level: 'success' })
-      await load()
-    } catch (e) { toast({ message: errorMessage(e) }) }
-  }
-  const endOthers = async () => {
-    if (!(await dialog({ message: t('security.endOthersConfirm') }))) return
-    try {
-      const { ended } = await loading.wrap(securityApi.endOthers())
-      toast({ message: t('security.othersEnded', { n: ended }), level: 'success' })
-      await load()
-    } catch (e) { toast({ message: errorMessage(e) }) }
-  }
-  const logoutAll = async () => {
-    if (!(await dialog({ message: t('security.logoutAllConfirm') }))) return
-    try {
-      await loading.wrap(securityApi.logoutAll())
-      sessionStore.clear()
-      await Taro.reLaunch({ url: ENTRY_PAGE })
-    } catch (e) { toast({ message: errorMessage(e) }) }
-  }
 
   // ---- limits ----
   const parsed = { daily: parseLimit(limits.daily), monthly: parseLimit(limits.monthly) }
@@ -304,24 +269,11 @@ function SecurityPage () {
     await Taro.reLaunch({ url: ENTRY_PAGE })
   }
 
-  // ---- correction ----
-  const sendCorrection = async () => {
-    if (!correction.birthDate) { toast({ message: t('security.pickDate') }); return }
-    if (!correction.reason.trim()) { toast({ message: t('security.reasonRequired') }); return }
-    try {
-      await loading.wrap(securityApi.requestCorrection({ birthDate: correction.birthDate, reason: correction.reason.trim() }))
-      toast({ message: t('security.correctionSent'), level: 'success' })
-      await load()
-    } catch (e) { toast({ message: errorMessage(e) }) }
-  }
-
   /** A problem beside its field (the form's own check first, then the server's). */
   const problem = (key: string, own?: string) => {
     const text = own ?? problems[key]
     return text ? <Text className={`security-error security-error-${key.replace('.', '-')}`}>{text}</Text> : null
   }
-  const { age } = data
-  const today = chinaToday()
   return (
     <PageShell className='security-page'>
       <Section title={t('security.account')} className='security-account'>
@@ -352,24 +304,7 @@ function SecurityPage () {
         )}
       </Section>
 
-      <Section title={t('security.sessions')} className='security-sessions'>
-        {data.sessions.map(s => (
-          <View key={s.id} className={`session session-${s.id} ${s.current ? 'session--current' : ''}`}>
-            <View className='session__body'>
-              <Text className='session__device'>{[s.device, appLabel(s.appType)].filter(Boolean).join(' · ')}</Text>
-              <Text className='session__meta session__ip'>{t('security.sessionMeta', { ip: s.maskedIp, at: formatTime(s.lastSeenAt) })}</Text>
-              <Text className='session__meta session__created'>{t('security.sessionCreated', { created: formatTime(s.createdAt) })}</Text>
-            </View>
-            {s.current
-              ? <Text className='session__tag'>{t('security.thisDevice')}</Text>
-              : <View className='session__end' onClick={() => { void endOne(s.id, [s.device, appLabel(s.appType)].filter(Boolean).join(' · ')) }}>{t('security.endSession')}</View>}
-          </View>
-        ))}
-        <View className='security-actions'>
-          <View className={`btn btn--ghost sessions-end-others ${data.sessions.length < 2 ? 'btn--disabled' : ''}`} onClick={() => { if (data.sessions.length > 1) void endOthers() }}>{t('security.endOthers')}</View>
-          <View className='btn btn--ghost logout-all' onClick={logoutAll}>{t('security.logoutAll')}</View>
-        </View>
-      </Section>
+      <SessionsSection sessions={data.sessions} onChanged={load} />
 
       <Section title={t('security.limits')} className='security-limits'>
         <Text className='security-hint'>{t('security.limitsRule')}</Text>
@@ -378,40 +313,7 @@ function SecurityPage () {
         <View className='btn btn--primary limits-save' onClick={saveLimits}>{t('security.limitsSave')}</View>
       </Section>
 
-      <Section title={t('security.age')} className='security-age'>
-        <View className='security-row'><Text className='security-row__label'>{t('security.birthDate')}</Text><Text className='security-row__value birth-date'>{age.birthDate ?? t('security.notRecorded')}</Text></View>
-        {age.minor && (
-          <>
-            <View className='security-row'><Text className='security-row__label'>{t('security.guardian')}</Text><Text className='security-row__value guardian-status'>{age.guardianConsent ? t('security.consentGiven') : age.guardian?.state === 'pending' ? t('security.consentPending') : t('security.consentMissing')}</Text></View>
-            {/* who consented and when; or asking for it, as on the purchase page */}
-            {age.guardian && <GuardianConsent className='security-guardian' guardian={age.guardian} onChange={() => { void load() }} />}
-            {age.minorDailyCapCents !== null && <Text className='security-hint'>{t('security.minorCap', { cap: formatCents(age.minorDailyCapCents) })}</Text>}
-          </>
-        )}
-        {data.correction
-          ? (
-            <View className={`correction correction--${data.correction.status}`}>
-              <Text className='correction__title'>{t('security.correctionTitle')}</Text>
-              <Text className='correction__line'>{data.correction.oldBirthDate} → {data.correction.newBirthDate}</Text>
-              <Text className='correction__status'>{t(`security.correction_${data.correction.status}`)}</Text>
-              {data.correction.reviewNote && <Text className='correction__line'>{data.correction.reviewNote}</Text>}
-            </View>
-            )
-          : age.birthDate && (
-            <View className='security-form correction-form'>
-              <Text className='security-hint'>{t('security.correctionRule')}</Text>
-              <Picker mode='date' value={correction.birthDate || age.birthDate} start='1900-01-01' end={today}
-                textProps={{ okText: t('feedback.confirm'), cancelText: t('feedback.cancel') }}
-                {...{ lang: localeStore.locale === 'en' ? 'en-US' : 'zh-CN' }}
-                onChange={e => { const v = String(e.detail.value); setCorrection(c => ({ ...c, birthDate: v })) }}>
-                <View className='security-input correction-date'>{correction.birthDate || t('security.pickDate')}</View>
-              </Picker>
-              <Input className='security-input correction-reason' value={correction.reason} maxlength={CORRECTION_REASON_MAX} placeholder={t('security.reasonPlaceholder')}
-                onInput={e => { const v = e.detail.value; setCorrection(c => ({ ...c, reason: v })) }} />
-              <View className='btn btn--ghost correction-send' onClick={sendCorrection}>{t('security.correctionSend')}</View>
-            </View>
-            )}
-      </Section>
+      <AgeSection age={data.age} correction={data.correction} onChanged={load} />
 
       <Section title={t('security.deleteTitle')} className='security-delete'>
         <Text className='security-hint'>{t('security.deleteRule')}</Text>

@@ -3,7 +3,7 @@ import { View, Text } from '@tarojs/components'
 import { observer } from '@/stores/mobx'
 import { UPLOAD_IMAGE_TYPES } from '~types/limits'
 import { t } from '@/stores/locale'
-import './PhotoButton.scss'
+import './index.scss'
 
 export interface PhotoButtonProps<T> {
   label: string

@@ -11,7 +11,7 @@
  */
 import { localeStore, t } from '@/stores/locale'
 import type { MessageKey } from '@/locales/types'
-import { formatCents, formatPpm } from './format'
+import { formatCents, formatPpm } from '@/utils/format'
 import { carrierKey, isCommonCarrier } from './shipping'
 
 export type DiffKind = 'changed' | 'added' | 'removed'

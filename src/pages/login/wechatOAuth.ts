@@ -20,8 +20,8 @@
 import Taro from '@tarojs/taro'
 import type { LoginResult } from '~types/accounts'
 import { accountApi } from '@/services/account'
-import { browser } from './browser'
-import { WECHAT_RETURNING_KEY } from './wechatBrowser'
+import { browser } from '@/utils/browser'
+import { WECHAT_RETURNING_KEY } from '@/utils/wechatBrowser'
 
 export type WechatScope = 'snsapi_userinfo' | 'snsapi_base'
 

@@ -3,7 +3,7 @@
  * its progress, cancel it; the polling ends when the page unmounts.
  */
 import { useEffect, useRef, useState } from 'react'
-import { pollTask, type PollEnd, type PollHandle, type Verdict } from './taskPoller'
+import { pollTask, type PollEnd, type PollHandle, type Verdict } from '@/utils/taskPoller'
 
 export type TaskView<T> =
   | { phase: 'idle' }

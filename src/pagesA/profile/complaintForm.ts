@@ -9,7 +9,7 @@ import type { ComplaintCreateRequest, ComplaintTopic } from '~types/complaints'
 import type { MyOrder } from '~types/orderHistory'
 import type { LoginSettings } from '~types/accounts'
 import { t } from '@/stores/locale'
-import { EMAIL_RE } from './validation'
+import { EMAIL_RE } from '@/utils/validation'
 
 export interface ComplaintForm {
   topic: ComplaintTopic | null

@@ -1,7 +1,7 @@
 /**
- * The travel part of an event's page, kept apart from the page to be tested alone: which day trains and
- * flights are asked for, whether the query can be asked yet (12306 sells tickets TRAVEL_LIMITS.trainDaysAhead
- * days ahead), and how a day reads.
+ * The travel part of an event's page, kept apart to be tested alone and shared with the series page and
+ * the editor (which show an event's time): which day trains and flights are asked for, whether the query
+ * can be asked yet (12306 sells tickets TRAVEL_LIMITS.trainDaysAhead days ahead), and how a day reads.
  */
 import { TRAVEL_LIMITS } from '~types/limits'
 import type { City } from '~types/cities'

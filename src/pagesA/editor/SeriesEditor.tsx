@@ -1,0 +1,320 @@
+import { useState } from 'react'
+import { View, Text, Input, Textarea } from '@tarojs/components'
+import { observer } from '@/stores/mobx'
+import { EDITOR_LIMITS, MAX_BOX_PRICE_CENTS, SERIES_SEARCH, UPLOAD_MAX_MB, VISION_LIMITS } from '~types/limits'
+import type { PublishBlockedData } from '~types/editor'
+import type { Rarity } from '~types/shop'
+import Section from '@/components/Section'
+import RarityBadge from '@/components/RarityBadge'
+import { editorApi } from '@/services/editor'
+import { ApiError } from '@/services/errors'
+import { errorMessage } from '@/services/request'
+import { localeStore, t } from '@/stores/locale'
+import { dialog, loading, toast } from '@/utils/feedback'
+import { AMOUNT_INPUT_TYPE, formatCents, formatPpm } from '@/utils/format'
+import {
+  emptyDesign, formOfSeries, oddsPreview, seriesRequest, validateSeries,
+  type DesignForm, type SeriesErrors, type SeriesForm
+} from './seriesForm'
+import ImagePicker from './ImagePicker'
+import PromoTasks from './PromoTasks'
+import OpenAheadPanel from './OpenAheadPanel'
+import { formPrint } from './seriesPrint'
+import { useSeriesAi } from './useSeriesAi'
+import { reveal } from '@/utils/reveal'
+
+const RARITIES: Rarity[] = ['regular', 'rare', 'hidden']
+
+/** Creates or changes a series: texts in both languages, price, hidden chance, designs with images, the live odds. */
+const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { initial: SeriesForm; onDone: (changed: boolean) => void }) {
+  const [form, setForm] = useState<SeriesForm>(initial)
+  const [errors, setErrors] = useState<SeriesErrors>({})
+  const [serverProblems, setServerProblems] = useState<string[]>([])
+  const [tried, setTried] = useState<'save' | 'publish' | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [changed, setChanged] = useState(false)
+  // the form as last saved (or opened): Back asks before it drops anything typed or uploaded since
+  const [savedPrint, setSavedPrint] = useState(() => formPrint(initial))
+  const published = form.status !== 'draft'
+
+  // every change goes through the previous state: two quick keystrokes never overwrite each other
+  const update = (change: (f: SeriesForm) => SeriesForm) => {
+    setForm(prev => {
+      const next = change(prev)
+      if (tried) setErrors(validateSeries(next, tried === 'publish'))
+      return next
+    })
+  }
+  const setField = <K extends keyof SeriesForm>(key: K, value: SeriesForm[K]) => update(f => ({ ...f, [key]: value }))
+  const setDesign = (key: string, change: Partial<DesignForm>) => update(f => ({ ...f, designs: f.designs.map(d => (d.key === key ? { ...d, ...change } : d)) }))
+  // the AI helpers and the drawn cover (./useSeriesAi.ts): shown once the server says it can answer them
+  const { helpers, aiOn, aiBusy, coverPrompt, setCoverPrompt, drawing, drawCover, aiDescribe, aiAlt, aiPolish, aiTranslate } =
+    useSeriesAi(form, { setField, setDesign, update })
+  const move = (i: number, by: number) => update(f => {
+    const j = i + by
+    if (j < 0 || j >= f.designs.length) return f
+    const designs = [...f.designs]
+    ;[designs[i], designs[j]] = [designs[j], designs[i]]
+    return { ...f, designs }
+  })
+
+  const check = (publish: boolean): boolean => {
+    setTried(publish ? 'publish' : 'save')
+    const found = validateSeries(form, publish)
+    setErrors(found)
+    const first = Object.values(found)[0]
+    // shown under their fields: bring the first into view (a toast repeating it would cover it)
+    if (first) reveal('.editor-hint--error')
+    return !first
+  }
+
+  /** Saves; answers the saved form (null when the save failed, with the reason shown). */
+  const save = async (): Promise<SeriesForm | null> => {
+    try {
+      const saved = formOfSeries(await loading.wrap(editorApi.save(seriesRequest(form))))
+      // the saved form keeps the designs' list keys where it can (no remount of what is being typed)
+      saved.designs = saved.designs.map((d, i) => ({ ...d, key: form.designs[i]?.key ?? d.key }))
+      setForm(saved)
+      setSavedPrint(formPrint(saved))
+      setChanged(true)
+      return saved
+    } catch (e) {
+      const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined
+      if (field) {
+        setErrors(prev => ({ ...prev, [field]: errorMessage(e) }))
+        const message = errorMessage(e)
+        reveal(`.error-${field.replace(/\./g, '-')}`, () => { toast({ message }) })
+      } else toast({ message: errorMessage(e) })
+      return null
+    }
+  }
+
+  const onSave = async () => {
+    if (busy || !check(false)) return
+    setBusy(true)
+    setServerProblems([])
+    const saved = await save()
+    setBusy(false)
+    if (saved) toast({ message: t('seriesForm.saved'), level: 'success' })
+  }
+
+  const onPublish = async () => {
+    if (busy || !check(true)) return
+    if (!(await dialog({ title: t('seriesForm.publishTitle'), message: t('seriesForm.publishConfirm') }))) return
+    setBusy(true)
+    setServerProblems([])
+    try {
+      const saved = await save()
+      if (!saved?.id) return
+      await loading.wrap(editorApi.publish(saved.id))
+      toast({ message: t('seriesForm.published'), level: 'success' })
+      onDone(true)
+    } catch (e) {
+      const problems = e instanceof ApiError ? (e.data as PublishBlockedData | null)?.problems : undefined
+      if (problems?.length) {
+        setServerProblems(problems.map(p => p.message))
+        setErrors(prev => ({ ...prev, ...Object.fromEntries(problems.map(p => [p.field, p.message])) }))
+      }
+      toast({ message: errorMessage(e) })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const onRetire = async () => {
+    if (busy || form.id === undefined) return
+    if (!(await dialog({ title: t('seriesForm.retireTitle'), message: t('seriesForm.retireConfirm') }))) return
+    setBusy(true)
+    try {
+      await loading.wrap(editorApi.retire(form.id))
+      toast({ message: t('seriesForm.retired'), level: 'success' })
+      onDone(true)
+    } catch (e) {
+      toast({ message: errorMessage(e) })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const onBack = async () => {
+    if (busy) return
+    if (formPrint(form) !== savedPrint) {
+      const fresh = form.id === undefined
+      if (!(await dialog({
+        title: t('seriesForm.discardTitle'),
+        message: t(fresh ? 'seriesForm.discardNew' : 'seriesForm.discardChanges'),
+        confirmText: t('seriesForm.discard')
+      }))) return
+    }
+    onDone(changed)
+  }
+
+  const error = (field: string) => errors[field] ? <Text className={`editor-hint editor-hint--error error-${field.replace(/\./g, '-')}`}>{errors[field]}</Text> : null
+  const input = (field: string, value: string, onInput: (v: string) => void, o: { max: number; cls: string; type?: 'text' | 'digit'; placeholder?: string; disabled?: boolean }) => (
+    <Input className={`editor-input ${o.cls} ${errors[field] ? 'editor-input--error' : ''}`} value={value} maxlength={o.max} type={o.type ?? 'text'}
+      placeholder={o.placeholder} disabled={o.disabled} onInput={e => onInput(e.detail.value)} />
+  )
+  const preview = oddsPreview(form)
+
+  return (
+    <View className='series-editor'>
+      <Section title={form.id === undefined ? t('seriesForm.newTitle') : t('seriesForm.editTitle', { id: form.id })}
+        extra={<Text className={`series-status series-status--${form.status}`}>{t(`seriesForm.status.${form.status}`)}</Text>}>
+        {published && <Text className='editor-hint series-locked'>{t('seriesForm.lockedNote')}</Text>}
+        <Text className='editor-label'>{t('seriesForm.titleZh')}</Text>
+        {input('title.zh', form.titleZh, v => setField('titleZh', v), { max: EDITOR_LIMITS.titleMax, cls: 'series-title-zh' })}
+        {error('title.zh')}
+        <Text className='editor-label'>{t('seriesForm.titleEn')}</Text>
+        {input('title.en', form.titleEn, v => setField('titleEn', v), { max: EDITOR_LIMITS.titleMax, cls: 'series-title-en' })}
+        {error('title.en')}
+        {aiOn && (
+          <View className='series-ai'>
+            <Text className={`series-ai__btn series-ai-describe ${aiBusy ? 'series-ai__btn--busy' : ''}`} onClick={() => { void aiDescribe() }}>✨ {t('seriesForm.aiDescribe')}</Text>
+            <Text className={`series-ai__btn series-ai-polish ${aiBusy ? 'series-ai__btn--busy' : ''}`} onClick={() => { void aiPolish() }}>✍️ {t('seriesForm.aiPolish')}</Text>
+            <Text className={`series-ai__btn series-ai-translate ${aiBusy ? 'series-ai__btn--busy' : ''}`} onClick={() => { void aiTranslate() }}>🌐 {t('seriesForm.aiTranslate')}</Text>
+          </View>
+        )}
+        <Text className='editor-label'>{t('seriesForm.descriptionZh')}</Text>
+        <Textarea className={`editor-textarea series-description-zh ${errors['description.zh'] ? 'editor-input--error' : ''}`} value={form.descriptionZh}
+          maxlength={EDITOR_LIMITS.descriptionMax} onInput={e => setField('descriptionZh', e.detail.value)} />
+        {error('description.zh')}
+        <Text className='editor-label'>{t('seriesForm.descriptionEn')}</Text>
+        <Textarea className={`editor-textarea series-description-en ${errors['description.en'] ? 'editor-input--error' : ''}`} value={form.descriptionEn}
+          maxlength={EDITOR_LIMITS.descriptionMax} onInput={e => setField('descriptionEn', e.detail.value)} />
+        {error('description.en')}
+        <Text className='editor-label'>{t('seriesForm.rulesZh')}</Text>
+        <Textarea className='editor-textarea series-rules-zh' value={form.rulesZh} maxlength={EDITOR_LIMITS.rulesMax} onInput={e => setField('rulesZh', e.detail.value)} />
+        {error('rules.zh')}
+        <Text className='editor-label'>{t('seriesForm.rulesEn')}</Text>
+        <Textarea className='editor-textarea series-rules-en' value={form.rulesEn} maxlength={EDITOR_LIMITS.rulesMax} onInput={e => setField('rulesEn', e.detail.value)} />
+        {error('rules.en')}
+        <Text className='editor-label'>{t('seriesForm.tagsZh')}</Text>
+        <Input className={`editor-input series-tags-zh ${errors['tags.zh'] || errors.tags ? 'editor-input--error' : ''}`} value={form.tagsZh} maxlength={200}
+          aria-label={t('seriesForm.tagsZh')} onInput={e => setField('tagsZh', e.detail.value)} />
+        {error('tags.zh')}
+        {error('tags')}
+        <Text className='editor-label'>{t('seriesForm.tagsEn')}</Text>
+        <Input className={`editor-input series-tags-en ${errors['tags.en'] ? 'editor-input--error' : ''}`} value={form.tagsEn} maxlength={200}
+          aria-label={t('seriesForm.tagsEn')} onInput={e => setField('tagsEn', e.detail.value)} />
+        {error('tags.en')}
+        <Text className='editor-hint'>{t('seriesForm.tagsHint', { max: SERIES_SEARCH.tagsPerSeriesMax })}</Text>
+        <View className='editor-pair'>
+          <View className='editor-pair__cell'>
+            <Text className='editor-label'>{t('seriesForm.price', { max: MAX_BOX_PRICE_CENTS / 100 })}</Text>
+            {input('priceCents', form.price, v => setField('price', v), { max: 9, cls: 'series-price', type: AMOUNT_INPUT_TYPE, disabled: published })}
+          </View>
+          <View className='editor-pair__cell'>
+            <Text className='editor-label'>{t('seriesForm.hidden')}</Text>
+            {input('hiddenCasePpm', form.hiddenPercent, v => setField('hiddenPercent', v), { max: 8, cls: 'series-hidden', type: AMOUNT_INPUT_TYPE, disabled: published })}
+          </View>
+        </View>
+        {error('priceCents')}
+        {error('hiddenCasePpm')}
+        <Text className='editor-label'>{t('seriesForm.cover')}</Text>
+        <View className='series-cover-row'>
+          <ImagePicker className='series-cover' value={form.cover} onChange={url => setField('cover', url)} label={t('seriesForm.coverPick')} />
+          <Text className='editor-hint'>{t('seriesForm.coverHint', { mb: UPLOAD_MAX_MB })}</Text>
+        </View>
+        {helpers?.word2pic && (
+          <View className='series-draw'>
+            <Input className='editor-input series-cover-prompt' value={coverPrompt} maxlength={VISION_LIMITS.promptMax}
+              placeholder={t('seriesForm.coverPromptPlaceholder')} onInput={e => setCoverPrompt(e.detail.value)} />
+            <Text className={`series-ai__btn series-cover-draw ${drawing ? 'series-ai__btn--busy' : ''}`} onClick={() => { void drawCover() }}>🎨 {t('seriesForm.coverDraw')}</Text>
+          </View>
+        )}
+      </Section>
+
+      <Section title={t('seriesForm.designs', { n: form.designs.length })}>
+        {form.designs.length === 0 && <Text className='editor-hint'>{t('seriesForm.noDesigns', { min: EDITOR_LIMITS.designsToPublish })}</Text>}
+        {form.designs.map((d, i) => (
+          <View key={d.key} className={`design-row design-row-${i}`}>
+            <View className='design-row__top'>
+              <ImagePicker className={`design-image design-image-${i}`} value={d.image} onChange={url => setDesign(d.key, { image: url })}
+                label={t('seriesForm.image')} error={errors[`designs.${i}.image`]} />
+              <View className='design-row__names'>
+                {input(`designs.${i}.name.zh`, d.nameZh, v => setDesign(d.key, { nameZh: v }), { max: EDITOR_LIMITS.designNameMax, cls: 'design-name-zh', placeholder: t('seriesForm.nameZh') })}
+                {input(`designs.${i}.name.en`, d.nameEn, v => setDesign(d.key, { nameEn: v }), { max: EDITOR_LIMITS.designNameMax, cls: 'design-name-en', placeholder: t('seriesForm.nameEn') })}
+              </View>
+            </View>
+            <View className='design-row__rarity'>
+              {RARITIES.map(r => (
+                <Text key={r} className={`recipe-chip design-rarity-${r} ${d.rarity === r ? 'recipe-chip--on' : ''} ${published ? 'recipe-chip--off' : ''}`}
+                  onClick={() => { if (!published) setDesign(d.key, { rarity: r }) }}>{t(`rarity.${r}`)}</Text>
+              ))}
+              <Text className='design-row__odds'>{preview.perDesignPpm[i] === null || preview.perDesignPpm[i] === undefined ? '—' : formatPpm(preview.perDesignPpm[i] as number)}</Text>
+            </View>
+            <View className='editor-pair'>
+              <View className='editor-pair__cell'>
+                <Text className='editor-label'>{t('seriesForm.reference')}</Text>
+                {input(`designs.${i}.referenceValueCents`, d.reference, v => setDesign(d.key, { reference: v }), { max: 9, cls: 'design-reference', type: AMOUNT_INPUT_TYPE, disabled: published })}
+              </View>
+              <View className='editor-pair__cell'>
+                <Text className='editor-label'>{t('seriesForm.recycle')}</Text>
+                {input(`designs.${i}.recycleValueCents`, d.recycle, v => setDesign(d.key, { recycle: v }), { max: 9, cls: 'design-recycle', type: AMOUNT_INPUT_TYPE, disabled: published })}
+              </View>
+            </View>
+            <View className='design-row__alt'>
+              <Text className='editor-label'>{t('seriesForm.alt')}</Text>
+              {input(`designs.${i}.alt.zh`, d.altZh, v => setDesign(d.key, { altZh: v }), { max: EDITOR_LIMITS.altMax, cls: 'design-alt-zh', placeholder: t('seriesForm.altZh') })}
+              {input(`designs.${i}.alt.en`, d.altEn, v => setDesign(d.key, { altEn: v }), { max: EDITOR_LIMITS.altMax, cls: 'design-alt-en', placeholder: t('seriesForm.altEn') })}
+              {aiOn && d.image && (
+                <Text className={`series-ai__btn design-alt-ai ${aiBusy ? 'series-ai__btn--busy' : ''}`} onClick={() => { void aiAlt(d.key, d.image!) }}>✨ {t('seriesForm.altAi')}</Text>
+              )}
+            </View>
+            {[`designs.${i}.image`, `designs.${i}.name.zh`, `designs.${i}.name.en`, `designs.${i}.alt.zh`, `designs.${i}.alt.en`, `designs.${i}.referenceValueCents`, `designs.${i}.recycleValueCents`, `designs.${i}.rarity`, `designs.${i}.id`].map(f => <View key={f}>{error(f)}</View>)}
+            <View className='design-row__actions'>
+              <Text className='design-move-up' onClick={() => move(i, -1)}>↑ {t('seriesForm.up')}</Text>
+              <Text className='design-move-down' onClick={() => move(i, 1)}>↓ {t('seriesForm.down')}</Text>
+              {!published && <Text className='design-remove' onClick={() => update(f => ({ ...f, designs: f.designs.filter(x => x.key !== d.key) }))}>✕ {t('seriesForm.remove')}</Text>}
+            </View>
+          </View>
+        ))}
+        {!published && form.designs.length < EDITOR_LIMITS.designsMax && (
+          <View className='btn btn--ghost design-add' onClick={() => update(f => ({ ...f, designs: [...f.designs, emptyDesign(f.designs.length === 0 ? 'rare' : 'regular')] }))}>
+            + {t('seriesForm.addDesign')}
+          </View>
+        )}
+        {error('designs')}
+      </Section>
+
+      <Section title={t('seriesForm.odds')} className='series-odds'>
+        <Text className='editor-hint series-case-size'>{t('seriesForm.caseSize', { n: preview.caseSize })}</Text>
+        {preview.problem
+          ? <Text className='editor-hint editor-hint--error series-odds-problem'>{t(preview.problem.key)}</Text>
+          : preview.perRarityPpm && (
+            <View className='series-odds__rarities'>
+              {RARITIES.map(r => (
+                <View key={r} className={`series-odds__rarity series-odds-${r}`}>
+                  <RarityBadge rarity={r} />
+                  <Text className='series-odds__value'>{formatPpm(preview.perRarityPpm![r])}</Text>
+                </View>
+              ))}
+            </View>
+            )}
+        {preview.expectedRecycleCents !== null && (
+          <Text className='editor-hint series-expected'>{t('seriesForm.expected', { value: formatCents(preview.expectedRecycleCents) })}</Text>
+        )}
+      </Section>
+
+      <PromoTasks title={localeStore.locale === 'en' ? form.titleEn || form.titleZh : form.titleZh || form.titleEn}
+        description={localeStore.locale === 'en' ? form.descriptionEn || form.descriptionZh : form.descriptionZh || form.descriptionEn} />
+
+      {serverProblems.length > 0 && (
+        <Section title={t('seriesForm.problems')} className='series-problems'>
+          {serverProblems.map((p, i) => <Text key={i} className='editor-hint editor-hint--error series-problem'>{p}</Text>)}
+        </Section>
+      )}
+
+      {form.status === 'on_sale' && form.id !== undefined && <OpenAheadPanel seriesId={form.id} />}
+
+      <View className='series-actions'>
+        <View className='btn btn--ghost series-back' onClick={() => { void onBack() }}>{t('seriesForm.back')}</View>
+        <View className={`btn btn--ghost series-save ${busy ? 'btn--disabled' : ''}`} onClick={() => { void onSave() }}>{t(published ? 'seriesForm.saveChanges' : 'seriesForm.saveDraft')}</View>
+        {form.status === 'draft' && <View className={`btn btn--primary series-publish ${busy ? 'btn--disabled' : ''}`} onClick={() => { void onPublish() }}>{t('seriesForm.publish')}</View>}
+        {form.status === 'on_sale' && <View className={`btn btn--primary series-retire ${busy ? 'btn--disabled' : ''}`} onClick={() => { void onRetire() }}>{t('seriesForm.retire')}</View>}
+      </View>
+    </View>
+  )
+})
+
+export default SeriesEditor

@@ -1,0 +1,50 @@
+/**
+ * The operators' tools: operators, recipes, the series editor, cases opened ahead of a launch.
+ * Plain constants, no schema code (types/limits.ts re-exports them all).
+ */
+import { CASE_SIZE_MAX } from './wire'
+
+/**
+ * Roles, the audit log and combine recipes (issue 10): the operators' user search, the audit log's
+ * pages, and what a recipe may hold (the editor's form checks the same numbers as the server).
+ */
+export const OPERATOR_LIMITS = {
+  /** The longest search text (a user name, a phone or an e-mail address, or a part of one). */
+  userQueryMax: 100,
+  /** Rows per page of the user search and of the audit log. */
+  pageSizeMax: 50,
+  /** An audit entity name (series, recipe, setting, user, ...). */
+  auditEntityPattern: '^[a-z_]{1,32}$'
+} as const
+export const RECIPE_LIMITS = {
+  nameMax: 100,
+  inputCountMin: 2,
+  inputCountMax: 20,
+  poolMax: 100,
+  weightMax: 1_000_000
+} as const
+
+/**
+ * The series editor (issue 10). A draft may be saved half done; publishing asks for every rule at once.
+ * Images: uploads of at most UPLOAD_MAX_MB megabytes (MiB), PNG, JPEG, WebP or GIF, recognised by their
+ * bytes (not by a name or a declared type).
+ */
+export const EDITOR_LIMITS = {
+  titleMax: 60,
+  descriptionMax: 1000,
+  rulesMax: 2000,
+  designNameMax: 40,
+  /** A design picture's description (its accessible name). */
+  altMax: 200,
+  /** Designs a series needs to be published. */
+  designsToPublish: 3,
+  designsMax: CASE_SIZE_MAX + 1,
+  /** Largest reference or recycle value of a design (10,000 yuan). */
+  valueMaxCents: 1_000_000
+} as const
+/**
+ * The most cases an operator opens ahead of a launch in one call (each is a shuffle, a commitment and a
+ * row per slot; a thousand take about a second on PostgreSQL). The series' cap of open cases at once
+ * (CASE_SPREAD.maxOpenCases on the server) still holds.
+ */
+export const CASES_AHEAD_MAX = 1000

@@ -1,0 +1,130 @@
+/**
+ * The catalogue (series, designs, theme tags, the series search) and the cases with their proofs.
+ */
+import { Type, type Static } from 'typebox'
+import { MAX_BOX_PRICE_CENTS, SERIES_SEARCH } from '../limits'
+import { Cents, Id, Nullable, Obj, PageFields, PageResult, StringEnum, Text, Timestamp } from '../schema'
+import { Ppm, SlotNumber } from './shared'
+import { I18nText, Rarity } from './basics'
+
+// ---- catalogue ------------------------------------------------------------------------------------
+
+export const SeriesStatus = StringEnum(['on_sale', 'retired'] as const)
+export const SeriesSummary = Type.Object({
+  id: Type.Integer(),
+  title: I18nText,
+  description: I18nText,
+  cover: Type.String({ description: 'A path like /media/art/1f381.webp, or an absolute URL' }),
+  priceCents: Cents,
+  caseSize: Type.Integer(),
+  designCount: Type.Integer(),
+  /** Chance per box of each rarity. */
+  oddsPpm: Type.Object({ regular: Ppm, rare: Ppm, hidden: Ppm }),
+  status: SeriesStatus
+})
+export type SeriesSummary = Static<typeof SeriesSummary>
+
+export const DesignInfo = Type.Object({
+  id: Type.Integer(),
+  name: I18nText,
+  image: Type.String(),
+  /** The picture described, for a screen reader (absent until the operator wrote it: the name serves). */
+  alt: Type.Optional(I18nText),
+  rarity: Rarity,
+  referenceValueCents: Cents,
+  recycleValueCents: Cents,
+  /** Chance that one box holds this design. */
+  oddsPpm: Ppm
+})
+export type DesignInfo = Static<typeof DesignInfo>
+
+export const SeriesDetail = Type.Object({
+  ...SeriesSummary.properties,
+  designs: Type.Array(DesignInfo),
+  /** Chance that a case carries the hidden design. */
+  hiddenCasePpm: Ppm,
+  /** Reference values of the cheapest and dearest design a box can hold. */
+  valueRange: Type.Object({ minCents: Cents, maxCents: Cents }),
+  rules: I18nText
+})
+export type SeriesDetail = Static<typeof SeriesDetail>
+
+/** A theme tag operators give series (both languages), a filter on home. */
+export const ThemeTag = Type.Object({ id: Type.Integer(), name: I18nText })
+export type ThemeTag = Static<typeof ThemeTag>
+
+export const SERIES_SORTS = ['new', 'popular', 'price_asc', 'price_desc'] as const
+export const SeriesSort = StringEnum(SERIES_SORTS, {
+  description: `new: newest first; popular: most boxes sold in the last ${SERIES_SEARCH.popularDays} days; price_asc / price_desc: by the price of a box`
+})
+export type SeriesSort = Static<typeof SeriesSort>
+const BoxPrice = Type.Integer({ minimum: 0, maximum: MAX_BOX_PRICE_CENTS })
+const SearchText = Text({ minLength: 1, maxLength: SERIES_SEARCH.queryMax, description: 'Matched in the zh and en titles after NFKC, case folding and dropping spaces' })
+
+/**
+ * Without any of q, the filters and sort: every published series, on sale first, oldest first. With
+ * any: the same shelf order (on sale first), then the chosen sort (newest first when none).
+ */
+export const SeriesListRequest = Obj({
+  ...PageFields,
+  q: Type.Optional(SearchText),
+  priceMinCents: Type.Optional(BoxPrice),
+  priceMaxCents: Type.Optional(BoxPrice),
+  /** Series that have designs of this rarity. */
+  rarity: Type.Optional(Rarity),
+  /** Series carrying any of these tags. */
+  tagIds: Type.Optional(Type.Array(Id, { minItems: 1, maxItems: SERIES_SEARCH.tagFilterMax, uniqueItems: true })),
+  /** true: series with a hidden design; false: series without. */
+  hasHidden: Type.Optional(Type.Boolean()),
+  sort: Type.Optional(SeriesSort)
+})
+export type SeriesListRequest = Static<typeof SeriesListRequest>
+export const SeriesListResponse = Type.Object({
+  ...PageResult(SeriesSummary).properties,
+  /** On page 1: the theme tags of published series, for the filter. */
+  tags: Type.Optional(Type.Array(ThemeTag))
+})
+export type SeriesListResponse = Static<typeof SeriesListResponse>
+export const SeriesSuggestRequest = Obj({ q: SearchText })
+export type SeriesSuggestRequest = Static<typeof SeriesSuggestRequest>
+export const SeriesSuggestion = Type.Object({ id: Type.Integer(), title: I18nText })
+export type SeriesSuggestion = Static<typeof SeriesSuggestion>
+export const SeriesIdRequest = Obj({ seriesId: Id })
+export type SeriesIdRequest = Static<typeof SeriesIdRequest>
+
+// ---- cases ----------------------------------------------------------------------------------------
+
+export const SlotView = Type.Object({ slot: SlotNumber, sold: Type.Boolean() })
+export type SlotView = Static<typeof SlotView>
+
+export const CaseView = Type.Object({
+  caseId: Type.Integer(),
+  seriesId: Type.Integer(),
+  commit: Type.String({ description: 'sha256 hex of `${caseId}:${designId1},...,${designIdN}:${salt}`, published when the case was made' }),
+  size: Type.Integer(),
+  slots: Type.Array(SlotView),
+  /** Switches to another case the user has left today. */
+  switchesLeft: Type.Integer({ minimum: 0 }),
+  /**
+   * Until when the case is held for the caller (no other shopper is shown it: a case lease, renewed while
+   * they keep looking); null for a visitor, or when another shopper holds it too (the shop had no case left).
+   */
+  heldUntil: Nullable(Timestamp)
+})
+export type CaseView = Static<typeof CaseView>
+
+export const CaseProofRequest = Obj({ caseId: Id })
+export type CaseProofRequest = Static<typeof CaseProofRequest>
+
+export const CaseProof = Type.Object({
+  caseId: Type.Integer(),
+  seriesId: Type.Integer(),
+  commit: Type.String(),
+  status: StringEnum(['on_sale', 'sold_out', 'retired'] as const),
+  revealed: Type.Boolean(),
+  /** Once revealed: design id of every slot, in slot order. */
+  arrangement: Type.Optional(Type.Array(Type.Integer())),
+  /** Once revealed: the salt (hex). */
+  salt: Type.Optional(Type.String())
+})
+export type CaseProof = Static<typeof CaseProof>
