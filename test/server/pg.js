@@ -93,6 +93,8 @@ async function createDatabase (adminUrl, name) {
 }
 
 module.exports = async function setup () {
+  // the name of this run's migrated templates (support/db.ts makes them; pg-teardown.js removes them)
+  process.env.TEST_DB_TEMPLATE = `tmpl_${require('node:crypto').randomBytes(6).toString('hex')}`
   if (process.env.PG_TESTS === 'off') {
     delete process.env.DATABASE_URL
     log('PG_TESTS=off: SQLite only')
