@@ -160,4 +160,11 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
   })
 }
 
+// a line every two minutes while steps run, so that a long quiet stretch is not taken for a hang
+setInterval(() => {
+  if (!running.size || failed) return
+  const now = Date.now()
+  console.log(`… at ${seconds(now - t0)} s, running: ${[...running.values()].map(r => `${r.step.name} (${seconds(now - r.t)} s)`).join('; ')}`)
+}, 120000).unref()
+
 schedule()
