@@ -31,7 +31,15 @@ const { scanLog, CANARY_REQUESTS } = require('./logScan')
 const { freePort, stop, waitForApi } = require('../support/processes')
 
 const root = path.resolve(__dirname, '../..')
-const ALL_SUITES = [require('./h5-shell.e2e'), require('./prerender.e2e'), require('./auth.e2e'), require('./shop.e2e'), require('./lost-answer.e2e'), require('./long-press.e2e'), require('./layout.e2e'), require('./after-draw.e2e'), require('./combine.e2e'), require('./shipments.e2e'), require('./withdraw.e2e'), require('./security.e2e'), require('./forms.e2e'), require('./routes.e2e'), require('./operators.e2e'), require('./editor-series.e2e'), require('./complaints.e2e'), require('./my-orders.e2e'), require('./ai-editor.e2e'), require('./vision.e2e'), require('./tasks.e2e'), require('./prize-market.e2e'), require('./first-visit.e2e'), require('./finder.e2e'), require('./pickup.e2e'), require('./share.e2e'), require('./notify.e2e'), require('./data-tab.e2e'), require('./walk-looks.e2e'), require('./events.e2e'), require('./show.e2e'), require('./web-domains.e2e'), require('./a11y.e2e')]
+// the suites, test/e2e/<name>.e2e.js, in the order they run on one shop
+const SUITE_FILES = [
+  'h5-shell', 'prerender', 'auth', 'shop', 'lost-answer', 'long-press', 'layout', 'after-draw',
+  'combine', 'shipments', 'withdraw', 'security', 'forms', 'routes', 'operators', 'editor-series',
+  'complaints', 'my-orders', 'ai-editor', 'vision', 'tasks', 'prize-market', 'first-visit',
+  'finder', 'pickup', 'share', 'notify', 'data-tab', 'walk-looks', 'events', 'show', 'web-domains',
+  'a11y'
+]
+const ALL_SUITES = SUITE_FILES.map(file => ({ file, ...require(`./${file}.e2e`) }))
 // E2E_SUITES=after,shop runs the suites whose names contain one of the words (all by default)
 const only = (process.env.E2E_SUITES ?? '').split(',').map(s => s.trim()).filter(Boolean)
 const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includes(w))) : ALL_SUITES
@@ -44,14 +52,14 @@ const WORKERS = Math.max(1, Math.min(SUITES.length, Number(process.env.E2E_WORKE
  * The suites of each worker. A suite never sees another worker's data; within a worker the suites run
  * in the order of ALL_SUITES. Suites go to the worker with the least work so far (by the seconds they
  * took on CI, SECONDS), the longest first; a suite that reads what an earlier one made is listed in
- * TOGETHER with it and goes where that one went.
+ * TOGETHER with it and goes where that one went. (A file's suite object gets its `file`.)
  */
 function partition (suites, n) {
-  const cost = s => SECONDS[s.name.split(':')[0]] ?? 20
+  const cost = s => SECONDS[s.file] ?? 20
   const lanes = Array.from({ length: n }, () => ({ suites: [], cost: 0 }))
   const placed = new Map()
   for (const s of [...suites].sort((a, b) => cost(b) - cost(a))) {
-    const mate = suites.find(m => placed.has(m) && TOGETHER.some(g => g.includes(key(s)) && g.includes(key(m))))
+    const mate = suites.find(m => placed.has(m) && TOGETHER.some(g => g.includes(s.file) && g.includes(m.file)))
     const lane = mate ? placed.get(mate) : lanes.reduce((a, b) => (b.cost < a.cost ? b : a))
     lane.suites.push(s)
     lane.cost += cost(s)
@@ -59,17 +67,17 @@ function partition (suites, n) {
   }
   return lanes.filter(l => l.suites.length).map(l => suites.filter(s => l.suites.includes(s)))
 }
-const key = s => s.name.split(':')[0]
 
-/** Seconds each suite took on CI (2 cores, one worker), by the first words of its name. */
-const SECONDS = { routes: 238, withdraw: 57, security: 64, 'first visit': 60, shop: 49, prerender: 44, pickup: 37, vision: 37, tasks: 35, complaints: 33 }
-/** Suites that must share a shop, in order. */
+/** Seconds each suite took on CI (2 cores, one shop), by file; 20 for the others. */
+const SECONDS = { routes: 238, security: 64, 'first-visit': 60, withdraw: 57, shop: 49, prerender: 44, pickup: 37, vision: 37, tasks: 35, complaints: 33 }
+/** Suites that must share a shop (by file), in the listed order. */
 const TOGETHER = []
 
 ;(async () => {
   if (!fs.existsSync(path.join(root, 'dist', 'h5', 'index.html'))) throw new Error('dist/h5 is missing: run npm run build:h5 first')
   const t0 = Date.now()
   const lanes = partition(SUITES, WORKERS)
+  if (lanes.length > 1) lanes.forEach((suites, i) => console.log(`shop ${i + 1}: ${suites.map(s => s.file).join(', ')}`))
   const state = { failed: null }
   const shops = await Promise.all(lanes.map((suites, i) => runShop(suites, i + 1, lanes.length, state)))
   if (state.failed) {
