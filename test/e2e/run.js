@@ -150,7 +150,7 @@ async function runShop (suites, n, of, state) {
   const secret = `e2eSecret${crypto.randomBytes(12).toString('hex')}`
   const shop = { n, secret, log: '', failed: null, failedSuite: null }
   try {
-    await waitForApi(base, child, 90000)
+    await waitForApi(base, child, 180000)
     for (const r of CANARY_REQUESTS(secret)) await rawGet(`${base}${r.url}`)
     for (const suite of suites) {
       if (state.failed) break
