@@ -1,42 +1,170 @@
 #!/usr/bin/env node
 /**
- * `npm test`: everything CI runs, in order, stopping at the first failure.
+ * `npm test`: everything CI runs. The steps run side by side as far as the processors allow: a step
+ * starts once the steps it needs have passed and there are processors for it (TEST_CPUS, by default
+ * the machine's count plus two, as the test steps wait on browsers, databases and timers part of the
+ * time). Each step's output is kept and shown whole when it ends, with its wall and CPU time. The
+ * first failure stops the others and fails the run.
  * Set SKIP_BUILD=1 to reuse existing dist/ builds when iterating locally.
+ * TEST_CPUS=1 runs the steps one by one, in the order listed. TEST_STEPS=typecheck,unit runs only the
+ * steps whose names contain one of the words.
  */
-const { spawnSync } = require('node:child_process')
+const { spawn } = require('node:child_process')
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 
 const root = path.resolve(__dirname, '..')
 const bin = (name) => path.join(root, 'node_modules', '.bin', name)
+const has = (file) => fs.existsSync(path.join(root, file))
+const scripts = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts ?? {}
 const prod = { NODE_ENV: 'production' }
 const { WEAPP_TEST_API_BASE } = require('../test/weapp/origin')
+const skipBuild = Boolean(process.env.SKIP_BUILD)
 
+/**
+ * name, command, arguments; `env`; `needs`: steps that must pass first (a build left out by SKIP_BUILD
+ * counts as passed); `cpus`: the processors it keeps busy (Jest's two workers, webpack's threads).
+ * Listed in order of priority: the builds first, as the longest chains wait on them (build h5, then
+ * the e2e; build weapp, then its checks), then the two long test steps; the short steps fill in.
+ */
 const steps = [
-  ['typecheck (app)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
-  fs.existsSync(path.join(root, 'server', 'tsconfig.json')) && ['typecheck (server)', bin('tsc'), ['--noEmit', '-p', 'server/tsconfig.json']],
-  ['unit and component tests', bin('jest'), ['-c', 'jest.config.js', '--ci']],
-  fs.existsSync(path.join(root, 'jest.server.config.js')) && ['server tests (SQLite and PostgreSQL)', bin('jest'), ['-c', 'jest.server.config.js', '--ci']],
+  !skipBuild && { name: 'build h5', cmd: bin('taro'), args: ['build', '--type', 'h5'], env: prod, cpus: 2 },
   // the production mini-program, with the https API address the simulator's WeChat lists (test/weapp/origin.js)
-  !process.env.SKIP_BUILD && ['build weapp', bin('taro'), ['build', '--type', 'weapp'], { ...prod, TARO_APP_API_BASE: WEAPP_TEST_API_BASE }],
-  ['weapp package sizes', process.execPath, ['scripts/check-weapp-size.js']],
-  ['weapp configuration and WeChat\'s code-quality check (miniprogram-ci)', process.execPath, ['scripts/check-weapp-wechat.js']],
-  ['weapp (miniprogram-simulate)', bin('jest'), ['-c', 'jest.weapp.config.js', '--ci']],
-  !process.env.SKIP_BUILD && ['build h5', bin('taro'), ['build', '--type', 'h5'], prod],
-  ["bundles carry no schema code and no Preact (H5: no style-loader, MobX in its own chunk, Taro's styles before the app's)", process.execPath, ['scripts/check-bundles.js', 'h5', 'weapp']],
-  ['h5 end to end (Chromium)', process.execPath, ['test/e2e/run.js']]
-].filter(Boolean)
+  !skipBuild && { name: 'build weapp', cmd: bin('taro'), args: ['build', '--type', 'weapp'], env: { ...prod, TARO_APP_API_BASE: WEAPP_TEST_API_BASE }, cpus: 2 },
+  { name: 'h5 end to end (Chromium)', cmd: process.execPath, args: ['test/e2e/run.js'], needs: ['build h5'], cpus: 2 },
+  has('jest.server.config.js') && { name: 'server tests (SQLite and PostgreSQL)', cmd: bin('jest'), args: ['-c', 'jest.server.config.js', '--ci'], cpus: 2 },
+  { name: 'typecheck (app)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.json'] },
+  has('server/tsconfig.json') && { name: 'typecheck (server)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'server/tsconfig.json'] },
+  { name: 'unit and component tests', cmd: bin('jest'), args: ['-c', 'jest.config.js', '--ci', '--maxWorkers=1'] },
+  scripts.lint && { name: 'lint (ESLint)', cmd: npm(), args: ['run', '--silent', 'lint'] },
+  scripts['check:boundaries'] && { name: 'import boundaries (dependency-cruiser)', cmd: npm(), args: ['run', '--silent', 'check:boundaries'] },
+  { name: 'weapp package sizes', cmd: process.execPath, args: ['scripts/check-weapp-size.js'], needs: ['build weapp'] },
+  { name: 'weapp configuration and WeChat\'s code-quality check (miniprogram-ci)', cmd: process.execPath, args: ['scripts/check-weapp-wechat.js'], needs: ['build weapp'] },
+  { name: 'weapp (miniprogram-simulate)', cmd: bin('jest'), args: ['-c', 'jest.weapp.config.js', '--ci'], needs: ['build weapp'] },
+  { name: "bundles carry no schema code and no Preact (H5: no style-loader, MobX in its own chunk, Taro's styles before the app's)", cmd: process.execPath, args: ['scripts/check-bundles.js', 'h5', 'weapp'], needs: ['build h5', 'build weapp'] }
+].filter(Boolean).filter(s => {
+  const only = (process.env.TEST_STEPS ?? '').split(',').map(w => w.trim()).filter(Boolean)
+  return !only.length || only.some(w => s.name.includes(w))
+})
 
-const t0 = Date.now()
-for (const [name, cmd, args, env] of steps) {
-  const t = Date.now()
-  console.log(`\n=== ${name}`)
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
-  const secs = ((Date.now() - t) / 1000).toFixed(1)
-  if (r.status !== 0) {
-    console.error(`\n✗ ${name} failed after ${secs} s`)
-    process.exit(r.status || 1)
-  }
-  console.log(`✓ ${name} (${secs} s)`)
+function npm () {
+  return process.platform === 'win32' ? 'npm.cmd' : 'npm'
 }
-console.log(`\nAll ${steps.length} steps passed in ${((Date.now() - t0) / 1000).toFixed(0)} s`)
+
+const cpusAvailable = Math.max(1, Number(process.env.TEST_CPUS) || (os.availableParallelism?.() ?? os.cpus().length) + 2)
+const names = new Set(steps.map(s => s.name))
+const t0 = Date.now()
+const results = []
+const waiting = [...steps]
+const running = new Map()
+const passed = new Set()
+let failed = false
+
+const seconds = (ms) => (ms / 1000).toFixed(1)
+const cpuText = (cpu) => cpu == null ? '' : `, CPU ${cpu.toFixed(1)} s`
+
+function ready (step) {
+  return (step.needs ?? []).every(n => passed.has(n) || !names.has(n))
+}
+
+function used () {
+  let n = 0
+  for (const { step } of running.values()) n += step.cpus ?? 1
+  return n
+}
+
+function schedule () {
+  if (failed) return
+  for (const step of [...waiting]) {
+    if (!ready(step)) continue
+    if (running.size && used() + (step.cpus ?? 1) > cpusAvailable) continue
+    waiting.splice(waiting.indexOf(step), 1)
+    start(step)
+  }
+  if (!running.size && !waiting.length) finish()
+}
+
+function start (step) {
+  const t = Date.now()
+  const out = []
+  console.log(`▶ ${step.name} (at ${seconds(t - t0)} s)`)
+  // a process group of its own, so that stopping the step stops everything it started
+  const child = spawn(process.execPath, [path.join(__dirname, 'test-step.js'), step.cmd, ...step.args], {
+    cwd: root,
+    env: { ...process.env, ...step.env },
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    detached: process.platform !== 'win32'
+  })
+  let report = ''
+  child.stdout.on('data', d => out.push(d))
+  child.stderr.on('data', d => out.push(d))
+  child.stdio[3].on('data', d => { report += d })
+  running.set(step.name, { step, child, t })
+  child.on('close', (code) => {
+    running.delete(step.name)
+    let r = {}
+    try { r = JSON.parse(report) } catch {}
+    const status = r.status ?? code ?? 1
+    const wall = Date.now() - t
+    results.push({ name: step.name, at: t - t0, wall, cpu: r.cpu ?? null, status })
+    if (failed) return
+    console.log(`\n=== ${step.name}`)
+    process.stdout.write(Buffer.concat(out))
+    if (r.error) console.log(r.error)
+    if (status !== 0) {
+      console.error(`\n✗ ${step.name} failed after ${seconds(wall)} s${cpuText(r.cpu)}`)
+      stopAll(step.name, status)
+      return
+    }
+    console.log(`✓ ${step.name} (${seconds(wall)} s${cpuText(r.cpu)})`)
+    passed.add(step.name)
+    schedule()
+  })
+}
+
+function stopAll (culprit, status) {
+  failed = true
+  for (const { step, child, t } of running.values()) {
+    console.error(`  stopped: ${step.name} (running for ${seconds(Date.now() - t)} s)`)
+    kill(child, 'SIGTERM')
+    setTimeout(() => kill(child, 'SIGKILL'), 10000).unref()
+  }
+  if (waiting.length) console.error(`  not run: ${waiting.map(s => s.name).join('; ')}`)
+  console.error(`\nnpm test FAILED: ${culprit} (after ${seconds(Date.now() - t0)} s)`)
+  process.exitCode = status || 1
+}
+
+function kill (child, signal) {
+  try {
+    if (process.platform === 'win32') child.kill(signal)
+    else process.kill(-child.pid, signal)
+  } catch {}
+}
+
+function finish () {
+  const total = Date.now() - t0
+  console.log(`\n${'step'.padEnd(44)} ${'start'.padStart(7)} ${'wall'.padStart(7)} ${'CPU'.padStart(7)}`)
+  for (const r of results) {
+    console.log(`${r.name.slice(0, 44).padEnd(44)} ${seconds(r.at).padStart(7)} ${seconds(r.wall).padStart(7)} ${(r.cpu == null ? '-' : r.cpu.toFixed(1)).padStart(7)}`)
+  }
+  const cpu = results.reduce((s, r) => s + (r.cpu ?? 0), 0)
+  console.log(`\nAll ${steps.length} steps passed in ${seconds(total)} s (CPU ${cpu.toFixed(0)} s, ${cpusAvailable} processors' worth of steps at a time)`)
+}
+
+// Ctrl-C or CI's own stop: take the steps down with us
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    for (const { child } of running.values()) kill(child, sig)
+    process.exit(130)
+  })
+}
+
+// a line every two minutes while steps run, so that a long quiet stretch is not taken for a hang
+setInterval(() => {
+  if (!running.size || failed) return
+  const now = Date.now()
+  console.log(`… at ${seconds(now - t0)} s, running: ${[...running.values()].map(r => `${r.step.name} (${seconds(now - r.t)} s)`).join('; ')}`)
+}, 120000).unref()
+
+schedule()

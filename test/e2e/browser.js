@@ -52,8 +52,24 @@ async function openPhonePage (options) {
     errors,
     close,
     input: cls => page.locator(`input.${cls}, .${cls} input`).first(),
-    shot: async name => { await page.waitForTimeout(400); await page.screenshot({ path: path.join(SHOTS, name) }) }
+    shot: async name => { await settled(page); await page.screenshot({ path: path.join(SHOTS, name) }) }
   }
+}
+
+/**
+ * Waits until the page's running transitions and animations end (endless ones, a spinner's, are left
+ * running; 2 s at most), then for two frames: a screenshot shows where things come to rest. (It was a
+ * fixed 400 ms pause, at about 200 screenshots a run.)
+ */
+async function settled (page) {
+  await page.evaluate(() => Promise.race([
+    Promise.all(document.getAnimations()
+      .filter(a => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity)
+      .map(a => a.finished.catch(() => undefined))),
+    new Promise(resolve => setTimeout(resolve, 2000))
+  ]).then(() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)))))
+    // the page navigated meanwhile: the fixed pause of before
+    .catch(() => page.waitForTimeout(400))
 }
 
 /**

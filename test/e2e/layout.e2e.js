@@ -42,7 +42,8 @@ async function run ({ base }) {
     assert.ok(lines.zh.length > 1 && lines.zh.slice(0, -1).some(l => !/[\s，。）]$/.test(l)), `Chinese still wraps between characters: ${JSON.stringify(lines.zh)}`)
 
     // the home shortcuts: six in a row (the player show's joined them: issue 48), apart, each label whole words
-    await page.locator('.home-shortcut__label').first().waitFor()
+    // (home renders them once its settings arrive, which may be after the network fell quiet)
+    await page.locator('.home-shortcut__label').nth(5).waitFor()
     const boxes = await page.locator('.home-shortcut__label').evaluateAll(els => els.map(e => {
       const r = e.getBoundingClientRect()
       return { left: r.left, right: r.right, text: e.textContent, width: e.scrollWidth, client: e.clientWidth }

@@ -31,13 +31,80 @@ const { scanLog, CANARY_REQUESTS } = require('./logScan')
 const { freePort, stop, waitForApi } = require('../support/processes')
 
 const root = path.resolve(__dirname, '../..')
-const ALL_SUITES = [require('./h5-shell.e2e'), require('./prerender.e2e'), require('./auth.e2e'), require('./shop.e2e'), require('./lost-answer.e2e'), require('./long-press.e2e'), require('./layout.e2e'), require('./after-draw.e2e'), require('./combine.e2e'), require('./shipments.e2e'), require('./withdraw.e2e'), require('./security.e2e'), require('./forms.e2e'), require('./routes.e2e'), require('./operators.e2e'), require('./editor-series.e2e'), require('./complaints.e2e'), require('./my-orders.e2e'), require('./ai-editor.e2e'), require('./vision.e2e'), require('./tasks.e2e'), require('./prize-market.e2e'), require('./first-visit.e2e'), require('./finder.e2e'), require('./pickup.e2e'), require('./share.e2e'), require('./notify.e2e'), require('./data-tab.e2e'), require('./walk-looks.e2e'), require('./events.e2e'), require('./show.e2e'), require('./web-domains.e2e'), require('./a11y.e2e')]
+// the suites, test/e2e/<name>.e2e.js, in the order they run on one shop
+const SUITE_FILES = [
+  'h5-shell', 'prerender', 'auth', 'shop', 'lost-answer', 'long-press', 'layout', 'after-draw',
+  'combine', 'shipments', 'withdraw', 'security', 'forms', 'routes', 'operators', 'editor-series',
+  'complaints', 'my-orders', 'ai-editor', 'vision', 'tasks', 'prize-market', 'first-visit',
+  'finder', 'pickup', 'share', 'notify', 'data-tab', 'walk-looks', 'events', 'show', 'web-domains',
+  'a11y'
+]
+const ALL_SUITES = SUITE_FILES.map(file => ({ file, ...require(`./${file}.e2e`) }))
 // E2E_SUITES=after,shop runs the suites whose names contain one of the words (all by default)
 const only = (process.env.E2E_SUITES ?? '').split(',').map(s => s.trim()).filter(Boolean)
 const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includes(w))) : ALL_SUITES
 
+// E2E_WORKERS=n: suites on n shops side by side, each shop with its own server, database, mail and
+// fakes (2 by default; 1 runs them all on one shop, in the order listed)
+const WORKERS = Math.max(1, Math.min(SUITES.length, Number(process.env.E2E_WORKERS) || 2))
+
+/**
+ * The suites of each worker. A suite never sees another worker's data; within a worker the suites run
+ * in the order of ALL_SUITES. Suites go to the worker with the least work so far (by the seconds they
+ * took on CI, SECONDS), the longest first; a suite that reads what an earlier one made is listed in
+ * TOGETHER with it and goes where that one went. (A file's suite object gets its `file`.)
+ */
+function partition (suites, n) {
+  const cost = s => SECONDS[s.file] ?? 20
+  const lanes = Array.from({ length: n }, () => ({ suites: [], cost: 0 }))
+  const placed = new Map()
+  for (const s of [...suites].sort((a, b) => cost(b) - cost(a))) {
+    const mate = suites.find(m => placed.has(m) && TOGETHER.some(g => g.includes(s.file) && g.includes(m.file)))
+    const lane = mate ? placed.get(mate) : lanes.reduce((a, b) => (b.cost < a.cost ? b : a))
+    lane.suites.push(s)
+    lane.cost += cost(s)
+    placed.set(s, lane)
+  }
+  return lanes.filter(l => l.suites.length).map(l => suites.filter(s => l.suites.includes(s)))
+}
+
+/** Seconds each suite took on CI (2 cores, one shop), by file; 20 for the others. */
+const SECONDS = { routes: 238, security: 64, 'first-visit': 60, withdraw: 57, shop: 49, prerender: 44, pickup: 37, vision: 37, tasks: 35, complaints: 33 }
+/** Suites that must share a shop (by file), in the listed order. */
+const TOGETHER = []
+
 ;(async () => {
   if (!fs.existsSync(path.join(root, 'dist', 'h5', 'index.html'))) throw new Error('dist/h5 is missing: run npm run build:h5 first')
+  const t0 = Date.now()
+  const lanes = partition(SUITES, WORKERS)
+  if (lanes.length > 1) lanes.forEach((suites, i) => console.log(`shop ${i + 1}: ${suites.map(s => s.file).join(', ')}`))
+  const state = { failed: null }
+  const shops = await Promise.all(lanes.map((suites, i) => runShop(suites, i + 1, lanes.length, state)))
+  if (state.failed) {
+    const shop = shops.find(s => s.failed)
+    console.error(`server output (shop ${shop.n}):\n` + shop.log.slice(-4000))
+    console.error(`e2e FAILED (shop ${shop.n}, ${shop.failedSuite ?? 'starting'}):`, shop.failed)
+    process.exit(1)
+  }
+  // the server's log of the whole run holds no personal data (issue 26 item 5)
+  let lines = 0
+  for (const shop of shops) {
+    const leaks = scanLog(shop.log, { secret: shop.secret })
+    if (leaks.length) {
+      console.error(`e2e FAILED: the server's log (shop ${shop.n}) holds personal data (${leaks.length}):\n` + leaks.slice(0, 20).map(l => `  ${l.kind} ${l.match}: ${l.line}`).join('\n'))
+      process.exit(1)
+    }
+    lines += shop.log.split('\n').length
+  }
+  console.log(`e2e: ${SUITES.length} suites passed on ${shops.length} shop(s) in ${((Date.now() - t0) / 1000).toFixed(1)} s; the servers' logs (${lines} lines) hold no phone, e-mail, token, openid, code or query secret`)
+})().catch(e => { console.error('e2e FAILED:', e); process.exit(1) })
+
+/**
+ * One shop as `npm start` runs it, with its own mail server and fakes, running `suites` in order; stops
+ * early when another shop failed (state.failed). Answers the server's log and what failed.
+ */
+async function runShop (suites, n, of, state) {
+  const tag = of > 1 ? `[shop ${n}] ` : ''
   const smtp = await startSmtp()
   // the map and parcel providers, as local servers that speak their APIs
   const fakes = { tencent: await tencent.start({ sk: tencent.SK }), amap: await amap.start(), kuaidi100: await kuaidi100.start(), wechat: await wechat.start(), feishu: await feishu.start(), wecom: await wecom.start(), dify: await dify.start(), images: await images.start(), video: await cogvideo.start(), music: await suno.start(), jd: await jdunion.start(), sms: await sms.start(), tmap: await tencentMapJs.start(), juhe: await juhe.start() }
@@ -79,40 +146,32 @@ const SUITES = only.length ? ALL_SUITES.filter(s => only.some(w => s.name.includ
   })
   child.stdout.on('data', d => log.push(String(d)))
   child.stderr.on('data', d => log.push(String(d)))
-  const t0 = Date.now()
-  let failed = null
   // a secret of this run, sent in query values: the log must not hold it (logScan.js)
   const secret = `e2eSecret${crypto.randomBytes(12).toString('hex')}`
+  const shop = { n, secret, log: '', failed: null, failedSuite: null }
   try {
-    await waitForApi(base, child, 90000)
+    await waitForApi(base, child, 180000)
     for (const r of CANARY_REQUESTS(secret)) await rawGet(`${base}${r.url}`)
-    for (const suite of SUITES) {
+    for (const suite of suites) {
+      if (state.failed) break
       const t = Date.now()
+      shop.failedSuite = suite.name
       await suite.run({ base, smtp, fakes, dataDir })
-      console.log(`✓ ${suite.name} (${((Date.now() - t) / 1000).toFixed(1)} s)`)
+      shop.failedSuite = null
+      console.log(`${tag}✓ ${suite.name} (${((Date.now() - t) / 1000).toFixed(1)} s)`)
     }
   } catch (e) {
-    failed = e
+    shop.failed = state.failed = e
   } finally {
     await stop(child)
     await smtp.close()
     for (const f of Object.values(fakes)) await f.close()
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
-  if (process.env.E2E_LOG_FILE) fs.writeFileSync(process.env.E2E_LOG_FILE, log.join(''))
-  if (failed) {
-    console.error('server output:\n' + log.join('').slice(-4000))
-    console.error('e2e FAILED:', failed)
-    process.exit(1)
-  }
-  // the server's log of the whole run holds no personal data (issue 26 item 5)
-  const leaks = scanLog(log.join(''), { secret })
-  if (leaks.length) {
-    console.error(`e2e FAILED: the server's log holds personal data (${leaks.length}):\n` + leaks.slice(0, 20).map(l => `  ${l.kind} ${l.match}: ${l.line}`).join('\n'))
-    process.exit(1)
-  }
-  console.log(`e2e: ${SUITES.length} suites passed in ${((Date.now() - t0) / 1000).toFixed(1)} s; the server's log (${log.join('').split('\n').length} lines) holds no phone, e-mail, token, openid, code or query secret`)
-})().catch(e => { console.error('e2e FAILED:', e); process.exit(1) })
+  shop.log = log.join('')
+  if (process.env.E2E_LOG_FILE) fs.writeFileSync(of > 1 ? `${process.env.E2E_LOG_FILE}.${n}` : process.env.E2E_LOG_FILE, shop.log)
+  return shop
+}
 
 /** A GET of the URL exactly as written (fetch would normalise a malformed path); any answer will do. */
 function rawGet (url) {

@@ -93,6 +93,8 @@ async function createDatabase (adminUrl, name) {
 }
 
 module.exports = async function setup () {
+  // the name of this run's migrated templates (support/db.ts makes them; pg-teardown.js removes them)
+  process.env.TEST_DB_TEMPLATE = `tmpl_${require('node:crypto').randomBytes(6).toString('hex')}`
   if (process.env.PG_TESTS === 'off') {
     delete process.env.DATABASE_URL
     log('PG_TESTS=off: SQLite only')
@@ -153,9 +155,27 @@ function stop (state) {
   if (!state || state.stopped) return
   state.stopped = true
   if (state.port) {
+    const cpu = cpuSeconds(state.data)
+    if (cpu != null) log(`PostgreSQL used ${cpu.toFixed(1)} s of CPU (its own and its finished backends')`)
     spawnSync(...splitCmd(state.prefix, path.join(state.bin, 'pg_ctl'), ['-D', state.data, '-m', 'immediate', '-w', 'stop']), { encoding: 'utf8' })
   }
   fs.rmSync(state.dir, { recursive: true, force: true })
+}
+
+/**
+ * The postmaster's processor time and that of the backends it reaped, from /proc (Linux; null elsewhere):
+ * pg_ctl detaches the server, so the test run's own CPU time does not include it.
+ */
+function cpuSeconds (data) {
+  try {
+    const pid = fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0].trim()
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    // utime, stime, cutime, cstime (fields 14-17), in clock ticks of 1/100 s
+    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100
+  } catch {
+    return null
+  }
 }
 
 function splitCmd (prefix, cmd, args) {

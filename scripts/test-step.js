@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+/**
+ * Runs one step of `npm test` (scripts/test-all.js) and tells how much processor time it took: the
+ * command's exit status and its CPU seconds (user + system, every process it waited for included) as
+ * one JSON line on file descriptor 3. Linux reads those from /proc; elsewhere the CPU time is null.
+ * Usage: node scripts/test-step.js <command> [args...]
+ */
+const { spawn } = require('node:child_process')
+const fs = require('node:fs')
+const os = require('node:os')
+
+const [cmd, ...args] = process.argv.slice(2)
+const child = spawn(cmd, args, { stdio: 'inherit' })
+// the scheduler stops a step with SIGTERM to its process group; pass it on if it came to us alone
+for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig))
+
+child.on('error', err => report(127, String(err)))
+child.on('exit', (code, signal) => report(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1)))
+
+function report (status, error) {
+  let cpu = null
+  try {
+    // /proc/self/stat: fields 16 and 17 are cutime and cstime, in clock ticks (100 a second on Linux);
+    // the name (field 2) may hold spaces, so count from its closing parenthesis
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    cpu = (Number(fields[13]) + Number(fields[14])) / 100
+  } catch {}
+  try {
+    fs.writeSync(3, JSON.stringify({ status, cpu, error }) + '\n')
+  } catch {}
+  process.exit(status)
+}
