@@ -36,6 +36,9 @@ export default [
       '@stylistic/object-property-newline': 'off',
       '@stylistic/jsx-first-prop-new-line': 'off',
       '@stylistic/jsx-closing-bracket-location': 'off',
+      '@stylistic/jsx-closing-tag-location': 'off',
+      // a block under `{cond && <>` may stay at its parent's depth; @stylistic/indent still checks the rest
+      '@stylistic/jsx-indent': 'off',
       // chained ternaries read `a ? x : b ? y : z` on one line, and `c ? {} : {` opens an object
       '@stylistic/multiline-ternary': 'off',
       // handlers are store methods and callbacks passed through (onClick={store.toggle}), not handleX
