@@ -39,6 +39,8 @@ export default [
       '@stylistic/jsx-closing-tag-location': 'off',
       // a block under `{cond && <>` may stay at its parent's depth; @stylistic/indent still checks the rest
       '@stylistic/jsx-indent': 'off',
+      // `const input = <Input ...` may continue its props on the next lines without wrapping parentheses
+      '@stylistic/jsx-wrap-multilines': 'off',
       // chained ternaries read `a ? x : b ? y : z` on one line, and `c ? {} : {` opens an object
       '@stylistic/multiline-ternary': 'off',
       // handlers are store methods and callbacks passed through (onClick={store.toggle}), not handleX
