@@ -145,7 +145,6 @@ async function serve (root, dialect, databaseUrl, pool, dir, shoppers) {
 
 // ---- parent: the shoppers -----------------------------------------------------------------------
 
-
 /** The shoppers' client: node's http with keep-alive (lighter than fetch, so the client measures the shop). */
 const agent = new http.Agent({ keepAlive: true, maxSockets: 2000 })
 
@@ -321,7 +320,7 @@ async function main () {
       console.log(`latency: casePurchase p50 ${r.buy.p50.toFixed(0)} ms, p99 ${r.buy.p99.toFixed(0)} ms; caseCurrent p50 ${r.view.p50.toFixed(0)} ms, p99 ${r.view.p99.toFixed(0)} ms (${r.view.n} views)`)
       const st = k => r.server[k] ? `${k} p50 ${r.server[k].p50.toFixed(1)} ms, p99 ${r.server[k].p99.toFixed(1)} ms` : ''
       console.log(`in the server (arrival to answer, so the queue on its event loop included): ${st('/api/casePurchase')}; ${st('/api/caseCurrent')}`)
-      console.log(`cases of the series: ${r.audit.cases.total}${openAhead ? ` (${openAhead} open before the launch)` : ""} (${r.audit.cases.soldOut} sold out, ${r.audit.cases.open} open); ${r.audit.purchases} purchases and ${r.audit.soldSlots} slots sold in the database`)
+      console.log(`cases of the series: ${r.audit.cases.total}${openAhead ? ` (${openAhead} open before the launch)` : ''} (${r.audit.cases.soldOut} sold out, ${r.audit.cases.open} open); ${r.audit.purchases} purchases and ${r.audit.soldSlots} slots sold in the database`)
       const mismatch = r.audit.purchases !== r.okPurchases || r.audit.soldSlots !== r.boxesBought || r.audit.boxes !== r.boxesBought
       if (mismatch) r.audit.problems.push(`answered ${r.okPurchases} purchases of ${r.boxesBought} boxes, the database holds ${r.audit.purchases} purchases of ${r.audit.boxes} boxes and ${r.audit.soldSlots} sold slots`)
       if (r.audit.problems.length) {

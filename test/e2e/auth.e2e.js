@@ -8,7 +8,6 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { openPhonePage, SHOTS } = require('./browser')
 
-
 async function run ({ base, smtp }) {
   const { page, errors, close, input, shot } = await openPhonePage({ locale: 'zh-CN' })
   try {

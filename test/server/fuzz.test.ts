@@ -1062,8 +1062,7 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
     const out = query.slice()
     const roll = rng.int(4)
     if (roll === 0 && out.length) out.splice(rng.int(out.length), 1)
-    else if (roll === 1 && out.length) { const i = rng.int(out.length); out[i] = [out[i][0], asQueryValue(rng.pick(HOSTILE))] }
-    else if (roll === 2 && out.length) out.push([rng.pick(out)[0], asQueryValue(rng.pick(HOSTILE))])
+    else if (roll === 1 && out.length) { const i = rng.int(out.length); out[i] = [out[i][0], asQueryValue(rng.pick(HOSTILE))] } else if (roll === 2 && out.length) out.push([rng.pick(out)[0], asQueryValue(rng.pick(HOSTILE))])
     else out.push([rng.pick(EXTRA_KEYS), asQueryValue(rng.pick(HOSTILE))])
     return out
   }

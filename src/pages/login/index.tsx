@@ -275,7 +275,7 @@ function LoginPage () {
                   onClick={() => { set('registerBy', r.kind); setErrors({}) }}>{t(r.label)}</View>
               ))}
             </View>
-            )
+          )
           : (
             <View className='login-tabs'>
               {TABS.filter(tab => tabs.includes(tab.mode)).map(tab => (

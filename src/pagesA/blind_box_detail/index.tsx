@@ -49,7 +49,6 @@ const LONG_PRESS_CLICK_GRACE_MS = 600
 /** The boxes picked, with one more (in order; once). */
 const withSlot = (picked: number[], slot: number) => picked.includes(slot) ? picked : [...picked, slot].sort((a, b) => a - b)
 
-
 /**
  * How long the case stays held for the shopper (their case lease), by the server's clock: nobody else
  * is shown it meanwhile. Once over, a tap looks again (which holds it anew when it is still free).

@@ -118,4 +118,3 @@ export const BAND_LABELS: Record<PriceBand, MessageKey> = {
   lt30: 'finder.lt30', '30to60': 'finder.from30to60', '60to100': 'finder.from60to100', gt100: 'finder.gt100'
 }
 export const HIDDEN_LABELS: Record<HiddenChoice, MessageKey> = { yes: 'finder.hiddenYes', no: 'finder.hiddenNo' }
-

@@ -410,7 +410,7 @@ function SecurityPage () {
                 onInput={e => { const v = e.detail.value; setCorrection(c => ({ ...c, reason: v })) }} />
               <View className='btn btn--ghost correction-send' onClick={sendCorrection}>{t('security.correctionSend')}</View>
             </View>
-            )}
+          )}
       </Section>
 
       <Section title={t('security.deleteTitle')} className='security-delete'>

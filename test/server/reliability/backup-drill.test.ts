@@ -57,7 +57,6 @@ function ops (command: 'backup' | 'restore', args: string[], env: Record<string,
   })
 }
 
-
 interface Shopper { id: number; token: string }
 
 const shopper = (origin: string, name: string): Promise<Shopper> => newShopper(origin, name, 'drill-pw-1', { amountCents: TOPUP_MAX_CENTS, topUps: TOPUPS })
