@@ -55,6 +55,8 @@ function HomePage () {
   const [finder, setFinder] = useState<FinderState>(() => finderFromParams(params))
   const key = finderKey(finder)
   const series = usePagedList((page, size) => shopApi.seriesList({ page, size, ...finderRequest(finder) }), { pageSize: PAGE_SIZE, deps: [key], clearOnChange: true })
+  // `key` is the finder's content: the address changes when that does, not with each new state object
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => { showInAddress(finder) }, [key])
   // the theme tags come with every first page: keep the last ones while another loads
   const [tags, setTags] = useState<ThemeTag[]>([])
