@@ -211,7 +211,6 @@ async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts
     for (let i = 1; i < workers; i++) procs.push(shopProcess([root, dialect, databaseUrl || '-', String(pool), dir, '0']))
     const ports = [ready.port, ...(await Promise.all(procs.slice(1).map(p => p.next()))).map(m => m.port)]
     const bases = ports.map(port => `http://127.0.0.1:${port}`)
-    const base = bases[0]
     // the shop has been open before the launch: a series already on sale, bought from by a few shoppers
     // at a time (the server's code is warm, as it would be), not counted
     child.send({ type: 'warm-up series' })

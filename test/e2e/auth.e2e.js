@@ -9,7 +9,7 @@ const path = require('node:path')
 const { openPhonePage, SHOTS } = require('./browser')
 
 async function run ({ base, smtp }) {
-  const { page, errors, close, input, shot } = await openPhonePage({ locale: 'zh-CN' })
+  const { page, errors, close, input } = await openPhonePage({ locale: 'zh-CN' })
   try {
     const token = () => page.evaluate(() => localStorage.getItem('h5_token'))
     const agree = async () => {

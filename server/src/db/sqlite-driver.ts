@@ -389,7 +389,7 @@ class GroupConnection implements DatabaseConnection {
 /** SqliteDialect with the group-committing driver. */
 export class GroupCommitSqliteDialect implements Dialect {
   constructor (private readonly writer: SqliteDatabase.Database, private readonly reader: SqliteDatabase.Database | null, private readonly events?: DatabaseEvents) {}
-  readonly driver = (): GroupCommitSqliteDriver => this.made ??= new GroupCommitSqliteDriver(this.writer, this.reader, this.events)
+  readonly driver = (): GroupCommitSqliteDriver => (this.made ??= new GroupCommitSqliteDriver(this.writer, this.reader, this.events))
   private made: GroupCommitSqliteDriver | undefined
   createDriver (): Driver { return this.driver() }
   createQueryCompiler (): QueryCompiler { return new SqliteQueryCompiler() }
