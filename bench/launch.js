@@ -145,7 +145,6 @@ async function serve (root, dialect, databaseUrl, pool, dir, shoppers) {
 
 // ---- parent: the shoppers -----------------------------------------------------------------------
 
-
 /** The shoppers' client: node's http with keep-alive (lighter than fetch, so the client measures the shop). */
 const agent = new http.Agent({ keepAlive: true, maxSockets: 2000 })
 
@@ -212,7 +211,6 @@ async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts
     for (let i = 1; i < workers; i++) procs.push(shopProcess([root, dialect, databaseUrl || '-', String(pool), dir, '0']))
     const ports = [ready.port, ...(await Promise.all(procs.slice(1).map(p => p.next()))).map(m => m.port)]
     const bases = ports.map(port => `http://127.0.0.1:${port}`)
-    const base = bases[0]
     // the shop has been open before the launch: a series already on sale, bought from by a few shoppers
     // at a time (the server's code is warm, as it would be), not counted
     child.send({ type: 'warm-up series' })
@@ -321,7 +319,7 @@ async function main () {
       console.log(`latency: casePurchase p50 ${r.buy.p50.toFixed(0)} ms, p99 ${r.buy.p99.toFixed(0)} ms; caseCurrent p50 ${r.view.p50.toFixed(0)} ms, p99 ${r.view.p99.toFixed(0)} ms (${r.view.n} views)`)
       const st = k => r.server[k] ? `${k} p50 ${r.server[k].p50.toFixed(1)} ms, p99 ${r.server[k].p99.toFixed(1)} ms` : ''
       console.log(`in the server (arrival to answer, so the queue on its event loop included): ${st('/api/casePurchase')}; ${st('/api/caseCurrent')}`)
-      console.log(`cases of the series: ${r.audit.cases.total}${openAhead ? ` (${openAhead} open before the launch)` : ""} (${r.audit.cases.soldOut} sold out, ${r.audit.cases.open} open); ${r.audit.purchases} purchases and ${r.audit.soldSlots} slots sold in the database`)
+      console.log(`cases of the series: ${r.audit.cases.total}${openAhead ? ` (${openAhead} open before the launch)` : ''} (${r.audit.cases.soldOut} sold out, ${r.audit.cases.open} open); ${r.audit.purchases} purchases and ${r.audit.soldSlots} slots sold in the database`)
       const mismatch = r.audit.purchases !== r.okPurchases || r.audit.soldSlots !== r.boxesBought || r.audit.boxes !== r.boxesBought
       if (mismatch) r.audit.problems.push(`answered ${r.okPurchases} purchases of ${r.boxesBought} boxes, the database holds ${r.audit.purchases} purchases of ${r.audit.boxes} boxes and ${r.audit.soldSlots} sold slots`)
       if (r.audit.problems.length) {

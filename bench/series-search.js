@@ -148,48 +148,48 @@ async function serveShop (dir, databaseUrl) {
   if (databaseUrl) {
     await seedPostgres(database.db, require('kysely').sql)
   } else {
-  await database.close()
+    await database.close()
 
-  // the bulk of the data in plain SQL
-  const Sqlite = require('better-sqlite3')
-  const raw = new Sqlite(file)
-  raw.pragma('journal_mode = WAL')
-  raw.pragma('foreign_keys = ON')
-  const now = Date.now()
-  const iso = ms => new Date(ms).toISOString()
-  raw.transaction(() => {
-    raw.prepare("insert into users (id, user_name, nickname, role, created_at, updated_at) values (1, 'bench', 'Bench', 'shopper', ?, ?)").run(iso(now), iso(now))
-    raw.prepare("insert into ledger_transactions (id, kind, reference, user_id, created_at) values (1, 'purchase', 'bench', 1, ?)").run(iso(now))
-    const series = raw.prepare(`insert into series (id, name, name_en, description, description_en, cover, price_cents, case_size, hidden_ppm, status, created_at, updated_at)
+    // the bulk of the data in plain SQL
+    const Sqlite = require('better-sqlite3')
+    const raw = new Sqlite(file)
+    raw.pragma('journal_mode = WAL')
+    raw.pragma('foreign_keys = ON')
+    const now = Date.now()
+    const iso = ms => new Date(ms).toISOString()
+    raw.transaction(() => {
+      raw.prepare("insert into users (id, user_name, nickname, role, created_at, updated_at) values (1, 'bench', 'Bench', 'shopper', ?, ?)").run(iso(now), iso(now))
+      raw.prepare("insert into ledger_transactions (id, kind, reference, user_id, created_at) values (1, 'purchase', 'bench', 1, ?)").run(iso(now))
+      const series = raw.prepare(`insert into series (id, name, name_en, description, description_en, cover, price_cents, case_size, hidden_ppm, status, created_at, updated_at)
       values (?, ?, ?, '', '', '/media/art/1f381.webp', ?, 12, ?, ?, ?, ?)`)
-    const design = raw.prepare(`insert into designs (series_id, name, name_en, rarity, image, reference_value_cents, recycle_value_cents, sort, created_at)
+      const design = raw.prepare(`insert into designs (series_id, name, name_en, rarity, image, reference_value_cents, recycle_value_cents, sort, created_at)
       values (?, ?, ?, ?, '/media/art/1f381.webp', 1000, 100, ?, ?)`)
-    const kase = raw.prepare("insert into cases (id, series_id, size, commit_hash, arrangement, salt, status, created_at) values (?, ?, 12, 'x', '[]', 'x', 'sold_out', ?)")
-    for (let i = 1; i <= SERIES; i++) {
-      const a = i % ZH_A.length
-      const b = Math.floor(i / ZH_A.length) % ZH_B.length
-      const hidden = i % 3 === 0
-      const at = iso(now - (SERIES - i) * 60_000)
-      series.run(i, `${ZH_A[a]}${ZH_B[b]} ${i}`, `${EN_A[a]} ${EN_B[b]} ${i}`, 500 + (i * 7919) % 19500, hidden ? 83333 : 0, i % 20 === 0 ? 'retired' : 'on_sale', at, at)
-      design.run(i, '常规', 'Regular', 'regular', 1, at)
-      if (i % 2 === 0) design.run(i, '稀有', 'Rare', 'rare', 2, at)
-      if (hidden) design.run(i, '隐藏', 'Hidden', 'hidden', 3, at)
-      kase.run(i, i, at)
-    }
-    // 1,000,000 boxes: purchases of 1 to 4 boxes over the last 14 days, popular series more often
-    const purchase = raw.prepare('insert into purchases (user_id, case_id, series_id, slots, total_cents, credit_cents, cash_cents, tx_id, created_at) values (1, ?, ?, ?, 100, 0, 100, 1, ?)')
-    let boxes = 0
-    let n = 0
-    while (boxes < BOXES) {
-      n++
-      const count = Math.min(1 + (n % 4), BOXES - boxes)
-      const s = 1 + Math.floor(SERIES * Math.pow(((n * 2654435761) % 4294967296) / 4294967296, 2))
-      purchase.run(s, s, JSON.stringify(Array.from({ length: count }, (_, k) => k + 1)), iso(now - ((n * 40503) % (14 * DAY))))
-      boxes += count
-    }
-  })()
-  raw.close()
-  database = openDatabase({ sqlitePath: file })
+      const kase = raw.prepare("insert into cases (id, series_id, size, commit_hash, arrangement, salt, status, created_at) values (?, ?, 12, 'x', '[]', 'x', 'sold_out', ?)")
+      for (let i = 1; i <= SERIES; i++) {
+        const a = i % ZH_A.length
+        const b = Math.floor(i / ZH_A.length) % ZH_B.length
+        const hidden = i % 3 === 0
+        const at = iso(now - (SERIES - i) * 60_000)
+        series.run(i, `${ZH_A[a]}${ZH_B[b]} ${i}`, `${EN_A[a]} ${EN_B[b]} ${i}`, 500 + (i * 7919) % 19500, hidden ? 83333 : 0, i % 20 === 0 ? 'retired' : 'on_sale', at, at)
+        design.run(i, '常规', 'Regular', 'regular', 1, at)
+        if (i % 2 === 0) design.run(i, '稀有', 'Rare', 'rare', 2, at)
+        if (hidden) design.run(i, '隐藏', 'Hidden', 'hidden', 3, at)
+        kase.run(i, i, at)
+      }
+      // 1,000,000 boxes: purchases of 1 to 4 boxes over the last 14 days, popular series more often
+      const purchase = raw.prepare('insert into purchases (user_id, case_id, series_id, slots, total_cents, credit_cents, cash_cents, tx_id, created_at) values (1, ?, ?, ?, 100, 0, 100, 1, ?)')
+      let boxes = 0
+      let n = 0
+      while (boxes < BOXES) {
+        n++
+        const count = Math.min(1 + (n % 4), BOXES - boxes)
+        const s = 1 + Math.floor(SERIES * Math.pow(((n * 2654435761) % 4294967296) / 4294967296, 2))
+        purchase.run(s, s, JSON.stringify(Array.from({ length: count }, (_, k) => k + 1)), iso(now - ((n * 40503) % (14 * DAY))))
+        boxes += count
+      }
+    })()
+    raw.close()
+    database = openDatabase({ sqlitePath: file })
   }
   const seeded = Date.now() - t0
   const db = database.db

@@ -198,7 +198,7 @@ export default defineConfig<'webpack5'>(async (merge) => {
         // src/taro-styles.h5.ts keeps them ahead of the app's rules. Development keeps Taro's style-loader.
         if (process.env.NODE_ENV === 'production') {
           chain.module.rule('taroStyle').uses.clear()
-          chain.module.rule('taroStyle').use('extract').loader(require('mini-css-extract-plugin').loader)
+          chain.module.rule('taroStyle').use('extract').loader(require('mini-css-extract-plugin').loader) // eslint-disable-line @typescript-eslint/no-require-imports
         }
         // Page chunks share code instead of repeating it (Taro splits only the entry's chunks): what a first
         // page (login, home) shares with any other page comes with that page, what most pages use in one

@@ -67,43 +67,43 @@ const Subpackage = Part({
 
 // pages is required: checked in checkConfig (a Partial keeps every error of every field in one pass)
 const AppJson = Part({
-    pages: Type.Array(Str, { minItems: 1 }),
-    entryPagePath: Str,
-    window: Part(windowFields),
-    tabBar: Type.Object({ list: Type.Array(Type.Object({ pagePath: Str, text: Str }), { minItems: 2, maxItems: 5 }) }),
-    networkTimeout: Part({ request: Type.Integer({ minimum: 0 }), connectSocket: Type.Integer({ minimum: 0 }), uploadFile: Type.Integer({ minimum: 0 }), downloadFile: Type.Integer({ minimum: 0 }) }),
-    debug: Bool,
-    functionalPages: Bool,
-    subpackages: Type.Array(Subpackage),
-    subPackages: Type.Array(Subpackage),
-    workers: Type.Union([Str, Type.Object({ path: Str, isSubpackage: Bool })]),
-    requiredBackgroundModes: Type.Array(Type.Union([Type.Literal('audio'), Type.Literal('location')])),
-    requiredPrivateInfos: Type.Array(Type.Union(PRIVATE_INFOS.map(x => Type.Literal(x)))),
-    plugins: Type.Record(Str, Type.Object({ version: Str, provider: Str })),
-    preloadRule: Type.Record(Str, Type.Object({ packages: Type.Array(Str), network: Type.Optional(Type.Union([Type.Literal('wifi'), Type.Literal('all')])) })),
-    resizable: Bool,
-    usingComponents: UsingComponents,
-    permission: Type.Record(Str, Type.Object({ desc: Type.String({ minLength: 1, maxLength: 30 }) }, { additionalProperties: false })),
-    sitemapLocation: Str,
-    style: Type.Literal('v2'),
-    useExtendedLib: Type.Record(Str, Bool),
-    entranceDeclare: Type.Object({}),
-    darkmode: Bool,
-    themeLocation: Str,
-    lazyCodeLoading: Type.Literal('requiredComponents'),
-    singlePage: Type.Object({ navigationBarFit: Type.Optional(Str) }),
-    embeddedAppIdList: Type.Array(Str),
-    halfPage: Type.Object({ firstPageNavigationStyle: Type.Optional(Str) }),
-    debugOptions: Type.Object({ enableJSTrace: Type.Optional(Bool) }),
-    enablePassiveEvent: Type.Union([Bool, Type.Object({})]),
-    resolveAlias: Type.Record(Str, Str),
-    renderer: Type.Union([Type.Literal('webview'), Type.Literal('skyline')]),
-    rendererOptions: Type.Object({}),
-    componentFramework: Str,
-    static: Type.Array(Type.Unknown()),
-    convertRpxToVw: Bool,
-    // the privacy check switch of 2023 (https://developers.weixin.qq.com/miniprogram/dev/framework/user-privacy/PrivacyAuthorize.html)
-    __usePrivacyCheck__: Bool
+  pages: Type.Array(Str, { minItems: 1 }),
+  entryPagePath: Str,
+  window: Part(windowFields),
+  tabBar: Type.Object({ list: Type.Array(Type.Object({ pagePath: Str, text: Str }), { minItems: 2, maxItems: 5 }) }),
+  networkTimeout: Part({ request: Type.Integer({ minimum: 0 }), connectSocket: Type.Integer({ minimum: 0 }), uploadFile: Type.Integer({ minimum: 0 }), downloadFile: Type.Integer({ minimum: 0 }) }),
+  debug: Bool,
+  functionalPages: Bool,
+  subpackages: Type.Array(Subpackage),
+  subPackages: Type.Array(Subpackage),
+  workers: Type.Union([Str, Type.Object({ path: Str, isSubpackage: Bool })]),
+  requiredBackgroundModes: Type.Array(Type.Union([Type.Literal('audio'), Type.Literal('location')])),
+  requiredPrivateInfos: Type.Array(Type.Union(PRIVATE_INFOS.map(x => Type.Literal(x)))),
+  plugins: Type.Record(Str, Type.Object({ version: Str, provider: Str })),
+  preloadRule: Type.Record(Str, Type.Object({ packages: Type.Array(Str), network: Type.Optional(Type.Union([Type.Literal('wifi'), Type.Literal('all')])) })),
+  resizable: Bool,
+  usingComponents: UsingComponents,
+  permission: Type.Record(Str, Type.Object({ desc: Type.String({ minLength: 1, maxLength: 30 }) }, { additionalProperties: false })),
+  sitemapLocation: Str,
+  style: Type.Literal('v2'),
+  useExtendedLib: Type.Record(Str, Bool),
+  entranceDeclare: Type.Object({}),
+  darkmode: Bool,
+  themeLocation: Str,
+  lazyCodeLoading: Type.Literal('requiredComponents'),
+  singlePage: Type.Object({ navigationBarFit: Type.Optional(Str) }),
+  embeddedAppIdList: Type.Array(Str),
+  halfPage: Type.Object({ firstPageNavigationStyle: Type.Optional(Str) }),
+  debugOptions: Type.Object({ enableJSTrace: Type.Optional(Bool) }),
+  enablePassiveEvent: Type.Union([Bool, Type.Object({})]),
+  resolveAlias: Type.Record(Str, Str),
+  renderer: Type.Union([Type.Literal('webview'), Type.Literal('skyline')]),
+  rendererOptions: Type.Object({}),
+  componentFramework: Str,
+  static: Type.Array(Type.Unknown()),
+  convertRpxToVw: Bool,
+  // the privacy check switch of 2023 (https://developers.weixin.qq.com/miniprogram/dev/framework/user-privacy/PrivacyAuthorize.html)
+  __usePrivacyCheck__: Bool
 })
 
 const PageJson = Part({
@@ -122,14 +122,14 @@ const PageJson = Part({
 
 // component: true is required: checked in checkConfig
 const ComponentJson = Part({
-    component: Type.Literal(true),
-    usingComponents: UsingComponents,
-    styleIsolation: Type.Union(['isolated', 'apply-shared', 'shared', 'page-isolated', 'page-apply-shared', 'page-shared'].map(x => Type.Literal(x))),
-    componentGenerics: Type.Record(Str, Type.Union([Bool, Type.Object({ default: Str })])),
-    componentPlaceholder: Type.Record(Str, Str),
-    componentFramework: Str,
-    renderer: Type.Union([Type.Literal('webview'), Type.Literal('skyline')]),
-    pureDataPattern: Str
+  component: Type.Literal(true),
+  usingComponents: UsingComponents,
+  styleIsolation: Type.Union(['isolated', 'apply-shared', 'shared', 'page-isolated', 'page-apply-shared', 'page-shared'].map(x => Type.Literal(x))),
+  componentGenerics: Type.Record(Str, Type.Union([Bool, Type.Object({ default: Str })])),
+  componentPlaceholder: Type.Record(Str, Str),
+  componentFramework: Str,
+  renderer: Type.Union([Type.Literal('webview'), Type.Literal('skyline')]),
+  pureDataPattern: Str
 })
 
 function schemaProblems (schema, value, file) {

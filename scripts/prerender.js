@@ -189,14 +189,14 @@ function headBlock (page, views, css, defaultLocale, configuredLocale) {
   const show = names.map(n => `html[data-prerender="${n}"] #prerender,html[data-prerender="${n}"] [data-view="${n}"]`).join(',')
   const hideSplash = names.map(n => `html[data-prerender="${n}"] #splash`).join(',')
   const noScript = `html:not([data-prerender]) #prerender,html:not([data-prerender]) [data-view="${page}-${defaultLocale}"]`
-  const pick = `!function(d){var v='none';try{` +
+  const pick = "!function(d){var v='none';try{" +
     `var p=location.pathname.replace(/\\/+$/,'')||'/',R=${JSON.stringify({ [page]: ROUTES[page] })},g=function(k){try{var o=JSON.parse(localStorage.getItem(k));return o&&o.data}catch(e){return ''}},` +
-    `m=function(x){x=String(x||'').toLowerCase().split(/[-_]/)[0];return x==='zh'||x==='en'?x:''},page='';` +
-    `for(var k in R)if(R[k].indexOf(p)>=0)page=k;` +
-    `if(page==='login'&&g('h5_token'))page='';` +
+    "m=function(x){x=String(x||'').toLowerCase().split(/[-_]/)[0];return x==='zh'||x==='en'?x:''},page='';" +
+    'for(var k in R)if(R[k].indexOf(p)>=0)page=k;' +
+    "if(page==='login'&&g('h5_token'))page='';" +
     `var l=m(g('app_locale'))||m(${JSON.stringify(configuredLocale || '')})||m(navigator.language)||'${FALLBACK_LOCALE}';` +
-    `if(page)v=page+'-'+l` +
-    `}catch(e){}d.setAttribute('data-prerender',v)}(document.documentElement)`
+    "if(page)v=page+'-'+l" +
+    "}catch(e){}d.setAttribute('data-prerender',v)}(document.documentElement)"
   // no frame before the copy is whole: rendering waits for its last element (rel=expect, Chromium
   // 124+; other browsers ignore the link). Otherwise a parser that pauses after <head> (Chromium's
   // time budget is 10 ms) lets the browser lay out and paint the empty page first.
@@ -266,6 +266,7 @@ function paintFirst (html, dir, viewFiles = {}) {
 const ICON_INLINE_MAX = 2048
 /** An SVG as the data of a data: URI, percent-encoding only what a URI or the attribute cannot hold. */
 function svgDataUri (svg) {
+  // eslint-disable-next-line no-control-regex
   return svg.replace(/[%#<>"\x00-\x1f\x7f-\uffff]/g, c => encodeURIComponent(c))
 }
 

@@ -19,6 +19,7 @@ function quietBuild (command, args, { cwd, env, out = process.stdout, isTTY = !!
     // the last lines of each stream, without colours and cursor moves
     const tails = { out: '', err: '' }
     const keeper = which => chunk => {
+      // eslint-disable-next-line no-control-regex
       tails[which] = (tails[which] + String(chunk)).replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split(/\r?\n|\r/).slice(-TAIL_LINES).join('\n')
     }
     out.write(isTTY ? `${label}… 0 s` : `${label}…\n`)

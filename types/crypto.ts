@@ -92,5 +92,3 @@ export function hmacSha256 (key: string | Uint8Array, message: string | Uint8Arr
   outer.set(sha256Bytes(inner), 64)
   return sha256Bytes(outer)
 }
-
-

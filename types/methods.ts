@@ -59,6 +59,6 @@ export const methodRoutes = {
     body: Type.Object({}, { additionalProperties: true, maxProperties: 20, description: 'The method\'s parameters (each method has its own schema; an unknown field is a 400)' }),
     data: Type.Union([ServerTime, HelperFeatures, TravelDates]),
     summary: 'The generic call: one of the allow-listed read-only methods by name',
-    description: `Methods: serverTime (anyone), helperFeatures (anyone), travelDates (logged in, else 401). Any other name is the 404 of an unknown API. The named /api/* routes are matched first and are never shadowed.`
+    description: 'Methods: serverTime (anyone), helperFeatures (anyone), travelDates (logged in, else 401). Any other name is the 404 of an unknown API. The named /api/* routes are matched first and are never shadowed.'
   })
 }

@@ -17,7 +17,7 @@ const GROUPS = [
   ['PostgreSQL client (pg)', f => /node_modules\/(pg|pg-protocol|pg-pool|pg-types)\//.test(f.url)],
   ['query building (Kysely)', f => /node_modules\/kysely\//.test(f.url)],
   ['validation (Ajv)', f => /node_modules\/ajv/.test(f.url) || /^validate\d*$/.test(f.functionName)],
-  ['answer serialisation (fast-json-stringify)', f => /fast-json-stringify|json-stringify/.test(f.url) || /^\$main|anonymous\d+$/.test(f.functionName) && f.url === ''],
+  ['answer serialisation (fast-json-stringify)', f => /fast-json-stringify|json-stringify/.test(f.url) || (/^\$main|anonymous\d+$/.test(f.functionName) && f.url === '')],
   ['JSON.parse / JSON.stringify', f => f.url === '' && /^(parse|stringify)$/.test(f.functionName)],
   ['crypto (hashes)', f => /node:internal\/crypto|crypto/.test(f.url) || /^(digest|update|createHash|Hash)$/.test(f.functionName)],
   ['logging (pino)', f => /node_modules\/(pino|sonic-boom)/.test(f.url)],

@@ -56,7 +56,7 @@ export const geoApi = {
   driving: (body: DrivingRequest) =>
     !hasPoint(body.from) ? refuse('from', 'geo.missingLatLng')
       : !hasPoint(body.to) ? refuse('to', 'geo.missingLatLng')
-        : postRoute<G['driving']>('/api/driving', body),
+          : postRoute<G['driving']>('/api/driving', body),
   amapGeo: (body: AmapGeoRequest) =>
     body.address?.trim() ? postRoute<G['amapGeo']>('/api/amap_geo', body) : refuse('address', 'geo.missingAddress'),
   amapRegeocode: (body: PointInput) =>
@@ -68,7 +68,7 @@ export const geoApi = {
   amapDirectionDriving: (body: AmapDrivingRequest) =>
     !hasPoint(body.origin) ? refuse('origin', 'geo.missingLatLng')
       : !hasPoint(body.destination) ? refuse('destination', 'geo.missingLatLng')
-        : postRoute<G['amapDirectionDriving']>('/api/amap_direction_driving', body)
+          : postRoute<G['amapDirectionDriving']>('/api/amap_direction_driving', body)
 }
 
 /** The centre of an IP location's rectangle "lng1,lat1;lng2,lat2"; null when it has none (spec 8). */

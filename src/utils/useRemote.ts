@@ -32,6 +32,8 @@ function useGeneration () {
   const mounted = useRef(true)
   useEffect(() => {
     mounted.current = true
+    // a counter, not a node: the cleanup is meant to bump whatever it holds then
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     return () => { mounted.current = false; generation.current++ }
   }, [])
   return useMemo(() => ({
@@ -48,6 +50,8 @@ function useAutoLoad (load: (mount: boolean) => void, deps: DependencyList, enab
     const mount = first.current
     first.current = false
     if (enabled && (loadOnMount || !mount)) load(mount)
+    // the caller's deps decide when to load (as useEffect's own); `load` is new each render
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [enabled, ...deps])
 }
 

@@ -8,8 +8,6 @@
 const assert = require('node:assert/strict')
 const { openPhonePage } = require('./browser')
 
-const yuan = text => Math.round(Number(String(text).replace(/[^\d.-]/g, '')) * 100)
-
 /** A JSON call of the API from the test (not from the page). */
 async function api (base, path, body, token, lang = 'en') {
   const res = await fetch(`${base}/dev-api${path}`, {

@@ -8,9 +8,8 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { openPhonePage, SHOTS } = require('./browser')
 
-
 async function run ({ base, smtp }) {
-  const { page, errors, close, input, shot } = await openPhonePage({ locale: 'zh-CN' })
+  const { page, errors, close, input } = await openPhonePage({ locale: 'zh-CN' })
   try {
     const token = () => page.evaluate(() => localStorage.getItem('h5_token'))
     const agree = async () => {

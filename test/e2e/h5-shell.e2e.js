@@ -7,7 +7,6 @@ const assert = require('node:assert/strict')
 const path = require('node:path')
 const { openPhonePage, SHOTS } = require('./browser')
 
-
 async function run ({ base }) {
   const { page, errors, close } = await openPhonePage({ locale: 'zh-CN' })
   // the app asks nothing of other origins (Taro's button spinner came from a JD image host)

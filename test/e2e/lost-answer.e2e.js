@@ -13,7 +13,6 @@ const path = require('node:path')
 const { openPhonePage, passwordLogin, SHOTS } = require('./browser')
 const { api } = require('./api')
 
-const yuan = text => Math.round(Number(String(text).replace(/[^\d.-]/g, '')) * 100)
 const money = cents => `¥${(cents / 100).toFixed(2)}`
 
 /** A new shopper with a verified age and `cents` of cash (a sandbox top-up). */

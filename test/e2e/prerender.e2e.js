@@ -108,11 +108,12 @@ async function run ({ base }) {
   ]) {
     // 2. before any script of the app: the copy is what shows
     const before = await open(base, route, { locale, scripts: 'blocked' })
+    let pre
     try {
       assert.equal(await before.page.evaluate(() => document.documentElement.getAttribute('data-prerender')), name)
       assert.equal(await before.page.locator(ready).count(), 0, 'no app yet')
       assert.ok(await before.page.locator(`[data-view="${name}"]`).isVisible(), `${name} is shown`)
-      var pre = await shot(before.page, `prerender-${name}-before-js.png`)
+      pre = await shot(before.page, `prerender-${name}-before-js.png`)
     } finally {
       await before.close()
     }

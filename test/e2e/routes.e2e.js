@@ -211,34 +211,34 @@ async function run ({ base, smtp }) {
       for (const p of pages) {
         events = []
         try {
-        if (p.url) {
-          await useToken(p.as === undefined ? token : p.as)
-          await page.goto(base + (typeof p.url === 'function' ? await p.url() : p.url), { waitUntil: 'networkidle' })
-        } else if (p.pay) {
-          await page.locator('.disclosure .purchase-ack').click()
-          await page.locator('.purchase-pay').click()
-          await page.waitForURL(/open_chest_animation/)
-        } else if (p.after) {
-          await page.locator(p.after).click()
-          await page.waitForURL(new RegExp(p.key))
-        }
-        if (p.tap) await page.locator(p.tap).first().click()
-        if (p.ready) await page.locator(p.ready).first().waitFor({ timeout: 15000 })
-        await page.waitForTimeout(500)
-        const problems = [...events, ...await inspect(page, locale, dict)]
-        // accessibility: axe-core's serious and critical violations, on the page as it is ready
-        problems.push(...await axeProblems(page))
-        if (p.check) problems.push(...await p.check(page))
-        if (p.title) {
-          const shown = await page.locator('#taro-navigation-bar .taro-navigation-bar-title').innerText()
-          if (shown !== p.title[locale]) problems.push(`title "${shown}", not the document's name "${p.title[locale]}"`)
-        }
-        await page.screenshot({ path: path.join(SHOTS, `routes-${locale}-${p.key}.png`) })
-        // Lighthouse's accessibility score of the same state (issue 28: at least 95 on every route)
-        const lh = await lighthouseA11y(debugPort, page.url())
-        scores.push(`${locale} ${p.key} ${lh.score}`)
-        if (lh.score < A11Y_MIN_SCORE) problems.push(`Lighthouse accessibility ${lh.score} < ${A11Y_MIN_SCORE}: ${lh.failed.map(f => `${f.id} (weight ${f.weight}) ${f.nodes.join(' ')}`).join('; ')}`)
-        if (problems.length) failures.push(`${locale} ${p.key}:\n    ${problems.join('\n    ')}`)
+          if (p.url) {
+            await useToken(p.as === undefined ? token : p.as)
+            await page.goto(base + (typeof p.url === 'function' ? await p.url() : p.url), { waitUntil: 'networkidle' })
+          } else if (p.pay) {
+            await page.locator('.disclosure .purchase-ack').click()
+            await page.locator('.purchase-pay').click()
+            await page.waitForURL(/open_chest_animation/)
+          } else if (p.after) {
+            await page.locator(p.after).click()
+            await page.waitForURL(new RegExp(p.key))
+          }
+          if (p.tap) await page.locator(p.tap).first().click()
+          if (p.ready) await page.locator(p.ready).first().waitFor({ timeout: 15000 })
+          await page.waitForTimeout(500)
+          const problems = [...events, ...await inspect(page, locale, dict)]
+          // accessibility: axe-core's serious and critical violations, on the page as it is ready
+          problems.push(...await axeProblems(page))
+          if (p.check) problems.push(...await p.check(page))
+          if (p.title) {
+            const shown = await page.locator('#taro-navigation-bar .taro-navigation-bar-title').innerText()
+            if (shown !== p.title[locale]) problems.push(`title "${shown}", not the document's name "${p.title[locale]}"`)
+          }
+          await page.screenshot({ path: path.join(SHOTS, `routes-${locale}-${p.key}.png`) })
+          // Lighthouse's accessibility score of the same state (issue 28: at least 95 on every route)
+          const lh = await lighthouseA11y(debugPort, page.url())
+          scores.push(`${locale} ${p.key} ${lh.score}`)
+          if (lh.score < A11Y_MIN_SCORE) problems.push(`Lighthouse accessibility ${lh.score} < ${A11Y_MIN_SCORE}: ${lh.failed.map(f => `${f.id} (weight ${f.weight}) ${f.nodes.join(' ')}`).join('; ')}`)
+          if (problems.length) failures.push(`${locale} ${p.key}:\n    ${problems.join('\n    ')}`)
         } catch (e) {
           await page.screenshot({ path: path.join(SHOTS, `routes-${locale}-${p.key}-failed.png`) })
           throw new Error(`${locale} ${p.key}: ${e.message}\n  ${events.join('\n  ')}`)

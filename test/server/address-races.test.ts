@@ -92,6 +92,7 @@ describe.each(testDialects().filter(d => d === 'postgres'))('address writes besi
         const pending = post(t.app, '/api/data/invoke', { name: 'b', phone: '13800138000', region: 'r', detail: 'd', is_default: true }, { token, lang: 'en', query: { table: 'addresses', method: 'add' } })
           .then(a => { answer = a; return a })
         // the add's insert waits on the unique index for this transaction (polled, bounded)
+        // eslint-disable-next-line no-unmodified-loop-condition -- `answer` is set by the request's promise while the loop waits
         for (let i = 0; i < 400 && answer === undefined; i++) {
           const waiting = await t.db.selectNoFrom(sql<number>`(select count(*) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock')`.as('n')).executeTakeFirstOrThrow()
           if (Number(waiting.n) > 0) break
@@ -100,6 +101,7 @@ describe.each(testDialects().filter(d => d === 'postgres'))('address writes besi
         expect(answer).toBeUndefined()
         void pending
       })
+      // eslint-disable-next-line no-unmodified-loop-condition -- `answer` is set by the request's promise while the loop waits
       for (let i = 0; i < 400 && answer === undefined; i++) await new Promise(resolve => setTimeout(resolve, 10))
       expect(answer?.body).toEqual({ code: 409, message: 'The records were changed at the same time; try again', data: null })
       const defaults = await t.db.selectFrom('addresses').select('id').where('user_id', '=', Number(user.id)).where('is_default', '=', 1).execute()

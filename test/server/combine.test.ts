@@ -276,7 +276,7 @@ describe.each(testDialects())('combine on %s', (dialect) => {
     expect(rowOf(output)[col('Case no.')] ?? '').toBe('')
     expect(rowOf(bought)[col('Case no.')]).toBe(caseId)
     // and the table API reads it with no case and no slot
-    const viaTable = await post(t.app, `/api/data/invoke?table=prizes&method=get`, { id: output }, { token: s.token })
+    const viaTable = await post(t.app, '/api/data/invoke?table=prizes&method=get', { id: output }, { token: s.token })
     expect(viaTable.body).toMatchObject({ code: 200, data: { id: output, case_id: null, slot: null } })
   })
 

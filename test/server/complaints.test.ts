@@ -338,7 +338,7 @@ describe.each(testDialects())('complaints on %s', (dialect) => {
     wecom.next = { json: { errcode: 93000, errmsg: 'invalid webhook url' } }
     const r = await file(s)
     expect(r.body.code).toBe(200)
-    await until(() => t.logs.filter(l => l.includes('operator alert not delivered') && l.includes(`"alert":"complaint (`)).length >= 2, 'the logged failures')
+    await until(() => t.logs.filter(l => l.includes('operator alert not delivered') && l.includes('"alert":"complaint (')).length >= 2, 'the logged failures')
     const logged = t.logs.filter(l => l.includes('operator alert not delivered'))
     expect(logged.some(l => l.includes('"level":40'))).toBe(true)
     expect(logged.join('\n')).not.toContain(feishuFake.TOKEN)

@@ -11,7 +11,7 @@ import { openDatabase, type DatabaseHandle } from '../../server/src/db'
 import { GROUP_MAX_MEMBERS } from '../../server/src/db/sqlite-driver'
 import { prepared } from '../../server/src/db/prepared'
 
-type Db = Kysely<any> // eslint-disable-line @typescript-eslint/no-explicit-any
+type Db = Kysely<any>
 
 /** A promise and its resolver, to hold a transaction open until the test lets it go. */
 function gate (): { wait: Promise<void>; open: () => void } {

@@ -55,6 +55,7 @@ function contractCalls (): Array<{ module: string; map: string; call: string; de
   const calls: Array<{ module: string; map: string; call: string; def: RouteDef }> = []
   for (const file of readdirSync(TYPES_DIR).filter(f => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort()) {
     const module = basename(file, '.ts')
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const exports = require(join(TYPES_DIR, file)) as Record<string, unknown>
     for (const [map, routes] of Object.entries(exports)) {
       if (!/Routes$/.test(map) || typeof routes !== 'object' || routes === null) continue

@@ -270,7 +270,7 @@ describe.each(testDialects())('roles on %s', (dialect) => {
       // and a contract route declared under /operator/ with a weaker auth is reported too
       const strong = OPERATOR.find(r => r.def.url.includes('/operator/'))!
       const weak = { id: 'made-up', def: { ...strong.def, auth: 'user' as const } }
-      expect(contractProblems(app, [...ROUTES.filter(r => r !== strong), weak])).toContain(`made-up is under /operator/ but declared auth 'user'`)
+      expect(contractProblems(app, [...ROUTES.filter(r => r !== strong), weak])).toContain('made-up is under /operator/ but declared auth \'user\'')
     } finally {
       await app.close()
       await database.drop()

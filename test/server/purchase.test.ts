@@ -472,7 +472,7 @@ describe.each(testDialects())('prizes and the live feed on %s', (dialect) => {
       .select(['prizes.id', 'prizes.user_id']).where('designs.rarity', 'in', ['rare', 'hidden']).execute()
     expect(feed.length).toBe(Math.min(rows.length, 20))
     const names = new Set(feed.map((f: { maskedName: string }) => f.maskedName))
-    for (const n of names) expect([`小***学`, `${bob.userName[0]}***${bob.userName[bob.userName.length - 1]}`]).toContain(n)
+    for (const n of names) expect(['小***学', `${bob.userName[0]}***${bob.userName[bob.userName.length - 1]}`]).toContain(n)
     expect(JSON.stringify(feed)).not.toContain(bob.userName)
     expect((await post(t.app, '/api/liveFeed', { limit: 1 })).body.data).toHaveLength(1)
     expect((await post(t.app, '/api/liveFeed', { limit: 51 })).body).toMatchObject({ code: 400, data: { field: 'limit', rule: 'maximum' } })

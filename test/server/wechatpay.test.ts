@@ -342,4 +342,3 @@ describe.each(testDialects())('WeChat Pay not configured on %s', (dialect) => {
     }
   })
 })
-

@@ -44,9 +44,10 @@ test('every .tsx module of the app exports React components only', () => {
 })
 
 test('the check sees a helper beside a component, and passes components alone', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'refresh-'))
   const mixed = path.join(dir, 'Mixed.tsx')
-  fs.writeFileSync(mixed, "export function helper () { return 1 }\nexport const LIMIT = 3\nexport function Card () { return null }\nexport type T = number\nexport default function Page () { return null }\n")
+  fs.writeFileSync(mixed, 'export function helper () { return 1 }\nexport const LIMIT = 3\nexport function Card () { return null }\nexport type T = number\nexport default function Page () { return null }\n')
   expect(exportedValues(mixed).filter(n => !isComponentName(n))).toEqual(['helper', 'LIMIT'])
   fs.rmSync(dir, { recursive: true, force: true })
 })

@@ -247,7 +247,7 @@ describe('TrackingTimeline', () => {
     expect(Taro.showToast).toHaveBeenCalledWith(expect.objectContaining({ title: 'Tracking number copied' }))
   })
 
-  test("a refusal or outage: the reason, a retry, and the number to copy", async () => {
+  test('a refusal or outage: the reason, a retry, and the number to copy', async () => {
     const inquiry = jest.spyOn(expressApi, 'inquiry')
       .mockRejectedValueOnce(new ApiError(422, '查询无结果，请隔段时间再查', { provider: 'kuaidi100', status: '500' }))
       .mockResolvedValueOnce({ ...TRACK, delivered: false, events: [] })

@@ -18,6 +18,7 @@ test('not a terminal: a few plain lines, no ANSI codes, none of the build\'s out
   const c = collect()
   expect(await quietBuild(process.execPath, noisy(0), { out: c.out, isTTY: false, everyMs: 50, label: 'Building the app' })).toBe(0)
   const text = c.text()
+  // eslint-disable-next-line no-control-regex
   expect(text).not.toMatch(/\x1b/)
   expect(text).not.toContain('Webpack')
   const lines = text.trim().split('\n')
@@ -39,5 +40,6 @@ test('a failure shows the build\'s last lines, without colour codes, and its sta
   expect(c.text()).toContain('The build failed (exit 3)')
   expect(c.text()).toContain('last words')
   expect(c.text()).toContain('Webpack 2999%')
+  // eslint-disable-next-line no-control-regex
   expect(c.text()).not.toMatch(/\x1b/)
 })

@@ -157,7 +157,7 @@ describe('what the scan flags and what it leaves', () => {
   const scan = (code: string) => findOwnLoadingState(path.join(SRC, 'pagesA/x/index.tsx'), code)
 
   test('an effect fetching into its own state, directly, by .then, through load(), or passed by name', () => {
-    expect(scan(`function P () { const [a, setA] = useState(null); useEffect(() => { shopApi.thing().then(setA) }, []) }`)).toHaveLength(1)
+    expect(scan('function P () { const [a, setA] = useState(null); useEffect(() => { shopApi.thing().then(setA) }, []) }')).toHaveLength(1)
     expect(scan(`function P () { const [a, setA] = useState(null)
       const load = async () => { setA(await shopApi.thing()) }
       useDidShow(() => { void load() }) }`)).toHaveLength(1)

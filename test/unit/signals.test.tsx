@@ -139,9 +139,12 @@ describe('MobX follows the Signal stores once src/stores/mobx.ts has loaded', ()
     let mobx!: typeof import('@/stores/mobx')
     let session!: SessionStore
     jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const signal = require('@/stores/signal') as typeof import('@/stores/signal')
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
       session = new (require('@/stores/session') as typeof import('@/stores/session')).SessionStore()
       expect(signal.signalsBridged()).toBe(false)
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
       mobx = require('@/stores/mobx')
       bridged = signal.signalsBridged()
     })
@@ -156,13 +159,16 @@ describe('MobX follows the Signal stores once src/stores/mobx.ts has loaded', ()
   })
 
   it('this module graph has the bridge too (the app\'s MobX stores import it)', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     require('@/stores/draw')
     expect(signalsBridged()).toBe(true)
   })
 
   it('an observer follows the capabilities and the language', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const mobx = require('@/stores/mobx') as typeof import('@/stores/mobx')
     const capabilities = new CapabilitiesStore()
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const account = require('@/services/account') as typeof import('@/services/account')
     let renders = 0
     const Badge = mobx.observer(function Badge () {

@@ -16,9 +16,6 @@ let token
 
 const api = (route, body, as = token) => callApi(h.state.apiOrigin, route, body, as)
 
-const textOf = (page) => page.dom.textContent
-const lastNavigation = () => h.state.navigations[h.state.navigations.length - 1]
-
 beforeAll(async () => {
   shop = await startShop(h, {}, { prefix: 'shop-weapp-editor-' })
   token = (await api('/login/passwd', { user_name: 'operator', password: 'operator123' })).token

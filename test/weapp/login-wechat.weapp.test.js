@@ -5,7 +5,6 @@
  * session, and the shopper lands logged in. The code works once: sent again it is refused, and nothing
  * is created for it.
  */
-const path = require('node:path')
 const { createHarness, waitFor } = require('./harness')
 const { startShop, request } = require('./shop')
 const { startMiniProgram } = require('../support/providers/wechat')

@@ -6,10 +6,9 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { createHarness, waitFor } = require('./harness')
-const { startShop, callApi } = require('./shop')
+const { startShop } = require('./shop')
 
 const h = createHarness()
-const root = path.resolve(__dirname, '../..')
 let shop
 
 // The shop's real API server (npm start's server), on a free port with a fresh SQLite database and

@@ -17,7 +17,12 @@ export type Row = Record<string, unknown>
 /** null: anonymous. */
 export type CallerId = number | null
 
+// the table API serves tables named at run time (data/tables.ts): its Kysely types cannot be the schema's
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type */
 type AnyDb = Kysely<any>
+type AnyTrx = Transaction<any>
+type AnyQuery = SelectQueryBuilder<any, any, {}>
+/* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type */
 
 export class TableRepository {
   constructor (private readonly db: AnyDb, private readonly clock: Clock, private readonly dialect: Dialect) {}
@@ -27,7 +32,7 @@ export class TableRepository {
    * per-owner cap and the single-true flag are checked and changed without a race. (SQLite runs one
    * write transaction at a time anyway.) The partial unique index of migration 0005 backs the flag up.
    */
-  private async lockOwner (trx: Transaction<any>, owner: number): Promise<void> {
+  private async lockOwner (trx: AnyTrx, owner: number): Promise<void> {
     const row = await forUpdate(this.dialect, trx.selectFrom('users').select('deleted_at').where('id', '=', owner)).executeTakeFirst()
     // an account deleted since this request's session was read writes nothing
     if (!row || row.deleted_at !== null) throw fail.unauthorized()
@@ -38,7 +43,7 @@ export class TableRepository {
    * unique index still refuse it (a row written outside the table API meanwhile), the caller gets a
    * 409 envelope to retry, never a 500.
    */
-  private async ownerWrite<T> (owner: number, write: (trx: Transaction<any>) => Promise<T>): Promise<T> {
+  private async ownerWrite<T> (owner: number, write: (trx: AnyTrx) => Promise<T>): Promise<T> {
     try {
       return await this.db.transaction().execute(async trx => {
         await this.lockOwner(trx, owner)
@@ -82,8 +87,8 @@ export class TableRepository {
     return caller
   }
 
-  private scoped (db: AnyDb, spec: TableSpec, caller: CallerId): SelectQueryBuilder<any, any, {}> {
-    let q = db.selectFrom(spec.table) as SelectQueryBuilder<any, any, {}>
+  private scoped (db: AnyDb, spec: TableSpec, caller: CallerId): AnyQuery {
+    let q = db.selectFrom(spec.table) as AnyQuery
     const owner = TableRepository.ownerOf(spec, caller)
     if (owner !== null) q = q.where('user_id', '=', owner)
     if (spec.visible) q = q.where(spec.visible)
@@ -99,7 +104,7 @@ export class TableRepository {
     return q
   }
 
-  private ordered (spec: TableSpec, q: SelectQueryBuilder<any, any, {}>, param: QueryParam) {
+  private ordered (spec: TableSpec, q: AnyQuery, param: QueryParam) {
     const field = param.orderBy ?? spec.defaultOrder.field
     const direction = param.order ?? (param.orderBy ? 'asc' : spec.defaultOrder.direction)
     q = q.orderBy(field, direction)
@@ -139,7 +144,7 @@ export class TableRepository {
   }
 
   /** Clears the single-true flag on the caller's other rows when a row claims it. */
-  private static async clearFlag (trx: Transaction<any>, spec: TableSpec, owner: number, exceptId?: number) {
+  private static async clearFlag (trx: AnyTrx, spec: TableSpec, owner: number, exceptId?: number) {
     const flag = spec.singleTrueFlag
     if (!flag) return
     let q = trx.updateTable(spec.table).set({ [flag]: 0 }).where('user_id', '=', owner).where(flag, '=', 1)

@@ -26,6 +26,9 @@ export interface FieldSpec {
   sort?: boolean
 }
 
+// a filter over whichever table the spec names
+type AnyEb = ExpressionBuilder<any, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
 export interface TableSpec {
   /** The table in the database. */
   table: 'series' | 'designs' | 'cases' | 'addresses' | 'prizes'
@@ -38,7 +41,7 @@ export interface TableSpec {
   fields: Record<string, FieldSpec>
   defaultOrder: { field: string; direction: 'asc' | 'desc' }
   /** Rows of a public table that exist for the API. */
-  visible?: (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>
+  visible?: (eb: AnyEb) => Expression<SqlBool>
   /** At most this many rows per owner (422 beyond). */
   maxRowsPerOwner?: number
   /** A boolean field at most one row per owner may have set (the default address). */
@@ -47,8 +50,8 @@ export interface TableSpec {
 
 const PUBLISHED = ['on_sale', 'retired'] as const
 
-const publishedSeries = (eb: ExpressionBuilder<any, any>) => eb('status', 'in', PUBLISHED)
-const ofPublishedSeries = (eb: ExpressionBuilder<any, any>) =>
+const publishedSeries = (eb: AnyEb) => eb('status', 'in', PUBLISHED)
+const ofPublishedSeries = (eb: AnyEb) =>
   eb('series_id', 'in', eb.selectFrom('series').select('id').where('status', 'in', PUBLISHED))
 
 export const TABLES: Record<string, TableSpec> = {

@@ -66,10 +66,12 @@ class Mutex {
     this.held = true
     return true
   }
+
   lock (): Promise<void> {
     if (this.tryLock()) return Promise.resolve()
     return new Promise(resolve => this.waiting.push(resolve))
   }
+
   unlock (): void {
     const next = this.waiting.shift()
     if (next) next() // handed over: still held
@@ -344,7 +346,6 @@ class GroupConnection implements DatabaseConnection {
     return this.driver.runOnWriter(query) as QueryResult<R>
   }
 
-  // eslint-disable-next-line require-yield
   async * streamQuery<R> (): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming is not used with SQLite here')
   }
@@ -388,7 +389,7 @@ class GroupConnection implements DatabaseConnection {
 /** SqliteDialect with the group-committing driver. */
 export class GroupCommitSqliteDialect implements Dialect {
   constructor (private readonly writer: SqliteDatabase.Database, private readonly reader: SqliteDatabase.Database | null, private readonly events?: DatabaseEvents) {}
-  readonly driver = (): GroupCommitSqliteDriver => this.made ??= new GroupCommitSqliteDriver(this.writer, this.reader, this.events)
+  readonly driver = (): GroupCommitSqliteDriver => (this.made ??= new GroupCommitSqliteDriver(this.writer, this.reader, this.events))
   private made: GroupCommitSqliteDriver | undefined
   createDriver (): Driver { return this.driver() }
   createQueryCompiler (): QueryCompiler { return new SqliteQueryCompiler() }
@@ -397,5 +398,6 @@ export class GroupCommitSqliteDialect implements Dialect {
     this.driver().serves(adapter)
     return adapter
   }
+
   createIntrospector (db: Kysely<any>): DatabaseIntrospector { return new SqliteIntrospector(db) } // eslint-disable-line @typescript-eslint/no-explicit-any
 }

@@ -20,7 +20,7 @@ import { keySuffixes, prefixEnd, searchKey, SUFFIX_MAX } from './searchText'
 
 type Db = Kysely<Database>
 // the migration indexes with a schema-less Kysely
-type AnyDb = Kysely<any>
+type AnyDb = Kysely<any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const SHELF = { on_sale: 0, retired: 1, draft: 2 } as const
 const LISTED_BELOW = SHELF.draft

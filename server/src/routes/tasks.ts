@@ -36,7 +36,6 @@ export function taskRoutesOf (app: Api, ctx: AppContext): void {
     return row
   }
 
-
   // ---- PDF to images ----
   defineRoute(app, ctx, r.pdf2image, async ({ body, userId }) => {
     configured(ctx.pdf, 'pdf')

@@ -82,7 +82,7 @@ function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLo
     }
   }
 
-  const useMyLocation = async () => {
+  const locateMe = async () => {
     if (busy) return
     setBusy(true)
     setNotice({ key: 'geo.locating', tone: 'info' })
@@ -112,7 +112,7 @@ function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLo
 
   // the location scope refused: the user turns it on in WeChat's settings (a tap opens them), then locate again
   const toSettings = async () => {
-    if (await openSettingsFor('scope.userLocation')) await useMyLocation()
+    if (await openSettingsFor('scope.userLocation')) await locateMe()
   }
 
   const search = async (text: string): Promise<Place[]> => {
@@ -176,7 +176,7 @@ function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLo
   return (
     <View className='address-locator'>
       {!mapsOff && <View className='address-locator__bar'>
-        <View className={`address-locator__locate ${busy ? 'address-locator__locate--busy' : ''}`} onClick={useMyLocation}>
+        <View className={`address-locator__locate ${busy ? 'address-locator__locate--busy' : ''}`} onClick={locateMe}>
           <Text className='address-locator__pin'>📍</Text>
           <Text>{busy ? t('geo.locating') : t('geo.useMyLocation')}</Text>
         </View>

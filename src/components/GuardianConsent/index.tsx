@@ -31,7 +31,9 @@ function GuardianConsent ({ guardian, onChange, className }: GuardianConsentProp
   const [changing, setChanging] = useState(false)
   const [phoneError, setPhoneError] = useState<string | null>(null)
   const wait = useCountdown()
-  // the server says how long "send again" waits (also after a reload of the page)
+  // the server says how long "send again" waits (also after a reload of the page): once per request
+  // (state, requestedAt), not again each time the remaining seconds are re-read
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => { if (guardian.state === 'pending' && guardian.resendInSeconds > 0) wait.start(guardian.resendInSeconds) }, [guardian.state, guardian.requestedAt])
 
   if (guardian.state === 'given') {

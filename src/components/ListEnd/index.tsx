@@ -25,7 +25,6 @@ export interface ListEndProps {
   className?: string
 }
 
-
 function ListEnd (props: ListEndProps) {
   const foot = listFoot(props)
   const cls = `list-end list-end--${foot} ${props.className ?? ''}`

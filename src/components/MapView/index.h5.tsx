@@ -52,6 +52,8 @@ function MapView (props: MapViewProps) {
       drawn.current?.map.destroy()
       drawn.current = null
     }
+    // the map is made once per script: its first centre comes from the props of then, later ones are drawn below
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [script, refused])
 
   // draw what the props say, whenever they change
@@ -78,6 +80,8 @@ function MapView (props: MapViewProps) {
       d.map.setCenter(new api.LatLng(frame[0].latitude, frame[0].longitude))
       d.map.setZoom(ZOOM.initial)
     }
+    // `key` is what is drawn (markers, route, selection): redrawn when it changes, not on every new props object
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state, key])
 
   if (!script) return null

@@ -66,6 +66,8 @@ export default function PageShell ({ share, className, title, children }: PropsW
   const route = router.path.split('?')[0]
 
   const [ready, setReady] = useState(() => !deferFirstRender())
+  // once, after the first paint was shown
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => { if (!ready) startTransition(() => setReady(true)) }, [])
 
   useDidShow(() => setTitle(route, title))
@@ -74,6 +76,8 @@ export default function PageShell ({ share, className, title, children }: PropsW
     if (!ready) return
     setTitle(route, title)
     removeFirstPaint()
+    // only when the content comes in; later title changes are the effect below
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ready])
   // a title given by the page follows it (it is already in the current language); the route's follows the language
   useEffect(() => { setTitle(route, title) }, [route, title])

@@ -41,8 +41,11 @@ function LoginPage () {
   // H5: WeChat sent the browser back here with a code and state (handled once, when the page opens)
   const { params } = useRouter()
   const oauthReturn = useRef(process.env.TARO_ENV === 'h5' && !!(params.code || params.state))
+  // once, when the page opens; effects run after the render, so the functions declared below exist by then
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/immutability
     if (oauthReturn.current) void finishOAuth(params)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
   const settings: LoginSettings | null = useRemote(() => capabilitiesStore.refresh(), [], {
     onSuccess: s => {
@@ -58,11 +61,14 @@ function LoginPage () {
   }).data ?? null
   const tabs = visibleTabs(settings)
   const kinds = registerKinds(settings)
+  // after each render (no dependency list), when switchMode and set below exist
+  /* eslint-disable react-hooks/immutability */
   useEffect(() => {
     if (mode !== 'register' && tabs.length && !tabs.includes(mode)) switchMode(tabs[0])
     if (mode === 'register' && settings && !settings.register) switchMode(tabs[0] ?? 'password')
     if (!kinds.includes(form.registerBy)) set('registerBy', 'user_name')
   })
+  /* eslint-enable react-hooks/immutability */
   // each code target waits on its own: an SMS just sent does not hold back an e-mail code
   const countdowns = { phone: useCountdown(), email: useCountdown() }
 
@@ -275,7 +281,7 @@ function LoginPage () {
                   onClick={() => { set('registerBy', r.kind); setErrors({}) }}>{t(r.label)}</View>
               ))}
             </View>
-            )
+          )
           : (
             <View className='login-tabs'>
               {TABS.filter(tab => tabs.includes(tab.mode)).map(tab => (

@@ -49,7 +49,6 @@ const LONG_PRESS_CLICK_GRACE_MS = 600
 /** The boxes picked, with one more (in order; once). */
 const withSlot = (picked: number[], slot: number) => picked.includes(slot) ? picked : [...picked, slot].sort((a, b) => a - b)
 
-
 /**
  * How long the case stays held for the shopper (their case lease), by the server's clock: nobody else
  * is shown it meanwhile. Once over, a tap looks again (which holds it anew when it is still free).
@@ -138,7 +137,7 @@ function BlindBoxDetailPage () {
    * Uses a prop on an unsold box and says what it showed (always true: the reveal at sell-out proves it).
    * The same prop on the same box again after a lost answer is the same use (one card spent).
    */
-  const useProp = async (kind: PropKind, slot: number) => {
+  const applyProp = async (kind: PropKind, slot: number) => {
     setMode(null)
     if (!box) return
     try {
@@ -189,7 +188,7 @@ function BlindBoxDetailPage () {
   const unsold = box.slots.filter(s => !s.sold).length
   const tapSlot = (slot: number, sold: boolean) => {
     if (sold) return
-    if (mode) void useProp(mode, slot)
+    if (mode) void applyProp(mode, slot)
     else toggle(slot)
   }
   // a long press on an unsold box opens its props (spec 9: 350 ms, 10 px), through the component helper;
@@ -303,7 +302,7 @@ function BlindBoxDetailPage () {
 
       <BestPosts seriesId={series.id} />
 
-      <PropSheet ref={propSheet} state={propState} hints={hints} onUse={(kind, slot) => { void useProp(kind, slot) }} />
+      <PropSheet ref={propSheet} state={propState} hints={hints} onUse={(kind, slot) => { void applyProp(kind, slot) }} />
       {preview && <DesignPreview design={preview} onClose={() => setPreview(null)} />}
       <ActionBar>
         <View className={`btn btn--ghost buy-whole ${unsold === 0 ? 'btn--disabled' : ''}`} onClick={() => { if (unsold) buy(true) }}>

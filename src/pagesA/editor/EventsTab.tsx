@@ -161,7 +161,7 @@ function EventsTab () {
       {draft
         ? (
           <View className='op-pickup-form op-event-form'>
-            <View className={`op-setting op-event-series`}>
+            <View className='op-setting op-event-series'>
               <Text className='editor-label'>{t('opEvents.series')}</Text>
               <View className='op-event-series__chips'>
                 {series.map(s => (

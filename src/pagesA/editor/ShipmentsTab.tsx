@@ -114,8 +114,8 @@ const ShipmentCard = observer(function ShipmentCard ({ shipment: s, ocr, onDeliv
       {s.pickup
         ? <HandOver shipment={s} onHanded={onDelivered} />
         : s.status === 'requested'
-        ? <DeliverForm shipmentId={s.id} ocr={ocr} onDelivered={onDelivered} />
-        : (
+          ? <DeliverForm shipmentId={s.id} ocr={ocr} onDelivered={onDelivered} />
+          : (
           <View className='shipment__tracking'>
             <Text className='shipment-delivered'>{t('shipments.delivered', { carrier: carrierName(s.carrier ?? ''), no: s.trackingNo ?? '' })}</Text>
             {s.shippedAt && <Text className='shipment__meta'>{t('shipments.shippedAt', { time: formatTime(s.shippedAt) })}</Text>}
@@ -123,7 +123,7 @@ const ShipmentCard = observer(function ShipmentCard ({ shipment: s, ocr, onDeliv
               ? <Text className='shipment__meta'>{t('shipments.receivedAt', { time: formatTime(s.receivedAt) })}</Text>
               : s.autoReceiveAt && <Text className='shipment__meta'>{t('shipments.autoReceiveAt', { time: formatTime(s.autoReceiveAt) })}</Text>}
           </View>
-          )}
+            )}
       {s.userEmail && <MailShopper shipment={s} email={s.userEmail} />}
       <View className='btn btn--ghost shipment-print' onClick={onPrint}>{t('shipments.printSlip')}</View>
     </View>

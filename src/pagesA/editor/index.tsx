@@ -65,6 +65,7 @@ function EditorPage () {
     void role.reload()
   }
   // when the page opens, and again each time it is shown after that (back from another page)
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(check, [])
   const shows = useRef(0)
   useDidShow(() => { if (shows.current++ > 0) check() })

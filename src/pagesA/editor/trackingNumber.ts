@@ -38,7 +38,7 @@ export function trackingCandidates (text: string, max = 3): TrackingCandidate[] 
   const found = new Map<string, TrackingCandidate>()
   lines.forEach((line, i) => {
     // digit groups split by a space or a dash are one number ("SF 1402 3398-2715 6")
-    const joined = line.replace(/(\d|\b(?:SF|JD[A-Z]{0,2}|YT|JT))[ \-]+(?=\d)/g, '$1')
+    const joined = line.replace(/(\d|\b(?:SF|JD[A-Z]{0,2}|YT|JT))[ -]+(?=\d)/g, '$1')
     const near = LABEL_WORD.test(line) || (i > 0 && LABEL_WORD.test(lines[i - 1]) && !/\d{6,}/.test(lines[i - 1]))
     for (const m of joined.matchAll(/[A-Z0-9]{10,30}/g)) {
       const no = m[0]

@@ -32,6 +32,8 @@ export function useTaskPoll<C, T> (now: () => number = Date.now) {
     return () => {
       // the page goes: no more polls, no more state
       alive.current = false
+      // a counter, not a node: the cleanup is meant to bump whatever it holds then
+      // eslint-disable-next-line react-hooks/exhaustive-deps
       run.current++
       handle.current?.cancel()
       handle.current = null

@@ -48,6 +48,7 @@ function decode (value: string | undefined): string {
 
 /** The state a page's query params describe (Taro's router params: values may still be URI-encoded). */
 export function finderFromParams (params: Record<string, string | undefined>): FinderState {
+  // eslint-disable-next-line no-control-regex
   const q = [...decode(params.q).replace(/[\u0000-\u001f\u007f]/g, '')].slice(0, SERIES_SEARCH.queryMax).join('').trim()
   const tags = [...new Set(decode(params.tags).split(',').map(Number).filter(n => Number.isInteger(n) && n > 0))]
     .slice(0, SERIES_SEARCH.tagFilterMax)
@@ -118,4 +119,3 @@ export const BAND_LABELS: Record<PriceBand, MessageKey> = {
   lt30: 'finder.lt30', '30to60': 'finder.from30to60', '60to100': 'finder.from60to100', gt100: 'finder.gt100'
 }
 export const HIDDEN_LABELS: Record<HiddenChoice, MessageKey> = { yes: 'finder.hiddenYes', no: 'finder.hiddenNo' }
-

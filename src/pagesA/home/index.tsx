@@ -55,6 +55,8 @@ function HomePage () {
   const [finder, setFinder] = useState<FinderState>(() => finderFromParams(params))
   const key = finderKey(finder)
   const series = usePagedList((page, size) => shopApi.seriesList({ page, size, ...finderRequest(finder) }), { pageSize: PAGE_SIZE, deps: [key], clearOnChange: true })
+  // `key` is the finder's content: the address changes when that does, not with each new state object
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => { showInAddress(finder) }, [key])
   // the theme tags come with every first page: keep the last ones while another loads
   const [tags, setTags] = useState<ThemeTag[]>([])
@@ -110,15 +112,15 @@ function HomePage () {
         {feedItems === null
           ? <View className='home-feed__placeholder skeleton-bar' />
           : feedItems.length === 0
-          ? <Text className='home-feed__empty'>{t('home.feedEmpty')}</Text>
-          : feedItems.map(item => (
+            ? <Text className='home-feed__empty'>{t('home.feedEmpty')}</Text>
+            : feedItems.map(item => (
             <View key={item.id} className='feed-row' {...a11yControl(undefined, 'link')} onClick={() => navigate(`/pages/blind_box_detail/index?seriesId=${item.seriesId}`)}>
               <Image className='feed-row__img' src={mediaUrl(item.design.image, 56)} mode='aspectFit' {...decorativeImage()} />
               <Text className='feed-row__text'>{t('home.feedLine', { name: item.maskedName, design: tr(item.design.name) })}</Text>
               <RarityBadge rarity={item.design.rarity} />
               <Text className='feed-row__go' {...A11Y_HIDDEN}>›</Text>
             </View>
-          ))}
+            ))}
       </Section>
       </>}
 

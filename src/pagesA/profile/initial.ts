@@ -4,6 +4,8 @@
  * has it; elsewhere a careful fallback for the clusters names are made of: a code point with the marks,
  * variation selectors, skin tones and keycap that follow it, emoji joined by ZWJ, and flag pairs.
  */
+// single code points that extend a cluster (tested one at a time, so a class of them is what is meant)
+// eslint-disable-next-line no-misleading-character-class
 const EXTEND = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u
 const REGIONAL = /[\u{1f1e6}-\u{1f1ff}]/u
 
@@ -12,6 +14,7 @@ export function firstGrapheme (text: string): string {
   if (!s) return ''
   const Segmenter = (Intl as unknown as { Segmenter?: new (l?: string, o?: { granularity: 'grapheme' }) => { segment: (s: string) => Iterable<{ segment: string }> } }).Segmenter
   if (typeof Segmenter === 'function') {
+    // eslint-disable-next-line no-unreachable-loop -- the first segment is the answer
     for (const { segment } of new Segmenter(undefined, { granularity: 'grapheme' }).segment(s)) return segment
   }
   const cps = [...s]

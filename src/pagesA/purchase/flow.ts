@@ -36,7 +36,6 @@ export type PurchaseOutcome =
 /** What is topped up for a shortfall: the shortfall, but at least the smallest top-up. */
 export const topUpAmount = (shortfallCents: number) => Math.max(shortfallCents, TOPUP_MIN_CENTS)
 
-
 /** Check, then top up what is missing, then buy. */
 export async function runPurchase (order: PurchaseCheckRequest, idempotencyKey: string, deps: PurchaseFlowDeps): Promise<PurchaseOutcome> {
   let plan: PurchaseCheckResult

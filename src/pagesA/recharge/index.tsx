@@ -153,7 +153,7 @@ function RechargePage () {
               </View>
               <Text className={`ledger-row__amount ${e.amountCents >= 0 ? 'ledger-row__amount--in' : ''}`}>{formatCents(e.amountCents, { sign: true })}</Text>
             </View>
-          ))}
+        ))}
         {/* empty says empty; "no more" only under rows (components/ListEnd) */}
         <ListEnd count={ledgerList.items?.length} hasMore={ledgerList.hasMore && ledger.length < ledgerList.total} loading={ledgerList.loading}
           empty={{ icon: '🧾', text: t('recharge.ledgerEmpty') }} className='ledger-end' />

@@ -70,8 +70,8 @@ function Compose ({ prizeId, onClose, onPosted }: ComposeProps) {
       {list === undefined
         ? <Text className='show-compose__hint'>{t('feedback.loading')}</Text>
         : list.length === 0
-        ? <EmptyState icon='🎁' text={t('show.noPrizes')} />
-        : (
+          ? <EmptyState icon='🎁' text={t('show.noPrizes')} />
+          : (
           <View className='show-compose__prizes'>
             {list.map(p => {
               const on = picked.includes(p.prizeId)
@@ -86,7 +86,7 @@ function Compose ({ prizeId, onClose, onPosted }: ComposeProps) {
               )
             })}
           </View>
-          )}
+            )}
       <Text className='show-compose__label'>{t('show.photos', { max: SHOW_LIMITS.imagesMax })}</Text>
       <View className='show-compose__photos'>
         {photos.map((url, i) => (

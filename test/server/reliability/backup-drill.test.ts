@@ -57,7 +57,6 @@ function ops (command: 'backup' | 'restore', args: string[], env: Record<string,
   })
 }
 
-
 interface Shopper { id: number; token: string }
 
 const shopper = (origin: string, name: string): Promise<Shopper> => newShopper(origin, name, 'drill-pw-1', { amountCents: TOPUP_MAX_CENTS, topUps: TOPUPS })
@@ -182,6 +181,7 @@ describe.each(testDialects())('backup drill on %s', (dialect) => {
       return runs
     }
     const loop = async (s: Shopper, n: number) => {
+      // eslint-disable-next-line no-unmodified-loop-condition -- `backupsDone` is set by the backup loop running alongside
       for (let i = 0; i < MAX_PER_LOOP && !backupsDone; i++) {
         const key = `drill-${dialect}-${s.id}-${n}-${i}`
         const sentDuring = state.backups !== null

@@ -90,7 +90,6 @@ async function untilUp (origin: string, child: ChildProcess, output: () => strin
   }
 }
 
-
 /** Register, log in again by password, and read the logged-in user: a real round trip through the database. */
 async function accountRoundTrip (origin: string, userName: string): Promise<void> {
   const made = await ok(call(origin, 'POST', '/login/register?table=user', { user_name: userName, password: 'compiled-pw' }), 'register')
@@ -305,7 +304,7 @@ test('a build whose sources changed, or that is missing, is made again; a curren
 }, 60000)
 
 test('the Node versions that run it: require() of ES modules (typebox ships only those) from 20.19 and 22.12', () => {
-  const verdicts = node(`const { nodeRunsCompiledServer: f } = require('./scripts/build-server'); console.log(JSON.stringify(['20.18.1', '20.19.0', '21.7.0', '22.11.0', '22.12.0', '24.1.0'].map(v => f(v))))`)
+  const verdicts = node('const { nodeRunsCompiledServer: f } = require(\'./scripts/build-server\'); console.log(JSON.stringify([\'20.18.1\', \'20.19.0\', \'21.7.0\', \'22.11.0\', \'22.12.0\', \'24.1.0\'].map(v => f(v))))')
   expect(verdicts).toEqual([false, true, false, false, true, true])
   expect(node('console.log(JSON.stringify(require("./scripts/build-server").nodeRunsCompiledServer()))')).toBe(true)
 })

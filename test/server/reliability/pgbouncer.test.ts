@@ -16,7 +16,6 @@ import { startPgBouncer, type PgBouncer } from '../support/pgbouncer'
 const onPostgres = testDialects().includes('postgres') && process.env.PGBOUNCER_TESTS !== 'off'
 const describeOnPostgres = onPostgres ? describe : describe.skip
 
-
 describeOnPostgres('pgbouncer in transaction mode', () => {
   let bouncer: PgBouncer
   let store: Store
@@ -111,10 +110,12 @@ describeOnPostgres('pgbouncer in transaction mode', () => {
       try {
         const rows = await handle.db.selectFrom('purchases').select(['case_id', 'slots']).execute()
         const seen = new Set<string>()
-        for (const r of rows) for (const s of JSON.parse(r.slots) as number[]) {
-          const key = `${r.case_id}:${s}`
-          expect(seen.has(key)).toBe(false)
-          seen.add(key)
+        for (const r of rows) {
+          for (const s of JSON.parse(r.slots) as number[]) {
+            const key = `${r.case_id}:${s}`
+            expect(seen.has(key)).toBe(false)
+            seen.add(key)
+          }
         }
         expect(rows.length).toBe(sold)
         expect(await invariantViolations(handle.db)).toEqual([])

@@ -12,7 +12,6 @@ import { call, newShopper, newStore, ok, startServer, type Answer, type ServerPr
 
 const describeOnPostgres = testDialects().includes('postgres') ? describe : describe.skip
 
-
 describeOnPostgres('three API processes on one PostgreSQL', () => {
   let store: Store
   let a: ServerProcess

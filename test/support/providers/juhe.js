@@ -13,7 +13,7 @@ const AIRPORTS = { BJS: '北京', PEK: '北京首都国际机场', PKX: '北京�
 
 async function start () {
   const fake = { calls: [], next: null, url: '', close: null, quotaLeft: Infinity }
-  const answer = (res, error_code, reason, result = null) => sendJson(res, { reason, result, error_code })
+  const answer = (res, errorCode, reason, result = null) => sendJson(res, { reason, result, error_code: errorCode })
   const server = await listen((req, res) => {
     if (answerTrouble(fake, res)) return
     const url = new URL(req.url, 'http://fake')

@@ -12,7 +12,7 @@ const CARRIERS = ['shunfeng', 'shunfengkuaiyun', 'zhongtong', 'yuantong', 'yunda
 
 function parcels () {
   return {
-    'SF1234567890123': {
+    SF1234567890123: {
       com: 'shunfeng', phone: '13800138000', state: '5', ischeck: '0',
       data: [
         ['2026-02-27 19:20:11', '[深圳市] 顺丰速运 已收取快件', '揽收', '深圳市'],
@@ -21,7 +21,7 @@ function parcels () {
         ['2026-03-01 08:05:33', '[上海市] 快件交给王师傅，正在派送途中（联系电话：13900000000）', '派件', '上海市,徐汇区']
       ]
     },
-    '75312345678901': {
+    75312345678901: {
       com: 'zhongtong', state: '3', ischeck: '1',
       data: [
         ['2026-02-25 10:00:00', '【广州市】 快件已被 番禺网点 揽收', '揽收', '广州市'],
