@@ -100,6 +100,7 @@ export type SlotView = Static<typeof SlotView>
 export const CaseView = Type.Object({
   caseId: Type.Integer(),
   seriesId: Type.Integer(),
+  // eslint-disable-next-line no-template-curly-in-string -- documents the committed string's format
   commit: Type.String({ description: 'sha256 hex of `${caseId}:${designId1},...,${designIdN}:${salt}`, published when the case was made' }),
   size: Type.Integer(),
   slots: Type.Array(SlotView),

@@ -290,7 +290,7 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
                 </View>
               ))}
             </View>
-            )}
+          )}
         {preview.expectedRecycleCents !== null && (
           <Text className='editor-hint series-expected'>{t('seriesForm.expected', { value: formatCents(preview.expectedRecycleCents) })}</Text>
         )}

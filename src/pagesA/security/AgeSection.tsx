@@ -67,7 +67,7 @@ function AgeSection ({ age, correction, onChanged }: AgeSectionProps) {
               onInput={e => { const v = e.detail.value; setDraft(c => ({ ...c, reason: v })) }} />
             <View className='btn btn--ghost correction-send' onClick={sendCorrection}>{t('security.correctionSend')}</View>
           </View>
-          )}
+        )}
     </Section>
   )
 }

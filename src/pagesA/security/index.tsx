@@ -189,7 +189,6 @@ function SecurityPage () {
     </View>
   )
 
-
   // ---- limits ----
   const parsed = { daily: parseLimit(limits.daily), monthly: parseLimit(limits.monthly) }
   const limitIssues = limitProblems(limits.daily, limits.monthly)
