@@ -15,7 +15,7 @@ import { purchaseOnPostgres } from '../../server/src/domain/purchaseOnPostgres'
 import { createCase } from '../../server/src/domain/cases'
 import { checkLedger, postTransaction } from '../../server/src/domain/ledger'
 import { addToWallet } from '../../server/src/domain/wallet'
-import { iso } from '../../server/src/clock'
+import { iso } from '../../server/src/core/clock'
 import { ApiFailure } from '../../server/src/http/envelope'
 import type { PurchaseRequest } from '../../types/shop'
 

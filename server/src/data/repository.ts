@@ -5,7 +5,7 @@
  */
 import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely'
 import type { PageResult } from '../../../types/schema'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 import { fail } from '../http/envelope'
 import { EXPORT_MAX_ROWS, LIST_MAX, type QueryParam } from './params'
 import type { TableSpec } from './tables'

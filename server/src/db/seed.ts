@@ -8,7 +8,7 @@
 import { setSeriesTags } from '../domain/seriesSearch'
 import type { Db } from './index'
 import type { Role } from './schema'
-import type { Clock } from '../clock'
+import type { Clock } from '../core/clock'
 import type { I18nText, Rarity } from '../../../types/shop'
 import { hashPassword } from '../security/passwords'
 import { insertUser } from '../domain/users'

@@ -11,7 +11,7 @@ import type { AddressesTable, Database } from '../db/schema'
 import type { Dialect } from '../db/dialect'
 import { forUpdate } from '../db/lock'
 import { isUniqueViolation } from '../db/errors'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 import { ApiFailure, fail } from '../http/envelope'
 import { areaText, cleanArea } from './regions'
 

@@ -9,7 +9,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../db/schema'
-import { DAY_MS, shopDay } from './days'
+import { DAY_MS, shopDay } from '../core/days'
 import { ProviderUnavailableError } from '../providers/errors'
 
 type Db = Kysely<Database>

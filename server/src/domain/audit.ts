@@ -8,7 +8,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 
 export interface AuditDetail {
   before: unknown

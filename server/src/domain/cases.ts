@@ -17,11 +17,11 @@ import type { CaseProof, CaseView } from '../../../types/shop'
 import { SHOP_LIMITS } from '../../../types/limits'
 import type { CaseSwitchLimitData } from '../../../types/shop'
 import type { CaseRowDb, Database } from '../db/schema'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 import { ApiFailure, fail } from '../http/envelope'
 import { dialectOf } from '../db/lock'
 import { commitOf, composeCase, newSalt, secureRandomInt, shuffle, type RandomInt } from './arrangement'
-import { msUntilNextDay, shopDay } from './days'
+import { msUntilNextDay, shopDay } from '../core/days'
 
 type Db = Kysely<Database>
 

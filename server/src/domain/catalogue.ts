@@ -10,7 +10,7 @@ import {
   type DesignInfo, type I18nText, type Rarity, type SeriesDetail, type SeriesSummary
 } from '../../../types/shop'
 import type { Database, DesignRowDb, SeriesRowDb, SeriesStatus } from '../db/schema'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 import { fail } from '../http/envelope'
 import { writeAudit } from './audit'
 import { createCase, retireOnSaleCases } from './cases'

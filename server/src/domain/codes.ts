@@ -3,7 +3,7 @@
  * A new code for a target replaces the previous one.
  */
 import type { Db } from '../db'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 import { CODE_MAX_ATTEMPTS, CODE_TTL_MS, hashCode, newCode, sameHash } from '../security/codes'
 
 /** The channel a code travelled through; a code proves control of that phone or address. */

@@ -22,7 +22,7 @@ import type { CombineRecipesTable, CombinesTable, Database, FairSeedsTable } fro
 import type { Dialect } from '../db/dialect'
 import { isUniqueViolation } from '../db/errors'
 import { dialectOf, forUpdate } from '../db/lock'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 import { ApiFailure, fail } from '../http/envelope'
 import { designInfo, loadSeries, text, type SeriesData } from './catalogue'
 import { idempotent } from './idempotency'

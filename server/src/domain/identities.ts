@@ -5,7 +5,7 @@
 import type { Db } from '../db'
 import type { UserRow } from '../db/schema'
 import { isUniqueViolation } from '../db/errors'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 import { findUserBy, findUserById, insertUser, maskPhone } from './users'
 
 /** Identity providers. A WeChat unionid ties the mini-program and web openids of one person. */

@@ -11,7 +11,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { Database, LedgerAccount, LedgerKind } from '../db/schema'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 import { perCount, prepared } from '../db/prepared'
 import { afterCommit, eventsOf } from '../db/events'
 

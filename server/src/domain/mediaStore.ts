@@ -9,7 +9,7 @@
  * (routes/speech.ts), PDF pages (domain/tasks.ts) and GET /media/u/... (http/media.ts). The object
  * store's outages are ProviderUnavailableErrors for the provider "media" (a 502 through providerCall).
  */
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 import type { Db } from '../db'
 import { S3_TIMEOUT_MS, type S3Client } from '../providers/s3'
 

@@ -15,7 +15,7 @@ import {
 } from '../../../types/shop'
 import type { Database, OrderRow, OrderStatusRow } from '../db/schema'
 import type { Config } from '../config'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 import { ApiFailure } from '../http/envelope'
 import { postTransaction } from './ledger'
 import { addToWallet } from './wallet'

@@ -4,7 +4,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { Database, PropCard } from '../db/schema'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 
 type Db = Kysely<Database>
 

@@ -12,7 +12,7 @@ import { sql, type Kysely } from 'kysely'
 import type { SalesDay, SalesFigures, SalesReport, SeriesSales } from '../../../types/salesReport'
 import type { Database } from '../db/schema'
 import type { Dialect } from '../db/dialect'
-import { DAY_MS } from './days'
+import { DAY_MS } from '../core/days'
 
 type Db = Kysely<Database>
 

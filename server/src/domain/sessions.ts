@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db'
 import type { UserRow } from '../db/schema'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 import { hashToken, newToken } from '../security/tokens'
 import { prepared } from '../db/prepared'
 import { dialectOf } from '../db/lock'

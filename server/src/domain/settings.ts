@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 import { writeAudit } from './audit'
 import { fail } from '../http/envelope'
 import { formatYuan } from '../i18n/fields'

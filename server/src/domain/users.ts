@@ -2,7 +2,7 @@
 import type { UserInfo } from '../../../types/accounts'
 import type { Db } from '../db'
 import type { NewUser, UserRow } from '../db/schema'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 import { LOGIN_LIMITS } from '../../../types/limits'
 import { fail } from '../http/envelope'
 import { dialectOf } from '../db/lock'

@@ -9,7 +9,7 @@ import type { LedgerEntry, LedgerResponse, WalletBalance } from '../../../types/
 import type { Database } from '../db/schema'
 import { dialectOf, forUpdate } from '../db/lock'
 import { prepared } from '../db/prepared'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 
 type Db = Kysely<Database>
 

@@ -7,7 +7,7 @@
 import { domainToASCII } from 'node:url'
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema'
-import { iso, type Clock } from '../clock'
+import { iso, type Clock } from '../core/clock'
 import { writeAudit } from './audit'
 import { webDomainOf } from '../../../types/webHosts'
 
