@@ -16,7 +16,7 @@ import { createCase } from '../../server/src/domain/cases'
 import { checkLedger, postTransaction } from '../../server/src/domain/ledger'
 import { addToWallet } from '../../server/src/domain/wallet'
 import { iso } from '../../server/src/core/clock'
-import { ApiFailure } from '../../server/src/http/envelope'
+import { ApiFailure } from '../../server/src/core/errors'
 import type { PurchaseRequest } from '../../types/shop'
 
 const describeOnPostgres = testDialects().includes('postgres') ? describe : describe.skip

@@ -12,7 +12,7 @@ import type { Dialect } from '../db/dialect'
 import { forUpdate } from '../db/lock'
 import { isUniqueViolation } from '../db/errors'
 import { iso, type Clock } from '../core/clock'
-import { ApiFailure, fail } from '../http/envelope'
+import { ApiFailure, fail } from '../core/errors'
 import { areaText, cleanArea } from './regions'
 
 type Db = Kysely<Database>

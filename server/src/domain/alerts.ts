@@ -31,7 +31,7 @@ import { maskEmail, maskPhone } from './users'
 import { observedCall } from '../providers/calls'
 import { sendTemplatedMail } from './mail'
 import { maskName } from './prizes'
-import { yuan } from './purchase'
+import { yuan } from '../core/money'
 
 /** Characters of a complaint's text an alert shows. */
 export const ALERT_EXCERPT_MAX = 60

@@ -11,7 +11,7 @@ import {
 } from '../../../types/shop'
 import type { Database, DesignRowDb, SeriesRowDb, SeriesStatus } from '../db/schema'
 import { iso, type Clock } from '../core/clock'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { writeAudit } from './audit'
 import { createCase, retireOnSaleCases } from './cases'
 import { CompositionError, seriesOdds, validateComposition, type SeriesOdds } from './odds'

@@ -17,7 +17,7 @@ import type { Database, EventRemindersTable, LaunchEventsTable } from '../db/sch
 import type { AppContext } from '../context'
 import { iso, type Clock } from '../core/clock'
 import { dialectOf, forUpdate } from '../db/lock'
-import { ApiFailure, fail } from '../http/envelope'
+import { ApiFailure, fail } from '../core/errors'
 import type { Mailer } from '../providers/mail'
 import { deliveringMailer } from '../providers/devOutbox'
 import { WeChatError, subscribeValue, type WeChatClient } from '../providers/wechat'

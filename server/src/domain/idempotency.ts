@@ -23,7 +23,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema'
 import { isRetryableConflict, isUniqueViolation } from '../db/errors'
 import { iso, type Clock } from '../core/clock'
-import { ApiFailure } from '../http/envelope'
+import { ApiFailure } from '../core/errors'
 import { prepared } from '../db/prepared'
 import { lockLiveAccount } from './users'
 

@@ -15,7 +15,7 @@
  */
 import { MAIL_SEND_LIMITS } from '../../../types/limits'
 import type { MailSendRequest, MailSendResult } from '../../../types/complaints'
-import { ApiFailure, fail } from '../http/envelope'
+import { ApiFailure, fail } from '../core/errors'
 import type { Mailer } from '../providers/mail'
 import { isDevOutbox } from '../providers/devOutbox'
 import { observedCall } from '../providers/calls'

@@ -8,7 +8,7 @@ import { sql, type Kysely, type SelectQueryBuilder } from 'kysely'
 import { MY_ORDER_PREFIX, type MyOrder, type MyOrderKind, type MyOrderRef } from '../../../types/orderHistory'
 import type { PageResult } from '../../../types/schema'
 import type { Database } from '../db/schema'
-import { ApiFailure } from '../http/envelope'
+import { ApiFailure } from '../core/errors'
 
 type Db = Kysely<Database>
 

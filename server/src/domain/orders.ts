@@ -16,7 +16,7 @@ import {
 import type { Database, OrderRow, OrderStatusRow } from '../db/schema'
 import type { Config } from '../config'
 import { iso, type Clock } from '../core/clock'
-import { ApiFailure } from '../http/envelope'
+import { ApiFailure } from '../core/errors'
 import { postTransaction } from './ledger'
 import { addToWallet } from './wallet'
 import { lockLiveAccount } from './users'

@@ -13,7 +13,7 @@ import type { PickupDirectory, PickupNearbyResult, PickupPoint, PickupPointNear,
 import type { Database, PickupPointsTable } from '../db/schema'
 import { iso, type Clock } from '../core/clock'
 import { dialectOf, forUpdate } from '../db/lock'
-import { ApiFailure, fail } from '../http/envelope'
+import { ApiFailure, fail } from '../core/errors'
 import { writeAudit } from './audit'
 
 type Db = Kysely<Database>

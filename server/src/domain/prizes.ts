@@ -2,7 +2,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { FeedItem, PrizeDetail, PrizeItem, PrizeListResponse, PrizeStatus, PurchaseView } from '../../../types/shop'
 import type { Database, PrizesTable, ShipmentStatusRow } from '../db/schema'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { caseProof } from './cases'
 import { designInfo, loadSeries, text } from './catalogue'
 import { combineProof } from './fairProof'

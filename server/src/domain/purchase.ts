@@ -29,7 +29,8 @@ import type { Dialect } from '../db/dialect'
 import { dialectOf, forUpdate } from '../db/lock'
 import { perCount, prepared } from '../db/prepared'
 import { iso, type Clock } from '../core/clock'
-import { ApiFailure, fail } from '../http/envelope'
+import { ApiFailure, fail } from '../core/errors'
+import { yuan } from '../core/money'
 import { ageRecord, purchaseGate } from './age'
 import { createCase } from './cases'
 import { designInfo, seriesCacheOf } from './catalogue'
@@ -43,8 +44,6 @@ import { purchaseOnPostgres } from './purchaseOnPostgres'
 type Db = Kysely<Database>
 
 export interface PurchaseDeps { db: Db; dialect: Dialect; clock: Clock }
-
-export const yuan = (cents: number) => (cents / 100).toFixed(2)
 
 // the statements of every purchase, compiled once (src/db/prepared.ts)
 const caseQuery = (db: Db, caseId: number) => db.selectFrom('cases').innerJoin('series', 'series.id', 'cases.series_id')

@@ -5,7 +5,7 @@
  */
 import type { RegionEntry, RegionParts } from '../../../types/regions'
 import { ADDRESS_NAME_LETTER } from '../../../types/limits'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import regions from '../data/regions.json'
 
 const ALL = Object.entries(regions as Record<string, string>).map(([code, name]) => ({ code, name }))

@@ -6,7 +6,7 @@
 import type { Db } from '../db'
 import { prepared } from '../db/prepared'
 import { iso, type Clock } from '../core/clock'
-import { ApiFailure, fail } from '../http/envelope'
+import { ApiFailure, fail } from '../core/errors'
 import { shopDayStart } from '../core/days'
 import { ageOn, parseDate, ageRecord, guardianPurpose, guardianView, MINOR_DAILY_CAP_CENTS, ADULT_AGE, OLDEST_AGE } from './age'
 import { shopDay } from '../core/days'
@@ -19,7 +19,7 @@ import type { DailyCapData } from '../../../types/shop'
 import { PREPAY_TTL_MS } from '../providers/wechatpay'
 import { lockOperators } from './operators'
 import { lockLiveAccount, maskEmail, maskPhone } from './users'
-import { formatYuan } from '../i18n/fields'
+import { formatYuan } from '../core/money'
 import { dailyAboveMonthly } from '../../../types/limits'
 import {
   LIMIT_RAISE_DELAY_MS,

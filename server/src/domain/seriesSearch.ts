@@ -14,7 +14,7 @@ import type { Database } from '../db/schema'
 import type { Dialect } from '../db/dialect'
 import { iso, type Clock } from '../core/clock'
 import { DAY_MS } from '../core/days'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { PUBLISHED, loadSeries, seriesSummary, text, type SeriesData } from './catalogue'
 import { keySuffixes, prefixEnd, searchKey, SUFFIX_MAX } from './searchText'
 

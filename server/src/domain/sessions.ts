@@ -8,7 +8,7 @@ import { iso, type Clock } from '../core/clock'
 import { hashToken, newToken } from '../security/tokens'
 import { prepared } from '../db/prepared'
 import { dialectOf } from '../db/lock'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 
 /** The session of a token's hash with its account (every signed-in request asks it: prepared). */
 const sessionByHash = prepared((db: Db, tokenHash: string) => db.selectFrom('sessions')

@@ -7,8 +7,8 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema'
 import { iso, type Clock } from '../core/clock'
 import { writeAudit } from './audit'
-import { fail } from '../http/envelope'
-import { formatYuan } from '../i18n/fields'
+import { fail } from '../core/errors'
+import { formatYuan } from '../core/money'
 import { DEFAULT_SHOP_SETTINGS, settingsConflicts, type ShopSettings } from '../../../types/limits'
 
 type Db = Kysely<Database>

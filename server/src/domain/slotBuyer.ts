@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/schema'
 import type { SlotFailureData } from '../../../types/shop'
-import { ApiFailure } from '../http/envelope'
+import { ApiFailure } from '../core/errors'
 
 type Db = Kysely<Database>
 

@@ -7,7 +7,7 @@
 import type { AppContext } from '../context'
 import { giveBackAiBudget, providerNeverReached, takeAiBudget } from '../domain/aiBudget'
 import { settingsOf } from '../domain/settings'
-import { ApiFailure } from './envelope'
+import { ApiFailure } from '../core/errors'
 
 export interface AiTicket {
   /** Runs the provider call; its unit goes back when the error shows the provider was never reached. */

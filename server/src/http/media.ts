@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import { withinPixelLimit } from '../domain/images'
 import { objectKey, type MediaInfo, type MediaStore } from '../domain/mediaStore'
 import { keptScaled, scaled, servedWidth } from '../domain/thumbnails'
-import { ApiFailure } from './envelope'
+import { ApiFailure } from '../core/errors'
 import { providerCall } from './provider-call'
 import { IMMUTABLE } from './static'
 

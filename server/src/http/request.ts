@@ -5,7 +5,7 @@ import type { AppContext } from '../context'
 import type { ActiveSession, ClientMeta } from '../domain/sessions'
 import type { RateRule } from '../security/rateLimiter'
 import { bearerToken } from '../security/tokens'
-import { fail, type ApiFailure } from './envelope'
+import { fail, type ApiFailure } from '../core/errors'
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -12,7 +12,7 @@ import { IMAGE_MAX_PIXELS, UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB } from 
 import type { MessageKey } from '../i18n/messages'
 import type { Api, AppContext } from '../context'
 import { iso } from '../core/clock'
-import { ApiFailure, fail } from './envelope'
+import { ApiFailure, fail } from '../core/errors'
 import { providerCall } from './provider-call'
 import { sniffImage, withinPixelLimit, type ImageInfo } from '../domain/images'
 

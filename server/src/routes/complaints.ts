@@ -4,7 +4,7 @@
  */
 import { complaintRoutes as r, type ComplaintReplyResult } from '../../../types/complaints'
 import type { Api, AppContext } from '../context'
-import { ApiFailure } from '../http/envelope'
+import { ApiFailure } from '../core/errors'
 import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'
 import { closeComplaint, complaintQueue, fileComplaint, ownComplaints, replyToComplaint } from '../domain/complaints'

@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify'
 import { accountRoutes as r, type LoginResult } from '../../../types/accounts'
 import type { Api, AppContext } from '../context'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { clientMeta, enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'

@@ -1,7 +1,7 @@
 /** POST /login/passwd: one of user_name, phone or email, plus password (spec 5). */
 import { accountRoutes } from '../../../types/accounts'
 import type { Api, AppContext } from '../context'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { clientMeta, enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { RULES } from '../security/rules'

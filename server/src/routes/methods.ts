@@ -7,7 +7,7 @@
 import { Compile } from 'typebox/compile'
 import { METHOD_NAMES, METHODS, methodRoutes as r, type MethodName } from '../../../types/methods'
 import type { Api, AppContext } from '../context'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { defineRoute } from '../http/route'
 import { validationFailure, type SchemaError } from '../http/validation'
 import { chinaToday, travelWindow } from './travel'

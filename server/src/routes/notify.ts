@@ -10,7 +10,7 @@
  */
 import { notifyRoutes as r, type RobotTextResult } from '../../../types/complaints'
 import type { Api, AppContext } from '../context'
-import { ApiFailure } from '../http/envelope'
+import { ApiFailure } from '../core/errors'
 import { configured, providerCall } from '../http/provider-call'
 import { enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'

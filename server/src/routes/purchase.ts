@@ -4,7 +4,7 @@
  */
 import { shopRoutes as r, type GuardianRefusalData } from '../../../types/shop'
 import type { Api, AppContext } from '../context'
-import { ApiFailure, fail } from '../http/envelope'
+import { ApiFailure, fail } from '../core/errors'
 import { enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'

@@ -4,7 +4,7 @@
  */
 import { accountRoutes } from '../../../types/accounts'
 import type { Api, AppContext } from '../context'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { clientMeta, enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import type { MessageKey } from '../i18n/messages'

@@ -7,7 +7,7 @@ import { normaliseMusicPrompt, PDF_URL_PATTERN, TASK_LIMITS } from '../../../typ
 import { PDF_STATE, taskRoutes as r, type MusicItem, type PdfTask, type TaskStatus } from '../../../types/tasks'
 import type { Api, AppContext } from '../context'
 import { iso } from '../core/clock'
-import { ApiFailure, fail } from '../http/envelope'
+import { ApiFailure, fail } from '../core/errors'
 import { enforceLimits } from '../http/request'
 import { configured, providerCall } from '../http/provider-call'
 import { defineRoute } from '../http/route'

@@ -5,7 +5,7 @@
 import { UPLOAD_FIELD } from '../../../types/limits'
 import { visionRoutes as r, type HelpersAvailable } from '../../../types/vision'
 import type { Api, AppContext } from '../context'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { enforceLimits } from '../http/request'
 import { configured, providerCall } from '../http/provider-call'
 import { defineRoute } from '../http/route'

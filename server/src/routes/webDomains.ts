@@ -6,7 +6,7 @@
 import { webDomainRoutes as r } from '../../../types/webDomains'
 import { webPageAllowed } from '../../../types/webHosts'
 import type { Api, AppContext } from '../context'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { defineRoute } from '../http/route'
 import { normalizeWebDomainEntry, saveWebDomains, webDomainsOf } from '../domain/webDomains'
 

@@ -2,7 +2,7 @@
 import { withdrawRoutes as r } from '../../../types/withdraw'
 import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import {
   approveWithdrawal, listWithdrawals, operatorQueue, rejectWithdrawal, requestWithdrawal, withdrawInfo
 } from '../domain/withdrawals'
