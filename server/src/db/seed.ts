@@ -14,7 +14,7 @@ import { hashPassword } from '../security/passwords'
 import { insertUser } from '../domain/users'
 import { createSeries, type SeriesInput } from '../domain/catalogue'
 import { createRecipe } from '../domain/combine'
-import { artUrl } from '../http/media'
+import { artUrl } from '../domain/art'
 
 export interface DemoLogin { role: Role; userName: string; password: string; phone: string; email: string }
 

@@ -14,7 +14,7 @@ import { cityOf } from '../../../types/cities'
 import { EVENT_LIMITS } from '../../../types/limits'
 import type { EventDetail, EventListResult, EventSaveRequest, LaunchEvent, OperatorEvent, OperatorEventListResult, ReminderChannel, ReminderView } from '../../../types/events'
 import type { Database, EventRemindersTable, LaunchEventsTable } from '../db/schema'
-import type { AppContext } from '../context'
+import type { Config } from '../config'
 import { iso, type Clock } from '../core/clock'
 import { dialectOf, forUpdate } from '../db/lock'
 import { ApiFailure, fail } from '../core/errors'
@@ -31,6 +31,16 @@ type Db = Kysely<Database>
 type EventRow = Selectable<LaunchEventsTable>
 type ReminderRow = Selectable<EventRemindersTable>
 type SeriesBits = { name: string; name_en: string; cover: string | null }
+
+/** What the events need of the app (AppContext has it all): the database, the time, the senders and the settings. */
+export interface EventsContext {
+  db: Db
+  clock: Clock
+  mailer: Mailer | null
+  wechat: WeChatClient
+  juhe: { train: unknown; flight: unknown }
+  config: Pick<Config, 'events' | 'wechat' | 'maps'>
+}
 
 export function eventView (r: EventRow, s: SeriesBits): LaunchEvent {
   const city = cityOf(r.city)
@@ -89,7 +99,7 @@ async function eventRow (db: Db, id: number): Promise<EventRow> {
 }
 
 /** The channels open to a user: the subscription message needs the shop's template and a mini-program login; mail needs a mailer that reaches people (not development's log: a reminder there would go nowhere). */
-async function channelsFor (ctx: AppContext, userId: number | null): Promise<{ channels: ReminderChannel[]; openid: string | null; email: string | null }> {
+async function channelsFor (ctx: EventsContext, userId: number | null): Promise<{ channels: ReminderChannel[]; openid: string | null; email: string | null }> {
   if (userId === null) return { channels: [], openid: null, email: null }
   const ev = ctx.config.events
   const identity = ev.wechatTemplateId && ctx.config.wechat.appId
@@ -102,7 +112,7 @@ async function channelsFor (ctx: AppContext, userId: number | null): Promise<{ c
   return { channels, openid: identity?.subject ?? null, email: user?.email ?? null }
 }
 
-export async function eventDetail (ctx: AppContext, eventId: number, userId: number | null): Promise<EventDetail> {
+export async function eventDetail (ctx: EventsContext, eventId: number, userId: number | null): Promise<EventDetail> {
   const [event] = await withSeries(ctx.db, [await eventRow(ctx.db, eventId)])
   const open = await channelsFor(ctx, userId)
   const mine = userId === null
@@ -128,7 +138,7 @@ export function remindAtFor (startsAtMs: number, nowMs: number): number {
   return Math.max(nowMs, startsAtMs - EVENT_LIMITS.remindBeforeMs)
 }
 
-export async function remind (ctx: AppContext, userId: number, lang: 'zh' | 'en', req: { eventId: number; channel: ReminderChannel; email?: string }): Promise<ReminderView> {
+export async function remind (ctx: EventsContext, userId: number, lang: 'zh' | 'en', req: { eventId: number; channel: ReminderChannel; email?: string }): Promise<ReminderView> {
   const { db, clock } = ctx
   const event = await eventRow(db, req.eventId)
   const nowMs = clock()
@@ -366,7 +376,7 @@ export async function deliverDueReminders (s: ReminderSenders, batch = 50): Prom
 }
 
 /** The sweep, every EVENT_REMINDER_SWEEP_MS; answers its stop. */
-export function startEventReminders (ctx: AppContext, log: FastifyBaseLogger): () => void {
+export function startEventReminders (ctx: EventsContext, log: FastifyBaseLogger): () => void {
   let running = false
   const senders: ReminderSenders = { db: ctx.db, clock: ctx.clock, mailer: ctx.mailer, wechat: ctx.wechat, events: ctx.config.events }
   const timer = setInterval(() => {

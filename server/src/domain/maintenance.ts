@@ -5,15 +5,30 @@
  * not be deleted at once are deleted; AI usage counts of days long gone are deleted.
  */
 import type { FastifyBaseLogger } from 'fastify'
-import type { AppContext } from '../context'
+import type { Db } from '../db'
+import type { Clock } from '../core/clock'
+import type { RateLimiter } from '../security/rateLimiter'
+import type { SessionService } from './sessions'
+import type { OneTimeCodes } from './codes'
+import type { MediaStore } from './mediaStore'
 import { autoReceive } from './afterDraw'
 import { forgetStaleGuardianRequests } from './age'
 import { eraseMediaObjects } from './mediaStore'
 import { purgeAiUsage } from './aiBudget'
 
+/** What the periodic work needs of the app (AppContext has it all). */
+export interface MaintenanceContext {
+  db: Db
+  clock: Clock
+  sessions: SessionService
+  codes: OneTimeCodes
+  limiter: RateLimiter
+  media: MediaStore
+}
+
 export const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000
 
-export async function runMaintenance (ctx: AppContext): Promise<void> {
+export async function runMaintenance (ctx: MaintenanceContext): Promise<void> {
   await ctx.sessions.purge()
   await ctx.codes.purge()
   await ctx.limiter.purge()
@@ -23,7 +38,7 @@ export async function runMaintenance (ctx: AppContext): Promise<void> {
   await purgeAiUsage(ctx.db, ctx.clock())
 }
 
-export function startMaintenance (ctx: AppContext, log: FastifyBaseLogger, intervalMs = MAINTENANCE_INTERVAL_MS): () => void {
+export function startMaintenance (ctx: MaintenanceContext, log: FastifyBaseLogger, intervalMs = MAINTENANCE_INTERVAL_MS): () => void {
   let running = false
   const timer = setInterval(() => {
     if (running) return

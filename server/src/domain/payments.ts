@@ -5,7 +5,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify'
 import type { PaymentParams } from '../../../types/shop'
-import type { AppContext } from '../context'
+import type { Db } from '../db'
+import type { Clock } from '../core/clock'
 import type { OrderRow } from '../db/schema'
 import { ApiFailure, fail } from '../core/errors'
 import { ProviderUnavailableError } from '../providers/errors'
@@ -13,6 +14,15 @@ import { observedCall } from '../providers/calls'
 import { PREPAY_TTL_MS, WeChatPayError, type WeChatPayClient, type WeChatTransaction } from '../providers/wechatpay'
 import { PROVIDERS } from './identities'
 import { TOPUP_DESCRIPTION, isWeChatChannel, savePrepay, settleOrder } from './orders'
+
+/** What paying needs of the app (AppContext has it all). */
+export interface PaymentsContext {
+  db: Db
+  clock: Clock
+  /** null: WeChat Pay is not configured. */
+  wechatPay: WeChatPayClient | null
+  config: { isProduction: boolean }
+}
 
 /** Reuse a prepay_id while it has this much life left; an H5 link (valid 5 minutes) for 4 minutes. */
 const PREPAY_MARGIN_MS = 10 * 60 * 1000
@@ -31,12 +41,12 @@ export async function wechatPayCall<T> (fn: () => Promise<T>): Promise<T> {
   }
 }
 
-function requireClient (ctx: AppContext, order: OrderRow): WeChatPayClient {
+function requireClient (ctx: PaymentsContext, order: OrderRow): WeChatPayClient {
   if (!ctx.wechatPay) throw new ApiFailure(422, 'pay.channelUnavailable', { channel: order.channel ?? '' }, { field: 'channel' })
   return ctx.wechatPay
 }
 
-export async function paymentParams (ctx: AppContext, order: OrderRow, clientIp: string): Promise<PaymentParams> {
+export async function paymentParams (ctx: PaymentsContext, order: OrderRow, clientIp: string): Promise<PaymentParams> {
   if (order.status !== 'created') throw fail.unprocessable('order.notPayable', { status: order.status }, { status: order.status })
   const base = { opId: order.op_id, channel: order.channel! }
   const now = ctx.clock()
@@ -81,7 +91,7 @@ export async function paymentParams (ctx: AppContext, order: OrderRow, clientIp:
 export type WeChatSettleOutcome = { ok: true; settled: boolean } | { ok: false; status: number; reason: string }
 
 /** Settles an order from a verified WeChat transaction after checking it matches the order. */
-export async function settleFromWeChat (ctx: AppContext, tx: WeChatTransaction, log: FastifyBaseLogger): Promise<WeChatSettleOutcome> {
+export async function settleFromWeChat (ctx: PaymentsContext, tx: WeChatTransaction, log: FastifyBaseLogger): Promise<WeChatSettleOutcome> {
   const client = ctx.wechatPay
   if (!client) return { ok: false, status: 404, reason: 'WeChat Pay is not configured' }
   const order = await ctx.db.selectFrom('orders').selectAll().where('op_id', '=', String(tx.out_trade_no)).executeTakeFirst()
@@ -102,7 +112,7 @@ export async function settleFromWeChat (ctx: AppContext, tx: WeChatTransaction, 
 }
 
 /** Asks WeChat Pay about a created order that went to WeChat (the notification may be late or lost). */
-export async function refreshFromWeChat (ctx: AppContext, order: OrderRow, log: FastifyBaseLogger): Promise<void> {
+export async function refreshFromWeChat (ctx: PaymentsContext, order: OrderRow, log: FastifyBaseLogger): Promise<void> {
   if (!ctx.wechatPay || order.status !== 'created' || !isWeChatChannel(order.channel) || order.prepay_at === null) return
   try {
     const tx = await ctx.wechatPay.queryByOutTradeNo(order.op_id)

@@ -12,6 +12,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { FastifyInstance, FastifyReply } from 'fastify'
+import { ART_NAME, ART_PREFIX } from '../domain/art'
 import { withinPixelLimit } from '../domain/images'
 import { objectKey, type MediaInfo, type MediaStore } from '../domain/mediaStore'
 import { keptScaled, scaled, servedWidth } from '../domain/thumbnails'
@@ -19,15 +20,9 @@ import { ApiFailure } from '../core/errors'
 import { providerCall } from './provider-call'
 import { IMMUTABLE } from './static'
 
-export const ART_PREFIX = '/media/art/'
-export const ART_NAME = /^[0-9a-f]+(-[0-9a-f]+)*\.webp$/
-
 export function artDir (): string {
   return path.join(path.dirname(require.resolve('@lobehub/fluent-emoji-3d/package.json')), 'assets')
 }
-
-/** The URL path of an art file (e.g. artUrl('1f381') -> /media/art/1f381.webp). */
-export const artUrl = (code: string) => `${ART_PREFIX}${code}.webp`
 
 export const UPLOAD_PREFIX = '/media/u/'
 const UPLOAD_NAME = /^([0-9a-f]{64})\.(png|jpg|webp|gif|wav|pdf)$/
