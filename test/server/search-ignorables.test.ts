@@ -9,7 +9,7 @@ import { createTestApp, nextIp, post, type TestApp } from './support/app'
 import { seriesInput } from './support/shop'
 import { createSeries } from '../../server/src/domain/catalogue'
 import { setSeriesTags } from '../../server/src/domain/seriesSearch'
-import { keySuffixes, searchKey } from '../../server/src/domain/searchText'
+import { keySuffixes, searchKey } from '../../server/src/db/searchText'
 import { migrations } from '../../server/src/db/migrate'
 
 test('the search key drops default-ignorable code points', () => {

@@ -8,7 +8,7 @@ import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from 
 import { buy, currentCaseId, makeShopper, seriesInput, topUp, type SeriesOptions } from './support/shop'
 import { createSeries } from '../../server/src/domain/catalogue'
 import { setSeriesTags } from '../../server/src/domain/seriesSearch'
-import { searchKey } from '../../server/src/domain/searchText'
+import { searchKey } from '../../server/src/db/searchText'
 
 const DAY = 24 * 60 * 60 * 1000
 

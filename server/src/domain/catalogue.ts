@@ -15,7 +15,7 @@ import { fail } from '../core/errors'
 import { writeAudit } from './audit'
 import { createCase, retireOnSaleCases } from './cases'
 import { CompositionError, seriesOdds, validateComposition, type SeriesOdds } from './odds'
-import { indexSeries } from './seriesSearch'
+import { indexSeries } from './seriesIndex'
 
 type Db = Kysely<Database>
 

@@ -22,7 +22,8 @@ import { ART_NAME } from './art'
 import type { MessageKey, MessageParams } from '../i18n/messages'
 import { writeAudit } from './audit'
 import { CASE_SPREAD, createCase, openCaseCount, retireOnSaleCases } from './cases'
-import { indexSeries, setSeriesTags, tagsOf, type TagName } from './seriesSearch'
+import { indexSeries } from './seriesIndex'
+import { setSeriesTags, tagsOf, type TagName } from './seriesSearch'
 
 /** Translates a message in the caller's language (the route passes the request's). */
 export type Translate = (key: MessageKey, params?: MessageParams) => string

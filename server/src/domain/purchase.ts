@@ -23,14 +23,10 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { PrizeResult, PurchaseCheckRequest, PurchaseCheckResult, PurchaseRequest, PurchaseResult, WalletBalance } from '../../../types/shop'
-import type { InsufficientBalanceData, PriceChangedData, SlotFailureData } from '../../../types/shop'
 import type { Database } from '../db/schema'
-import type { Dialect } from '../db/dialect'
 import { dialectOf, forUpdate } from '../db/lock'
 import { perCount, prepared } from '../db/prepared'
-import { iso, type Clock } from '../core/clock'
-import { ApiFailure, fail } from '../core/errors'
-import { yuan } from '../core/money'
+import { iso } from '../core/clock'
 import { ageRecord, purchaseGate } from './age'
 import { createCase } from './cases'
 import { designInfo, seriesCacheOf } from './catalogue'
@@ -40,10 +36,11 @@ import { postTransaction } from './ledger'
 import { balanceOf, lockBalance, takeFromWallet } from './wallet'
 import { checkSpendingCaps } from './security'
 import { purchaseOnPostgres } from './purchaseOnPostgres'
+import { checkSlotList, purchaseRefusal, type PurchaseDeps } from './purchaseRules'
+
+export type { PurchaseDeps } from './purchaseRules'
 
 type Db = Kysely<Database>
-
-export interface PurchaseDeps { db: Db; dialect: Dialect; clock: Clock }
 
 // the statements of every purchase, compiled once (src/db/prepared.ts)
 const caseQuery = (db: Db, caseId: number) => db.selectFrom('cases').innerJoin('series', 'series.id', 'cases.series_id')
@@ -81,35 +78,12 @@ const insertPrizes = perCount(count => prepared((db: Db, ...values: unknown[]) =
   return { user_id: userId, series_id: seriesId, design_id: designId, case_id: caseId, slot, purchase_id: purchaseId, status: 'warehouse' as const, created_at: createdAt, updated_at: updatedAt }
 })).returning(['id', 'slot'])))
 
-export function checkSlotList (request: PurchaseCheckRequest): void {
-  const hasSlots = request.slots !== undefined
-  if (hasSlots === (request.wholeCase !== undefined)) throw fail.field('slots', 'purchase.slotsOrWholeCase')
-  if (hasSlots) {
-    const seen = new Set<number>()
-    for (const slot of request.slots!) {
-      if (seen.has(slot)) throw new ApiFailure(400, 'slot.duplicate', { field: 'slots', slot }, { field: 'slots', slot })
-      seen.add(slot)
-    }
-  }
-}
-
 /**
  * What a purchase would do, as assessed by every rule (with the series' version, for its cache, and
  * whether any X-ray hold, the buyer's or a lapsed one, sits on the slots).
  */
 export interface PurchasePlan { check: PurchaseCheckResult; seriesVersion: number; reserved: boolean }
 
-/** The refusals of a purchase (also made from the answer of the PostgreSQL purchase, purchaseOnPostgres.ts). */
-export const purchaseRefusal = {
-  caseNotFound: () => fail.notFound('case.notFound'),
-  caseNotOnSale: () => fail.conflict('case.notOnSale'),
-  slotOutOfRange: (slot: number, size: number) => new ApiFailure(400, 'slot.outOfRange', { field: 'slots', slot, size }, { field: 'slots', slot }),
-  slotSold: (slot: number) => new ApiFailure(409, 'slot.sold', { slot }, { field: 'slots', slot } satisfies SlotFailureData),
-  slotReserved: (slot: number) => new ApiFailure(409, 'slot.reserved', { slot }, { field: 'slots', slot } satisfies SlotFailureData),
-  priceChanged: (priceCents: number) => new ApiFailure(409, 'purchase.priceChanged', { price: yuan(priceCents) }, { field: 'priceCents', priceCents } satisfies PriceChangedData),
-  insufficient: (shortfallCents: number, totalCents: number) => fail.unprocessable('wallet.insufficient', { shortfall: yuan(shortfallCents) },
-    { reason: 'insufficient_balance', shortfallCents, totalCents } satisfies InsufficientBalanceData)
-}
 const insufficient = purchaseRefusal.insufficient
 
 /**

@@ -16,40 +16,13 @@ import { iso, type Clock } from '../core/clock'
 import { DAY_MS } from '../core/days'
 import { fail } from '../core/errors'
 import { PUBLISHED, loadSeries, seriesSummary, text, type SeriesData } from './catalogue'
-import { keySuffixes, prefixEnd, searchKey, SUFFIX_MAX } from './searchText'
+import { prefixEnd, searchKey, SUFFIX_MAX } from '../db/searchText'
+import { SHELF } from '../db/seriesSearchRows'
+import { forgetTags, tagsGeneration } from './seriesIndex'
 
 type Db = Kysely<Database>
-// the migration indexes with a schema-less Kysely
-type AnyDb = Kysely<any>
 
-const SHELF = { on_sale: 0, retired: 1, draft: 2 } as const
 const LISTED_BELOW = SHELF.draft
-
-/** Writes the search rows of one series (its shelf, price, rarities, name suffixes) from its current state. */
-export async function indexSeries (db: Db | AnyDb, seriesId: number): Promise<void> {
-  forgetTags()
-  const d = db as Db
-  const row = await d.selectFrom('series').select(['name', 'name_en', 'price_cents', 'hidden_ppm', 'status']).where('id', '=', seriesId).executeTakeFirst()
-  await d.deleteFrom('series_search_terms').where('series_id', '=', seriesId).execute()
-  if (!row) {
-    await d.deleteFrom('series_search').where('series_id', '=', seriesId).execute()
-    return
-  }
-  const rarities = await d.selectFrom('designs').select('rarity').distinct().where('series_id', '=', seriesId).execute()
-  const has = (r: string) => rarities.some(x => x.rarity === r)
-  const values = {
-    shelf: SHELF[row.status],
-    price_cents: Number(row.price_cents),
-    has_rare: has('rare') ? 1 : 0,
-    has_hidden: has('hidden') && row.hidden_ppm > 0 ? 1 : 0
-  }
-  await d.insertInto('series_search').values({ series_id: seriesId, ...values })
-    .onConflict(oc => oc.column('series_id').doUpdateSet(values)).execute()
-  const suffixes = new Set([...keySuffixes(searchKey(row.name)), ...keySuffixes(searchKey(row.name_en))])
-  if (suffixes.size) {
-    await d.insertInto('series_search_terms').values([...suffixes].map(suffix => ({ suffix, series_id: seriesId }))).execute()
-  }
-}
 
 // ---- popular ------------------------------------------------------------------------------------------
 
@@ -166,14 +139,11 @@ export async function suggestSeries (db: Db, q: string): Promise<SeriesSuggestio
  */
 const TAGS_FRESH_MS = 10_000
 const tagCache = new WeakMap<object, { at: number; generation: number; tags: ThemeTag[] }>()
-/** Bumped by every change of a series' tags or status in this process (a transaction is not its database's key). */
-let tagsGeneration = 0
-const forgetTags = () => { tagsGeneration++ }
 
 export async function publishedTags (db: Db, now = Date.now()): Promise<ThemeTag[]> {
   const hit = tagCache.get(db)
-  if (hit && hit.generation === tagsGeneration && now - hit.at < TAGS_FRESH_MS) return hit.tags
-  const generation = tagsGeneration
+  if (hit && hit.generation === tagsGeneration() && now - hit.at < TAGS_FRESH_MS) return hit.tags
+  const generation = tagsGeneration()
   const tags = await loadPublishedTags(db)
   tagCache.set(db, { at: now, generation, tags })
   return tags
