@@ -21,7 +21,7 @@ import { observedCall } from '../providers/calls'
 import { WeChatError } from '../providers/wechat'
 import { PROVIDERS, userForIdentity, type IdentityClaim } from '../domain/identities'
 import { toUserInfo } from '../domain/users'
-import { checkMpUrlTarget } from './webDomains'
+import { checkMpUrlTarget } from '../domain/webDomains'
 
 type WeChatKind = 'weapp' | 'wechat'
 
@@ -100,7 +100,7 @@ export function wechatRoutes (app: Api, ctx: AppContext): void {
     requireWeapp()
     await enforceLimits(ctx, [[RULES.mpUrlPerIp, request.ip]])
     // the web view shows only the shop's business domains (issue 48 item 4)
-    await checkMpUrlTarget(ctx, body.path, body.query)
+    await checkMpUrlTarget(ctx.db, body.path, body.query)
     const url = await wechatCall('weapp', () => ctx.wechat.generateUrlLink({
       path: body.path?.replace(/^\/+/, ''),
       query: body.query,

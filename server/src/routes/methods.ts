@@ -10,8 +10,8 @@ import type { Api, AppContext } from '../context'
 import { fail } from '../core/errors'
 import { defineRoute } from '../http/route'
 import { validationFailure, type SchemaError } from '../http/validation'
-import { chinaToday, travelWindow } from './travel'
-import { helperFeatures } from './vision'
+import { chinaToday, travelWindow } from '../domain/travel'
+import { helperFeatures } from '../http/helperFeatures'
 
 const validators = new Map(METHOD_NAMES.map(name => [name, Compile(METHODS[name].params)] as const))
 

@@ -11,7 +11,7 @@ import type { Api, AppContext } from '../context'
 import { migrations as migrationsOf } from '../db/migrate'
 import { ApiFailure } from '../core/errors'
 import { defineRoute } from '../http/route'
-import { helperFeatures } from './vision'
+import { helperFeatures } from '../http/helperFeatures'
 import { bearerToken } from '../security/tokens'
 
 const STARTED = Date.now()

@@ -17,7 +17,7 @@ import {
 } from '../domain/age'
 import { checkPurchase, purchase } from '../domain/purchase'
 import { tellOwnSlot } from '../domain/slotBuyer'
-import { sendCode } from './login-codes'
+import { sendCode } from '../http/sendCode'
 
 export function purchaseRoutes (app: Api, ctx: AppContext): void {
   const guardianContext = (): GuardianContext => ({ now: ctx.clock(), canRequest: ctx.sms !== null })

@@ -12,7 +12,7 @@ import { isUniqueViolation } from '../db/errors'
 import { RULES } from '../security/rules'
 import { hashPassword } from '../security/passwords'
 import { checkNewUserName, findUserBy, insertUser, maskPhone, toUserInfo, type IdentifierKind } from '../domain/users'
-import { pickIdentifier, requirePassword } from './login-password'
+import { pickIdentifier, requirePassword } from '../domain/users'
 
 const TAKEN: Record<IdentifierKind, MessageKey> = {
   user_name: 'register.userNameTaken',

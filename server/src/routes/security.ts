@@ -17,7 +17,7 @@ import { CODE_TTL_MS } from '../security/codes'
 import { translate } from '../i18n/messages'
 import { isUniqueViolation } from '../db/errors'
 import { maskPhone, normaliseIdentifier } from '../domain/users'
-import { sendCode } from './login-codes'
+import { sendCode } from '../http/sendCode'
 import { bindPurpose, reauthPurpose, type CodeChannel, type CodePurpose } from '../domain/codes'
 import {
   checkDeletion, deleteAccount, endSessions, listCorrections, maskEmail, requestCorrection, reviewCorrection, securityOverview, setLimits
