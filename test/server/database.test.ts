@@ -2,7 +2,7 @@
 import { userNameKey } from '../../server/src/security/userNames'
 import { testDialects, createTestDatabase, type TestDatabase } from './support/db'
 import { migrateToLatest, migrations } from '../../server/src/db/migrate'
-import { seedDemo, DEMO_LOGINS } from '../../server/src/db/seed'
+import { seedDemo, DEMO_LOGINS } from '../../server/src/seed'
 import { verifyPassword } from '../../server/src/security/passwords'
 import { runMaintenance } from '../../server/src/domain/maintenance'
 import { createTestApp, get, loginToken, makeUser, nextIp } from './support/app'
