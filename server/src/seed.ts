@@ -5,16 +5,16 @@
  *    series yet), each with its first case made and committed
  * It never touches a database in use. Nobody gets money: top-ups go through the sandbox channel.
  */
-import { setSeriesTags } from './domain/seriesSearch'
+import { setSeriesTags } from './domain/catalogue/seriesSearch'
 import type { Db } from './db/index'
 import type { Role } from './db/schema'
 import type { Clock } from './core/clock'
 import type { I18nText, Rarity } from '../../types/shop'
 import { hashPassword } from './security/passwords'
 import { insertUser } from './domain/users'
-import { createSeries, type SeriesInput } from './domain/catalogue'
+import { createSeries, type SeriesInput } from './domain/catalogue/catalogue'
 import { createRecipe } from './domain/combine'
-import { artUrl } from './domain/art'
+import { artUrl } from './domain/catalogue/art'
 
 export interface DemoLogin { role: Role; userName: string; password: string; phone: string; email: string }
 

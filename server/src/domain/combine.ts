@@ -24,11 +24,11 @@ import { isUniqueViolation } from '../db/errors'
 import { dialectOf, forUpdate } from '../db/lock'
 import { iso, type Clock } from '../core/clock'
 import { ApiFailure, fail } from '../core/errors'
-import { designInfo, loadSeries, text, type SeriesData } from './catalogue'
+import { designInfo, loadSeries, text, type SeriesData } from './catalogue/catalogue'
 import { idempotent } from './idempotency'
 import { writeAudit } from './audit'
 import { listPrizesByIds } from './prizes'
-import { combineProof } from './fairProof'
+import { combineProof } from './catalogue/fairProof'
 
 type Db = Kysely<Database>
 export interface CombineDeps { db: Db; dialect: Dialect; clock: Clock }

@@ -3,9 +3,9 @@ import type { Kysely, Selectable } from 'kysely'
 import type { FeedItem, PrizeDetail, PrizeItem, PrizeListResponse, PrizeStatus, PurchaseView } from '../../../types/shop'
 import type { Database, PrizesTable, ShipmentStatusRow } from '../db/schema'
 import { fail } from '../core/errors'
-import { caseProof } from './cases'
-import { designInfo, loadSeries, text } from './catalogue'
-import { combineProof } from './fairProof'
+import { caseProof } from './catalogue/cases'
+import { designInfo, loadSeries, text } from './catalogue/catalogue'
+import { combineProof } from './catalogue/fairProof'
 
 type Db = Kysely<Database>
 type PrizeRowDb = Selectable<PrizesTable>

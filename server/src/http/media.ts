@@ -12,7 +12,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { ART_NAME, ART_PREFIX } from '../domain/art'
+import { ART_NAME, ART_PREFIX } from '../domain/catalogue/art'
 import { withinPixelLimit } from '../domain/images'
 import { objectKey, type MediaInfo, type MediaStore } from '../domain/mediaStore'
 import { keptScaled, scaled, servedWidth } from '../domain/thumbnails'

@@ -12,7 +12,7 @@ import { enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { RULES } from '../security/rules'
 import { readUploadedFile, readUploadedImage, storeImage, uploadScope } from '../http/upload'
-import { editorSeries, listEditorSeries, openCasesAhead, publishSeries, retireSeries, saveSeries } from '../domain/editor'
+import { editorSeries, listEditorSeries, openCasesAhead, publishSeries, retireSeries, saveSeries } from '../domain/catalogue/editor'
 
 export function editorRoutesOf (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.seriesList, async ({ body }) => listEditorSeries(ctx.db, body))

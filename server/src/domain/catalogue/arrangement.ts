@@ -5,7 +5,7 @@
  *   commit = sha256_hex(`${caseId}:${designIds joined by ','}:${salt}`)   (design ids in slot order)
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto'
-import type { Rarity } from '../../../types/shop'
+import type { Rarity } from '../../../../types/shop'
 import { PPM } from './odds'
 
 export interface ComposableDesign { id: number; rarity: Rarity }

@@ -8,16 +8,16 @@
  * older than SERIES_SEARCH.popularRefreshMs (per database and process), so a purchase never waits for it.
  */
 import { sql, type Kysely } from 'kysely'
-import { SERIES_SEARCH } from '../../../types/limits'
-import type { SeriesListRequest, SeriesSuggestion, SeriesSummary, ThemeTag } from '../../../types/shop'
-import type { Database } from '../db/schema'
-import type { Dialect } from '../db/dialect'
-import { iso, type Clock } from '../core/clock'
-import { DAY_MS } from '../core/days'
-import { fail } from '../core/errors'
+import { SERIES_SEARCH } from '../../../../types/limits'
+import type { SeriesListRequest, SeriesSuggestion, SeriesSummary, ThemeTag } from '../../../../types/shop'
+import type { Database } from '../../db/schema'
+import type { Dialect } from '../../db/dialect'
+import { iso, type Clock } from '../../core/clock'
+import { DAY_MS } from '../../core/days'
+import { fail } from '../../core/errors'
 import { PUBLISHED, loadSeries, seriesSummary, text, type SeriesData } from './catalogue'
-import { prefixEnd, searchKey, SUFFIX_MAX } from '../db/searchText'
-import { SHELF } from '../db/seriesSearchRows'
+import { prefixEnd, searchKey, SUFFIX_MAX } from '../../db/searchText'
+import { SHELF } from '../../db/seriesSearchRows'
 import { forgetTags, tagsGeneration } from './seriesIndex'
 
 type Db = Kysely<Database>

@@ -13,15 +13,15 @@
  * case is made and committed like any other; being given a case is not a switch.
  */
 import { sql, type Kysely } from 'kysely'
-import type { CaseProof, CaseView } from '../../../types/shop'
-import { SHOP_LIMITS } from '../../../types/limits'
-import type { CaseSwitchLimitData } from '../../../types/shop'
-import type { CaseRowDb, Database } from '../db/schema'
-import { iso, type Clock } from '../core/clock'
-import { ApiFailure, fail } from '../core/errors'
-import { dialectOf } from '../db/lock'
+import type { CaseProof, CaseView } from '../../../../types/shop'
+import { SHOP_LIMITS } from '../../../../types/limits'
+import type { CaseSwitchLimitData } from '../../../../types/shop'
+import type { CaseRowDb, Database } from '../../db/schema'
+import { iso, type Clock } from '../../core/clock'
+import { ApiFailure, fail } from '../../core/errors'
+import { dialectOf } from '../../db/lock'
 import { commitOf, composeCase, newSalt, secureRandomInt, shuffle, type RandomInt } from './arrangement'
-import { msUntilNextDay, shopDay } from '../core/days'
+import { msUntilNextDay, shopDay } from '../../core/days'
 
 type Db = Kysely<Database>
 

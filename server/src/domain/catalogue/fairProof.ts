@@ -4,8 +4,8 @@
  * packing slip) and what a combine's own answer carries. The server seed is given once it is revealed.
  */
 import type { Kysely } from 'kysely'
-import type { CombineProof } from '../../../types/shop'
-import type { Database } from '../db/schema'
+import type { CombineProof } from '../../../../types/shop'
+import type { Database } from '../../db/schema'
 
 type Db = Kysely<Database>
 

@@ -8,11 +8,11 @@ import { sql, type Kysely } from 'kysely'
 import {
   MAX_BOX_PRICE_CENTS,
   type DesignInfo, type I18nText, type Rarity, type SeriesDetail, type SeriesSummary
-} from '../../../types/shop'
-import type { Database, DesignRowDb, SeriesRowDb, SeriesStatus } from '../db/schema'
-import { iso, type Clock } from '../core/clock'
-import { fail } from '../core/errors'
-import { writeAudit } from './audit'
+} from '../../../../types/shop'
+import type { Database, DesignRowDb, SeriesRowDb, SeriesStatus } from '../../db/schema'
+import { iso, type Clock } from '../../core/clock'
+import { fail } from '../../core/errors'
+import { writeAudit } from '../audit'
 import { createCase, retireOnSaleCases } from './cases'
 import { CompositionError, seriesOdds, validateComposition, type SeriesOdds } from './odds'
 import { indexSeries } from './seriesIndex'

@@ -4,8 +4,8 @@
  * cached theme tags of seriesSearch.ts be read again.
  */
 import type { Kysely } from 'kysely'
-import type { Database } from '../db/schema'
-import { writeSeriesSearchRows } from '../db/seriesSearchRows'
+import type { Database } from '../../db/schema'
+import { writeSeriesSearchRows } from '../../db/seriesSearchRows'
 
 /** Bumped by every change of a series' tags or status in this process (a transaction is not its database's key). */
 let generation = 0
