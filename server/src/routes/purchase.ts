@@ -15,8 +15,8 @@ import {
   ageRecord, guardianPurpose, guardianTarget, markGuardianRequested, MINOR_DAILY_CAP_CENTS, recordGuardianConsent, statusOf, verifyAge,
   type GuardianContext
 } from '../domain/age'
-import { checkPurchase, purchase } from '../domain/purchase'
-import { tellOwnSlot } from '../domain/slotBuyer'
+import { checkPurchase, purchase } from '../domain/purchase/purchase'
+import { tellOwnSlot } from '../domain/purchase/slotBuyer'
 import { sendCode } from '../http/sendCode'
 
 export function purchaseRoutes (app: Api, ctx: AppContext): void {

@@ -3,12 +3,12 @@
  * their dependencies, the check of the slot list and the refusals, so each path words a refusal alike.
  */
 import type { Kysely } from 'kysely'
-import type { InsufficientBalanceData, PriceChangedData, PurchaseCheckRequest, SlotFailureData } from '../../../types/shop'
-import type { Database } from '../db/schema'
-import type { Dialect } from '../db/dialect'
-import type { Clock } from '../core/clock'
-import { ApiFailure, fail } from '../core/errors'
-import { yuan } from '../core/money'
+import type { InsufficientBalanceData, PriceChangedData, PurchaseCheckRequest, SlotFailureData } from '../../../../types/shop'
+import type { Database } from '../../db/schema'
+import type { Dialect } from '../../db/dialect'
+import type { Clock } from '../../core/clock'
+import { ApiFailure, fail } from '../../core/errors'
+import { yuan } from '../../core/money'
 
 export interface PurchaseDeps { db: Kysely<Database>; dialect: Dialect; clock: Clock }
 

@@ -7,9 +7,9 @@
  * UPDATE ... AND sold_to IS NULL saw it), so its prize row is there to be read.
  */
 import type { Kysely } from 'kysely'
-import type { Database } from '../db/schema'
-import type { SlotFailureData } from '../../../types/shop'
-import { ApiFailure } from '../core/errors'
+import type { Database } from '../../db/schema'
+import type { SlotFailureData } from '../../../../types/shop'
+import { ApiFailure } from '../../core/errors'
 
 type Db = Kysely<Database>
 

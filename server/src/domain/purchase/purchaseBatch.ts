@@ -24,8 +24,8 @@
  * - Inside a transaction there is no batching: the caller's transaction is the unit.
  */
 import { CompiledQuery } from 'kysely'
-import type { Db } from '../db'
-import { nameStatement } from '../db/named'
+import type { Db } from '../../db'
+import { nameStatement } from '../../db/named'
 
 /** The most purchases in one statement (PostgreSQL takes up to 65,535 parameters; 20 each). */
 export const MAX_MEMBERS = 32
