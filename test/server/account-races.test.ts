@@ -20,7 +20,7 @@ import { buy, currentCaseId, makeSeries, newKey, topUp, type Shopper } from './s
 import { invariantViolations } from './support/invariants'
 import * as passwords from '../../server/src/security/passwords'
 import * as identities from '../../server/src/domain/identities'
-import * as wallet from '../../server/src/domain/wallet'
+import * as wallet from '../../server/src/domain/money/wallet'
 import { ApiFailure } from '../../server/src/core/errors'
 import { deleteAccount } from '../../server/src/domain/security'
 import { saveSettings } from '../../server/src/domain/settings'
@@ -247,7 +247,7 @@ describe.each(testDialects())('deleting an account while it writes, on %s', (dia
   test('a free parcel held inside its transaction while the account is deleted: the deletion waits, sees it and is refused', async () => {
     const { s, prizeId, addressId } = await shopperWithPrize()
     const g = gate()
-    const real = jest.requireActual<typeof wallet>('../../server/src/domain/wallet').balanceOf
+    const real = jest.requireActual<typeof wallet>('../../server/src/domain/money/wallet').balanceOf
     // the parcel's transaction reads the balance last, after inserting the parcel: it is held there
     jest.spyOn(wallet, 'balanceOf').mockImplementation(async (db, userId) => {
       const b = await real(db, userId)

@@ -11,7 +11,7 @@ import { startSms, startSmtp, type FakeSms, type FakeSmtp } from './support/fake
 import { buy, currentCaseId, makeSeries, makeShopper, newKey, topUp } from './support/shop'
 import { invariantViolations } from './support/invariants'
 import { maskIp, deviceOf, shopMonthStart } from '../../server/src/domain/security'
-import { postTransaction } from '../../server/src/domain/ledger'
+import { postTransaction } from '../../server/src/domain/money/ledger'
 
 const HOUR = 60 * 60 * 1000
 

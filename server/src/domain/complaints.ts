@@ -22,8 +22,8 @@ import { forUpdate } from '../db/lock'
 import { iso, type Clock } from '../core/clock'
 import { ApiFailure, fail } from '../core/errors'
 import { writeAudit } from './audit'
-import { idempotent } from './idempotency'
-import { ownOrder } from './orderHistory'
+import { idempotent } from './money/idempotency'
+import { ownOrder } from './money/orderHistory'
 
 type Db = Kysely<Database>
 type ComplaintRow = Selectable<ComplaintsTable>

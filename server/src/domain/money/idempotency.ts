@@ -20,12 +20,12 @@
  */
 import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import type { Database } from '../db/schema'
-import { isRetryableConflict, isUniqueViolation } from '../db/errors'
-import { iso, type Clock } from '../core/clock'
-import { ApiFailure } from '../core/errors'
-import { prepared } from '../db/prepared'
-import { lockLiveAccount } from './users'
+import type { Database } from '../../db/schema'
+import { isRetryableConflict, isUniqueViolation } from '../../db/errors'
+import { iso, type Clock } from '../../core/clock'
+import { ApiFailure } from '../../core/errors'
+import { prepared } from '../../db/prepared'
+import { lockLiveAccount } from '../users'
 
 type Db = Kysely<Database>
 

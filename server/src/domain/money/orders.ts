@@ -12,14 +12,14 @@ import type { Kysely } from 'kysely'
 import {
   TOPUP_PRODUCT_ID,
   type CreateOrderRequest, type OrderView, type PayChannel, type PayMethod
-} from '../../../types/shop'
-import type { Database, OrderRow, OrderStatusRow } from '../db/schema'
-import type { Config } from '../config'
-import { iso, type Clock } from '../core/clock'
-import { ApiFailure } from '../core/errors'
+} from '../../../../types/shop'
+import type { Database, OrderRow, OrderStatusRow } from '../../db/schema'
+import type { Config } from '../../config'
+import { iso, type Clock } from '../../core/clock'
+import { ApiFailure } from '../../core/errors'
 import { postTransaction } from './ledger'
 import { addToWallet } from './wallet'
-import { lockLiveAccount } from './users'
+import { lockLiveAccount } from '../users'
 
 type Db = Kysely<Database>
 

@@ -10,10 +10,10 @@
  * handle's listeners (db/events.ts: the money moved per account, server/src/metrics/metrics.ts).
  */
 import type { Kysely } from 'kysely'
-import type { Database, LedgerAccount, LedgerKind } from '../db/schema'
-import { iso, type Clock } from '../core/clock'
-import { perCount, prepared } from '../db/prepared'
-import { afterCommit, eventsOf } from '../db/events'
+import type { Database, LedgerAccount, LedgerKind } from '../../db/schema'
+import { iso, type Clock } from '../../core/clock'
+import { perCount, prepared } from '../../db/prepared'
+import { afterCommit, eventsOf } from '../../db/events'
 
 type Db = Kysely<Database>
 

@@ -4,15 +4,15 @@
  * notification, or from an order query when the shopper asks for the order's state.
  */
 import type { FastifyBaseLogger } from 'fastify'
-import type { PaymentParams } from '../../../types/shop'
-import type { Db } from '../db'
-import type { Clock } from '../core/clock'
-import type { OrderRow } from '../db/schema'
-import { ApiFailure, fail } from '../core/errors'
-import { ProviderUnavailableError } from '../providers/errors'
-import { observedCall } from '../providers/calls'
-import { PREPAY_TTL_MS, WeChatPayError, type WeChatPayClient, type WeChatTransaction } from '../providers/wechatpay'
-import { PROVIDERS } from './identities'
+import type { PaymentParams } from '../../../../types/shop'
+import type { Db } from '../../db'
+import type { Clock } from '../../core/clock'
+import type { OrderRow } from '../../db/schema'
+import { ApiFailure, fail } from '../../core/errors'
+import { ProviderUnavailableError } from '../../providers/errors'
+import { observedCall } from '../../providers/calls'
+import { PREPAY_TTL_MS, WeChatPayError, type WeChatPayClient, type WeChatTransaction } from '../../providers/wechatpay'
+import { PROVIDERS } from '../identities'
 import { TOPUP_DESCRIPTION, isWeChatChannel, savePrepay, settleOrder } from './orders'
 
 /** What paying needs of the app (AppContext has it all). */

@@ -5,11 +5,11 @@
  * row is locked (SELECT ... FOR UPDATE on PostgreSQL) and decreased only by a conditional UPDATE.
  */
 import { sql, type Kysely } from 'kysely'
-import type { LedgerEntry, LedgerResponse, WalletBalance } from '../../../types/shop'
-import type { Database } from '../db/schema'
-import { dialectOf, forUpdate } from '../db/lock'
-import { prepared } from '../db/prepared'
-import { iso, type Clock } from '../core/clock'
+import type { LedgerEntry, LedgerResponse, WalletBalance } from '../../../../types/shop'
+import type { Database } from '../../db/schema'
+import { dialectOf, forUpdate } from '../../db/lock'
+import { prepared } from '../../db/prepared'
+import { iso, type Clock } from '../../core/clock'
 
 type Db = Kysely<Database>
 

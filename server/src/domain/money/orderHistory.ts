@@ -5,10 +5,10 @@
  * (never created as an order) is not an order yet and is left out.
  */
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely'
-import { MY_ORDER_PREFIX, type MyOrder, type MyOrderKind, type MyOrderRef } from '../../../types/orderHistory'
-import type { PageResult } from '../../../types/schema'
-import type { Database } from '../db/schema'
-import { ApiFailure } from '../core/errors'
+import { MY_ORDER_PREFIX, type MyOrder, type MyOrderKind, type MyOrderRef } from '../../../../types/orderHistory'
+import type { PageResult } from '../../../../types/schema'
+import type { Database } from '../../db/schema'
+import { ApiFailure } from '../../core/errors'
 
 type Db = Kysely<Database>
 
