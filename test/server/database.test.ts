@@ -85,8 +85,8 @@ describe.each(testDialects())('maintenance on %s', (dialect) => {
       const fresh = await loginToken(t.app, u.user_name!, u.password)
       await get(t.app, '/login/sms/code', { query: { phone: '13411112222' }, ip: nextIp() })
       t.clock.advance(2 * 24 * 60 * 60 * 1000)
-      const ctx = { db: t.db, clock: t.clock.now, sessions: new (await import('../../server/src/domain/sessions')).SessionService(t.db, t.clock.now),
-        codes: new (await import('../../server/src/domain/codes')).OneTimeCodes(t.db, t.clock.now),
+      const ctx = { db: t.db, clock: t.clock.now, sessions: new (await import('../../server/src/domain/account/sessions')).SessionService(t.db, t.clock.now),
+        codes: new (await import('../../server/src/domain/account/codes')).OneTimeCodes(t.db, t.clock.now),
         limiter: new (await import('../../server/src/security/rateLimiter')).RateLimiter(t.db, t.clock.now),
         media: new (await import('../../server/src/domain/mediaStore')).DatabaseMediaStore(t.db) }
       await runMaintenance(ctx as never)

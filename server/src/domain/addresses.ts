@@ -13,7 +13,7 @@ import { forUpdate } from '../db/lock'
 import { isUniqueViolation } from '../db/errors'
 import { iso, type Clock } from '../core/clock'
 import { ApiFailure, fail } from '../core/errors'
-import { areaText, cleanArea } from './regions'
+import { areaText, cleanArea } from './account/regions'
 
 type Db = Kysely<Database>
 

@@ -27,7 +27,7 @@ import { translate, type Locale, type MessageKey, type MessageParams } from '../
 import type { Mailer } from '../providers/mail'
 import type { Robot, RobotName } from '../providers/robots'
 import type { Clock } from '../core/clock'
-import { maskEmail, maskPhone } from './users'
+import { maskEmail, maskPhone } from './account/users'
 import { observedCall } from '../providers/calls'
 import { sendTemplatedMail } from './mail'
 import { maskName } from './prizes'

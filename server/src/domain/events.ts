@@ -23,8 +23,8 @@ import { deliveringMailer } from '../providers/devOutbox'
 import { WeChatError, subscribeValue, type WeChatClient } from '../providers/wechat'
 import { ProviderUnavailableError } from '../providers/errors'
 import { observedCall } from '../providers/calls'
-import { PROVIDERS } from './identities'
-import { maskEmail } from './users'
+import { PROVIDERS } from './account/identities'
+import { maskEmail } from './account/users'
 import { writeAudit } from './audit'
 
 type Db = Kysely<Database>

@@ -19,7 +19,7 @@ import { forUpdate } from '../db/lock'
 import { iso, type Clock } from '../core/clock'
 import { fail } from '../core/errors'
 import { userNameKey } from '../security/userNames'
-import { findUserBy, maskEmail, maskPhone } from './users'
+import { findUserBy, maskEmail, maskPhone } from './account/users'
 import { writeAudit } from './audit'
 
 type Db = Kysely<Database>

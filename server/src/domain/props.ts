@@ -27,9 +27,9 @@ import { grantCards } from './propCards'
 import { postTransaction } from './money/ledger'
 import { yuan } from '../core/money'
 import { settingsOf } from './settings'
-import { ageRecord, purchaseGate } from './age'
+import { ageRecord, purchaseGate } from './account/age'
 import { balanceOf, lockBalance, takeFromWallet } from './money/wallet'
-import { checkSpending } from './security'
+import { checkSpending } from './account/security'
 
 type Db = Kysely<Database>
 export interface PropDeps { db: Db; dialect: Dialect; clock: Clock }

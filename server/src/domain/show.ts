@@ -36,7 +36,7 @@ import { text } from './catalogue/catalogue'
 import { combineProofs } from './catalogue/fairProof'
 import { maskName } from './prizes'
 import { openReports, recordReport, reportsHide, reportsOf, reviewReports } from './showReports'
-import { lockLiveAccount } from './users'
+import { lockLiveAccount } from './account/users'
 
 type Db = Kysely<Database>
 type PostRow = Selectable<ShowPostsTable>

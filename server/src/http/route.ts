@@ -11,7 +11,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { Envelope, type Auth, type BodyOf, type DataOf, type QueryOf, type RouteDef } from '../../../types/api'
 import type { Api, AppContext } from '../context'
-import type { ActiveSession } from '../domain/sessions'
+import type { ActiveSession } from '../domain/account/sessions'
 import { fail } from '../core/errors'
 import { ok } from './envelope'
 import { answerError, isClientFailure, sendEnvelope } from './errors'

@@ -5,7 +5,7 @@ import { RULES } from '../security/rules'
 import type { RateRule } from '../security/rateLimiter'
 import { ProviderUnavailableError } from '../providers/errors'
 import { observedCall } from '../providers/calls'
-import { channelOf, type CodePurpose } from '../domain/codes'
+import { channelOf, type CodePurpose } from '../domain/account/codes'
 import { enforceLimits } from './request'
 
 /**

@@ -13,9 +13,9 @@ import { sendCode } from '../http/sendCode'
 import { translate } from '../i18n/messages'
 import { RULES } from '../security/rules'
 import { CODE_TTL_MS } from '../security/codes'
-import type { CodePurpose } from '../domain/codes'
-import { userForContact } from '../domain/identities'
-import { normaliseIdentifier, toUserInfo } from '../domain/users'
+import type { CodePurpose } from '../domain/account/codes'
+import { userForContact } from '../domain/account/identities'
+import { normaliseIdentifier, toUserInfo } from '../domain/account/users'
 
 const CODE_MINUTES = Math.round(CODE_TTL_MS / 60000)
 

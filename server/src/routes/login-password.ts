@@ -7,7 +7,7 @@ import { defineRoute } from '../http/route'
 import { RULES } from '../security/rules'
 import type { RateRule } from '../security/rateLimiter'
 import { verifyPassword } from '../security/passwords'
-import { findLoginUser, loginNameKey, pickIdentifier, requirePassword, toUserInfo } from '../domain/users'
+import { findLoginUser, loginNameKey, pickIdentifier, requirePassword, toUserInfo } from '../domain/account/users'
 
 export function passwordLoginRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, accountRoutes.passwordLogin, async ({ request, body }) => {

@@ -10,11 +10,11 @@ import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'
 import { CODE_TTL_MS } from '../security/codes'
 import { RULES } from '../security/rules'
-import { normaliseIdentifier } from '../domain/users'
+import { normaliseIdentifier } from '../domain/account/users'
 import {
   ageRecord, guardianPurpose, guardianTarget, markGuardianRequested, MINOR_DAILY_CAP_CENTS, recordGuardianConsent, statusOf, verifyAge,
   type GuardianContext
-} from '../domain/age'
+} from '../domain/account/age'
 import { checkPurchase, purchase } from '../domain/purchase/purchase'
 import { tellOwnSlot } from '../domain/purchase/slotBuyer'
 import { sendCode } from '../http/sendCode'

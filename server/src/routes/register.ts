@@ -11,8 +11,8 @@ import type { MessageKey } from '../i18n/messages'
 import { isUniqueViolation } from '../db/errors'
 import { RULES } from '../security/rules'
 import { hashPassword } from '../security/passwords'
-import { checkNewUserName, findUserBy, insertUser, maskPhone, toUserInfo, type IdentifierKind } from '../domain/users'
-import { pickIdentifier, requirePassword } from '../domain/users'
+import { checkNewUserName, findUserBy, insertUser, maskPhone, toUserInfo, type IdentifierKind } from '../domain/account/users'
+import { pickIdentifier, requirePassword } from '../domain/account/users'
 
 const TAKEN: Record<IdentifierKind, MessageKey> = {
   user_name: 'register.userNameTaken',

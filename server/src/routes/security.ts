@@ -16,12 +16,12 @@ import { hashPassword, verifyPassword } from '../security/passwords'
 import { CODE_TTL_MS } from '../security/codes'
 import { translate } from '../i18n/messages'
 import { isUniqueViolation } from '../db/errors'
-import { maskPhone, normaliseIdentifier } from '../domain/users'
+import { maskPhone, normaliseIdentifier } from '../domain/account/users'
 import { sendCode } from '../http/sendCode'
-import { bindPurpose, reauthPurpose, type CodeChannel, type CodePurpose } from '../domain/codes'
+import { bindPurpose, reauthPurpose, type CodeChannel, type CodePurpose } from '../domain/account/codes'
 import {
   checkDeletion, deleteAccount, endSessions, listCorrections, maskEmail, requestCorrection, reviewCorrection, securityOverview, setLimits
-} from '../domain/security'
+} from '../domain/account/security'
 
 export function securityRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.overview, async ({ userId, session }) => securityOverview(ctx.db, ctx.clock, userId, session.sessionId, ctx.sms !== null))

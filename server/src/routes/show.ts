@@ -7,7 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { showRoutes as r } from '../../../types/show'
 import type { Api, AppContext } from '../context'
-import type { ActiveSession } from '../domain/sessions'
+import type { ActiveSession } from '../domain/account/sessions'
 import { ApiFailure, fail } from '../core/errors'
 import { defineRoute } from '../http/route'
 import { translate, type Locale, type MessageKey } from '../i18n/messages'

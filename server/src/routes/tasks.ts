@@ -15,7 +15,7 @@ import { spendAiBudget } from '../http/aiBudget'
 import { translate, type MessageKey } from '../i18n/messages'
 import { RULES } from '../security/rules'
 import { newTaskId, parsePages } from '../domain/tasks'
-import { asLiveAccount } from '../domain/users'
+import { asLiveAccount } from '../domain/account/users'
 import type { HelperTasksTable } from '../db/schema'
 
 const PDF_URL = new RegExp(PDF_URL_PATTERN)

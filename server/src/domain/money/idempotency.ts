@@ -25,7 +25,7 @@ import { isRetryableConflict, isUniqueViolation } from '../../db/errors'
 import { iso, type Clock } from '../../core/clock'
 import { ApiFailure } from '../../core/errors'
 import { prepared } from '../../db/prepared'
-import { lockLiveAccount } from '../users'
+import { lockLiveAccount } from '../account/users'
 
 type Db = Kysely<Database>
 

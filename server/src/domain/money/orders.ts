@@ -19,7 +19,7 @@ import { iso, type Clock } from '../../core/clock'
 import { ApiFailure } from '../../core/errors'
 import { postTransaction } from './ledger'
 import { addToWallet } from './wallet'
-import { lockLiveAccount } from '../users'
+import { lockLiveAccount } from '../account/users'
 
 type Db = Kysely<Database>
 

@@ -12,7 +12,7 @@ import { ApiFailure, fail } from '../../core/errors'
 import { ProviderUnavailableError } from '../../providers/errors'
 import { observedCall } from '../../providers/calls'
 import { PREPAY_TTL_MS, WeChatPayError, type WeChatPayClient, type WeChatTransaction } from '../../providers/wechatpay'
-import { PROVIDERS } from '../identities'
+import { PROVIDERS } from '../account/identities'
 import { TOPUP_DESCRIPTION, isWeChatChannel, savePrepay, settleOrder } from './orders'
 
 /** What paying needs of the app (AppContext has it all). */

@@ -1,13 +1,13 @@
 /** Users: lookup by user name / phone / e-mail, creation, and the public shape (UserInfo). */
-import type { UserInfo } from '../../../types/accounts'
-import type { Db } from '../db'
-import type { NewUser, UserRow } from '../db/schema'
-import { iso, type Clock } from '../core/clock'
-import { LOGIN_LIMITS } from '../../../types/limits'
-import { fail } from '../core/errors'
-import { dialectOf } from '../db/lock'
-import { displayUserName, userNameKey } from '../security/userNames'
-import { dropInvisibleChars, hasInvisibleChars } from '../../../types/invisibleChars'
+import type { UserInfo } from '../../../../types/accounts'
+import type { Db } from '../../db'
+import type { NewUser, UserRow } from '../../db/schema'
+import { iso, type Clock } from '../../core/clock'
+import { LOGIN_LIMITS } from '../../../../types/limits'
+import { fail } from '../../core/errors'
+import { dialectOf } from '../../db/lock'
+import { displayUserName, userNameKey } from '../../security/userNames'
+import { dropInvisibleChars, hasInvisibleChars } from '../../../../types/invisibleChars'
 
 export type IdentifierKind = 'user_name' | 'phone' | 'email'
 

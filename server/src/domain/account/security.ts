@@ -3,30 +3,30 @@
  * correction. Money never moves here; purchases ask `checkSpendingLimits` inside their transaction,
  * after the wallet row is locked, so two purchases of one shopper take turns on the sums.
  */
-import type { Db } from '../db'
-import { prepared } from '../db/prepared'
-import { iso, type Clock } from '../core/clock'
-import { ApiFailure, fail } from '../core/errors'
-import { shopDayStart } from '../core/days'
+import type { Db } from '../../db'
+import { prepared } from '../../db/prepared'
+import { iso, type Clock } from '../../core/clock'
+import { ApiFailure, fail } from '../../core/errors'
+import { shopDayStart } from '../../core/days'
 import { ageOn, parseDate, ageRecord, guardianPurpose, guardianView, MINOR_DAILY_CAP_CENTS, ADULT_AGE, OLDEST_AGE } from './age'
-import { shopDay } from '../core/days'
-import { writeAudit } from './audit'
-import { eraseShowContent } from './show'
-import { eraseUploadsOf } from './mediaStore'
+import { shopDay } from '../../core/days'
+import { writeAudit } from '../audit'
+import { eraseShowContent } from '../show'
+import { eraseUploadsOf } from '../mediaStore'
 import { SESSION_IDLE_MS } from './sessions'
-import type { LedgerKind } from '../db/schema'
-import type { DailyCapData } from '../../../types/shop'
-import { PREPAY_TTL_MS } from '../providers/wechatpay'
-import { lockOperators } from './operators'
+import type { LedgerKind } from '../../db/schema'
+import type { DailyCapData } from '../../../../types/shop'
+import { PREPAY_TTL_MS } from '../../providers/wechatpay'
+import { lockOperators } from '../operators'
 import { lockLiveAccount, maskEmail, maskPhone } from './users'
-import { formatYuan } from '../core/money'
-import { dailyAboveMonthly } from '../../../types/limits'
+import { formatYuan } from '../../core/money'
+import { dailyAboveMonthly } from '../../../../types/limits'
 import {
   LIMIT_RAISE_DELAY_MS,
   type CorrectionRequest, type CorrectionReviewRequest, type CorrectionView, type LimitKind, type LimitsRequest,
   type LimitsView, type LimitView, type OperatorCorrectionListRequest, type OperatorCorrectionListResponse,
   type OperatorCorrectionView, type SecurityOverview, type SessionView, type SpendingLimitData, type DeleteBlockedData
-} from '../../../types/security'
+} from '../../../../types/security'
 
 const OFFSET_MS = 8 * 60 * 60 * 1000
 const yuan = (cents: number) => (cents / 100).toFixed(2)

@@ -2,13 +2,13 @@
  * Sessions: an opaque token handed to the client, its SHA-256 in the database. A session ends when it
  * is revoked (logout), idle for SESSION_IDLE_MS, or SESSION_MAX_AGE_MS after login, whichever is first.
  */
-import type { Db } from '../db'
-import type { UserRow } from '../db/schema'
-import { iso, type Clock } from '../core/clock'
-import { hashToken, newToken } from '../security/tokens'
-import { prepared } from '../db/prepared'
-import { dialectOf } from '../db/lock'
-import { fail } from '../core/errors'
+import type { Db } from '../../db'
+import type { UserRow } from '../../db/schema'
+import { iso, type Clock } from '../../core/clock'
+import { hashToken, newToken } from '../../security/tokens'
+import { prepared } from '../../db/prepared'
+import { dialectOf } from '../../db/lock'
+import { fail } from '../../core/errors'
 
 /** The session of a token's hash with its account (every signed-in request asks it: prepared). */
 const sessionByHash = prepared((db: Db, tokenHash: string) => db.selectFrom('sessions')

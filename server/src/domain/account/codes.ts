@@ -2,9 +2,9 @@
  * One-time codes (SMS and mail): single use, CODE_TTL_MS long, CODE_MAX_ATTEMPTS guesses, stored hashed.
  * A new code for a target replaces the previous one.
  */
-import type { Db } from '../db'
-import { iso, type Clock } from '../core/clock'
-import { CODE_MAX_ATTEMPTS, CODE_TTL_MS, hashCode, newCode, sameHash } from '../security/codes'
+import type { Db } from '../../db'
+import { iso, type Clock } from '../../core/clock'
+import { CODE_MAX_ATTEMPTS, CODE_TTL_MS, hashCode, newCode, sameHash } from '../../security/codes'
 
 /** The channel a code travelled through; a code proves control of that phone or address. */
 export type CodeChannel = 'sms' | 'mail'

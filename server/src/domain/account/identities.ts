@@ -2,10 +2,10 @@
  * Accounts reached through something other than a password: a third-party identity keyed by
  * (provider, subject), or a verified phone number / e-mail address. First contact creates the account.
  */
-import type { Db } from '../db'
-import type { UserRow } from '../db/schema'
-import { isUniqueViolation } from '../db/errors'
-import { iso, type Clock } from '../core/clock'
+import type { Db } from '../../db'
+import type { UserRow } from '../../db/schema'
+import { isUniqueViolation } from '../../db/errors'
+import { iso, type Clock } from '../../core/clock'
 import { findUserBy, findUserById, insertUser, maskPhone } from './users'
 
 /** Identity providers. A WeChat unionid ties the mini-program and web openids of one person. */

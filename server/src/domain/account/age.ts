@@ -6,14 +6,14 @@
  * minor; the masked number and the time are recorded, and the security page shows them.
  */
 import type { Kysely } from 'kysely'
-import type { AgeGateData, AgeStatus, AgeVerifyRequest, GuardianRefusalData, GuardianView } from '../../../types/shop'
-import { SHOP_LIMITS } from '../../../types/limits'
-import type { Database } from '../db/schema'
-import { iso, type Clock } from '../core/clock'
-import { prepared } from '../db/prepared'
-import { ApiFailure, fail } from '../core/errors'
-import { shopDay } from '../core/days'
-import { RULES } from '../security/rules'
+import type { AgeGateData, AgeStatus, AgeVerifyRequest, GuardianRefusalData, GuardianView } from '../../../../types/shop'
+import { SHOP_LIMITS } from '../../../../types/limits'
+import type { Database } from '../../db/schema'
+import { iso, type Clock } from '../../core/clock'
+import { prepared } from '../../db/prepared'
+import { ApiFailure, fail } from '../../core/errors'
+import { shopDay } from '../../core/days'
+import { RULES } from '../../security/rules'
 import type { CodePurpose } from './codes'
 import { asLiveAccount, lockLiveAccount, maskPhone } from './users'
 

@@ -3,9 +3,9 @@
  * name: GB/T 2260 as published in the MIT-licensed @vant/area-data 2.1.0). A province's code ends in
  * 0000, a city's in 00; a city's districts share its first four digits, a province's cities its first two.
  */
-import type { RegionEntry, RegionParts } from '../../../types/regions'
-import { ADDRESS_NAME_LETTER } from '../../../types/limits'
-import { fail } from '../core/errors'
+import type { RegionEntry, RegionParts } from '../../../../types/regions'
+import { ADDRESS_NAME_LETTER } from '../../../../types/limits'
+import { fail } from '../../core/errors'
 import regions from './regions.json'
 
 const ALL = Object.entries(regions as Record<string, string>).map(([code, name]) => ({ code, name }))
