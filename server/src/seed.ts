@@ -13,7 +13,7 @@ import type { I18nText, Rarity } from '../../types/shop'
 import { hashPassword } from './security/passwords'
 import { insertUser } from './domain/account/users'
 import { createSeries, type SeriesInput } from './domain/catalogue/catalogue'
-import { createRecipe } from './domain/combine'
+import { createRecipe } from './domain/prizes/combine'
 import { artUrl } from './domain/catalogue/art'
 
 export interface DemoLogin { role: Role; userName: string; password: string; phone: string; email: string }

@@ -11,7 +11,7 @@ import type { PrizeStatus, Rarity } from '../../../types/shop'
 import type { Database } from '../db/schema'
 import type { Locale } from '../i18n/messages'
 import { loadSeries } from '../domain/catalogue/catalogue'
-import { parcelStatuses } from '../domain/prizes'
+import { parcelStatuses } from '../domain/prizes/prizes'
 
 type Db = Kysely<Database>
 

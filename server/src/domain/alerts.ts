@@ -30,7 +30,7 @@ import type { Clock } from '../core/clock'
 import { maskEmail, maskPhone } from './account/users'
 import { observedCall } from '../providers/calls'
 import { sendTemplatedMail } from './mail'
-import { maskName } from './prizes'
+import { maskName } from './prizes/prizes'
 import { yuan } from '../core/money'
 
 /** Characters of a complaint's text an alert shows. */

@@ -19,7 +19,7 @@ import { ApiFailure, fail } from '../core/errors'
 import type { Mailer } from '../providers/mail'
 import { isDevOutbox } from '../providers/devOutbox'
 import { observedCall } from '../providers/calls'
-import { maskName } from './prizes'
+import { maskName } from './prizes/prizes'
 
 const PLACEHOLDER = /\{([A-Za-z0-9_]{1,32})\}/g
 

@@ -34,7 +34,7 @@ import { writeAudit } from './audit'
 import { caseProof } from './catalogue/cases'
 import { text } from './catalogue/catalogue'
 import { combineProofs } from './catalogue/fairProof'
-import { maskName } from './prizes'
+import { maskName } from './prizes/prizes'
 import { openReports, recordReport, reportsHide, reportsOf, reviewReports } from './showReports'
 import { lockLiveAccount } from './account/users'
 

@@ -15,7 +15,7 @@ import type { Kysely } from 'kysely'
 import { SHOW_LIMITS } from '../../../types/limits'
 import type { ShowReportEntry, ShowReportReason, ShowTarget } from '../../../types/show'
 import type { Database } from '../db/schema'
-import { maskName } from './prizes'
+import { maskName } from './prizes/prizes'
 
 type Db = Kysely<Database>
 

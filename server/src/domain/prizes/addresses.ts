@@ -5,15 +5,15 @@
  * one default: a write it still refuses is a 409 to retry, never a 500.
  */
 import type { Kysely, Selectable, Transaction } from 'kysely'
-import { ADDRESS_NAME_LETTER, AFTER_DRAW_LIMITS } from '../../../types/limits'
-import type { Address, AddressSaveRequest } from '../../../types/afterDraw'
-import type { AddressesTable, Database } from '../db/schema'
-import type { Dialect } from '../db/dialect'
-import { forUpdate } from '../db/lock'
-import { isUniqueViolation } from '../db/errors'
-import { iso, type Clock } from '../core/clock'
-import { ApiFailure, fail } from '../core/errors'
-import { areaText, cleanArea } from './account/regions'
+import { ADDRESS_NAME_LETTER, AFTER_DRAW_LIMITS } from '../../../../types/limits'
+import type { Address, AddressSaveRequest } from '../../../../types/afterDraw'
+import type { AddressesTable, Database } from '../../db/schema'
+import type { Dialect } from '../../db/dialect'
+import { forUpdate } from '../../db/lock'
+import { isUniqueViolation } from '../../db/errors'
+import { iso, type Clock } from '../../core/clock'
+import { ApiFailure, fail } from '../../core/errors'
+import { areaText, cleanArea } from '../account/regions'
 
 type Db = Kysely<Database>
 

@@ -1,11 +1,11 @@
 /** Prizes a user owns (newest first, with their design and the proof of their case or combine) and the live feed. */
 import type { Kysely, Selectable } from 'kysely'
-import type { FeedItem, PrizeDetail, PrizeItem, PrizeListResponse, PrizeStatus, PurchaseView } from '../../../types/shop'
-import type { Database, PrizesTable, ShipmentStatusRow } from '../db/schema'
-import { fail } from '../core/errors'
-import { caseProof } from './catalogue/cases'
-import { designInfo, loadSeries, text } from './catalogue/catalogue'
-import { combineProof } from './catalogue/fairProof'
+import type { FeedItem, PrizeDetail, PrizeItem, PrizeListResponse, PrizeStatus, PurchaseView } from '../../../../types/shop'
+import type { Database, PrizesTable, ShipmentStatusRow } from '../../db/schema'
+import { fail } from '../../core/errors'
+import { caseProof } from '../catalogue/cases'
+import { designInfo, loadSeries, text } from '../catalogue/catalogue'
+import { combineProof } from '../catalogue/fairProof'
 
 type Db = Kysely<Database>
 type PrizeRowDb = Selectable<PrizesTable>

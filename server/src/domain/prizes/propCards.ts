@@ -3,8 +3,8 @@
  * be bought by anyone else until the hold expires, and a whole-case purchase earns an X-ray card.
  */
 import { sql, type Kysely } from 'kysely'
-import type { Database, PropCard } from '../db/schema'
-import { iso, type Clock } from '../core/clock'
+import type { Database, PropCard } from '../../db/schema'
+import { iso, type Clock } from '../../core/clock'
 
 type Db = Kysely<Database>
 

@@ -8,13 +8,13 @@
  * it once; the shipment moves to received by a conditional UPDATE too (status = 'requested').
  */
 import type { Kysely, Selectable } from 'kysely'
-import { PICKUP_LIMITS } from '../../../types/limits'
-import type { PickupDirectory, PickupNearbyResult, PickupPoint, PickupPointNear, PickupPointSaveRequest } from '../../../types/afterDraw'
-import type { Database, PickupPointsTable } from '../db/schema'
-import { iso, type Clock } from '../core/clock'
-import { dialectOf, forUpdate } from '../db/lock'
-import { ApiFailure, fail } from '../core/errors'
-import { writeAudit } from './audit'
+import { PICKUP_LIMITS } from '../../../../types/limits'
+import type { PickupDirectory, PickupNearbyResult, PickupPoint, PickupPointNear, PickupPointSaveRequest } from '../../../../types/afterDraw'
+import type { Database, PickupPointsTable } from '../../db/schema'
+import { iso, type Clock } from '../../core/clock'
+import { dialectOf, forUpdate } from '../../db/lock'
+import { ApiFailure, fail } from '../../core/errors'
+import { writeAudit } from '../audit'
 
 type Db = Kysely<Database>
 
