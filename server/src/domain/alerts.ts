@@ -29,7 +29,7 @@ import type { Robot, RobotName } from '../providers/robots'
 import type { Clock } from '../core/clock'
 import { maskEmail, maskPhone } from './account/users'
 import { observedCall } from '../providers/calls'
-import { sendTemplatedMail } from './mail'
+import { sendTemplatedMail } from './community/mail'
 import { maskName } from './prizes/prizes'
 import { yuan } from '../core/money'
 

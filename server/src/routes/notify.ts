@@ -17,7 +17,7 @@ import { defineRoute } from '../http/route'
 import { translate, type Locale, type MessageKey } from '../i18n/messages'
 import type { Robot } from '../providers/robots'
 import { isDevOutbox } from '../providers/devOutbox'
-import { checkRecipient, renderMail, shopperHeaderParams } from '../domain/mail'
+import { checkRecipient, renderMail, shopperHeaderParams } from '../domain/community/mail'
 import { RULES } from '../security/rules'
 
 /** The robots' documented refusals, by provider and code, as a reason people can act on. */

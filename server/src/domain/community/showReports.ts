@@ -12,10 +12,10 @@
  * its transactions, with the reported row already held.
  */
 import type { Kysely } from 'kysely'
-import { SHOW_LIMITS } from '../../../types/limits'
-import type { ShowReportEntry, ShowReportReason, ShowTarget } from '../../../types/show'
-import type { Database } from '../db/schema'
-import { maskName } from './prizes/prizes'
+import { SHOW_LIMITS } from '../../../../types/limits'
+import type { ShowReportEntry, ShowReportReason, ShowTarget } from '../../../../types/show'
+import type { Database } from '../../db/schema'
+import { maskName } from '../prizes/prizes'
 
 type Db = Kysely<Database>
 

@@ -14,16 +14,16 @@ import type { Kysely, Selectable } from 'kysely'
 import type {
   ComplaintCounts, ComplaintCreateRequest, ComplaintStatus, ComplaintStatusData, ComplaintView, OperatorComplaintListRequest,
   OperatorComplaintListResponse, OperatorComplaintView
-} from '../../../types/complaints'
-import type { PageResult } from '../../../types/schema'
-import type { ComplaintsTable, Database } from '../db/schema'
-import type { Dialect } from '../db/dialect'
-import { forUpdate } from '../db/lock'
-import { iso, type Clock } from '../core/clock'
-import { ApiFailure, fail } from '../core/errors'
-import { writeAudit } from './audit'
-import { idempotent } from './money/idempotency'
-import { ownOrder } from './money/orderHistory'
+} from '../../../../types/complaints'
+import type { PageResult } from '../../../../types/schema'
+import type { ComplaintsTable, Database } from '../../db/schema'
+import type { Dialect } from '../../db/dialect'
+import { forUpdate } from '../../db/lock'
+import { iso, type Clock } from '../../core/clock'
+import { ApiFailure, fail } from '../../core/errors'
+import { writeAudit } from '../audit'
+import { idempotent } from '../money/idempotency'
+import { ownOrder } from '../money/orderHistory'
 
 type Db = Kysely<Database>
 type ComplaintRow = Selectable<ComplaintsTable>

@@ -13,13 +13,13 @@
  * filled from params in one pass (a value is never scanned again, so a value holding "{x}" stays as it
  * is); a placeholder without a value is a 400 naming params.<name>.
  */
-import { MAIL_SEND_LIMITS } from '../../../types/limits'
-import type { MailSendRequest, MailSendResult } from '../../../types/complaints'
-import { ApiFailure, fail } from '../core/errors'
-import type { Mailer } from '../providers/mail'
-import { isDevOutbox } from '../providers/devOutbox'
-import { observedCall } from '../providers/calls'
-import { maskName } from './prizes/prizes'
+import { MAIL_SEND_LIMITS } from '../../../../types/limits'
+import type { MailSendRequest, MailSendResult } from '../../../../types/complaints'
+import { ApiFailure, fail } from '../../core/errors'
+import type { Mailer } from '../../providers/mail'
+import { isDevOutbox } from '../../providers/devOutbox'
+import { observedCall } from '../../providers/calls'
+import { maskName } from '../prizes/prizes'
 
 const PLACEHOLDER = /\{([A-Za-z0-9_]{1,32})\}/g
 

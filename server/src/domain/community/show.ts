@@ -17,26 +17,26 @@
  *              deleteAccount; docs/decisions/player-show-deleted-accounts.md)
  */
 import type { Kysely, Selectable } from 'kysely'
-import { SHOW_LIMITS, UPLOAD_URL_PATTERN } from '../../../types/limits'
-import type { CaseProof, CombineProof } from '../../../types/shop'
+import { SHOW_LIMITS, UPLOAD_URL_PATTERN } from '../../../../types/limits'
+import type { CaseProof, CombineProof } from '../../../../types/shop'
 import type {
   ShowCommentRequest, ShowCommentsResponse, ShowComment, ShowCreateRequest, ShowListRequest, ShowListResponse, ShowModerateRequest,
   ShowModerationItem, ShowPost, ShowPrize, ShowQueueRequest, ShowQueueResponse, ShowReply, ShowReportRequest, ShowReportResult, ShowStatus,
   ShowTarget
-} from '../../../types/show'
-import type { Database, ShowCommentsTable, ShowPostsTable } from '../db/schema'
-import { dialectOf, forUpdate } from '../db/lock'
-import { iso, type Clock } from '../core/clock'
-import { DAY_MS } from '../core/days'
-import { ApiFailure, fail } from '../core/errors'
-import { foldForMatching } from '../security/textFold'
-import { writeAudit } from './audit'
-import { caseProof } from './catalogue/cases'
-import { text } from './catalogue/catalogue'
-import { combineProofs } from './catalogue/fairProof'
-import { maskName } from './prizes/prizes'
+} from '../../../../types/show'
+import type { Database, ShowCommentsTable, ShowPostsTable } from '../../db/schema'
+import { dialectOf, forUpdate } from '../../db/lock'
+import { iso, type Clock } from '../../core/clock'
+import { DAY_MS } from '../../core/days'
+import { ApiFailure, fail } from '../../core/errors'
+import { foldForMatching } from '../../security/textFold'
+import { writeAudit } from '../audit'
+import { caseProof } from '../catalogue/cases'
+import { text } from '../catalogue/catalogue'
+import { combineProofs } from '../catalogue/fairProof'
+import { maskName } from '../prizes/prizes'
 import { openReports, recordReport, reportsHide, reportsOf, reviewReports } from './showReports'
-import { lockLiveAccount } from './account/users'
+import { lockLiveAccount } from '../account/users'
 
 type Db = Kysely<Database>
 type PostRow = Selectable<ShowPostsTable>
