@@ -88,7 +88,7 @@ describe.each(testDialects())('maintenance on %s', (dialect) => {
       const ctx = { db: t.db, clock: t.clock.now, sessions: new (await import('../../server/src/domain/account/sessions')).SessionService(t.db, t.clock.now),
         codes: new (await import('../../server/src/domain/account/codes')).OneTimeCodes(t.db, t.clock.now),
         limiter: new (await import('../../server/src/security/rateLimiter')).RateLimiter(t.db, t.clock.now),
-        media: new (await import('../../server/src/domain/mediaStore')).DatabaseMediaStore(t.db) }
+        media: new (await import('../../server/src/domain/media/mediaStore')).DatabaseMediaStore(t.db) }
       await runMaintenance(ctx as never)
       expect(await t.db.selectFrom('sessions').select('id').execute()).toHaveLength(1)
       expect(await t.db.selectFrom('one_time_codes').select('id').execute()).toEqual([])

@@ -14,7 +14,7 @@ import type { Api, AppContext } from '../context'
 import { iso } from '../core/clock'
 import { ApiFailure, fail } from '../core/errors'
 import { providerCall } from './provider-call'
-import { sniffImage, withinPixelLimit, type ImageInfo } from '../domain/images'
+import { sniffImage, withinPixelLimit, type ImageInfo } from '../domain/media/images'
 
 /**
  * Registers `routes` in a scope of their own that reads multipart forms (one file of at most

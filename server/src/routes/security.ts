@@ -3,7 +3,7 @@
  * by code, deleting the account, spending limits, the birth-date correction.
  */
 import type { FastifyRequest } from 'fastify'
-import { eraseMediaObjects } from '../domain/mediaStore'
+import { eraseMediaObjects } from '../domain/media/mediaStore'
 import { securityRoutes as r, type Reauth } from '../../../types/security'
 import type { UserRow } from '../db/schema'
 import type { Api, AppContext } from '../context'

@@ -14,7 +14,7 @@ import { defineRoute } from '../http/route'
 import { spendAiBudget } from '../http/aiBudget'
 import { translate, type MessageKey } from '../i18n/messages'
 import { RULES } from '../security/rules'
-import { newTaskId, parsePages } from '../domain/tasks'
+import { newTaskId, parsePages } from '../domain/media/tasks'
 import { asLiveAccount } from '../domain/account/users'
 import type { HelperTasksTable } from '../db/schema'
 

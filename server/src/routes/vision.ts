@@ -16,7 +16,7 @@ import { readUploadedImage, storeImage, uploadScope } from '../http/upload'
 import { OcrUnreadableError } from '../providers/ocr'
 import { ProviderUnavailableError } from '../providers/errors'
 import { RULES } from '../security/rules'
-import { sniffImage, withinPixelLimit } from '../domain/images'
+import { sniffImage, withinPixelLimit } from '../domain/media/images'
 
 /** What the AI is asked about a picture, in the language of the answer. */
 export const PIC2WORD_QUERY = {

@@ -12,7 +12,7 @@ import { ageOn, parseDate, ageRecord, guardianPurpose, guardianView, MINOR_DAILY
 import { shopDay } from '../../core/days'
 import { writeAudit } from '../audit'
 import { eraseShowContent } from '../community/show'
-import { eraseUploadsOf } from '../mediaStore'
+import { eraseUploadsOf } from '../media/mediaStore'
 import { SESSION_IDLE_MS } from './sessions'
 import type { LedgerKind } from '../../db/schema'
 import type { DailyCapData } from '../../../../types/shop'

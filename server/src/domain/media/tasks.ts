@@ -9,13 +9,13 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
-import { TASK_LIMITS } from '../../../types/limits'
-import type { PdfPage } from '../../../types/tasks'
-import type { Clock } from '../core/clock'
-import { iso } from '../core/clock'
-import type { Db } from '../db'
-import { PdfRenderError, type PdfEngine, type PdfFailure } from '../engines/pdf'
-import { ProviderUnavailableError } from '../providers/errors'
+import { TASK_LIMITS } from '../../../../types/limits'
+import type { PdfPage } from '../../../../types/tasks'
+import type { Clock } from '../../core/clock'
+import { iso } from '../../core/clock'
+import type { Db } from '../../db'
+import { PdfRenderError, type PdfEngine, type PdfFailure } from '../../engines/pdf'
+import { ProviderUnavailableError } from '../../providers/errors'
 import type { MediaStore } from './mediaStore'
 
 /** A task id: 24 random bytes, URL-safe (nobody finds another's task by guessing). */

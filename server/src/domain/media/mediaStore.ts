@@ -9,9 +9,9 @@
  * (routes/speech.ts), PDF pages (domain/tasks.ts) and GET /media/u/... (http/media.ts). The object
  * store's outages are ProviderUnavailableErrors for the provider "media" (a 502 through providerCall).
  */
-import { iso, type Clock } from '../core/clock'
-import type { Db } from '../db'
-import { S3_TIMEOUT_MS, type S3Client } from '../providers/s3'
+import { iso, type Clock } from '../../core/clock'
+import type { Db } from '../../db'
+import { S3_TIMEOUT_MS, type S3Client } from '../../providers/s3'
 
 /** What table media says of a file. */
 export interface MediaInfo {

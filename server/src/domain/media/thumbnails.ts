@@ -9,7 +9,7 @@
  * them. GIFs (possibly animated) and images already narrow enough are answered as they are.
  */
 import sharp from 'sharp'
-import { IMAGE_MAX_PIXELS, MEDIA_WIDTHS } from '../../../types/limits'
+import { IMAGE_MAX_PIXELS, MEDIA_WIDTHS } from '../../../../types/limits'
 
 /** The memory the scaled copies may take, all together. */
 export const CACHE_BYTES = 64 * 1024 * 1024
