@@ -23,7 +23,7 @@ import * as identities from '../../server/src/domain/account/identities'
 import * as wallet from '../../server/src/domain/money/wallet'
 import { ApiFailure } from '../../server/src/core/errors'
 import { deleteAccount } from '../../server/src/domain/account/security'
-import { saveSettings } from '../../server/src/domain/settings'
+import { saveSettings } from '../../server/src/domain/ops/settings'
 import { hashToken } from '../../server/src/security/tokens'
 
 /** Holds the next call that `arm` is given until `release`; `reached` resolves once it is held. */

@@ -10,7 +10,7 @@ import { testDialects } from './support/db'
 import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from './support/app'
 import * as dify from '../support/providers/dify'
 import { AI_BUDGET, DEFAULT_SHOP_SETTINGS } from '../../types/limits'
-import { providerNeverReached } from '../../server/src/domain/aiBudget'
+import { providerNeverReached } from '../../server/src/domain/ops/aiBudget'
 import { ProviderUnavailableError } from '../../server/src/providers/errors'
 import { DAY_MS } from '../../server/src/core/days'
 

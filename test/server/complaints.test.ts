@@ -15,7 +15,7 @@ import { buy, currentCaseId, makeSeries, makeShopper, newKey, topUp, type Shoppe
 import * as feishuFake from '../support/providers/feishu'
 import * as wecomFake from '../support/providers/wecom'
 import { deleteAccount } from '../../server/src/domain/account/security'
-import { excerpt, maskFreeText } from '../../server/src/domain/alerts'
+import { excerpt, maskFreeText } from '../../server/src/domain/ops/alerts'
 
 const MAILBOX = 'support@shop.example.test'
 

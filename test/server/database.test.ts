@@ -4,7 +4,7 @@ import { testDialects, createTestDatabase, type TestDatabase } from './support/d
 import { migrateToLatest, migrations } from '../../server/src/db/migrate'
 import { seedDemo, DEMO_LOGINS } from '../../server/src/seed'
 import { verifyPassword } from '../../server/src/security/passwords'
-import { runMaintenance } from '../../server/src/domain/maintenance'
+import { runMaintenance } from '../../server/src/domain/ops/maintenance'
 import { createTestApp, get, loginToken, makeUser, nextIp } from './support/app'
 
 /**

@@ -11,7 +11,7 @@ import sharp from 'sharp'
 import { makePng, multipartBody } from '../support/png'
 import { UPLOAD_MAX_BYTES } from '../../types/limits'
 import { seriesOdds } from '../../types/odds'
-import { changesNothing } from '../../server/src/domain/audit'
+import { changesNothing } from '../../server/src/domain/ops/audit'
 import { createSeries } from '../../server/src/domain/catalogue/catalogue'
 import { DEMO_SERIES, demoSeriesInput } from '../../server/src/seed'
 

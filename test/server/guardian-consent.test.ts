@@ -15,7 +15,7 @@ import { buy, currentCaseId, makeSeries, makeShopper, topUp, type Shopper } from
 import { CODE_MAX_ATTEMPTS, CODE_TTL_MS } from '../../server/src/security/codes'
 import { RULES } from '../../server/src/security/rules'
 import { GUARDIAN_PENDING_KEEP_MS } from '../../server/src/domain/account/age'
-import { runMaintenance } from '../../server/src/domain/maintenance'
+import { runMaintenance } from '../../server/src/domain/ops/maintenance'
 import { DatabaseMediaStore } from '../../server/src/domain/media/mediaStore'
 import { SessionService } from '../../server/src/domain/account/sessions'
 import { OneTimeCodes } from '../../server/src/domain/account/codes'

@@ -7,7 +7,7 @@
  */
 import { TOPUP_PRODUCT_ID } from '../../types/shop'
 import { DEFAULT_SHOP_SETTINGS } from '../../types/limits'
-import { saveSettings } from '../../server/src/domain/settings'
+import { saveSettings } from '../../server/src/domain/ops/settings'
 import { postTransaction } from '../../server/src/domain/money/ledger'
 import { addToWallet } from '../../server/src/domain/money/wallet'
 import { testDialects } from './support/db'

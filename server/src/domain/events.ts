@@ -25,7 +25,7 @@ import { ProviderUnavailableError } from '../providers/errors'
 import { observedCall } from '../providers/calls'
 import { PROVIDERS } from './account/identities'
 import { maskEmail } from './account/users'
-import { writeAudit } from './audit'
+import { writeAudit } from './ops/audit'
 
 type Db = Kysely<Database>
 type EventRow = Selectable<LaunchEventsTable>

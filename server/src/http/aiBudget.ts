@@ -5,8 +5,8 @@
  * the provider is not called. The unit is given back only when the provider was never reached.
  */
 import type { AppContext } from '../context'
-import { giveBackAiBudget, providerNeverReached, takeAiBudget } from '../domain/aiBudget'
-import { settingsOf } from '../domain/settings'
+import { giveBackAiBudget, providerNeverReached, takeAiBudget } from '../domain/ops/aiBudget'
+import { settingsOf } from '../domain/ops/settings'
 import { ApiFailure } from '../core/errors'
 
 export interface AiTicket {

@@ -14,7 +14,7 @@ import {
   collectionSummary, confirmShipment, createShipment, deliverShipment, listShipments, operatorShipments, ownShipment,
   packingSlip, recyclePrizes, shippingRule, verifyPrize
 } from '../domain/prizes/afterDraw'
-import { saveSettings, settingsOf } from '../domain/settings'
+import { saveSettings, settingsOf } from '../domain/ops/settings'
 import { allPoints, handPrize, nearbyPoints, pointDirectory, savePoint } from '../domain/prizes/pickup'
 import { operatorShipment } from '../domain/prizes/afterDraw'
 

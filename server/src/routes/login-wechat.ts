@@ -21,7 +21,7 @@ import { observedCall } from '../providers/calls'
 import { WeChatError } from '../providers/wechat'
 import { PROVIDERS, userForIdentity, type IdentityClaim } from '../domain/account/identities'
 import { toUserInfo } from '../domain/account/users'
-import { checkMpUrlTarget } from '../domain/webDomains'
+import { checkMpUrlTarget } from '../domain/ops/webDomains'
 
 type WeChatKind = 'weapp' | 'wechat'
 

@@ -7,7 +7,7 @@ import { webDomainRoutes as r } from '../../../types/webDomains'
 import type { Api, AppContext } from '../context'
 import { fail } from '../core/errors'
 import { defineRoute } from '../http/route'
-import { normalizeWebDomainEntry, saveWebDomains, webDomainsOf } from '../domain/webDomains'
+import { normalizeWebDomainEntry, saveWebDomains, webDomainsOf } from '../domain/ops/webDomains'
 
 export function webDomainRoutesOf (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.webDomains, async () => ({ domains: await webDomainsOf(ctx.db) }))

@@ -12,7 +12,7 @@ import {
 import type { Database, DesignRowDb, SeriesRowDb, SeriesStatus } from '../../db/schema'
 import { iso, type Clock } from '../../core/clock'
 import { fail } from '../../core/errors'
-import { writeAudit } from '../audit'
+import { writeAudit } from '../ops/audit'
 import { createCase, retireOnSaleCases } from './cases'
 import { CompositionError, seriesOdds, validateComposition, type SeriesOdds } from './odds'
 import { indexSeries } from './seriesIndex'

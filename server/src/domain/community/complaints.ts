@@ -21,7 +21,7 @@ import type { Dialect } from '../../db/dialect'
 import { forUpdate } from '../../db/lock'
 import { iso, type Clock } from '../../core/clock'
 import { ApiFailure, fail } from '../../core/errors'
-import { writeAudit } from '../audit'
+import { writeAudit } from '../ops/audit'
 import { idempotent } from '../money/idempotency'
 import { ownOrder } from '../money/orderHistory'
 

@@ -26,7 +26,7 @@ import { iso, type Clock } from '../../core/clock'
 import { ApiFailure, fail } from '../../core/errors'
 import { designInfo, loadSeries, text, type SeriesData } from '../catalogue/catalogue'
 import { idempotent } from '../money/idempotency'
-import { writeAudit } from '../audit'
+import { writeAudit } from '../ops/audit'
 import { listPrizesByIds } from './prizes'
 import { combineProof } from '../catalogue/fairProof'
 

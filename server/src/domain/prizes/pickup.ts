@@ -14,7 +14,7 @@ import type { Database, PickupPointsTable } from '../../db/schema'
 import { iso, type Clock } from '../../core/clock'
 import { dialectOf, forUpdate } from '../../db/lock'
 import { ApiFailure, fail } from '../../core/errors'
-import { writeAudit } from '../audit'
+import { writeAudit } from '../ops/audit'
 
 type Db = Kysely<Database>
 

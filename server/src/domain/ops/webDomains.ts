@@ -6,11 +6,11 @@
  */
 import { domainToASCII } from 'node:url'
 import type { Kysely } from 'kysely'
-import type { Database } from '../db/schema'
-import { iso, type Clock } from '../core/clock'
+import type { Database } from '../../db/schema'
+import { iso, type Clock } from '../../core/clock'
 import { writeAudit } from './audit'
-import { webDomainOf, webPageAllowed } from '../../../types/webHosts'
-import { fail } from '../core/errors'
+import { webDomainOf, webPageAllowed } from '../../../../types/webHosts'
+import { fail } from '../../core/errors'
 
 type Db = Kysely<Database>
 

@@ -5,15 +5,15 @@
  * not be deleted at once are deleted; AI usage counts of days long gone are deleted.
  */
 import type { FastifyBaseLogger } from 'fastify'
-import type { Db } from '../db'
-import type { Clock } from '../core/clock'
-import type { RateLimiter } from '../security/rateLimiter'
-import type { SessionService } from './account/sessions'
-import type { OneTimeCodes } from './account/codes'
-import type { MediaStore } from './media/mediaStore'
-import { autoReceive } from './prizes/afterDraw'
-import { forgetStaleGuardianRequests } from './account/age'
-import { eraseMediaObjects } from './media/mediaStore'
+import type { Db } from '../../db'
+import type { Clock } from '../../core/clock'
+import type { RateLimiter } from '../../security/rateLimiter'
+import type { SessionService } from '../account/sessions'
+import type { OneTimeCodes } from '../account/codes'
+import type { MediaStore } from '../media/mediaStore'
+import { autoReceive } from '../prizes/afterDraw'
+import { forgetStaleGuardianRequests } from '../account/age'
+import { eraseMediaObjects } from '../media/mediaStore'
 import { purgeAiUsage } from './aiBudget'
 
 /** What the periodic work needs of the app (AppContext has it all). */

@@ -8,9 +8,9 @@
  * providerNeverReached); any answer, refusal or time-out counts, since the provider may bill it.
  */
 import { sql, type Kysely } from 'kysely'
-import type { Database } from '../db/schema'
-import { DAY_MS, shopDay } from '../core/days'
-import { ProviderUnavailableError } from '../providers/errors'
+import type { Database } from '../../db/schema'
+import { DAY_MS, shopDay } from '../../core/days'
+import { ProviderUnavailableError } from '../../providers/errors'
 
 type Db = Kysely<Database>
 

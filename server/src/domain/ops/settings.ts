@@ -4,12 +4,12 @@
  * on every server); written by operators only (routes/operator*.ts), each change in the audit log.
  */
 import type { Kysely } from 'kysely'
-import type { Database } from '../db/schema'
-import { iso, type Clock } from '../core/clock'
+import type { Database } from '../../db/schema'
+import { iso, type Clock } from '../../core/clock'
 import { writeAudit } from './audit'
-import { fail } from '../core/errors'
-import { formatYuan } from '../core/money'
-import { DEFAULT_SHOP_SETTINGS, settingsConflicts, type ShopSettings } from '../../../types/limits'
+import { fail } from '../../core/errors'
+import { formatYuan } from '../../core/money'
+import { DEFAULT_SHOP_SETTINGS, settingsConflicts, type ShopSettings } from '../../../../types/limits'
 
 type Db = Kysely<Database>
 

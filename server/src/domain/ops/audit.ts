@@ -7,8 +7,8 @@
  * differ between the two (GET through /api/operator/audit, domain/operators.ts).
  */
 import type { Kysely } from 'kysely'
-import type { Database } from '../db/schema'
-import { iso, type Clock } from '../core/clock'
+import type { Database } from '../../db/schema'
+import { iso, type Clock } from '../../core/clock'
 
 export interface AuditDetail {
   before: unknown

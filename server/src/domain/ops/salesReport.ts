@@ -9,10 +9,10 @@
  * Days are shop days (China time, days.ts); the range is checked by the caller (the route).
  */
 import { sql, type Kysely } from 'kysely'
-import type { SalesDay, SalesFigures, SalesReport, SeriesSales } from '../../../types/salesReport'
-import type { Database } from '../db/schema'
-import type { Dialect } from '../db/dialect'
-import { DAY_MS } from '../core/days'
+import type { SalesDay, SalesFigures, SalesReport, SeriesSales } from '../../../../types/salesReport'
+import type { Database } from '../../db/schema'
+import type { Dialect } from '../../db/dialect'
+import { DAY_MS } from '../../core/days'
 
 type Db = Kysely<Database>
 

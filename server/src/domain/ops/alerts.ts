@@ -20,18 +20,18 @@
  *    ROBOT_QUEUE_MAX is folded into one "N more alerts" line.
  */
 import type { FastifyBaseLogger } from 'fastify'
-import type { Shipment } from '../../../types/afterDraw'
-import type { WithdrawalView } from '../../../types/withdraw'
-import { ROBOT_TEXT_MAX } from '../../../types/limits'
-import { translate, type Locale, type MessageKey, type MessageParams } from '../i18n/messages'
-import type { Mailer } from '../providers/mail'
-import type { Robot, RobotName } from '../providers/robots'
-import type { Clock } from '../core/clock'
-import { maskEmail, maskPhone } from './account/users'
-import { observedCall } from '../providers/calls'
-import { sendTemplatedMail } from './community/mail'
-import { maskName } from './prizes/prizes'
-import { yuan } from '../core/money'
+import type { Shipment } from '../../../../types/afterDraw'
+import type { WithdrawalView } from '../../../../types/withdraw'
+import { ROBOT_TEXT_MAX } from '../../../../types/limits'
+import { translate, type Locale, type MessageKey, type MessageParams } from '../../i18n/messages'
+import type { Mailer } from '../../providers/mail'
+import type { Robot, RobotName } from '../../providers/robots'
+import type { Clock } from '../../core/clock'
+import { maskEmail, maskPhone } from '../account/users'
+import { observedCall } from '../../providers/calls'
+import { sendTemplatedMail } from '../community/mail'
+import { maskName } from '../prizes/prizes'
+import { yuan } from '../../core/money'
 
 /** Characters of a complaint's text an alert shows. */
 export const ALERT_EXCERPT_MAX = 60

@@ -10,16 +10,16 @@
  * The audit log is read newest first, by entity and by actor, with the actor's name.
  */
 import { sql, type Kysely, type Selectable } from 'kysely'
-import type { AuditActor, AuditEntryView, AuditListRequest, AuditListResponse, OperatorUserListRequest, OperatorUserView } from '../../../types/operators'
-import type { PageResult } from '../../../types/schema'
-import type { OperatorAccount } from '../config'
-import type { Database, Role, UsersTable } from '../db/schema'
-import type { Dialect } from '../db/dialect'
-import { forUpdate } from '../db/lock'
-import { iso, type Clock } from '../core/clock'
-import { fail } from '../core/errors'
-import { userNameKey } from '../security/userNames'
-import { findUserBy, maskEmail, maskPhone } from './account/users'
+import type { AuditActor, AuditEntryView, AuditListRequest, AuditListResponse, OperatorUserListRequest, OperatorUserView } from '../../../../types/operators'
+import type { PageResult } from '../../../../types/schema'
+import type { OperatorAccount } from '../../config'
+import type { Database, Role, UsersTable } from '../../db/schema'
+import type { Dialect } from '../../db/dialect'
+import { forUpdate } from '../../db/lock'
+import { iso, type Clock } from '../../core/clock'
+import { fail } from '../../core/errors'
+import { userNameKey } from '../../security/userNames'
+import { findUserBy, maskEmail, maskPhone } from '../account/users'
 import { writeAudit } from './audit'
 
 type Db = Kysely<Database>
