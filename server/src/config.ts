@@ -12,7 +12,7 @@ export type NodeEnv = 'development' | 'production' | 'test'
 /** `false`: use the socket address; `true`: trust every proxy; a number: hops; a list: trusted proxies. */
 export type TrustProxy = boolean | number | string[]
 
-import type { EventsConfig } from './domain/events'
+import type { EventsConfig } from './domain/events/events'
 import type { S3Settings } from './providers/s3'
 
 export interface WeChatConfig {

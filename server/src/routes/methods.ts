@@ -10,7 +10,7 @@ import type { Api, AppContext } from '../context'
 import { fail } from '../core/errors'
 import { defineRoute } from '../http/route'
 import { validationFailure, type SchemaError } from '../http/validation'
-import { chinaToday, travelWindow } from '../domain/travel'
+import { chinaToday, travelWindow } from '../domain/events/travel'
 import { helperFeatures } from '../http/helperFeatures'
 
 const validators = new Map(METHOD_NAMES.map(name => [name, Compile(METHODS[name].params)] as const))

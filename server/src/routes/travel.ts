@@ -11,7 +11,7 @@ import { enforceLimits } from '../http/request'
 import { configured, providerCall } from '../http/provider-call'
 import { defineRoute } from '../http/route'
 import { RULES } from '../security/rules'
-import { checkTrip } from '../domain/travel'
+import { checkTrip } from '../domain/events/travel'
 
 export function travelRoutesOf (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.tickets, async ({ body, userId }) => {

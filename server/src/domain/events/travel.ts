@@ -2,8 +2,8 @@
  * The days of a train or flight query (types/travel.ts): today in China time, the window a query
  * accepts and the checks of a trip that need the clock (routes/travel.ts runs them before the provider).
  */
-import { TRAVEL_LIMITS } from '../../../types/limits'
-import { fail } from '../core/errors'
+import { TRAVEL_LIMITS } from '../../../../types/limits'
+import { fail } from '../../core/errors'
 
 const DAY_MS = 86_400_000
 
