@@ -1,5 +1,5 @@
 /**
- * China's provinces, cities and districts (types/regions.ts), from server/src/domain/regions.json (code ->
+ * China's provinces, cities and districts (types/regions.ts), from server/src/domain/account/regions.json (code ->
  * name: GB/T 2260 as published in the MIT-licensed @vant/area-data 2.1.0). A province's code ends in
  * 0000, a city's in 00; a city's districts share its first four digits, a province's cities its first two.
  */
