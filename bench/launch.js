@@ -32,7 +32,12 @@ const os = require('node:os')
 const path = require('node:path')
 
 /** A server module that moved from services/ to domain/: found in either (--server-root may be an older checkout). */
-const layerOf = (src, name) => fs.existsSync(path.join(src, 'domain', `${name}.ts`)) ? path.join(src, 'domain', name) : path.join(src, 'services', name)
+const layerOf = (src, name) => {
+  // domain/<subject>/<name>.ts since issue 49; domain/<name>.ts or services/<name>.ts in older server code
+  const subject = fs.existsSync(path.join(src, 'domain')) && fs.readdirSync(path.join(src, 'domain')).find(d => fs.existsSync(path.join(src, 'domain', d, `${name}.ts`)))
+  if (subject) return path.join(src, 'domain', subject, name)
+  return fs.existsSync(path.join(src, 'domain', `${name}.ts`)) ? path.join(src, 'domain', name) : path.join(src, 'services', name)
+}
 const { quantile } = require('./support/quantile')
 
 /** Issue 25: below 1 % of the purchase answers (issue 12 had asked below 5 %). */
@@ -55,8 +60,8 @@ async function serve (root, dialect, databaseUrl, pool, dir, shoppers) {
   const { openDatabase, sqlitePathIn } = require(path.join(src, 'db'))
   const { migrateToLatest } = require(path.join(src, 'db', 'migrate'))
   const { buildApp } = require(path.join(src, 'app'))
-  const { createSeries } = require(path.join(src, 'domain', 'catalogue'))
-  const { issueOrderNo, createOrder, settleOrder } = require(path.join(src, 'domain', 'orders'))
+  const { createSeries } = require(layerOf(src, 'catalogue'))
+  const { issueOrderNo, createOrder, settleOrder } = require(layerOf(src, 'orders'))
   const { insertUser } = require(layerOf(src, 'users'))
   const { hashPassword } = require(path.join(src, 'security', 'passwords'))
   const { SessionService } = require(layerOf(src, 'sessions'))
@@ -101,7 +106,7 @@ async function serve (root, dialect, databaseUrl, pool, dir, shoppers) {
         })
         // --open-ahead N: the operator opened cases before the launch (domain/editor.ts openCasesAhead)
         for (let left = (msg.openAhead || 1) - 1; left > 0;) {
-          const { openCasesAhead } = require(path.join(src, 'domain', 'editor'))
+          const { openCasesAhead } = require(layerOf(src, 'editor'))
           const r = await openCasesAhead(db, database.dialect, clock, null, seriesId, Math.min(1000, left))
           if (r.opened === 0) break
           left -= r.opened

@@ -24,6 +24,12 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const layerOf = (src, name) => {
+  // domain/<subject>/<name>.ts since issue 49; domain/<name>.ts or services/<name>.ts in older server code
+  const subject = fs.existsSync(path.join(src, 'domain')) && fs.readdirSync(path.join(src, 'domain')).find(d => fs.existsSync(path.join(src, 'domain', d, `${name}.ts`)))
+  if (subject) return path.join(src, 'domain', subject, name)
+  return fs.existsSync(path.join(src, 'domain', `${name}.ts`)) ? path.join(src, 'domain', name) : path.join(src, 'services', name)
+}
 const { quantile } = require('./support/quantile')
 const { arg, runCannon, codeCounter, startChild, summary, timesOf, resetTimes } = require('./support/load')
 
@@ -138,7 +144,8 @@ async function serveShop (dir, databaseUrl) {
   const { openDatabase, sqlitePathIn } = require(path.join(src, 'db'))
   const { migrateToLatest } = require(path.join(src, 'db', 'migrate'))
   const { buildApp } = require(path.join(src, 'app'))
-  const { indexSeries, setSeriesTags } = require(path.join(src, 'domain', 'seriesSearch'))
+  const { setSeriesTags } = require(layerOf(src, 'seriesSearch'))
+  const { indexSeries } = require(fs.existsSync(`${layerOf(src, 'seriesIndex')}.ts`) ? layerOf(src, 'seriesIndex') : layerOf(src, 'seriesSearch'))
 
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, STATIC_DIR: path.join(dir, 'no-h5'), TRUST_PROXY: 'on', LOG_LEVEL: 'silent' })
   const file = sqlitePathIn(config.dataDir)

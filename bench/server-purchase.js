@@ -29,7 +29,12 @@ const os = require('node:os')
 const path = require('node:path')
 
 /** A server module that moved from services/ to domain/: found in either (--server-root may be an older checkout). */
-const layerOf = (src, name) => fs.existsSync(path.join(src, 'domain', `${name}.ts`)) ? path.join(src, 'domain', name) : path.join(src, 'services', name)
+const layerOf = (src, name) => {
+  // domain/<subject>/<name>.ts since issue 49; domain/<name>.ts or services/<name>.ts in older server code
+  const subject = fs.existsSync(path.join(src, 'domain')) && fs.readdirSync(path.join(src, 'domain')).find(d => fs.existsSync(path.join(src, 'domain', d, `${name}.ts`)))
+  if (subject) return path.join(src, 'domain', subject, name)
+  return fs.existsSync(path.join(src, 'domain', `${name}.ts`)) ? path.join(src, 'domain', name) : path.join(src, 'services', name)
+}
 const { quantile } = require('./support/quantile')
 const { arg, runCannon, codeCounter, startChild, summary, timesOf, resetTimes } = require('./support/load')
 
@@ -148,12 +153,12 @@ async function serveShop (root, dialect, databaseUrl, pool, dir, casesWanted) {
   const { loadConfig } = require(path.join(src, 'config'))
   const { openDatabase, sqlitePathIn } = require(path.join(src, 'db'))
   const { migrateToLatest } = require(path.join(src, 'db', 'migrate'))
-  const { seedCatalogue } = require(path.join(src, 'db', 'seed'))
+  const { seedCatalogue } = require(fs.existsSync(path.join(src, 'seed.ts')) ? path.join(src, 'seed') : path.join(src, 'db', 'seed'))
   const { buildApp } = require(path.join(src, 'app'))
-  const { createSeries } = require(path.join(src, 'domain', 'catalogue'))
-  const { createCase } = require(path.join(src, 'domain', 'cases'))
-  const { issueOrderNo, createOrder, settleOrder } = require(path.join(src, 'domain', 'orders'))
-  const { checkLedger } = require(path.join(src, 'domain', 'ledger'))
+  const { createSeries } = require(layerOf(src, 'catalogue'))
+  const { createCase } = require(layerOf(src, 'cases'))
+  const { issueOrderNo, createOrder, settleOrder } = require(layerOf(src, 'orders'))
+  const { checkLedger } = require(layerOf(src, 'ledger'))
   const { insertUser } = require(layerOf(src, 'users'))
   const { hashPassword } = require(path.join(src, 'security', 'passwords'))
   const { SessionService } = require(layerOf(src, 'sessions'))
@@ -221,8 +226,8 @@ async function serveShop (root, dialect, databaseUrl, pool, dir, casesWanted) {
       // SQLite: transactions per commit (server/src/db/sqlite-driver.ts); absent in older server code
       groupCommit: database.groupCommit ? { ...database.groupCommit } : null,
       // PostgreSQL: purchases per statement (server/src/domain/purchaseBatch.ts); absent in older server code
-      purchaseBatches: dialect === 'postgres' && fs.existsSync(path.join(src, 'domain', 'purchaseBatch.ts'))
-        ? require(path.join(src, 'domain', 'purchaseBatch')).purchaseBatchStats(db)
+      purchaseBatches: dialect === 'postgres' && fs.existsSync(`${layerOf(src, 'purchaseBatch')}.ts`)
+        ? require(layerOf(src, 'purchaseBatch')).purchaseBatchStats(db)
         : null
     })
   }, async () => { await app.close(); await database.close() })

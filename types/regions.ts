@@ -2,7 +2,7 @@
  * China's provinces, cities and districts (issue 48): the web app's 省市区 picker reads them from the
  * server a level at a time, so its bundle carries none of them (the mini-program has WeChat's own
  * `<picker mode="region">`). The shop's copy is GB/T 2260 as published in the MIT-licensed
- * @vant/area-data 2.1.0 (server/src/data/regions.json: code -> name).
+ * @vant/area-data 2.1.0 (server/src/domain/account/regions.json: code -> name).
  */
 import { Type, type Static } from 'typebox'
 import { route } from './api'

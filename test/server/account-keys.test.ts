@@ -11,7 +11,7 @@ import { startSms, startSmtp, type FakeSms, type FakeSmtp } from './support/fake
 import { foldUserName, userNameKey } from '../../server/src/security/userNames'
 import { PASSWORD_LOCKOUT_MS, RULES } from '../../server/src/security/rules'
 import { migrations } from '../../server/src/db/migrate'
-import { findUserBy } from '../../server/src/domain/users'
+import { findUserBy } from '../../server/src/domain/account/users'
 import { LOGIN_LIMITS } from '../../types/limits'
 
 describe('the user-name key', () => {

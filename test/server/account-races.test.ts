@@ -19,11 +19,11 @@ import { startSms, startWeChat, type FakeSms, type FakeWeChat } from './support/
 import { buy, currentCaseId, makeSeries, newKey, topUp, type Shopper } from './support/shop'
 import { invariantViolations } from './support/invariants'
 import * as passwords from '../../server/src/security/passwords'
-import * as identities from '../../server/src/domain/identities'
-import * as wallet from '../../server/src/domain/wallet'
-import { ApiFailure } from '../../server/src/http/envelope'
-import { deleteAccount } from '../../server/src/domain/security'
-import { saveSettings } from '../../server/src/domain/settings'
+import * as identities from '../../server/src/domain/account/identities'
+import * as wallet from '../../server/src/domain/money/wallet'
+import { ApiFailure } from '../../server/src/core/errors'
+import { deleteAccount } from '../../server/src/domain/account/security'
+import { saveSettings } from '../../server/src/domain/ops/settings'
 import { hashToken } from '../../server/src/security/tokens'
 
 /** Holds the next call that `arm` is given until `release`; `reached` resolves once it is held. */
@@ -143,7 +143,7 @@ describe.each(testDialects())('logins in flight on %s', (dialect) => {
     expect(sent.body.code).toBe(200)
     const code = sms.lastCode(phone)
     const g = gate()
-    const real = jest.requireActual<typeof identities>('../../server/src/domain/identities').userForContact
+    const real = jest.requireActual<typeof identities>('../../server/src/domain/account/identities').userForContact
     jest.spyOn(identities, 'userForContact').mockImplementation(async (...args) => {
       const user = await real(...args)
       await g.hold()
@@ -165,7 +165,7 @@ describe.each(testDialects())('logins in flight on %s', (dialect) => {
     const userId = Number(first.body.data.user.id)
     wx.miniCodes.set('race-code-2', { openid: 'openid-race' })
     const g = gate()
-    const real = jest.requireActual<typeof identities>('../../server/src/domain/identities').userForIdentity
+    const real = jest.requireActual<typeof identities>('../../server/src/domain/account/identities').userForIdentity
     jest.spyOn(identities, 'userForIdentity').mockImplementation(async (...args) => {
       const user = await real(...args)
       await g.hold()
@@ -247,7 +247,7 @@ describe.each(testDialects())('deleting an account while it writes, on %s', (dia
   test('a free parcel held inside its transaction while the account is deleted: the deletion waits, sees it and is refused', async () => {
     const { s, prizeId, addressId } = await shopperWithPrize()
     const g = gate()
-    const real = jest.requireActual<typeof wallet>('../../server/src/domain/wallet').balanceOf
+    const real = jest.requireActual<typeof wallet>('../../server/src/domain/money/wallet').balanceOf
     // the parcel's transaction reads the balance last, after inserting the parcel: it is held there
     jest.spyOn(wallet, 'balanceOf').mockImplementation(async (db, userId) => {
       const b = await real(db, userId)

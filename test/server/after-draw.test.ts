@@ -9,7 +9,7 @@ import { createTestApp, loginToken, makeUser, post, type TestApp } from './suppo
 import { testDialects } from './support/db'
 import { invariantViolations } from './support/invariants'
 import { buy, currentCaseId, makeSeries, makeShopper, newKey, topUp, type Shopper } from './support/shop'
-import { DAY_MS } from '../../server/src/domain/days'
+import { DAY_MS } from '../../server/src/core/days'
 import { EXPORT_WORDS } from '../../server/src/data/prizeExport'
 import zhCore from '../../src/locales/zh/core'
 import zhRest from '../../src/locales/zh/rest'

@@ -10,9 +10,9 @@ import { testDialects } from './support/db'
 import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from './support/app'
 import * as dify from '../support/providers/dify'
 import { AI_BUDGET, DEFAULT_SHOP_SETTINGS } from '../../types/limits'
-import { providerNeverReached } from '../../server/src/domain/aiBudget'
+import { providerNeverReached } from '../../server/src/domain/ops/aiBudget'
 import { ProviderUnavailableError } from '../../server/src/providers/errors'
-import { DAY_MS } from '../../server/src/domain/days'
+import { DAY_MS } from '../../server/src/core/days'
 
 test('the defaults are named constants and the settings start from them', () => {
   expect(DEFAULT_SHOP_SETTINGS).toMatchObject({ aiDailyPerAccount: AI_BUDGET.perAccountDefault, aiDailyPerShop: AI_BUDGET.perShopDefault })

@@ -14,8 +14,8 @@ import { makeShopper, newKey, topUp, type Shopper } from './support/shop'
 import { invariantViolations } from './support/invariants'
 import * as feishuFake from '../support/providers/feishu'
 import * as wecomFake from '../support/providers/wecom'
-import { ALERT_BATCH_MS, ROBOT_PACE } from '../../server/src/domain/alerts'
-import { saveSettings } from '../../server/src/domain/settings'
+import { ALERT_BATCH_MS, ROBOT_PACE } from '../../server/src/domain/ops/alerts'
+import { saveSettings } from '../../server/src/domain/ops/settings'
 
 async function until (check: () => boolean, what: string, ms = 8000): Promise<void> {
   const end = Date.now() + ms

@@ -12,7 +12,7 @@ import { testDialects } from './support/db'
 import { createTestApp, post, type TestApp } from './support/app'
 import { buy, makeSeries, makeShopper, topUp, type Shopper } from './support/shop'
 import { invariantViolations } from './support/invariants'
-import { CASE_LEASE_MS, CASE_SPREAD, CASE_SWITCHES_PER_DAY, createCase, unheldCases } from '../../server/src/domain/cases'
+import { CASE_LEASE_MS, CASE_SPREAD, CASE_SWITCHES_PER_DAY, createCase, unheldCases } from '../../server/src/domain/catalogue/cases'
 
 describe.each(testDialects())('spreading shoppers across cases on %s', (dialect) => {
   let t: TestApp

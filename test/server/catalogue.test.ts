@@ -8,8 +8,8 @@ import { MAX_BOX_PRICE_CENTS } from '../../types/shop'
 import { testDialects, createTestDatabase } from './support/db'
 import { createTestApp, get, nextIp, post, PREFIX, type TestApp } from './support/app'
 import { buy, currentCaseId, makeSeries, makeShopper, seriesInput, topUp } from './support/shop'
-import { addDesign, createSeries, updateSeries } from '../../server/src/domain/catalogue'
-import { seedDemo, DEMO_SERIES } from '../../server/src/db/seed'
+import { addDesign, createSeries, updateSeries } from '../../server/src/domain/catalogue/catalogue'
+import { seedDemo, DEMO_SERIES } from '../../server/src/seed'
 
 const DAY = 24 * 60 * 60 * 1000
 

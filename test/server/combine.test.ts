@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { fairDraw } from '../../types/fair'
-import { createRecipe } from '../../server/src/domain/combine'
+import { createRecipe } from '../../server/src/domain/prizes/combine'
 import { createTestApp, post, type TestApp } from './support/app'
 import { testDialects } from './support/db'
 import { invariantViolations } from './support/invariants'

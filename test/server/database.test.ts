@@ -2,9 +2,9 @@
 import { userNameKey } from '../../server/src/security/userNames'
 import { testDialects, createTestDatabase, type TestDatabase } from './support/db'
 import { migrateToLatest, migrations } from '../../server/src/db/migrate'
-import { seedDemo, DEMO_LOGINS } from '../../server/src/db/seed'
+import { seedDemo, DEMO_LOGINS } from '../../server/src/seed'
 import { verifyPassword } from '../../server/src/security/passwords'
-import { runMaintenance } from '../../server/src/domain/maintenance'
+import { runMaintenance } from '../../server/src/domain/ops/maintenance'
 import { createTestApp, get, loginToken, makeUser, nextIp } from './support/app'
 
 /**
@@ -86,10 +86,10 @@ describe.each(testDialects())('maintenance on %s', (dialect) => {
       await get(t.app, '/login/sms/code', { query: { phone: '13411112222' }, ip: nextIp() })
       t.clock.advance(2 * 24 * 60 * 60 * 1000)
       const ctx = {
-        db: t.db, clock: t.clock.now, sessions: new (await import('../../server/src/domain/sessions')).SessionService(t.db, t.clock.now),
-        codes: new (await import('../../server/src/domain/codes')).OneTimeCodes(t.db, t.clock.now),
+        db: t.db, clock: t.clock.now, sessions: new (await import('../../server/src/domain/account/sessions')).SessionService(t.db, t.clock.now),
+        codes: new (await import('../../server/src/domain/account/codes')).OneTimeCodes(t.db, t.clock.now),
         limiter: new (await import('../../server/src/security/rateLimiter')).RateLimiter(t.db, t.clock.now),
-        media: new (await import('../../server/src/domain/mediaStore')).DatabaseMediaStore(t.db)
+        media: new (await import('../../server/src/domain/media/mediaStore')).DatabaseMediaStore(t.db)
       }
       await runMaintenance(ctx as never)
       expect(await t.db.selectFrom('sessions').select('id').execute()).toHaveLength(1)

@@ -11,9 +11,9 @@ import sharp from 'sharp'
 import { makePng, multipartBody } from '../support/png'
 import { UPLOAD_MAX_BYTES } from '../../types/limits'
 import { seriesOdds } from '../../types/odds'
-import { changesNothing } from '../../server/src/domain/audit'
-import { createSeries } from '../../server/src/domain/catalogue'
-import { DEMO_SERIES, demoSeriesInput } from '../../server/src/db/seed'
+import { changesNothing } from '../../server/src/domain/ops/audit'
+import { createSeries } from '../../server/src/domain/catalogue/catalogue'
+import { DEMO_SERIES, demoSeriesInput } from '../../server/src/seed'
 
 const COLOURS: Array<[number, number, number]> = [[230, 80, 80], [80, 180, 90], [70, 110, 220], [240, 190, 60], [150, 90, 200], [40, 190, 190], [250, 130, 40]]
 

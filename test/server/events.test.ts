@@ -4,7 +4,7 @@
  * subscription message; the sweep sends each due reminder once, against the local SMTP server and the
  * local WeChat (which refuses a message the user did not allow, as WeChat does).
  */
-import { deliverDueReminders, type ReminderSenders } from '../../server/src/domain/events'
+import { deliverDueReminders, type ReminderSenders } from '../../server/src/domain/events/events'
 import { HttpWeChatClient } from '../../server/src/providers/wechat'
 import { SmtpMailer } from '../../server/src/providers/mail'
 import * as wechat from '../support/providers/wechat'

@@ -12,7 +12,8 @@ import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from 
 import { startSmtp, type FakeSmtp } from './support/fakes'
 import { makeShopper } from './support/shop'
 import { DEFAULT_SHOP_SETTINGS } from '../../types/limits'
-import { fieldLabel, formatYuan, presentParams, tidyZh } from '../../server/src/i18n/fields'
+import { formatYuan } from '../../server/src/core/money'
+import { fieldLabel, presentParams, tidyZh } from '../../server/src/i18n/fields'
 
 test('labels, yuan and the zh spacing', () => {
   expect(formatYuan(500000)).toBe('¥5,000.00')

@@ -46,7 +46,7 @@ import { buy, currentCaseId, makeSeries, makeShopper, topUp, type Shopper } from
 import { startSms, startSmtp, startWeChat, type FakeSms, type FakeSmtp, type FakeWeChat } from './support/fakes'
 import { encryptResource, PAY, startWeChatPay, type FakeWeChatPay } from './support/wechatpay'
 import { invariantViolations } from './support/invariants'
-import { SessionService } from '../../server/src/domain/sessions'
+import { SessionService } from '../../server/src/domain/account/sessions'
 import { EXPRESS_LIMITS, OPERATOR_LIMITS, PDF_URL_PATTERN, PRICE_LIMITS, TOPUP_PRODUCT_ID, TRAVEL_LIMITS } from '../../types/limits'
 import * as tencentFake from '../support/providers/tencent'
 import * as amapFake from '../support/providers/amap'

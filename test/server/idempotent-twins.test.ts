@@ -8,7 +8,7 @@
  * look the key up on the reading connection, miss it, and answer 409 "not in the warehouse" (8 of 16
  * groups). PostgreSQL runs the twins truly in parallel on its pool.
  */
-import { createRecipe } from '../../server/src/domain/combine'
+import { createRecipe } from '../../server/src/domain/prizes/combine'
 import { createTestApp, post, type CallResult, type TestApp } from './support/app'
 import { testDialects } from './support/db'
 import { invariantViolations } from './support/invariants'

@@ -19,7 +19,7 @@ import { authorization, S3Client } from '../../server/src/providers/s3'
 import { ProviderUnavailableError } from '../../server/src/providers/errors'
 import { buy, currentCaseId, makeSeries, makeShopper, topUp, type Shopper } from './support/shop'
 import { hashPassword } from '../../server/src/security/passwords'
-import { eraseMediaObjects, S3MediaStore } from '../../server/src/domain/mediaStore'
+import { eraseMediaObjects, S3MediaStore } from '../../server/src/domain/media/mediaStore'
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex')
 

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs'
 import { isMessageKey, translate, type MessageKey } from '../../server/src/i18n/messages'
-import type { ProviderName } from '../../server/src/http/envelope'
+import type { ProviderName } from '../../server/src/core/errors'
 import { configWordIn, OTHER_CREDIT_NAMES } from '../support/configWords'
 
 const SOURCE = fs.readFileSync(require.resolve('../../server/src/i18n/messages.ts'), 'utf8')

@@ -19,8 +19,8 @@ import { buy, currentCaseId, makeSeries, makeShopper, topUp } from './support/sh
 import * as tencent from '../support/providers/tencent'
 import { loadConfig } from '../../server/src/config'
 import type { Db } from '../../server/src/db'
-import { postTransaction } from '../../server/src/domain/ledger'
-import { addToWallet } from '../../server/src/domain/wallet'
+import { postTransaction } from '../../server/src/domain/money/ledger'
+import { addToWallet } from '../../server/src/domain/money/wallet'
 import { newStore, startServer, type ServerProcess, type Store } from './support/server-process'
 
 const TOKEN = 'metrics-token-0123456789abcdefghijklmnopqrstuv'

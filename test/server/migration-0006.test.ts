@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { openDatabase, type DatabaseHandle } from '../../server/src/db'
 import { migrateToLatest, migrations } from '../../server/src/db/migrate'
-import { checkLedger } from '../../server/src/domain/ledger'
+import { checkLedger } from '../../server/src/domain/money/ledger'
 import { testDialects } from './support/db'
 
 async function openEmpty (dialect: 'sqlite' | 'postgres'): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {

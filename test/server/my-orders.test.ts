@@ -9,7 +9,7 @@ import { createTestApp, nextIp, post, type TestApp } from './support/app'
 import { testDialects } from './support/db'
 import { invariantViolations } from './support/invariants'
 import { buy, currentCaseId, makeSeries, makeShopper, newKey, topUp, type Shopper } from './support/shop'
-import { cityOf } from '../../server/src/domain/pickup'
+import { cityOf } from '../../server/src/domain/prizes/pickup'
 
 describe.each(testDialects())('my orders, related orders, addresses and pickup directory on %s', (dialect) => {
   let t: TestApp

@@ -10,7 +10,7 @@ import { createTestDatabase, testDialects, type TestDatabase } from './support/d
 import { openDatabase, type DatabaseHandle, type Db } from '../../server/src/db'
 import { prepared } from '../../server/src/db/prepared'
 import { statementName } from '../../server/src/db/named'
-import { insertUser } from '../../server/src/domain/users'
+import { insertUser } from '../../server/src/domain/account/users'
 import { loadConfig } from '../../server/src/config'
 
 const describeOnPostgres = testDialects().includes('postgres') ? describe : describe.skip

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { testDialects } from './support/db'
 import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from './support/app'
 import { makeSeries, makeShopper, type Shopper } from './support/shop'
-import { CASE_SPREAD } from '../../server/src/domain/cases'
+import { CASE_SPREAD } from '../../server/src/domain/catalogue/cases'
 import { CASES_AHEAD_MAX } from '../../types/limits'
 
 describe.each(testDialects())('opening cases ahead on %s', (dialect) => {

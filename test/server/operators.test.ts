@@ -5,7 +5,7 @@
  * with the before and after of settings, recipes and roles.
  */
 import { loadConfig } from '../../server/src/config'
-import { promoteConfiguredOperators } from '../../server/src/domain/operators'
+import { promoteConfiguredOperators } from '../../server/src/domain/ops/operators'
 import { testDialects } from './support/db'
 import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from './support/app'
 import { makeSeries } from './support/shop'

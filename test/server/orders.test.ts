@@ -7,7 +7,7 @@ import { TOPUP_MAX_CENTS, TOPUP_MIN_CENTS, TOPUP_PRODUCT_ID } from '../../types/
 import { testDialects } from './support/db'
 import { createTestApp, get, post, type TestApp } from './support/app'
 import { makeShopper, topUp, type Shopper } from './support/shop'
-import { checkLedger } from '../../server/src/domain/ledger'
+import { checkLedger } from '../../server/src/domain/money/ledger'
 
 describe.each(testDialects())('orders and wallet on %s', (dialect) => {
   let t: TestApp

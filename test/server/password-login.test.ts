@@ -80,7 +80,7 @@ describe.each(testDialects())('password login on %s', (dialect) => {
   })
 
   test('a passwordless account (code or WeChat sign-up) cannot be entered by password', async () => {
-    const { insertUser } = await import('../../server/src/domain/users')
+    const { insertUser } = await import('../../server/src/domain/account/users')
     await insertUser(t.db, t.clock.now, { phone: '13600000001', nickname: 'no password' })
     const r = await post(t.app, '/login/passwd', { phone: '13600000001', password: 'anything' }, { ip: nextIp() })
     expect(r.body).toEqual({ code: 401, message: 'Incorrect account or password', data: null })

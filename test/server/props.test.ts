@@ -4,7 +4,7 @@
  * against the arrangement the case reveals when it sells out.
  */
 import { DEFAULT_SHOP_SETTINGS, PROP_LIMITS } from '../../types/limits'
-import { DAY_MS } from '../../server/src/domain/days'
+import { DAY_MS } from '../../server/src/core/days'
 import { createTestApp, loginToken, makeUser, post, type TestApp } from './support/app'
 import { testDialects } from './support/db'
 import { invariantViolations } from './support/invariants'

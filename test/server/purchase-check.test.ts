@@ -9,9 +9,9 @@
 import { testDialects } from './support/db'
 import { post, type TestApp, createTestApp } from './support/app'
 import { buy, currentCaseId, makeSeries, makeShopper, newKey, topUp, type Shopper } from './support/shop'
-import { postTransaction } from '../../server/src/domain/ledger'
-import { addToWallet } from '../../server/src/domain/wallet'
-import { updateSeries } from '../../server/src/domain/catalogue'
+import { postTransaction } from '../../server/src/domain/money/ledger'
+import { addToWallet } from '../../server/src/domain/money/wallet'
+import { updateSeries } from '../../server/src/domain/catalogue/catalogue'
 
 const DAY = 24 * 60 * 60 * 1000
 

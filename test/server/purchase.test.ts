@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto'
 import { testDialects } from './support/db'
 import { makeUser, post, type TestApp, createTestApp } from './support/app'
 import { buy, currentCaseId, makeSeries, makeShopper, newKey, topUp, type Shopper } from './support/shop'
-import { checkLedger, postTransaction } from '../../server/src/domain/ledger'
-import { addToWallet } from '../../server/src/domain/wallet'
-import { createCase } from '../../server/src/domain/cases'
-import { addDesign, updateSeries } from '../../server/src/domain/catalogue'
+import { checkLedger, postTransaction } from '../../server/src/domain/money/ledger'
+import { addToWallet } from '../../server/src/domain/money/wallet'
+import { createCase } from '../../server/src/domain/catalogue/cases'
+import { addDesign, updateSeries } from '../../server/src/domain/catalogue/catalogue'
 
 const DAY = 24 * 60 * 60 * 1000
 

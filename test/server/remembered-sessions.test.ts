@@ -10,8 +10,8 @@ import { sql } from 'kysely'
 import { testDialects } from './support/db'
 import { createTestApp, get, loginToken, post, type TestApp } from './support/app'
 import { buy, currentCaseId, makeSeries, makeShopper, newKey, topUp, type Shopper } from './support/shop'
-import { SESSION_REMEMBER_MS } from '../../server/src/domain/sessions'
-import { iso } from '../../server/src/clock'
+import { SESSION_REMEMBER_MS } from '../../server/src/domain/account/sessions'
+import { iso } from '../../server/src/core/clock'
 
 const DAY = 24 * 60 * 60 * 1000
 

@@ -6,9 +6,9 @@
 import { testDialects } from './support/db'
 import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from './support/app'
 import { buy, currentCaseId, makeShopper, seriesInput, topUp, type SeriesOptions } from './support/shop'
-import { createSeries } from '../../server/src/domain/catalogue'
-import { setSeriesTags } from '../../server/src/domain/seriesSearch'
-import { searchKey } from '../../server/src/domain/searchText'
+import { createSeries } from '../../server/src/domain/catalogue/catalogue'
+import { setSeriesTags } from '../../server/src/domain/catalogue/seriesSearch'
+import { searchKey } from '../../server/src/db/searchText'
 
 const DAY = 24 * 60 * 60 * 1000
 

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto'
 import { testDialects } from './support/db'
 import { createTestApp, get, loginToken, makeUser, type TestApp } from './support/app'
-import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS } from '../../server/src/domain/sessions'
+import { SESSION_IDLE_MS, SESSION_MAX_AGE_MS } from '../../server/src/domain/account/sessions'
 
 const DAY = 24 * 60 * 60 * 1000
 

@@ -3,8 +3,8 @@
  * the hidden-case rate, and commit / reveal.
  */
 import { createHash } from 'node:crypto'
-import { PPM, seriesOdds, toPpm, type DesignComposition } from '../../server/src/domain/odds'
-import { commitOf, composeCase, newSalt, shuffle } from '../../server/src/domain/arrangement'
+import { PPM, seriesOdds, toPpm, type DesignComposition } from '../../server/src/domain/catalogue/odds'
+import { commitOf, composeCase, newSalt, shuffle } from '../../server/src/domain/catalogue/arrangement'
 
 function designs (regular: number, rare: number, hidden: boolean): DesignComposition[] {
   const out: DesignComposition[] = []

@@ -13,8 +13,8 @@ import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from 
 import { testDialects } from './support/db'
 import { invariantViolations } from './support/invariants'
 import { buy, currentCaseId, makeSeries, makeShopper, topUp, type Shopper } from './support/shop'
-import { deleteAccount } from '../../server/src/domain/security'
-import { blockedWord } from '../../server/src/domain/show'
+import { deleteAccount } from '../../server/src/domain/account/security'
+import { blockedWord } from '../../server/src/domain/community/show'
 import { dropIgnorables, foldForMatching } from '../../server/src/security/textFold'
 
 /** The invisible characters of the issue, each between the two halves of a listed word. */

@@ -10,7 +10,7 @@ import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from 
 import * as juhe from '../support/providers/juhe'
 import { JuheFlightClient, JuheTrainClient } from '../../server/src/providers/juhe'
 import { ProviderUnavailableError } from '../../server/src/providers/errors'
-import { addDays, chinaToday, isRealDay } from '../../server/src/routes/travel'
+import { addDays, chinaToday, isRealDay } from '../../server/src/domain/events/travel'
 
 describe('the Juhe adapters', () => {
   let fake: Awaited<ReturnType<typeof juhe.start>>

@@ -7,9 +7,9 @@
  */
 import { TOPUP_PRODUCT_ID } from '../../types/shop'
 import { DEFAULT_SHOP_SETTINGS } from '../../types/limits'
-import { saveSettings } from '../../server/src/domain/settings'
-import { postTransaction } from '../../server/src/domain/ledger'
-import { addToWallet } from '../../server/src/domain/wallet'
+import { saveSettings } from '../../server/src/domain/ops/settings'
+import { postTransaction } from '../../server/src/domain/money/ledger'
+import { addToWallet } from '../../server/src/domain/money/wallet'
 import { testDialects } from './support/db'
 import { createTestApp, loginToken, makeUser, post, PREFIX, type TestApp } from './support/app'
 import { makeShopper, newKey, topUp, type Shopper } from './support/shop'

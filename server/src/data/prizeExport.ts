@@ -10,8 +10,8 @@ import type { Kysely } from 'kysely'
 import type { PrizeStatus, Rarity } from '../../../types/shop'
 import type { Database } from '../db/schema'
 import type { Locale } from '../i18n/messages'
-import { loadSeries } from '../domain/catalogue'
-import { parcelStatuses } from '../domain/prizes'
+import { loadSeries } from '../domain/catalogue/catalogue'
+import { parcelStatuses } from '../domain/prizes/prizes'
 
 type Db = Kysely<Database>
 

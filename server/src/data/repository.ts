@@ -5,8 +5,8 @@
  */
 import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely'
 import type { PageResult } from '../../../types/schema'
-import { iso, type Clock } from '../clock'
-import { fail } from '../http/envelope'
+import { iso, type Clock } from '../core/clock'
+import { fail } from '../core/errors'
 import { EXPORT_MAX_ROWS, LIST_MAX, type QueryParam } from './params'
 import type { TableSpec } from './tables'
 import type { Dialect } from '../db/dialect'

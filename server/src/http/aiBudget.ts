@@ -5,9 +5,9 @@
  * the provider is not called. The unit is given back only when the provider was never reached.
  */
 import type { AppContext } from '../context'
-import { giveBackAiBudget, providerNeverReached, takeAiBudget } from '../domain/aiBudget'
-import { settingsOf } from '../domain/settings'
-import { ApiFailure } from './envelope'
+import { giveBackAiBudget, providerNeverReached, takeAiBudget } from '../domain/ops/aiBudget'
+import { settingsOf } from '../domain/ops/settings'
+import { ApiFailure } from '../core/errors'
 
 export interface AiTicket {
   /** Runs the provider call; its unit goes back when the error shows the provider was never reached. */

@@ -7,7 +7,8 @@ import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { localeFrom, translate, type Locale, type MessageKey } from '../i18n/messages'
-import { ApiFailure, envelopeOf } from './envelope'
+import { ApiFailure } from '../core/errors'
+import { envelopeOf } from './envelope'
 import { validationFailure, type SchemaError } from './validation'
 
 const FASTIFY_CLIENT_ERRORS: Record<string, MessageKey> = {

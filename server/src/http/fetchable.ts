@@ -5,7 +5,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../context'
 import { refuseUnfetchable } from '../security/fetchableUrl'
-import { fail } from './envelope'
+import { fail } from '../core/errors'
 
 /** The origin this request reached the shop at, as a URL's origin spells it (no default port). */
 export function ownOrigin (request: FastifyRequest): string {

@@ -12,22 +12,17 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { withinPixelLimit } from '../domain/images'
-import { objectKey, type MediaInfo, type MediaStore } from '../domain/mediaStore'
-import { keptScaled, scaled, servedWidth } from '../domain/thumbnails'
-import { ApiFailure } from './envelope'
+import { ART_NAME, ART_PREFIX } from '../domain/catalogue/art'
+import { withinPixelLimit } from '../domain/media/images'
+import { objectKey, type MediaInfo, type MediaStore } from '../domain/media/mediaStore'
+import { keptScaled, scaled, servedWidth } from '../domain/media/thumbnails'
+import { ApiFailure } from '../core/errors'
 import { providerCall } from './provider-call'
 import { IMMUTABLE } from './static'
-
-export const ART_PREFIX = '/media/art/'
-export const ART_NAME = /^[0-9a-f]+(-[0-9a-f]+)*\.webp$/
 
 export function artDir (): string {
   return path.join(path.dirname(require.resolve('@lobehub/fluent-emoji-3d/package.json')), 'assets')
 }
-
-/** The URL path of an art file (e.g. artUrl('1f381') -> /media/art/1f381.webp). */
-export const artUrl = (code: string) => `${ART_PREFIX}${code}.webp`
 
 export const UPLOAD_PREFIX = '/media/u/'
 const UPLOAD_NAME = /^([0-9a-f]{64})\.(png|jpg|webp|gif|wav|pdf)$/

@@ -6,7 +6,7 @@
  */
 import { observedCall } from '../providers/calls'
 import { ProviderFoundNothingError, ProviderRefusedError, ProviderUnavailableError } from '../providers/errors'
-import { ApiFailure, fail, type ProviderName } from './envelope'
+import { ApiFailure, fail, type ProviderName } from '../core/errors'
 
 export async function providerCall<T> (provider: ProviderName, fn: () => Promise<T>): Promise<T> {
   try {

@@ -2,10 +2,10 @@
 import type { FastifyRequest } from 'fastify'
 import type { Locale } from '../i18n/messages'
 import type { AppContext } from '../context'
-import type { ActiveSession, ClientMeta } from '../domain/sessions'
+import type { ActiveSession, ClientMeta } from '../domain/account/sessions'
 import type { RateRule } from '../security/rateLimiter'
 import { bearerToken } from '../security/tokens'
-import { fail, type ApiFailure } from './envelope'
+import { fail, type ApiFailure } from '../core/errors'
 
 declare module 'fastify' {
   interface FastifyRequest {

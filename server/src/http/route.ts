@@ -11,8 +11,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { Envelope, type Auth, type BodyOf, type DataOf, type QueryOf, type RouteDef } from '../../../types/api'
 import type { Api, AppContext } from '../context'
-import type { ActiveSession } from '../domain/sessions'
-import { fail, ok } from './envelope'
+import type { ActiveSession } from '../domain/account/sessions'
+import { fail } from '../core/errors'
+import { ok } from './envelope'
 import { answerError, isClientFailure, sendEnvelope } from './errors'
 import { currentSession, requireSession, sessionStillLive } from './request'
 

@@ -11,10 +11,10 @@ import { createHash } from 'node:crypto'
 import { IMAGE_MAX_PIXELS, UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB } from '../../../types/limits'
 import type { MessageKey } from '../i18n/messages'
 import type { Api, AppContext } from '../context'
-import { iso } from '../clock'
-import { ApiFailure, fail } from './envelope'
+import { iso } from '../core/clock'
+import { ApiFailure, fail } from '../core/errors'
 import { providerCall } from './provider-call'
-import { sniffImage, withinPixelLimit, type ImageInfo } from '../domain/images'
+import { sniffImage, withinPixelLimit, type ImageInfo } from '../domain/media/images'
 
 /**
  * Registers `routes` in a scope of their own that reads multipart forms (one file of at most

@@ -4,7 +4,7 @@
  */
 import { MULTI_LINE_PATTERN, SINGLE_LINE_PATTERN } from '../../../types/limits'
 import type { MessageKey, MessageParams } from '../i18n/messages'
-import { ApiFailure } from './envelope'
+import { ApiFailure } from '../core/errors'
 
 export interface SchemaError {
   keyword: string

@@ -8,6 +8,7 @@
  * (API-only fields a person never types).
  */
 import type { Locale, MessageParams } from './messages'
+import { formatYuan } from '../core/money'
 
 interface Label { zh: string; en: string; money?: true }
 
@@ -163,13 +164,6 @@ export function fieldLabel (locale: Locale, url: string | undefined, path: strin
 /** True when the wire path holds money in cents. */
 export function isMoneyField (url: string | undefined, path: string): boolean {
   return /Cents$/.test(path) || labelOf(url, path)?.money === true
-}
-
-/** 500000 -> "¥5,000.00", as the app writes money (src/utils/format.ts formatCents). */
-export function formatYuan (cents: number): string {
-  const abs = Math.abs(Math.trunc(cents))
-  const whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
-  return `${cents < 0 ? '-' : ''}¥${whole}.${String(abs % 100).padStart(2, '0')}`
 }
 
 /**

@@ -19,7 +19,7 @@
  * ProviderUnavailableError that names the provider but never the webhook's token or key.
  */
 import { createHmac } from 'node:crypto'
-import type { Clock } from '../clock'
+import type { Clock } from '../core/clock'
 import { ProviderRefusedError, ProviderUnavailableError, PROVIDER_TIMEOUT_MS } from './errors'
 import { str, type Json } from './http'
 

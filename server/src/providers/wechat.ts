@@ -8,7 +8,7 @@
  * failures and unreadable answers become ProviderUnavailableError.
  */
 import type { WeChatConfig } from '../config'
-import type { Clock } from '../clock'
+import type { Clock } from '../core/clock'
 import { ProviderUnavailableError, PROVIDER_TIMEOUT_MS } from './errors'
 
 export class WeChatError extends Error {

@@ -16,7 +16,7 @@
  */
 import { createDecipheriv, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto'
 import type { WeChatPayConfig } from '../config'
-import type { Clock } from '../clock'
+import type { Clock } from '../core/clock'
 import { ProviderUnavailableError, PROVIDER_TIMEOUT_MS } from './errors'
 
 /** A signed message older or newer than this is refused. */

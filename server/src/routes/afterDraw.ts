@@ -9,14 +9,14 @@ import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
 import { XLSX_MIME } from '../data/xlsx'
 import { prizeWorkbook } from '../data/prizeExport'
-import { deleteAddress, listAddresses, saveAddress, setDefaultAddress } from '../domain/addresses'
+import { deleteAddress, listAddresses, saveAddress, setDefaultAddress } from '../domain/prizes/addresses'
 import {
   collectionSummary, confirmShipment, createShipment, deliverShipment, listShipments, operatorShipments, ownShipment,
   packingSlip, recyclePrizes, shippingRule, verifyPrize
-} from '../domain/afterDraw'
-import { saveSettings, settingsOf } from '../domain/settings'
-import { allPoints, handPrize, nearbyPoints, pointDirectory, savePoint } from '../domain/pickup'
-import { operatorShipment } from '../domain/afterDraw'
+} from '../domain/prizes/afterDraw'
+import { saveSettings, settingsOf } from '../domain/ops/settings'
+import { allPoints, handPrize, nearbyPoints, pointDirectory, savePoint } from '../domain/prizes/pickup'
+import { operatorShipment } from '../domain/prizes/afterDraw'
 
 export function afterDrawRoutes (app: Api, ctx: AppContext): void {
   const { db, dialect, clock } = ctx

@@ -2,7 +2,7 @@
 import { bijiaRoutes as r } from '../../../types/bijia'
 import type { Api, AppContext } from '../context'
 import { enforceLimits } from '../http/request'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { configured, providerCall } from '../http/provider-call'
 import { defineRoute } from '../http/route'
 import { RULES } from '../security/rules'

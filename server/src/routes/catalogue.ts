@@ -2,9 +2,9 @@
 import { shopRoutes as r } from '../../../types/shop'
 import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
-import { listSeries, requireSeries, seriesDetail } from '../domain/catalogue'
-import { isSearch, publishedTags, searchSeries, suggestSeries } from '../domain/seriesSearch'
-import { caseProof, currentCase, switchCase } from '../domain/cases'
+import { listSeries, requireSeries, seriesDetail } from '../domain/catalogue/catalogue'
+import { isSearch, publishedTags, searchSeries, suggestSeries } from '../domain/catalogue/seriesSearch'
+import { caseProof, currentCase, switchCase } from '../domain/catalogue/cases'
 
 export function catalogueRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.seriesList, async ({ body }) => {

@@ -2,7 +2,7 @@
 import { combineRoutes as r, operatorCombineRoutes as o } from '../../../types/combine'
 import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
-import { combineDetail, combinePrizes, listRecipes, rotateSeed, saveRecipe, seedOf, setClientSeed } from '../domain/combine'
+import { combineDetail, combinePrizes, listRecipes, rotateSeed, saveRecipe, seedOf, setClientSeed } from '../domain/prizes/combine'
 
 export function combineRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.seed, async ({ userId }) => seedOf(ctx.db, ctx.clock, userId))

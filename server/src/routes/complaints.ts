@@ -4,11 +4,11 @@
  */
 import { complaintRoutes as r, type ComplaintReplyResult } from '../../../types/complaints'
 import type { Api, AppContext } from '../context'
-import { ApiFailure } from '../http/envelope'
+import { ApiFailure } from '../core/errors'
 import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'
-import { closeComplaint, complaintQueue, fileComplaint, ownComplaints, replyToComplaint } from '../domain/complaints'
-import { sendTemplatedMail } from '../domain/mail'
+import { closeComplaint, complaintQueue, fileComplaint, ownComplaints, replyToComplaint } from '../domain/community/complaints'
+import { sendTemplatedMail } from '../domain/community/mail'
 import { RULES } from '../security/rules'
 
 export function complaintRoutes (app: Api, ctx: AppContext): void {

@@ -6,12 +6,13 @@
 import { editorRoutes as r } from '../../../types/editor'
 import { UPLOAD_PDF_MAX_BYTES, UPLOAD_PDF_MAX_MB, UPLOAD_FIELD } from '../../../types/limits'
 import type { Api, AppContext } from '../context'
-import { fail, messageFor } from '../http/envelope'
+import { fail } from '../core/errors'
+import { messageFor } from '../http/envelope'
 import { enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { RULES } from '../security/rules'
 import { readUploadedFile, readUploadedImage, storeImage, uploadScope } from '../http/upload'
-import { editorSeries, listEditorSeries, openCasesAhead, publishSeries, retireSeries, saveSeries } from '../domain/editor'
+import { editorSeries, listEditorSeries, openCasesAhead, publishSeries, retireSeries, saveSeries } from '../domain/catalogue/editor'
 
 export function editorRoutesOf (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.seriesList, async ({ body }) => listEditorSeries(ctx.db, body))

@@ -6,7 +6,7 @@
 import { accountRoutes as r } from '../../../types/accounts'
 import { ERROR_REPORT_LIMITS } from '../../../types/limits'
 import type { Api, AppContext } from '../context'
-import { iso } from '../clock'
+import { iso } from '../core/clock'
 import { clientMeta, enforceLimits } from '../http/request'
 import { redactLine } from '../http/redact'
 import { defineRoute } from '../http/route'

@@ -4,7 +4,7 @@
  */
 import { eventRoutes as r } from '../../../types/events'
 import type { Api, AppContext } from '../context'
-import { cancelReminder, eventDetail, listEvents, operatorEvents, remind, saveEvent } from '../domain/events'
+import { cancelReminder, eventDetail, listEvents, operatorEvents, remind, saveEvent } from '../domain/events/events'
 import { defineRoute } from '../http/route'
 
 export function eventRoutesOf (app: Api, ctx: AppContext): void {

@@ -6,7 +6,7 @@
 import { expressRoutes as r, type ExpressInquiryRequest, type ExpressMapResult } from '../../../types/express'
 import { EXPRESS_PHONE_CARRIERS } from '../../../types/limits'
 import type { Api, AppContext } from '../context'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { configured, providerCall } from '../http/provider-call'
 import { enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'

@@ -6,55 +6,18 @@
 import type { FastifyRequest } from 'fastify'
 import { accountRoutes as r, type LoginResult } from '../../../types/accounts'
 import type { Api, AppContext } from '../context'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { clientMeta, enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
+import { sendCode } from '../http/sendCode'
 import { translate } from '../i18n/messages'
 import { RULES } from '../security/rules'
-import type { RateRule } from '../security/rateLimiter'
 import { CODE_TTL_MS } from '../security/codes'
-import { ProviderUnavailableError } from '../providers/errors'
-import { observedCall } from '../providers/calls'
-import { channelOf, type CodePurpose } from '../domain/codes'
-import { userForContact } from '../domain/identities'
-import { normaliseIdentifier, toUserInfo } from '../domain/users'
+import type { CodePurpose } from '../domain/account/codes'
+import { userForContact } from '../domain/account/identities'
+import { normaliseIdentifier, toUserInfo } from '../domain/account/users'
 
 const CODE_MINUTES = Math.round(CODE_TTL_MS / 60000)
-
-/**
- * Rate-limits, issues, delivers (and in development logs) a code for a phone or address. The limits
- * per target count every code sent there, whatever its purpose (login, binding, re-authentication).
- */
-export async function sendCode (
-  request: FastifyRequest, ctx: AppContext, purpose: CodePurpose, target: string,
-  deliver: (code: string) => Promise<void>,
-  /** Further limits of this kind of code (e.g. per account), given back like the target's when delivery fails. */
-  extraLimits: Array<[RateRule, string]> = []
-): Promise<void> {
-  const channel = channelOf(purpose)
-  const targetKey = `${channel}:${target}`
-  await enforceLimits(ctx, [
-    [RULES.codeSendPerTarget, targetKey],
-    [RULES.codeSendPerTargetDaily, targetKey],
-    [RULES.codeSendPerIp, request.ip],
-    ...extraLimits
-  ])
-  const { id, code } = await ctx.codes.issue(purpose, target)
-  try {
-    await observedCall(channel, () => deliver(code))
-  } catch (err) {
-    await ctx.codes.discard(id)
-    // the person did not get a code: let them ask again at once
-    await ctx.limiter.refund(RULES.codeSendPerTarget, targetKey)
-    await ctx.limiter.refund(RULES.codeSendPerTargetDaily, targetKey)
-    for (const [rule, key] of extraLimits) await ctx.limiter.refund(rule, key)
-    if (err instanceof ProviderUnavailableError) throw fail.providerUnavailable(channel)
-    throw err
-  }
-  // no code, number or address in the log: where no provider is configured (development), the log
-  // stand-ins (LogSmsSender, LogMailer) are the developer's outbox and show the message itself
-  request.log.info({ purpose }, 'one-time code sent')
-}
 
 /** Verifies a code and logs the owner of the phone or address in. */
 async function loginWithCode (request: FastifyRequest, ctx: AppContext, purpose: CodePurpose, kind: 'phone' | 'email', target: string, code: string): Promise<LoginResult> {

@@ -1,29 +1,13 @@
 /** POST /login/passwd: one of user_name, phone or email, plus password (spec 5). */
 import { accountRoutes } from '../../../types/accounts'
 import type { Api, AppContext } from '../context'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { clientMeta, enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { RULES } from '../security/rules'
 import type { RateRule } from '../security/rateLimiter'
 import { verifyPassword } from '../security/passwords'
-import { findLoginUser, loginNameKey, normaliseIdentifier, toUserInfo, type IdentifierKind } from '../domain/users'
-
-const IDENTIFIERS: IdentifierKind[] = ['user_name', 'phone', 'email']
-
-/** Which identifier a body carries: exactly one of user_name, phone or email, else a 400. */
-export function pickIdentifier (body: Partial<Record<IdentifierKind, string>>): { kind: IdentifierKind; value: string } {
-  const given = IDENTIFIERS.filter(k => body[k] !== undefined)
-  if (given.length === 0) throw fail.badRequest('login.identifierRequired', {}, { field: 'user_name' })
-  if (given.length > 1) throw fail.badRequest('login.onlyOneIdentifier', {}, { field: given[1] })
-  const kind = given[0]
-  return { kind, value: normaliseIdentifier(kind, body[kind] as string) }
-}
-
-export function requirePassword (password: string | undefined): string {
-  if (password === undefined) throw fail.badRequest('login.passwordRequired', {}, { field: 'password' })
-  return password
-}
+import { findLoginUser, loginNameKey, pickIdentifier, requirePassword, toUserInfo } from '../domain/account/users'
 
 export function passwordLoginRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, accountRoutes.passwordLogin, async ({ request, body }) => {

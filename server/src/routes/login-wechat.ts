@@ -11,7 +11,7 @@ import type { FastifyRequest } from 'fastify'
 import { accountRoutes as r, type LoginResult } from '../../../types/accounts'
 import type { Api, AppContext } from '../context'
 import { features } from '../config'
-import { ApiFailure, fail } from '../http/envelope'
+import { ApiFailure, fail } from '../core/errors'
 import { clientMeta, enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'
@@ -19,9 +19,9 @@ import { RULES } from '../security/rules'
 import { ProviderUnavailableError } from '../providers/errors'
 import { observedCall } from '../providers/calls'
 import { WeChatError } from '../providers/wechat'
-import { PROVIDERS, userForIdentity, type IdentityClaim } from '../domain/identities'
-import { toUserInfo } from '../domain/users'
-import { checkMpUrlTarget } from './webDomains'
+import { PROVIDERS, userForIdentity, type IdentityClaim } from '../domain/account/identities'
+import { toUserInfo } from '../domain/account/users'
+import { checkMpUrlTarget } from '../domain/ops/webDomains'
 
 type WeChatKind = 'weapp' | 'wechat'
 
@@ -100,7 +100,7 @@ export function wechatRoutes (app: Api, ctx: AppContext): void {
     requireWeapp()
     await enforceLimits(ctx, [[RULES.mpUrlPerIp, request.ip]])
     // the web view shows only the shop's business domains (issue 48 item 4)
-    await checkMpUrlTarget(ctx, body.path, body.query)
+    await checkMpUrlTarget(ctx.db, body.path, body.query)
     const url = await wechatCall('weapp', () => ctx.wechat.generateUrlLink({
       path: body.path?.replace(/^\/+/, ''),
       query: body.query,

@@ -7,11 +7,11 @@
 import { Compile } from 'typebox/compile'
 import { METHOD_NAMES, METHODS, methodRoutes as r, type MethodName } from '../../../types/methods'
 import type { Api, AppContext } from '../context'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { defineRoute } from '../http/route'
 import { validationFailure, type SchemaError } from '../http/validation'
-import { chinaToday, travelWindow } from './travel'
-import { helperFeatures } from './vision'
+import { chinaToday, travelWindow } from '../domain/events/travel'
+import { helperFeatures } from '../http/helperFeatures'
 
 const validators = new Map(METHOD_NAMES.map(name => [name, Compile(METHODS[name].params)] as const))
 

@@ -10,14 +10,14 @@
  */
 import { notifyRoutes as r, type RobotTextResult } from '../../../types/complaints'
 import type { Api, AppContext } from '../context'
-import { ApiFailure } from '../http/envelope'
+import { ApiFailure } from '../core/errors'
 import { configured, providerCall } from '../http/provider-call'
 import { enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { translate, type Locale, type MessageKey } from '../i18n/messages'
 import type { Robot } from '../providers/robots'
 import { isDevOutbox } from '../providers/devOutbox'
-import { checkRecipient, renderMail, shopperHeaderParams } from '../domain/mail'
+import { checkRecipient, renderMail, shopperHeaderParams } from '../domain/community/mail'
 import { RULES } from '../security/rules'
 
 /** The robots' documented refusals, by provider and code, as a reason people can act on. */

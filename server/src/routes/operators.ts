@@ -2,7 +2,7 @@
 import { operatorRoleRoutes as r } from '../../../types/operators'
 import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
-import { listAudit, listUsers, setRole } from '../domain/operators'
+import { listAudit, listUsers, setRole } from '../domain/ops/operators'
 
 export function operatorRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.users, async ({ body, userId }) => listUsers(ctx.db, userId, body))

@@ -9,9 +9,9 @@ import { Migrator, sql } from 'kysely'
 import { opsRoutes as r, type Readiness } from '../../../types/ops'
 import type { Api, AppContext } from '../context'
 import { migrations as migrationsOf } from '../db/migrate'
-import { ApiFailure } from '../http/envelope'
+import { ApiFailure } from '../core/errors'
 import { defineRoute } from '../http/route'
-import { helperFeatures } from './vision'
+import { helperFeatures } from '../http/helperFeatures'
 import { bearerToken } from '../security/tokens'
 
 const STARTED = Date.now()

@@ -7,14 +7,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { orderRoutes as r } from '../../../types/shop'
 import type { Api, AppContext } from '../context'
-import { ApiFailure, fail } from '../http/envelope'
+import { ApiFailure, fail } from '../core/errors'
 import { enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { RULES } from '../security/rules'
 import { NotificationRejected } from '../providers/wechatpay'
-import { cancelOrder, createOrder, isWeChatChannel, issueOrderNo, orderView, ownOrder, payMethods, settleOrder } from '../domain/orders'
-import { paymentParams, refreshFromWeChat, settleFromWeChat, wechatPayCall } from '../domain/payments'
-import { applyRefundState } from '../domain/withdrawals'
+import { cancelOrder, createOrder, isWeChatChannel, issueOrderNo, orderView, ownOrder, payMethods, settleOrder } from '../domain/money/orders'
+import { paymentParams, refreshFromWeChat, settleFromWeChat, wechatPayCall } from '../domain/money/payments'
+import { applyRefundState } from '../domain/money/withdrawals'
 
 /** 409: the order's status does not allow paying it (it was canceled). */
 const notPayable = (status: string) => new ApiFailure(409, 'order.notPayable', { status }, { status })

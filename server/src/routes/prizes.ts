@@ -2,7 +2,7 @@
 import { SHOP_LIMITS, shopRoutes as r } from '../../../types/shop'
 import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
-import { listPrizes, liveFeed, prizeDetail, purchaseView } from '../domain/prizes'
+import { listPrizes, liveFeed, prizeDetail, purchaseView } from '../domain/prizes/prizes'
 
 export function prizeRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.prizeList, async ({ body, userId }) => listPrizes(ctx.db, userId, body.page, body.size, body.status))

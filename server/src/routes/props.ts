@@ -2,7 +2,7 @@
 import { propRoutes as r } from '../../../types/props'
 import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
-import { buyProps, caseHints, propHistory, propsState, useProp } from '../domain/props'
+import { buyProps, caseHints, propHistory, propsState, useProp } from '../domain/prizes/props'
 
 export function propRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.state, async ({ userId }) => propsState(ctx.db, ctx.clock, userId))

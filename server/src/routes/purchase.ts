@@ -4,20 +4,20 @@
  */
 import { shopRoutes as r, type GuardianRefusalData } from '../../../types/shop'
 import type { Api, AppContext } from '../context'
-import { ApiFailure, fail } from '../http/envelope'
+import { ApiFailure, fail } from '../core/errors'
 import { enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { translate } from '../i18n/messages'
 import { CODE_TTL_MS } from '../security/codes'
 import { RULES } from '../security/rules'
-import { normaliseIdentifier } from '../domain/users'
+import { normaliseIdentifier } from '../domain/account/users'
 import {
   ageRecord, guardianPurpose, guardianTarget, markGuardianRequested, MINOR_DAILY_CAP_CENTS, recordGuardianConsent, statusOf, verifyAge,
   type GuardianContext
-} from '../domain/age'
-import { checkPurchase, purchase } from '../domain/purchase'
-import { tellOwnSlot } from '../domain/slotBuyer'
-import { sendCode } from './login-codes'
+} from '../domain/account/age'
+import { checkPurchase, purchase } from '../domain/purchase/purchase'
+import { tellOwnSlot } from '../domain/purchase/slotBuyer'
+import { sendCode } from '../http/sendCode'
 
 export function purchaseRoutes (app: Api, ctx: AppContext): void {
   const guardianContext = (): GuardianContext => ({ now: ctx.clock(), canRequest: ctx.sms !== null })

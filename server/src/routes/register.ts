@@ -4,15 +4,15 @@
  */
 import { accountRoutes } from '../../../types/accounts'
 import type { Api, AppContext } from '../context'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { clientMeta, enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import type { MessageKey } from '../i18n/messages'
 import { isUniqueViolation } from '../db/errors'
 import { RULES } from '../security/rules'
 import { hashPassword } from '../security/passwords'
-import { checkNewUserName, findUserBy, insertUser, maskPhone, toUserInfo, type IdentifierKind } from '../domain/users'
-import { pickIdentifier, requirePassword } from './login-password'
+import { checkNewUserName, findUserBy, insertUser, maskPhone, toUserInfo, type IdentifierKind } from '../domain/account/users'
+import { pickIdentifier, requirePassword } from '../domain/account/users'
 
 const TAKEN: Record<IdentifierKind, MessageKey> = {
   user_name: 'register.userNameTaken',

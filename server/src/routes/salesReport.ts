@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto'
 import { SALES_REPORT_LIMITS, salesReportRoutes as r, type SalesReportRequest } from '../../../types/salesReport'
 import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { XLSX_MIME } from '../data/xlsx'
 import { salesWorkbook } from '../data/salesExport'
-import { daysBetween, isRealDay, salesReport } from '../domain/salesReport'
+import { daysBetween, isRealDay, salesReport } from '../domain/ops/salesReport'
 
 /** A real day each, the end not before the start, at most maxDays: else a 400 naming the field. */
 function checkRange ({ from, to }: SalesReportRequest): void {

@@ -3,12 +3,12 @@
  * by code, deleting the account, spending limits, the birth-date correction.
  */
 import type { FastifyRequest } from 'fastify'
-import { eraseMediaObjects } from '../domain/mediaStore'
+import { eraseMediaObjects } from '../domain/media/mediaStore'
 import { securityRoutes as r, type Reauth } from '../../../types/security'
 import type { UserRow } from '../db/schema'
 import type { Api, AppContext } from '../context'
-import { iso } from '../clock'
-import { ApiFailure, fail } from '../http/envelope'
+import { iso } from '../core/clock'
+import { ApiFailure, fail } from '../core/errors'
 import { enforceLimits } from '../http/request'
 import { defineRoute } from '../http/route'
 import { RULES } from '../security/rules'
@@ -16,12 +16,12 @@ import { hashPassword, verifyPassword } from '../security/passwords'
 import { CODE_TTL_MS } from '../security/codes'
 import { translate } from '../i18n/messages'
 import { isUniqueViolation } from '../db/errors'
-import { maskPhone, normaliseIdentifier } from '../domain/users'
-import { sendCode } from './login-codes'
-import { bindPurpose, reauthPurpose, type CodeChannel, type CodePurpose } from '../domain/codes'
+import { maskPhone, normaliseIdentifier } from '../domain/account/users'
+import { sendCode } from '../http/sendCode'
+import { bindPurpose, reauthPurpose, type CodeChannel, type CodePurpose } from '../domain/account/codes'
 import {
   checkDeletion, deleteAccount, endSessions, listCorrections, maskEmail, requestCorrection, reviewCorrection, securityOverview, setLimits
-} from '../domain/security'
+} from '../domain/account/security'
 
 export function securityRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.overview, async ({ userId, session }) => securityOverview(ctx.db, ctx.clock, userId, session.sessionId, ctx.sms !== null))

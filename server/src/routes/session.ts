@@ -3,7 +3,7 @@ import { accountRoutes as r } from '../../../types/accounts'
 import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
 import { bearerToken } from '../security/tokens'
-import { toUserInfo } from '../domain/users'
+import { toUserInfo } from '../domain/account/users'
 
 export function sessionRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.userInfo, async ({ session }) => toUserInfo(session.user))

@@ -3,7 +3,7 @@ import { accountRoutes as r, type LoginSettings, type ShopCapabilities } from '.
 import type { Api, AppContext } from '../context'
 import { features } from '../config'
 import { defineRoute } from '../http/route'
-import { webDomainsOf } from '../domain/webDomains'
+import { webDomainsOf } from '../domain/ops/webDomains'
 import { isDevOutbox } from '../providers/devOutbox'
 
 /** The optional features a shopper may see: each is on only when its provider is there. */

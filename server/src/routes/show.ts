@@ -7,15 +7,15 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { showRoutes as r } from '../../../types/show'
 import type { Api, AppContext } from '../context'
-import type { ActiveSession } from '../domain/sessions'
-import { ApiFailure, fail } from '../http/envelope'
+import type { ActiveSession } from '../domain/account/sessions'
+import { ApiFailure, fail } from '../core/errors'
 import { defineRoute } from '../http/route'
 import { translate, type Locale, type MessageKey } from '../i18n/messages'
-import { sendTemplatedMail } from '../domain/mail'
+import { sendTemplatedMail } from '../domain/community/mail'
 import {
   addComment, createPost, deletePost, listComments, listPosts, loadWords, moderate, moderationQueue, postDetail, report, saveWords, setLike,
   type ModerationNotice, type Viewer
-} from '../domain/show'
+} from '../domain/community/show'
 import { RULES } from '../security/rules'
 import type { RateRule } from '../security/rateLimiter'
 

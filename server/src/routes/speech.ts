@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 import { speechRoutes as r } from '../../../types/speech'
 import type { Api, AppContext } from '../context'
-import { iso } from '../clock'
+import { iso } from '../core/clock'
 import { enforceLimits } from '../http/request'
 import { configured, providerCall } from '../http/provider-call'
 import { defineRoute } from '../http/route'

@@ -3,41 +3,26 @@
  * drawn from words (kept like an upload), and the shopper's screenshot upload.
  */
 import { UPLOAD_FIELD } from '../../../types/limits'
-import { visionRoutes as r, type HelpersAvailable } from '../../../types/vision'
+import { visionRoutes as r } from '../../../types/vision'
 import type { Api, AppContext } from '../context'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import { enforceLimits } from '../http/request'
 import { configured, providerCall } from '../http/provider-call'
 import { defineRoute } from '../http/route'
 import { requireFetchable } from '../http/fetchable'
 import { spendAiBudget } from '../http/aiBudget'
+import { helperFeatures } from '../http/helperFeatures'
 import { readUploadedImage, storeImage, uploadScope } from '../http/upload'
 import { OcrUnreadableError } from '../providers/ocr'
 import { ProviderUnavailableError } from '../providers/errors'
 import { RULES } from '../security/rules'
-import { sniffImage, withinPixelLimit } from '../domain/images'
+import { sniffImage, withinPixelLimit } from '../domain/media/images'
 
 /** What the AI is asked about a picture, in the language of the answer. */
 export const PIC2WORD_QUERY = {
   zh: '请用简体中文描述这张图片的内容：画面里有什么、文字写了什么。只回答描述本身。',
   en: 'Describe what this picture shows in English: what is in it and what any text in it says. Answer with the description only.'
 } as const
-
-/** Which helper calls this server can answer (POST /api/helpers and the generic method helperFeatures). */
-export function helperFeatures (ctx: AppContext): HelpersAvailable {
-  return {
-    ai: ctx.ai !== null,
-    tts: ctx.tts !== null,
-    ocr: ctx.ocr !== null,
-    word2pic: ctx.imageGen !== null,
-    pdf: ctx.pdf !== null,
-    video: ctx.video !== null,
-    music: ctx.music !== null,
-    priceCompare: ctx.jdUnion !== null,
-    tickets: ctx.juhe.train !== null,
-    flights: ctx.juhe.flight !== null
-  }
-}
 
 export function visionRoutesOf (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.helpers, async () => helperFeatures(ctx))

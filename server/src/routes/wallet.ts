@@ -2,7 +2,7 @@
 import { shopRoutes as r } from '../../../types/shop'
 import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
-import { balanceOf, ledgerPage } from '../domain/wallet'
+import { balanceOf, ledgerPage } from '../domain/money/wallet'
 
 export function walletRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.walletBalance, async ({ userId }) => balanceOf(ctx.db, userId))

@@ -2,10 +2,10 @@
 import { withdrawRoutes as r } from '../../../types/withdraw'
 import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
-import { fail } from '../http/envelope'
+import { fail } from '../core/errors'
 import {
   approveWithdrawal, listWithdrawals, operatorQueue, rejectWithdrawal, requestWithdrawal, withdrawInfo
-} from '../domain/withdrawals'
+} from '../domain/money/withdrawals'
 
 export function withdrawalRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.withdrawInfo, async ({ userId }) => withdrawInfo(ctx, userId))

@@ -8,7 +8,7 @@
  */
 import { sql } from 'kysely'
 import type { Db } from '../db'
-import type { Clock } from '../clock'
+import type { Clock } from '../core/clock'
 
 export interface RateRule {
   /** A stable name: part of the stored key. */

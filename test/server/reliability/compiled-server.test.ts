@@ -17,7 +17,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { PDFDocument, rgb } from 'pdf-lib'
-import { DEMO_LOGINS } from '../../../server/src/db/seed'
+import { DEMO_LOGINS } from '../../../server/src/seed'
 import { testDialects } from '../support/db'
 import { call, newStore, ok, type Store } from '../support/server-process'
 // eslint-disable-next-line @typescript-eslint/no-require-imports

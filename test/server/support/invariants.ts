@@ -10,7 +10,7 @@
  * holding exactly the undecided withdrawals.
  */
 import type { Db } from '../../../server/src/db'
-import { checkLedger } from '../../../server/src/domain/ledger'
+import { checkLedger } from '../../../server/src/domain/money/ledger'
 
 export async function invariantViolations (db: Db): Promise<string[]> {
   const problems: string[] = []

@@ -2,9 +2,9 @@
 import type { FastifyInstance } from 'fastify'
 import { TOPUP_PRODUCT_ID } from '../../../types/shop'
 import type { Rarity } from '../../../types/shop'
-import { markGuardianRequested, recordGuardianConsent } from '../../../server/src/domain/age'
+import { markGuardianRequested, recordGuardianConsent } from '../../../server/src/domain/account/age'
 import type { Db } from '../../../server/src/db'
-import { createSeries, type SeriesInput } from '../../../server/src/domain/catalogue'
+import { createSeries, type SeriesInput } from '../../../server/src/domain/catalogue/catalogue'
 import { loginToken, makeUser, post, type TestClock } from './app'
 
 let seriesCounter = 0

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely'
 import { columnTypes, type Dialect } from '../dialect'
-import { indexSeries } from '../../domain/seriesSearch'
+import { writeSeriesSearchRows } from '../seriesSearchRows'
 
 /**
  * Finding a series (issue 27 item 2): search, filters and sorts answered from indexes.
@@ -64,7 +64,7 @@ export function seriesSearch (dialect: Dialect): Migration {
       await db.schema.createIndex('purchases_series_time_idx').on('purchases').columns(['series_id', 'created_at']).execute()
 
       const ids = await db.selectFrom('series').select('id').execute()
-      for (const { id } of ids) await indexSeries(db, Number(id))
+      for (const { id } of ids) await writeSeriesSearchRows(db, Number(id))
     },
     async down (db: Kysely<any>) {
       await db.schema.dropIndex('purchases_series_time_idx').execute()

@@ -1,6 +1,6 @@
 import type { Kysely, Migration } from 'kysely'
-import { indexSeries } from '../../domain/seriesSearch'
-import { searchKey } from '../../domain/searchText'
+import { writeSeriesSearchRows } from '../seriesSearchRows'
+import { searchKey } from '../searchText'
 import { hasIgnorables } from '../../security/textFold'
 
 /**
@@ -14,7 +14,7 @@ export function searchKeysIgnorables (): Migration {
     async up (db: Kysely<any>) {
       const series = await db.selectFrom('series').select(['id', 'name', 'name_en']).execute()
       for (const s of series) {
-        if (hasIgnorables(`${s.name}${s.name_en}`)) await indexSeries(db, Number(s.id))
+        if (hasIgnorables(`${s.name}${s.name_en}`)) await writeSeriesSearchRows(db, Number(s.id))
       }
       const tags = await db.selectFrom('theme_tags').select(['id', 'key', 'name_zh', 'name_en']).orderBy('id').execute()
       for (const t of tags) {
