@@ -1063,9 +1063,16 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
   const mutateQuery = (query: Array<[string, string]>, rng: Rng): Array<[string, string]> => {
     const out = query.slice()
     const roll = rng.int(4)
-    if (roll === 0 && out.length) out.splice(rng.int(out.length), 1)
-    else if (roll === 1 && out.length) { const i = rng.int(out.length); out[i] = [out[i][0], asQueryValue(rng.pick(HOSTILE))] } else if (roll === 2 && out.length) out.push([rng.pick(out)[0], asQueryValue(rng.pick(HOSTILE))])
-    else out.push([rng.pick(EXTRA_KEYS), asQueryValue(rng.pick(HOSTILE))])
+    if (roll === 0 && out.length) {
+      out.splice(rng.int(out.length), 1)
+    } else if (roll === 1 && out.length) {
+      const i = rng.int(out.length)
+      out[i] = [out[i][0], asQueryValue(rng.pick(HOSTILE))]
+    } else if (roll === 2 && out.length) {
+      out.push([rng.pick(out)[0], asQueryValue(rng.pick(HOSTILE))])
+    } else {
+      out.push([rng.pick(EXTRA_KEYS), asQueryValue(rng.pick(HOSTILE))])
+    }
     return out
   }
 
