@@ -9,7 +9,7 @@ import { keySuffixes, searchKey } from './searchText'
 
 type Db = Kysely<Database>
 // the migrations index with a schema-less Kysely
-type AnyDb = Kysely<any>
+type AnyDb = Kysely<any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Where a series stands in the index: below `draft` it is listed. */
 export const SHELF = { on_sale: 0, retired: 1, draft: 2 } as const
