@@ -22,7 +22,7 @@ import * as passwords from '../../server/src/security/passwords'
 import * as identities from '../../server/src/domain/account/identities'
 import * as wallet from '../../server/src/domain/money/wallet'
 import { ApiFailure } from '../../server/src/core/errors'
-import { deleteAccount } from '../../server/src/domain/account/security'
+import { deleteAccount } from '../../server/src/domain/account/accountDeletion'
 import { saveSettings } from '../../server/src/domain/ops/settings'
 import { hashToken } from '../../server/src/security/tokens'
 

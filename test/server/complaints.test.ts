@@ -14,7 +14,7 @@ import { invariantViolations } from './support/invariants'
 import { buy, currentCaseId, makeSeries, makeShopper, newKey, topUp, type Shopper } from './support/shop'
 import * as feishuFake from '../support/providers/feishu'
 import * as wecomFake from '../support/providers/wecom'
-import { deleteAccount } from '../../server/src/domain/account/security'
+import { deleteAccount } from '../../server/src/domain/account/accountDeletion'
 import { excerpt, maskFreeText } from '../../server/src/domain/ops/alerts'
 
 const MAILBOX = 'support@shop.example.test'

@@ -10,7 +10,8 @@ import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from 
 import { startSms, startSmtp, type FakeSms, type FakeSmtp } from './support/fakes'
 import { buy, currentCaseId, makeSeries, makeShopper, newKey, topUp } from './support/shop'
 import { invariantViolations } from './support/invariants'
-import { maskIp, deviceOf, shopMonthStart } from '../../server/src/domain/account/security'
+import { maskIp, deviceOf } from '../../server/src/domain/account/security'
+import { shopMonthStart } from '../../server/src/domain/account/spendingCaps'
 import { postTransaction } from '../../server/src/domain/money/ledger'
 
 const HOUR = 60 * 60 * 1000

@@ -13,7 +13,7 @@ import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from 
 import { testDialects } from './support/db'
 import { invariantViolations } from './support/invariants'
 import { buy, currentCaseId, makeSeries, makeShopper, topUp, type Shopper } from './support/shop'
-import { deleteAccount } from '../../server/src/domain/account/security'
+import { deleteAccount } from '../../server/src/domain/account/accountDeletion'
 import { blockedWord } from '../../server/src/domain/community/show'
 import { dropIgnorables, foldForMatching } from '../../server/src/security/textFold'
 

@@ -15,7 +15,7 @@ import { startSmtp, type FakeSmtp } from './support/fakes'
 import { invariantViolations } from './support/invariants'
 import { buy, currentCaseId, makeSeries, makeShopper, newKey, topUp, type Shopper } from './support/shop'
 import { makePng, multipartBody } from '../support/png'
-import { deleteAccount } from '../../server/src/domain/account/security'
+import { deleteAccount } from '../../server/src/domain/account/accountDeletion'
 import { blockedWord } from '../../server/src/domain/community/show'
 
 test('the word list matches after NFKC and case folding', () => {

@@ -19,9 +19,9 @@ import { isUniqueViolation } from '../db/errors'
 import { maskPhone, normaliseIdentifier } from '../domain/account/users'
 import { sendCode } from '../http/sendCode'
 import { bindPurpose, reauthPurpose, type CodeChannel, type CodePurpose } from '../domain/account/codes'
-import {
-  checkDeletion, deleteAccount, endSessions, listCorrections, maskEmail, requestCorrection, reviewCorrection, securityOverview, setLimits
-} from '../domain/account/security'
+import { endSessions, listCorrections, maskEmail, requestCorrection, reviewCorrection, securityOverview } from '../domain/account/security'
+import { setLimits } from '../domain/account/spendingCaps'
+import { checkDeletion, deleteAccount } from '../domain/account/accountDeletion'
 
 export function securityRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.overview, async ({ userId, session }) => securityOverview(ctx.db, ctx.clock, userId, session.sessionId, ctx.sms !== null))

@@ -32,7 +32,7 @@ import { postTransaction } from '../money/ledger'
 import { yuan } from '../../core/money'
 import { settingsOf } from '../ops/settings'
 import { addToWallet, balanceOf, lockBalance, takeFromWallet } from '../money/wallet'
-import { checkSpending } from '../account/security'
+import { checkSpending } from '../account/spendingCaps'
 import { openPoint, pointView } from './pickup'
 
 type Db = Kysely<Database>

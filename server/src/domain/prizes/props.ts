@@ -29,7 +29,7 @@ import { yuan } from '../../core/money'
 import { settingsOf } from '../ops/settings'
 import { ageRecord, purchaseGate } from '../account/age'
 import { balanceOf, lockBalance, takeFromWallet } from '../money/wallet'
-import { checkSpending } from '../account/security'
+import { checkSpending } from '../account/spendingCaps'
 
 type Db = Kysely<Database>
 export interface PropDeps { db: Db; dialect: Dialect; clock: Clock }

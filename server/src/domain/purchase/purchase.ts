@@ -34,7 +34,7 @@ import { idempotent } from '../money/idempotency'
 import { grantCards, XRAY_CARDS_PER_WHOLE_CASE } from '../prizes/propCards'
 import { postTransaction } from '../money/ledger'
 import { balanceOf, lockBalance, takeFromWallet } from '../money/wallet'
-import { checkSpendingCaps } from '../account/security'
+import { checkSpendingCaps } from '../account/spendingCaps'
 import { purchaseOnPostgres } from './purchaseOnPostgres'
 import { checkSlotList, purchaseRefusal, type PurchaseDeps } from './purchaseRules'
 

@@ -26,7 +26,7 @@
 import { eventsOf } from '../../db/events'
 import { CompiledQuery } from 'kysely'
 import type { PurchaseRequest, PurchaseResult } from '../../../../types/shop'
-import { SPENDING_KINDS, shopMonthStart, spendingCapRefusal } from '../account/security'
+import { SPENDING_KINDS, shopMonthStart, spendingCapRefusal } from '../account/spendingCaps'
 import { ADULT_AGE, MIN_PURCHASE_AGE, MINOR_DAILY_CAP_CENTS, ageRefusal } from '../account/age'
 import { createCase } from '../catalogue/cases'
 import { shopDay, shopDayStart } from '../../core/days'
