@@ -12,10 +12,9 @@ import { ApiFailure, fail } from '../core/errors'
 import { defineRoute } from '../http/route'
 import { translate, type Locale, type MessageKey } from '../i18n/messages'
 import { sendTemplatedMail } from '../domain/community/mail'
-import {
-  addComment, createPost, deletePost, listComments, listPosts, loadWords, moderate, moderationQueue, postDetail, report, saveWords, setLike,
-  type ModerationNotice, type Viewer
-} from '../domain/community/show'
+import { listPosts, loadWords, postDetail, saveWords, type Viewer } from '../domain/community/show'
+import { addComment, createPost, deletePost, listComments, setLike } from '../domain/community/showPosting'
+import { moderate, moderationQueue, report, type ModerationNotice } from '../domain/community/showModeration'
 import { RULES } from '../security/rules'
 import type { RateRule } from '../security/rateLimiter'
 
