@@ -14,7 +14,7 @@ import { RULES } from '../security/rules'
 import { NotificationRejected } from '../providers/wechatpay'
 import { cancelOrder, createOrder, isWeChatChannel, issueOrderNo, orderView, ownOrder, payMethods, settleOrder } from '../domain/money/orders'
 import { paymentParams, refreshFromWeChat, settleFromWeChat, wechatPayCall } from '../domain/money/payments'
-import { applyRefundState } from '../domain/money/withdrawals'
+import { applyRefundState } from '../domain/money/withdrawalRefunds'
 
 /** 409: the order's status does not allow paying it (it was canceled). */
 const notPayable = (status: string) => new ApiFailure(409, 'order.notPayable', { status }, { status })

@@ -3,9 +3,8 @@ import { withdrawRoutes as r } from '../../../types/withdraw'
 import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
 import { fail } from '../core/errors'
-import {
-  approveWithdrawal, listWithdrawals, operatorQueue, rejectWithdrawal, requestWithdrawal, withdrawInfo
-} from '../domain/money/withdrawals'
+import { listWithdrawals, requestWithdrawal, withdrawInfo } from '../domain/money/withdrawals'
+import { approveWithdrawal, operatorQueue, rejectWithdrawal } from '../domain/money/withdrawalDecisions'
 
 export function withdrawalRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.withdrawInfo, async ({ userId }) => withdrawInfo(ctx, userId))
