@@ -1,0 +1,119 @@
+/** Row types of the catalogue: series, designs, cases and their slots, leases, daily counters, search (see ../schema.ts). */
+import type { ColumnType, Generated } from 'kysely'
+import type { Timestamp } from './columns'
+
+export type SeriesStatus = 'draft' | 'on_sale' | 'retired'
+export interface SeriesTable {
+  id: Generated<number>
+  /** The Chinese title (what the table API shows as name); name_en the English one. */
+  name: string
+  name_en: ColumnType<string, string | undefined, string>
+  description: string
+  description_en: ColumnType<string, string | undefined, string>
+  rules: ColumnType<string, string | undefined, string>
+  rules_en: ColumnType<string, string | undefined, string>
+  /** Bumped by every change of the series or its designs. */
+  version: ColumnType<number, number | undefined, number>
+  cover: string | null
+  price_cents: number
+  case_size: number
+  /** Chance (parts per million) that a new case carries the hidden design. */
+  hidden_ppm: number
+  status: SeriesStatus
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export type Rarity = 'regular' | 'rare' | 'hidden'
+export interface DesignsTable {
+  id: Generated<number>
+  series_id: number
+  name: string
+  name_en: ColumnType<string, string | undefined, string>
+  rarity: Rarity
+  image: string | null
+  /** The picture described (accessible name); '' until written. */
+  alt: ColumnType<string, string | undefined, string>
+  alt_en: ColumnType<string, string | undefined, string>
+  reference_value_cents: number
+  recycle_value_cents: number
+  sort: number
+  created_at: Timestamp
+}
+
+export type CaseStatus = 'on_sale' | 'sold_out' | 'retired'
+/** One physical carton: the arrangement and salt stay secret until it is revealed. */
+export interface CasesTable {
+  id: Generated<number>
+  series_id: number
+  size: number
+  commit_hash: string
+  arrangement: string
+  salt: string
+  status: CaseStatus
+  sold_count: ColumnType<number, number | undefined, number>
+  created_at: Timestamp
+  revealed_at: Timestamp | null
+}
+
+/** The design of every slot (secret until the case is revealed) and who bought it. */
+export interface CaseSlotsTable {
+  case_id: number
+  slot: number
+  design_id: number
+  sold_to: number | null
+  sold_at: Timestamp | null
+}
+
+/** The case a user last switched to, per series. */
+export interface CaseChoicesTable {
+  user_id: number
+  series_id: number
+  case_id: number
+  updated_at: Timestamp
+}
+
+/** Who is being shown a case, until when (domain/cases.ts spreads shoppers across cases by it). */
+export interface CaseLeasesTable {
+  case_id: number
+  user_id: number
+  until: Timestamp
+}
+
+/** Per-user daily allowances (case switches ...); day is the China calendar day YYYY-MM-DD. */
+export interface DailyCountersTable {
+  user_id: number
+  name: string
+  day: string
+  count: number
+}
+
+/** What a series is found by (migration 0027, domain/seriesSearch.ts). */
+export interface SeriesSearchTable {
+  series_id: number
+  /** 0 on sale, 1 retired, 2 draft. */
+  shelf: number
+  price_cents: number
+  has_rare: number
+  has_hidden: number
+  /** Boxes sold in the last 7 days, as of the last refresh. */
+  sold_7d: ColumnType<number, number | undefined, number>
+}
+/** Every suffix of the folded names of a series (domain/searchText.ts). */
+export interface SeriesSearchTermsTable {
+  suffix: string
+  series_id: number
+}
+export interface ThemeTagsTable {
+  id: Generated<number>
+  /** The folded name (zh, else en): one tag per name. */
+  key: string
+  name_zh: string
+  name_en: string
+  created_at: Timestamp
+}
+export interface SeriesThemeTagsTable {
+  tag_id: number
+  series_id: number
+  sort: ColumnType<number, number | undefined, number>
+}

@@ -1,0 +1,67 @@
+/** Row types of operations: the audit log, shop settings, launch events and reminders, AI usage (see ../schema.ts). */
+import type { Generated } from 'kysely'
+import type { Timestamp } from './columns'
+
+export interface AuditLogTable {
+  id: Generated<number>
+  actor_id: number | null
+  action: string
+  entity: string
+  entity_id: number | null
+  /** JSON: what changed (before / after). */
+  detail: string
+  created_at: Timestamp
+}
+
+/** An operator setting (JSON value), e.g. the shipping rule or the withdrawal limits. */
+export interface ShopSettingsTable {
+  key: string
+  value: string
+  updated_by: number | null
+  updated_at: Timestamp
+}
+
+/** A launch event (migration 0024, types/events.ts). */
+export interface LaunchEventsTable {
+  id: Generated<number>
+  series_id: number
+  title: string
+  title_en: string
+  city: string
+  venue: string
+  address: string
+  latitude: number
+  longitude: number
+  starts_at: Timestamp
+  ends_at: Timestamp
+  status: 'announced' | 'cancelled'
+  updated_by: number | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+/** A shopper's reminder of a launch event (migration 0024). */
+export interface EventRemindersTable {
+  id: Generated<number>
+  event_id: number
+  user_id: number
+  channel: 'wechat' | 'mail'
+  /** The openid (wechat) or the e-mail address (mail). */
+  target: string
+  lang: 'zh' | 'en'
+  remind_at: Timestamp
+  status: 'waiting' | 'sending' | 'sent' | 'failed' | 'cancelled'
+  attempts: number
+  claimed_at: Timestamp | null
+  sent_at: Timestamp | null
+  last_error: string | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+/** Calls of the day that reached a paid AI provider, per subject ('shop' or 'user:<id>'): migration 0034. */
+export interface AiUsageTable {
+  subject: string
+  day: string
+  used: number
+}
