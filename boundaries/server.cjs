@@ -9,6 +9,8 @@ const UPPER = `${S}(http|routes|data|ops|context\\.ts|app\\.ts|main\\.ts|seed\\.
 module.exports = {
   roots: ['server/src'],
   tsConfig: 'server/tsconfig.json',
+  // the packages stay out of the graph, but for the web framework's, which domain-not-fastify names
+  exclude: '(^|/)node_modules/(?!(fastify|@fastify/[^/]+)/)',
   forbidden: [
     {
       name: 'no-circles',
@@ -23,6 +25,13 @@ module.exports = {
       severity: 'error',
       from: { path: DOMAIN },
       to: { path: UPPER }
+    },
+    {
+      name: 'domain-not-fastify',
+      comment: 'The domain never imports the web framework (fastify, @fastify/*): what it needs of it, such as a logger, it names in core/.',
+      severity: 'error',
+      from: { path: DOMAIN },
+      to: { path: '^(node_modules/)?(fastify|@fastify/)' }
     },
     {
       name: 'routes-not-routes',

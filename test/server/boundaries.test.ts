@@ -31,6 +31,8 @@ const planted: Record<string, string> = {
   'server/src/db/rows.ts': "import { wallet } from '../domain/money/wallet'\nexport const row = wallet\n",
   // domain-not-web: the domain reaches the context
   'server/src/domain/money/wallet.ts': "import { context } from '../../context'\nexport const wallet = context\n",
+  // domain-not-fastify: the domain names Fastify's logger
+  'server/src/domain/money/payments.ts': "import type { FastifyBaseLogger } from 'fastify'\nexport type Log = FastifyBaseLogger\n",
   // no-circles: two domain files import each other
   'server/src/domain/money/ledger.ts': "import { order } from './orders'\nexport const ledger = () => order\n",
   'server/src/domain/money/orders.ts': "import { ledger } from './ledger'\nexport const order = () => ledger\n",
@@ -40,7 +42,7 @@ const planted: Record<string, string> = {
   'src/pages/index.ts': 'export const page = 1\n'
 }
 
-const RULES = ['no-circles', 'domain-not-web', 'routes-not-routes', 'core-is-a-leaf', 'config-is-a-leaf', 'base-not-above', 'core-config-not-above', 'server-not-app']
+const RULES = ['no-circles', 'domain-not-web', 'domain-not-fastify', 'routes-not-routes', 'core-is-a-leaf', 'config-is-a-leaf', 'base-not-above', 'core-config-not-above', 'server-not-app']
 
 describe('server import rules', () => {
   let root: string
@@ -58,6 +60,7 @@ describe('server import rules', () => {
     const pairs = (rule: string) => found.filter(v => v.rule === rule).map(v => `${v.from} -> ${v.to}`)
     expect(pairs('no-circles')).toEqual(expect.arrayContaining([expect.stringMatching(/^server\/src\/domain\/money\/(ledger|orders)\.ts -> /)]))
     expect(pairs('domain-not-web')).toEqual(['server/src/domain/money/wallet.ts -> server/src/context.ts'])
+    expect(pairs('domain-not-fastify')).toEqual(['server/src/domain/money/payments.ts -> fastify'])
     expect(pairs('routes-not-routes')).toEqual(['server/src/routes/wallet.ts -> server/src/routes/orders.ts'])
     expect(pairs('core-is-a-leaf')).toEqual(['server/src/core/errors.ts -> server/src/db/rows.ts'])
     expect(pairs('config-is-a-leaf')).toEqual(['server/src/config/index.ts -> server/src/providers/sms.ts'])

@@ -8,7 +8,7 @@
  * mid-send is given up after EVENT_LIMITS.staleSendingMs (failed, "interrupted"), never sent again,
  * since it cannot be known whether it went.
  */
-import type { FastifyBaseLogger } from 'fastify'
+import type { Logger } from '../../core/logger'
 import type { Kysely, Selectable } from 'kysely'
 import { cityOf } from '../../../../types/cities'
 import { EVENT_LIMITS } from '../../../../types/limits'
@@ -367,7 +367,7 @@ export async function deliverDueReminders (s: ReminderSenders, batch = 50): Prom
 }
 
 /** The sweep, every EVENT_REMINDER_SWEEP_MS; answers its stop. */
-export function startEventReminders (ctx: EventsContext, log: FastifyBaseLogger): () => void {
+export function startEventReminders (ctx: EventsContext, log: Logger): () => void {
   let running = false
   const senders: ReminderSenders = { db: ctx.db, clock: ctx.clock, mailer: ctx.mailer, wechat: ctx.wechat, events: ctx.config.events }
   const timer = setInterval(() => {

@@ -8,7 +8,7 @@
  * outage of the store fails the task (engine) rather than leaving it running.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import type { FastifyBaseLogger } from 'fastify'
+import type { Logger } from '../../core/logger'
 import { TASK_LIMITS } from '../../../../types/limits'
 import type { PdfPage } from '../../../../types/tasks'
 import type { Clock } from '../../core/clock'
@@ -45,7 +45,7 @@ export class PdfTaskRunner {
   private readonly reserved = new Map<number, number>()
   private closed = false
 
-  constructor (private readonly db: Db, private readonly clock: Clock, private readonly engine: PdfEngine | null, private readonly log: FastifyBaseLogger, private readonly media: MediaStore) {}
+  constructor (private readonly db: Db, private readonly clock: Clock, private readonly engine: PdfEngine | null, private readonly log: Logger, private readonly media: MediaStore) {}
 
   /** Tasks waiting or being drawn in this server. */
   get load (): number {

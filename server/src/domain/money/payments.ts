@@ -3,7 +3,7 @@
  * (JSAPI in the mini-program, H5 in browsers). A WeChat payment is settled from its verified
  * notification, or from an order query when the shopper asks for the order's state.
  */
-import type { FastifyBaseLogger } from 'fastify'
+import type { Logger } from '../../core/logger'
 import type { PaymentParams } from '../../../../types/shop'
 import type { Db } from '../../db'
 import type { Clock } from '../../core/clock'
@@ -91,7 +91,7 @@ export async function paymentParams (ctx: PaymentsContext, order: OrderRow, clie
 export type WeChatSettleOutcome = { ok: true; settled: boolean } | { ok: false; status: number; reason: string }
 
 /** Settles an order from a verified WeChat transaction after checking it matches the order. */
-export async function settleFromWeChat (ctx: PaymentsContext, tx: WeChatTransaction, log: FastifyBaseLogger): Promise<WeChatSettleOutcome> {
+export async function settleFromWeChat (ctx: PaymentsContext, tx: WeChatTransaction, log: Logger): Promise<WeChatSettleOutcome> {
   const client = ctx.wechatPay
   if (!client) return { ok: false, status: 404, reason: 'WeChat Pay is not configured' }
   const order = await ctx.db.selectFrom('orders').selectAll().where('op_id', '=', String(tx.out_trade_no)).executeTakeFirst()
@@ -112,7 +112,7 @@ export async function settleFromWeChat (ctx: PaymentsContext, tx: WeChatTransact
 }
 
 /** Asks WeChat Pay about a created order that went to WeChat (the notification may be late or lost). */
-export async function refreshFromWeChat (ctx: PaymentsContext, order: OrderRow, log: FastifyBaseLogger): Promise<void> {
+export async function refreshFromWeChat (ctx: PaymentsContext, order: OrderRow, log: Logger): Promise<void> {
   if (!ctx.wechatPay || order.status !== 'created' || !isWeChatChannel(order.channel) || order.prepay_at === null) return
   try {
     const tx = await ctx.wechatPay.queryByOutTradeNo(order.op_id)

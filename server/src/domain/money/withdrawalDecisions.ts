@@ -1,6 +1,6 @@
 /** Withdrawals, the operator's side (withdrawals.ts): the queue, rejecting and approving. */
 import { sql, type Kysely } from 'kysely'
-import type { FastifyBaseLogger } from 'fastify'
+import type { Logger } from '../../core/logger'
 import type { OperatorWithdrawalView, OperatorWithdrawListRequest, WithdrawalStatus, WithdrawalStatusData } from '../../../../types/withdraw'
 import type { PageResult } from '../../../../types/schema'
 import type { Database } from '../../db/schema'
@@ -84,7 +84,7 @@ export async function rejectWithdrawal (deps: WithdrawDeps, operatorId: number, 
   return operatorView(db, id)
 }
 
-export async function approveWithdrawal (deps: WithdrawDeps, operatorId: number, id: number, log: FastifyBaseLogger): Promise<OperatorWithdrawalView> {
+export async function approveWithdrawal (deps: WithdrawDeps, operatorId: number, id: number, log: Logger): Promise<OperatorWithdrawalView> {
   const { db, clock } = deps
   const current = await db.selectFrom('withdrawals').selectAll().where('id', '=', id).executeTakeFirst()
   if (!current) throw fail.notFound('withdraw.notFound')

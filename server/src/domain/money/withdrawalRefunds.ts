@@ -1,6 +1,6 @@
 /** Withdrawals, the refunds (withdrawals.ts): sending them to WeChat Pay, their states, settling them. */
 import { sql, type Kysely } from 'kysely'
-import type { FastifyBaseLogger } from 'fastify'
+import type { Logger } from '../../core/logger'
 import type { Database, RefundStatusRow } from '../../db/schema'
 import { forUpdate } from '../../db/lock'
 import { iso, type Clock } from '../../core/clock'
@@ -31,7 +31,7 @@ export async function finishIfDone (trx: Db, clock: Clock, id: number): Promise<
 }
 
 /** Sends the approved withdrawal's unsent WeChat Pay refunds, and asks about those under way. */
-export async function driveRefunds (deps: WithdrawDeps, id: number, log: FastifyBaseLogger): Promise<void> {
+export async function driveRefunds (deps: WithdrawDeps, id: number, log: Logger): Promise<void> {
   const client = deps.wechatPay
   if (!client) return
   const refunds = await deps.db.selectFrom('withdrawal_refunds').innerJoin('orders', 'orders.op_id', 'withdrawal_refunds.op_id')
@@ -64,7 +64,7 @@ export async function driveRefunds (deps: WithdrawDeps, id: number, log: Fastify
 export type RefundOutcome = { ok: true; settled: boolean } | { ok: false; status: number; reason: string }
 
 /** Applies a refund's state as WeChat Pay reports it (answer, query or verified notification). */
-export async function applyRefundState (deps: WithdrawDeps, refund: WeChatRefund, log: FastifyBaseLogger): Promise<RefundOutcome> {
+export async function applyRefundState (deps: WithdrawDeps, refund: WeChatRefund, log: Logger): Promise<RefundOutcome> {
   const row = await deps.db.selectFrom('withdrawal_refunds').selectAll().where('out_refund_no', '=', refund.out_refund_no).executeTakeFirst()
   if (!row || !isWeChat(row.channel)) {
     log.warn({ outRefundNo: refund.out_refund_no }, 'WeChat Pay: a refund this shop does not know')

@@ -19,7 +19,7 @@
  *    robot refuse (and so drop) an alert: what exceeds the pace waits its turn, and a queue longer than
  *    ROBOT_QUEUE_MAX is folded into one "N more alerts" line.
  */
-import type { FastifyBaseLogger } from 'fastify'
+import type { Logger } from '../../core/logger'
 import type { Shipment } from '../../../../types/afterDraw'
 import type { WithdrawalView } from '../../../../types/withdraw'
 import { ROBOT_TEXT_MAX } from '../../../../types/limits'
@@ -188,7 +188,7 @@ export class Alerts {
     private readonly mailer: Mailer | null,
     readonly mailboxes: string[],
     private readonly locale: Locale,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Logger,
     private readonly clock: Clock = Date.now
   ) {
     this.lines = robots.map(robot => new RobotLine(robot, ROBOT_PACE[robot.name],

@@ -4,7 +4,7 @@
  * is forgotten after GUARDIAN_PENDING_KEEP_MS; the bucket copies of deleted accounts' photos that could
  * not be deleted at once are deleted; AI usage counts of days long gone are deleted.
  */
-import type { FastifyBaseLogger } from 'fastify'
+import type { Logger } from '../../core/logger'
 import type { Db } from '../../db'
 import type { Clock } from '../../core/clock'
 import type { RateLimiter } from '../../security/rateLimiter'
@@ -38,7 +38,7 @@ export async function runMaintenance (ctx: MaintenanceContext): Promise<void> {
   await purgeAiUsage(ctx.db, ctx.clock())
 }
 
-export function startMaintenance (ctx: MaintenanceContext, log: FastifyBaseLogger, intervalMs = MAINTENANCE_INTERVAL_MS): () => void {
+export function startMaintenance (ctx: MaintenanceContext, log: Logger, intervalMs = MAINTENANCE_INTERVAL_MS): () => void {
   let running = false
   const timer = setInterval(() => {
     if (running) return
