@@ -36,7 +36,8 @@ function whatTheServerLogs () {
   const actions = new Set<string>()
   const entities = new Set<string>()
   const fields = new Set<string>()
-  for (const file of fs.readdirSync(DOMAIN).filter(f => f.endsWith('.ts'))) {
+  // the domain's subject folders (domain/<subject>/*.ts) and any file left at its top
+  for (const file of (fs.readdirSync(DOMAIN, { recursive: true }) as string[]).filter(f => f.endsWith('.ts'))) {
     const text = fs.readFileSync(path.join(DOMAIN, file), 'utf8')
     for (let at = text.indexOf('writeAudit(trx'); at >= 0; at = text.indexOf('writeAudit(trx', at + 1)) {
       const call = callAt(text, at)
@@ -49,7 +50,7 @@ function whatTheServerLogs () {
       const entity = (/entity:([^,\n]*)/.exec(call)?.[1] ?? '').replace(/===\s*'[^']*'/g, '')
       for (const m of entity.matchAll(/'([a-z_]+)'/g)) entities.add(m[1])
     }
-    for (const fn of VIEWS[file] ?? []) {
+    for (const fn of VIEWS[path.basename(file)] ?? []) {
       const start = text.indexOf(`function ${fn}`)
       const body = text.slice(start, text.indexOf('\n}\n', start))
       for (const m of body.matchAll(/^\s+([A-Za-z_]+):/gm)) fields.add(m[1])
