@@ -2,8 +2,9 @@
 /**
  * `npm test`: everything CI runs. The steps run side by side as far as the processors allow: a step
  * starts once the steps it needs have passed and there are processors for it (TEST_CPUS, by default
- * the machine's count plus two, as the test steps wait on browsers, databases and timers part of the
- * time). Each step's output is kept and shown whole when it ends, with its wall and CPU time. The
+ * the machine's count plus one: the steps wait on browsers, databases and timers part of the time, but
+ * the server tests and the e2e side by side on two cores pushed the server suites' 30 s hooks to the
+ * edge, so the two long steps never overlap by default). Each step's output is kept and shown whole when it ends, with its wall and CPU time. The
  * first failure stops the others and fails the run.
  * Set SKIP_BUILD=1 to reuse existing dist/ builds when iterating locally.
  * TEST_CPUS=1 runs the steps one by one, in the order listed. TEST_STEPS=typecheck,unit runs only the
@@ -52,7 +53,7 @@ function npm () {
   return process.platform === 'win32' ? 'npm.cmd' : 'npm'
 }
 
-const cpusAvailable = Math.max(1, Number(process.env.TEST_CPUS) || (os.availableParallelism?.() ?? os.cpus().length) + 2)
+const cpusAvailable = Math.max(1, Number(process.env.TEST_CPUS) || (os.availableParallelism?.() ?? os.cpus().length) + 1)
 const names = new Set(steps.map(s => s.name))
 const t0 = Date.now()
 const results = []
