@@ -42,7 +42,8 @@ const steps = [
   scripts['check:boundaries'] && { name: 'import boundaries (dependency-cruiser)', cmd: npm(), args: ['run', '--silent', 'check:boundaries'] },
   { name: 'weapp package sizes', cmd: process.execPath, args: ['scripts/check-weapp-size.js'], needs: ['build weapp'] },
   { name: 'weapp configuration and WeChat\'s code-quality check (miniprogram-ci)', cmd: process.execPath, args: ['scripts/check-weapp-wechat.js'], needs: ['build weapp'] },
-  { name: 'weapp (miniprogram-simulate)', cmd: bin('jest'), args: ['-c', 'jest.weapp.config.js', '--ci'], needs: ['build weapp'] },
+  // counted as two: its pages wait on timers, and beside the e2e on two cores a page loaded late (contact, ship-location)
+  { name: 'weapp (miniprogram-simulate)', cmd: bin('jest'), args: ['-c', 'jest.weapp.config.js', '--ci'], needs: ['build weapp'], cpus: 2 },
   { name: "bundles carry no schema code and no Preact (H5: no style-loader, MobX in its own chunk, Taro's styles before the app's)", cmd: process.execPath, args: ['scripts/check-bundles.js', 'h5', 'weapp'], needs: ['build h5', 'build weapp'] }
 ].filter(Boolean).filter(s => {
   const only = (process.env.TEST_STEPS ?? '').split(',').map(w => w.trim()).filter(Boolean)
