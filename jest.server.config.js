@@ -9,6 +9,8 @@ module.exports = {
   // typebox 1.x and cookie 2.x (light-my-request) ship ES modules only: let babel turn them into CommonJS for Jest
   transformIgnorePatterns: ['/node_modules/(?!(typebox|@fastify/type-provider-typebox|cookie)/)'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
+  // --shard=i/n gives shards of about equal length (npm test runs the server tests as shards)
+  testSequencer: '<rootDir>/test/support/balanced-sequencer.js',
   globalSetup: '<rootDir>/test/server/pg.js',
   globalTeardown: '<rootDir>/test/server/pg-teardown.js',
   // two suites at a time (CI has 2 cores): each suite makes its own database (support/db.ts), temp

@@ -34,7 +34,10 @@ const steps = [
   // the production mini-program, with the https API address the simulator's WeChat lists (test/weapp/origin.js)
   !skipBuild && { name: 'build weapp', cmd: bin('taro'), args: ['build', '--type', 'weapp'], env: { ...prod, TARO_APP_API_BASE: WEAPP_TEST_API_BASE }, cpus: 2 },
   { name: 'h5 end to end (Chromium)', cmd: process.execPath, args: ['test/e2e/run.js'], needs: ['build h5'], cpus: 2 },
-  has('jest.server.config.js') && { name: 'server tests (SQLite and PostgreSQL)', cmd: bin('jest'), args: ['-c', 'jest.server.config.js', '--ci'], cpus: 2 },
+  // the server tests in SERVER_SHARDS shards of about equal length (test/support/balanced-sequencer.js),
+  // each one Jest process running its files one by one: steps of one processor that fill what the
+  // builds and the e2e leave free, where one Jest of two workers beside the e2e overloaded the machine
+  ...(has('jest.server.config.js') ? serverShards() : []),
   { name: 'typecheck (app)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.json'] },
   has('server/tsconfig.json') && { name: 'typecheck (server)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'server/tsconfig.json'] },
   { name: 'unit and component tests', cmd: bin('jest'), args: ['-c', 'jest.config.js', '--ci', '--maxWorkers=1'] },
@@ -49,6 +52,16 @@ const steps = [
   const only = (process.env.TEST_STEPS ?? '').split(',').map(w => w.trim()).filter(Boolean)
   return !only.length || only.some(w => s.name.includes(w))
 })
+
+/** The server tests as shards (SERVER_SHARDS, 3 by default). */
+function serverShards () {
+  const n = Math.max(1, Number(process.env.SERVER_SHARDS) || 3)
+  return Array.from({ length: n }, (_, i) => ({
+    name: `server tests ${i + 1}/${n} (SQLite and PostgreSQL)`,
+    cmd: bin('jest'),
+    args: ['-c', 'jest.server.config.js', '--ci', `--shard=${i + 1}/${n}`, '--maxWorkers=1']
+  }))
+}
 
 function npm () {
   return process.platform === 'win32' ? 'npm.cmd' : 'npm'
