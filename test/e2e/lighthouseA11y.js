@@ -6,7 +6,19 @@
  */
 const puppeteer = require('puppeteer-core')
 
-async function lighthouseA11y (port, pageUrl) {
+/**
+ * One Lighthouse run at a time in this process: Lighthouse keeps its timings in the process's global
+ * performance marks, and two runs at once (the routes in zh and en on two shops) tore each other's
+ * marks down ("performance mark has not been set"). The queue holds the other run's turn.
+ */
+let turn = Promise.resolve()
+function lighthouseA11y (port, pageUrl) {
+  const mine = turn.then(() => snapshotA11y(port, pageUrl))
+  turn = mine.catch(() => undefined)
+  return mine
+}
+
+async function snapshotA11y (port, pageUrl) {
   const { snapshot } = await import('lighthouse')
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${port}`, defaultViewport: null })
   try {
