@@ -2,10 +2,13 @@
 /**
  * `npm test`: everything CI runs. The steps run side by side as far as the processors allow: a step
  * starts once the steps it needs have passed and there are processors for it (TEST_CPUS, by default
- * the machine's count plus one: the steps wait on browsers, databases and timers part of the time, but
- * the server tests and the e2e side by side on two cores pushed the server suites' 30 s hooks to the
- * edge, so the two long steps never overlap by default). Each step's output is kept and shown whole when it ends, with its wall and CPU time. The
- * first failure stops the others and fails the run.
+ * the machine's count plus one, as the steps wait on browsers, databases and timers part of the time).
+ * A step counts the processors it keeps busy: 2 for a build, 1 for the others, the e2e, the simulator
+ * and a server shard included, and 2 for the server tests' one Jest of two workers, so that on two
+ * cores the e2e runs beside the server tests. (That pair kept the machine at a load of 12 to 15 while
+ * the e2e launched a Chromium per phone; sharing one, the e2e uses about half a processor.) Each step's output is kept
+ * and shown whole when it ends, with its wall and CPU time. The first failure stops the others and
+ * fails the run.
  * Set SKIP_BUILD=1 to reuse existing dist/ builds when iterating locally.
  * TEST_CPUS=1 runs the steps one by one, in the order listed. TEST_STEPS=typecheck,unit runs only the
  * steps whose names contain one of the words.
@@ -33,10 +36,11 @@ const steps = [
   !skipBuild && { name: 'build h5', cmd: bin('taro'), args: ['build', '--type', 'h5'], env: prod, cpus: 2 },
   // the production mini-program, with the https API address the simulator's WeChat lists (test/weapp/origin.js)
   !skipBuild && { name: 'build weapp', cmd: bin('taro'), args: ['build', '--type', 'weapp'], env: { ...prod, TARO_APP_API_BASE: WEAPP_TEST_API_BASE }, cpus: 2 },
-  { name: 'h5 end to end (Chromium)', cmd: process.execPath, args: ['test/e2e/run.js'], needs: ['build h5'], cpus: 2 },
-  // the server tests in SERVER_SHARDS shards of about equal length (test/support/balanced-sequencer.js),
-  // each one Jest process running its files one by one: steps of one processor that fill what the
-  // builds and the e2e leave free, where one Jest of two workers beside the e2e overloaded the machine
+  // one processor's worth: its Chromium and two shops wait on pages and timers much of the time
+  // (385 s of CPU in 713 s of wall time on 2 cores, once its phones shared one Chromium)
+  { name: 'h5 end to end (Chromium)', cmd: process.execPath, args: ['test/e2e/run.js'], needs: ['build h5'] },
+  // one processor's worth too (134 s of CPU in 218 s); its pages wait on timers
+  { name: 'weapp (miniprogram-simulate)', cmd: bin('jest'), args: ['-c', 'jest.weapp.config.js', '--ci'], needs: ['build weapp'] },
   ...(has('jest.server.config.js') ? serverShards() : []),
   { name: 'typecheck (app)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.json'] },
   has('server/tsconfig.json') && { name: 'typecheck (server)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'server/tsconfig.json'] },
@@ -45,17 +49,22 @@ const steps = [
   scripts['check:boundaries'] && { name: 'import boundaries (dependency-cruiser)', cmd: npm(), args: ['run', '--silent', 'check:boundaries'] },
   { name: 'weapp package sizes', cmd: process.execPath, args: ['scripts/check-weapp-size.js'], needs: ['build weapp'] },
   { name: 'weapp configuration and WeChat\'s code-quality check (miniprogram-ci)', cmd: process.execPath, args: ['scripts/check-weapp-wechat.js'], needs: ['build weapp'] },
-  // counted as two: its pages wait on timers, and beside the e2e on two cores a page loaded late (contact, ship-location)
-  { name: 'weapp (miniprogram-simulate)', cmd: bin('jest'), args: ['-c', 'jest.weapp.config.js', '--ci'], needs: ['build weapp'], cpus: 2 },
   { name: "bundles carry no schema code and no Preact (H5: no style-loader, MobX in its own chunk, Taro's styles before the app's)", cmd: process.execPath, args: ['scripts/check-bundles.js', 'h5', 'weapp'], needs: ['build h5', 'build weapp'] }
 ].filter(Boolean).filter(s => {
   const only = (process.env.TEST_STEPS ?? '').split(',').map(w => w.trim()).filter(Boolean)
   return !only.length || only.some(w => s.name.includes(w))
 })
 
-/** The server tests as shards (SERVER_SHARDS, 3 by default). */
+/**
+ * The server tests: one Jest of two workers (a processor and a half of work: the suites wait on
+ * databases, processes and timers), which on two cores runs beside the e2e. SERVER_SHARDS=n splits
+ * them into n Jests of one file at a time, of about equal length (test/support/balanced-sequencer.js),
+ * steps of one processor each, for machines with more cores than the e2e and one Jest can use; on two
+ * cores three such shards took 1,900 s of wall time between them where one Jest took 744 s.
+ */
 function serverShards () {
-  const n = Math.max(1, Number(process.env.SERVER_SHARDS) || 3)
+  const n = Math.max(1, Number(process.env.SERVER_SHARDS) || 1)
+  if (n === 1) return [{ name: 'server tests (SQLite and PostgreSQL)', cmd: bin('jest'), args: ['-c', 'jest.server.config.js', '--ci'], cpus: 2 }]
   return Array.from({ length: n }, (_, i) => ({
     name: `server tests ${i + 1}/${n} (SQLite and PostgreSQL)`,
     cmd: bin('jest'),

@@ -72,8 +72,18 @@ async function openForm (prizeId) {
   await waitFor(() => expect(page.querySelector('.collection-select')).toBeTruthy(), 10000)
   page.querySelector('.collection-select').dispatchEvent('tap')
   await waitFor(() => expect(page.querySelector('.select-bar')).toBeTruthy())
-  page.querySelector(`.prize-${prizeId}`).dispatchEvent('tap')
-  await waitFor(() => expect(textOf(page)).toContain('已选 1 件'))
+  // the list may render again as selection starts (on a busy machine the prize tapped at once was a
+  // node already replaced, and nothing was selected): tap the prize as it is now, again after a second
+  // if the count still says none (never sooner, so a slow first tap is not undone by a second)
+  let tapped = 0
+  await waitFor(() => {
+    const prize = page.querySelector(`.prize-${prizeId}`)
+    if (prize && textOf(page).includes('已选 0 件') && Date.now() - tapped > 1000) {
+      tapped = Date.now()
+      prize.dispatchEvent('tap')
+    }
+    expect(textOf(page)).toContain('已选 1 件')
+  }, 10000)
   page.querySelector('.select-ship').dispatchEvent('tap')
   await waitFor(() => expect(page.querySelector('.ship-form') || page.querySelector('.ship-add')).toBeTruthy(), 10000)
   if (!page.querySelector('.ship-form')) page.querySelector('.ship-add').dispatchEvent('tap')
