@@ -33,15 +33,15 @@ const skipBuild = Boolean(process.env.SKIP_BUILD)
  * the e2e; build weapp, then its checks), then the two long test steps; the short steps fill in.
  */
 const steps = [
-  !skipBuild && { name: 'build h5', cmd: bin('taro'), args: ['build', '--type', 'h5'], env: prod, cpus: 2 },
+  !skipBuild && { name: 'build h5', cmd: bin('taro'), args: ['build', '--type', 'h5'], env: prod, cpus: 2, build: true },
   // the production mini-program, with the https API address the simulator's WeChat lists (test/weapp/origin.js)
-  !skipBuild && { name: 'build weapp', cmd: bin('taro'), args: ['build', '--type', 'weapp'], env: { ...prod, TARO_APP_API_BASE: WEAPP_TEST_API_BASE }, cpus: 2 },
+  !skipBuild && { name: 'build weapp', cmd: bin('taro'), args: ['build', '--type', 'weapp'], env: { ...prod, TARO_APP_API_BASE: WEAPP_TEST_API_BASE }, cpus: 2, build: true },
   // one processor's worth: its Chromium and two shops wait on pages and timers much of the time
   // (385 s of CPU in 713 s of wall time on 2 cores, once its phones shared one Chromium)
   { name: 'h5 end to end (Chromium)', cmd: process.execPath, args: ['test/e2e/run.js'], needs: ['build h5'] },
+  ...(has('jest.server.config.js') ? serverShards() : []),
   // one processor's worth too (134 s of CPU in 218 s); its pages wait on timers
   { name: 'weapp (miniprogram-simulate)', cmd: bin('jest'), args: ['-c', 'jest.weapp.config.js', '--ci'], needs: ['build weapp'] },
-  ...(has('jest.server.config.js') ? serverShards() : []),
   { name: 'typecheck (app)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.json'] },
   has('server/tsconfig.json') && { name: 'typecheck (server)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'server/tsconfig.json'] },
   { name: 'unit and component tests', cmd: bin('jest'), args: ['-c', 'jest.config.js', '--ci', '--maxWorkers=1'] },
@@ -64,7 +64,7 @@ const steps = [
  */
 function serverShards () {
   const n = Math.max(1, Number(process.env.SERVER_SHARDS) || 1)
-  if (n === 1) return [{ name: 'server tests (SQLite and PostgreSQL)', cmd: bin('jest'), args: ['-c', 'jest.server.config.js', '--ci'], cpus: 2 }]
+  if (n === 1) return [{ name: 'server tests (SQLite and PostgreSQL)', cmd: bin('jest'), args: ['-c', 'jest.server.config.js', '--ci'], cpus: 2, holds: true }]
   return Array.from({ length: n }, (_, i) => ({
     name: `server tests ${i + 1}/${n} (SQLite and PostgreSQL)`,
     cmd: bin('jest'),
@@ -102,7 +102,13 @@ function schedule () {
   if (failed) return
   for (const step of [...waiting]) {
     if (!ready(step)) continue
-    if (running.size && used() + (step.cpus ?? 1) > cpusAvailable) continue
+    if (running.size && used() + (step.cpus ?? 1) > cpusAvailable) {
+      // a step that `holds` keeps the steps after it from taking the processors it waits for, once the
+      // builds are done (one-processor steps kept starting in each freed place, and the server tests,
+      // which need two, waited behind them for 350 s)
+      if (step.holds && ![...running.values()].some(r => r.step.build)) break
+      continue
+    }
     waiting.splice(waiting.indexOf(step), 1)
     start(step)
   }
