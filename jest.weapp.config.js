@@ -5,5 +5,7 @@ module.exports = {
   testMatch: ['**/*.weapp.test.js'],
   transform: {},
   // a page's first render against the real server is slow on a busy 2-core machine (seen: over 5 s once)
-  testTimeout: 30000
+  testTimeout: 30000,
+  // the compiled server the suites start (test/weapp/shop.js)
+  globalSetup: '<rootDir>/test/weapp/global-setup.js'
 }

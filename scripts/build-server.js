@@ -24,6 +24,7 @@
  *
  *   node scripts/build-server.js             build
  *   node scripts/build-server.js --if-stale  build only when dist/server is missing or older than the sources
+ *   node scripts/build-server.js --out dist/server-test   into another directory (the server tests' copy)
  */
 const crypto = require('node:crypto')
 const fs = require('node:fs')
@@ -173,11 +174,16 @@ module.exports = { OUT_DIR, MAIN, buildServer, serverBuildState, ensureServerBui
 if (require.main === module) {
   try {
     const ifStale = process.argv.includes('--if-stale')
-    const state = ifStale ? serverBuildState().state : 'forced'
+    // --out <dir>: another output directory inside the repository (its node_modules must be above it);
+    // the server tests build theirs apart, so a rebuild of dist/server never pulls files from under them
+    const outAt = process.argv.indexOf('--out')
+    const outDir = outAt > 0 ? path.resolve(ROOT, process.argv[outAt + 1] ?? '') : OUT_DIR
+    if (path.relative(ROOT, outDir).startsWith('..') || outDir === ROOT) throw new Error(`--out must name a directory inside ${ROOT}`)
+    const state = ifStale ? serverBuildState({ outDir }).state : 'forced'
     if (state === 'fresh') {
-      console.log(`dist/server is up to date (${path.relative(ROOT, path.join(OUT_DIR, MAIN))})`)
+      console.log(`${path.relative(ROOT, outDir)} is up to date (${path.relative(ROOT, path.join(outDir, MAIN))})`)
     } else {
-      const r = buildServer()
+      const r = buildServer({ outDir })
       console.log(`Compiled ${r.compiled} files (and copied ${r.copied}) in ${r.ms} ms with esbuild ${r.esbuild}: node ${path.relative(ROOT, r.main)}`)
     }
   } catch (err) {

@@ -11,6 +11,7 @@ import type { Api, AppContext } from './context'
 import { systemClock, type Clock } from './core/clock'
 import { openDatabase, sqlitePathIn, type DatabaseHandle } from './db'
 import { localeFrom } from './i18n/messages'
+import { sharedCompilers } from './http/compilers'
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/errors'
 import { registerCompression } from './http/compress'
 import { registerStatic, trimImmutableAnswers } from './http/static'
@@ -172,7 +173,9 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     clientErrorHandler,
     frameworkErrors,
     // strict validation: a wrong type or an unknown field is a 400, never coerced or dropped
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false } }
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false } },
+    // the compilers and what they compiled are shared by every app of the process (http/compilers.ts)
+    schemaController: { compilersFactory: sharedCompilers as never }
   })
 
   app.addHook('onRequest', async (request, reply) => { reply.header('x-request-id', request.id) })

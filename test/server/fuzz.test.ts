@@ -1158,5 +1158,5 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(protoBefore)
     for (const key of ['polluted', 'admin']) expect((({}) as Record<string, unknown>)[key]).toBeUndefined()
     expect(await invariantViolations(t.db)).toEqual([])
-  }, 300000)
+  }, 900000)
 })

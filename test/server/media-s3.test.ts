@@ -9,13 +9,15 @@
  * reads are the 502 of provider "media", never a 500, naming no key.
  */
 import { createHash } from 'node:crypto'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import sharp from 'sharp'
 import { testDialects } from './support/db'
 import { createTestApp, loginToken, makeUser, nextIp, post, PREFIX, type TestApp } from './support/app'
 import { FAKE_BUCKET, FAKE_REGION, S3RVER_KEY, startFakeS3, verifySigV4, type FakeS3 } from './support/s3'
 import { makePng, multipartBody } from '../support/png'
 import { ConfigError, loadConfig } from '../../server/src/config'
-import { authorization, S3Client } from '../../server/src/providers/s3'
+import { authorization, S3_ATTEMPTS, S3Client } from '../../server/src/providers/s3'
 import { ProviderUnavailableError } from '../../server/src/providers/errors'
 import { buy, currentCaseId, makeSeries, makeShopper, topUp, type Shopper } from './support/shop'
 import { hashPassword } from '../../server/src/security/passwords'
@@ -117,6 +119,48 @@ describe('the fake refuses what S3 refuses', () => {
     expect([swapped.status, await swapped.text()]).toEqual([400, expect.stringContaining('XAmzContentSHA256Mismatch')])
     expect(await fake.read('media/swapped.txt')).toBeNull()
     await expect(client({ region: 'eu-west-1' }).getObject('media/check.txt')).rejects.toThrow(/400 AuthorizationHeaderMalformed/)
+  })
+})
+
+describe('transient failures are tried again, as AWS\'s SDKs do; nothing else is', () => {
+  // a server on 127.0.0.1 that answers as told, one behaviour per request in turn
+  let server: http.Server
+  let plan: Array<'drop' | number> = []
+  const seen: string[] = []
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`)
+      const step = plan.shift() ?? 200
+      req.resume()
+      if (step === 'drop') { req.socket.destroy(); return }
+      res.writeHead(step, { 'content-type': step === 200 ? 'text/plain' : 'application/xml' })
+      res.end(step === 200 ? 'kept' : `<Error><Code>${step === 403 ? 'AccessDenied' : 'InternalError'}</Code></Error>`)
+    })
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  })
+  afterAll(async () => { await new Promise(resolve => server.close(resolve)) })
+  const client = () => new S3Client({
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, region: FAKE_REGION, bucket: FAKE_BUCKET, accessKeyId: 'AKID', secretAccessKey: 'secret', forcePathStyle: true
+  })
+
+  test('a dropped connection and a 503 are tried again (three attempts in all); a 403 and a 404 are not', async () => {
+    plan = ['drop', 503]
+    seen.length = 0
+    expect((await client().getObject('media/a.txt'))?.bytes.toString()).toBe('kept')
+    expect(seen).toEqual(Array(3).fill(`GET /${FAKE_BUCKET}/media/a.txt`))
+    plan = [500, 'drop', 502, 200]
+    seen.length = 0
+    await expect(client().putObject('media/b.txt', Buffer.from('b'), 'text/plain')).rejects.toThrow(/PutObject media\/b.txt: 502 InternalError/)
+    expect(seen).toHaveLength(S3_ATTEMPTS)
+    plan = [403, 200]
+    seen.length = 0
+    await expect(client().getObject('media/c.txt')).rejects.toThrow(/403 AccessDenied/)
+    expect(seen).toHaveLength(1)
+    plan = [404, 200]
+    seen.length = 0
+    expect(await client().headObject('media/d.txt')).toBeNull()
+    expect(seen).toHaveLength(1)
+    plan = []
   })
 })
 

@@ -1,5 +1,5 @@
 /**
- * The shop's real API server for the mini-program suites: one process per test file on a free port
+ * The shop's real API server for the mini-program suites, compiled: one process per test file on a free port
  * of 127.0.0.1 with its own data directory, and `api()` to call it from the test (jsdom has no fetch,
  * so node's http). The harness maps the mini-program's absolute API origin to this server.
  */
@@ -8,7 +8,7 @@ const http = require('node:http')
 const os = require('node:os')
 const { spawn } = require('node:child_process')
 const path = require('node:path')
-const { freePort, stop, waitForApi } = require('../support/processes')
+const { compiledEntry, freePort, stop, waitForApi } = require('../support/processes')
 
 const root = path.resolve(__dirname, '../..')
 
@@ -21,7 +21,8 @@ async function startShop (h, env = {}, { prefix = 'shop-weapp-', setOrigin = tru
   if (!fs.existsSync(path.join(h.DIST, 'app.js'))) throw new Error('dist/weapp is missing: run npm run build:weapp first')
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'src', 'main.ts')], {
+  // the compiled server (test/weapp/global-setup.js builds dist/server-weapp)
+  const child = spawn(process.execPath, [compiledEntry('dist/server-weapp', 'main')], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', SMTP_URL: '', ...env },
     stdio: 'ignore'

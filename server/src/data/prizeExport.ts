@@ -5,13 +5,13 @@
  * are the app's own (src/locales: rarity.*, collection.*, parcel.*; test/server/after-draw.test.ts
  * compares them), and a prize on its way is named by its parcel's state, as the app names it.
  */
-import ExcelJS from 'exceljs'
 import type { Kysely } from 'kysely'
 import type { PrizeStatus, Rarity } from '../../../types/shop'
 import type { Database } from '../db/schema'
 import type { Locale } from '../i18n/messages'
 import { loadSeries } from '../domain/catalogue/catalogue'
 import { parcelStatuses } from '../domain/prizes/prizes'
+import { loadExcel } from './xlsx'
 
 type Db = Kysely<Database>
 
@@ -58,7 +58,8 @@ export async function prizeWorkbook (db: Db, userId: number, locale: Locale, sta
   const series = await loadSeries(db, rows.map(r => Number(r.series_id)), true)
   const parcels = await parcelStatuses(db, rows)
   const w = WORDS[locale]
-  const workbook = new ExcelJS.Workbook()
+  const { Workbook } = await loadExcel()
+  const workbook = new Workbook()
   workbook.creator = 'blindbox-shop'
   const sheet = workbook.addWorksheet(w.sheet)
   const c = w.columns

@@ -3,9 +3,9 @@
  * series, columns named in the caller's language (the words of the editor's Data tab, src/locales
  * salesReport.*), money in yuan with two decimals, totals in a last row.
  */
-import ExcelJS from 'exceljs'
 import type { SalesFigures, SalesReport } from '../../../types/salesReport'
 import type { Locale } from '../i18n/messages'
+import { loadExcel } from './xlsx'
 
 type Column = 'day' | 'purchases' | 'sales' | 'topUps' | 'topUpAmount' | 'withdrawals' | 'withdrawalAmount' | 'props' | 'shipping'
   | 'series' | 'boxes' | 'total'
@@ -50,7 +50,8 @@ const figures = (f: SalesFigures) => ({
 export async function salesWorkbook (report: SalesReport, locale: Locale): Promise<Buffer> {
   const w = WORDS[locale]
   const c = w.columns
-  const workbook = new ExcelJS.Workbook()
+  const { Workbook } = await loadExcel()
+  const workbook = new Workbook()
   workbook.creator = 'blindbox-shop'
 
   const days = workbook.addWorksheet(w.days)

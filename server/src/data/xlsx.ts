@@ -1,12 +1,18 @@
 /** Spreadsheet export (exceljs): one sheet, a header row of field names, one row per record. */
-import ExcelJS from 'exceljs'
 import type { Row } from './repository'
 import type { TableSpec } from './tables'
+
+/**
+ * exceljs, loaded with the first export rather than at start: it is 666 files and half a second of
+ * CPU, for a call operators make now and then (every process and every test paid it at start).
+ */
+export const loadExcel = async () => (await import('exceljs')).default
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 
 export async function toXlsx (sheetName: string, spec: TableSpec, rows: Row[]): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook()
+  const { Workbook } = await loadExcel()
+  const workbook = new Workbook()
   workbook.creator = 'blindbox-shop'
   const sheet = workbook.addWorksheet(sheetName.slice(0, 31))
   const fields = Object.entries(spec.fields)

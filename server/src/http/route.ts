@@ -43,10 +43,21 @@ export function fastifySchema (def: RouteDef): Record<string, unknown> {
     ...(def.params ? { params: def.params } : {}),
     ...(def.auth === 'none' ? {} : { security: def.auth === 'optional' ? [{}, { bearer: [] }] : [{ bearer: [] }] })
   }
-  schema.response = def.raw
-    ? { 200: { description: def.raw.description, content: { [def.raw.contentType]: { schema: { type: 'string', format: 'binary' } } } } }
-    : { 200: { description: 'The envelope; `data` as below when `code` is 200 (a failure carries its own `data`)', ...Envelope(def.data) } }
+  schema.response = responseSchema(def)
   return schema
+}
+
+/** A route's answer schema, made once per route: the same object each build (http/compilers.ts compiles it once). */
+const responses = new WeakMap<RouteDef, Record<string, unknown>>()
+function responseSchema (def: RouteDef): Record<string, unknown> {
+  let response = responses.get(def)
+  if (!response) {
+    response = def.raw
+      ? { 200: { description: def.raw.description, content: { [def.raw.contentType]: { schema: { type: 'string', format: 'binary' } } } } }
+      : { 200: { description: 'The envelope; `data` as below when `code` is 200 (a failure carries its own `data`)', ...Envelope(def.data) } }
+    responses.set(def, response)
+  }
+  return response
 }
 
 /** What OpenAPI shows of an upload's request: one binary part in the route's field. */

@@ -1,5 +1,8 @@
-/** Outgoing mail: SMTP through nodemailer, or (development only) a mailer that just logs. */
-import nodemailer, { type Transporter } from 'nodemailer'
+/**
+ * Outgoing mail: SMTP through nodemailer, or (development only) a mailer that just logs. nodemailer is
+ * loaded with the first message, not at start (a server without mail never loads it).
+ */
+import type { Transporter, TransportOptions } from 'nodemailer'
 import type { FastifyBaseLogger } from 'fastify'
 import { ProviderUnavailableError, PROVIDER_TIMEOUT_MS } from './errors'
 
@@ -15,26 +18,32 @@ export interface Mailer {
 }
 
 export class SmtpMailer implements Mailer {
-  private readonly transport: Transporter
+  private transport: Promise<Transporter> | null = null
+  private closed = false
 
-  constructor (url: string, private readonly from: string) {
-    this.transport = nodemailer.createTransport(url, {
+  constructor (private readonly url: string, private readonly from: string) {}
+
+  private open (): Promise<Transporter> {
+    this.transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(this.url, {
       connectionTimeout: PROVIDER_TIMEOUT_MS,
       greetingTimeout: PROVIDER_TIMEOUT_MS,
       socketTimeout: PROVIDER_TIMEOUT_MS
-    } as nodemailer.TransportOptions)
+    } as TransportOptions))
+    return this.transport
   }
 
   async send (message: MailMessage): Promise<void> {
     try {
-      await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text })
+      if (this.closed) throw new Error('the mailer is closed')
+      await (await this.open()).sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text })
     } catch (err) {
       throw new ProviderUnavailableError('mail', (err as Error).message, { cause: err })
     }
   }
 
   close (): void {
-    this.transport.close()
+    this.closed = true
+    void this.transport?.then(t => t.close(), () => undefined)
   }
 }
 

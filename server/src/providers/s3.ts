@@ -16,6 +16,13 @@
  * - GetObject https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html (404 NoSuchKey: none)
  * - HeadObject https://docs.aws.amazon.com/AmazonS3/latest/API/API_HeadObject.html (404: none)
  *
+ * A transient failure is tried again, as AWS's SDKs do in their standard retry mode
+ * (https://docs.aws.amazon.com/sdkref/latest/guide/feature-retry-behavior.html: three attempts in all,
+ * for connection errors and for 500, 502, 503 and 504, with a growing pause): every operation here is
+ * idempotent (a PUT of the same key carries the same bytes, a key being the bytes' SHA-256). A dropped
+ * keep-alive connection, which a loaded machine meets now and then, is such a failure. A timeout is
+ * not tried again: the caller has waited long enough.
+ *
  * Anything that keeps an answer from arriving (network, timeout, a refusal such as a wrong key, 5xx)
  * is a ProviderUnavailableError naming the provider, the operation and S3's error code: never the
  * keys, never the signature.
@@ -28,6 +35,11 @@ export type { S3Settings }
 
 /** How long one request may take, body included. */
 export const S3_TIMEOUT_MS = 15_000
+/** Attempts per operation (the first included), and the pause before each retry. */
+export const S3_ATTEMPTS = 3
+const RETRY_PAUSE_MS = [100, 400]
+const TRANSIENT_STATUS = new Set([500, 502, 503, 504])
+const pause = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 /** The largest object read back (media are at most 8 MB; anything far larger is not one of ours). */
 export const S3_MAX_OBJECT_BYTES = 32 * 1024 * 1024
 /** The provider name in errors (and in the 502 a client sees). */
@@ -107,6 +119,11 @@ function errorCode (status: number, body: string): string {
   return code ? `${status} ${code}` : `HTTP ${status}`
 }
 
+/** A failure worth another attempt, carrying the error to throw when none is left. */
+class TransientFailure extends Error {
+  constructor (readonly failure: ProviderUnavailableError) { super(failure.message) }
+}
+
 export interface S3Object { bytes: Buffer; contentType: string | null }
 
 export class S3Client {
@@ -124,6 +141,18 @@ export class S3Client {
   }
 
   private async send (operation: string, method: 'PUT' | 'GET' | 'HEAD' | 'DELETE', key: string, body?: Buffer, contentType?: string): Promise<Response | null> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.sendOnce(operation, method, key, body, contentType)
+      } catch (err) {
+        if (!(err instanceof TransientFailure)) throw err
+        if (attempt >= S3_ATTEMPTS) throw err.failure
+        await pause(RETRY_PAUSE_MS[attempt - 1] ?? 400)
+      }
+    }
+  }
+
+  private async sendOnce (operation: string, method: 'PUT' | 'GET' | 'HEAD' | 'DELETE', key: string, body?: Buffer, contentType?: string): Promise<Response | null> {
     const url = this.urlOf(key)
     const payload = body ?? Buffer.alloc(0)
     const payloadHash = sha256Hex(payload)
@@ -147,8 +176,9 @@ export class S3Client {
         ...(body ? { body: new Uint8Array(body.buffer, body.byteOffset, body.length) } : {})
       })
     } catch (err) {
-      const reason = (err as Error).name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : 'could not be reached'
-      throw new ProviderUnavailableError(PROVIDER, `${operation} ${key}: ${reason}`, { cause: err })
+      const timedOut = (err as Error).name === 'TimeoutError'
+      const failure = new ProviderUnavailableError(PROVIDER, `${operation} ${key}: ${timedOut ? `no answer within ${this.timeoutMs} ms` : 'could not be reached'}`, { cause: err })
+      throw timedOut ? failure : new TransientFailure(failure)
     }
     if (res.status === 404 && method !== 'PUT') {
       await res.arrayBuffer().catch(() => undefined)
@@ -156,7 +186,8 @@ export class S3Client {
     }
     if (!res.ok) {
       const text = method === 'HEAD' ? '' : await res.text().catch(() => '')
-      throw new ProviderUnavailableError(PROVIDER, `${operation} ${key}: ${errorCode(res.status, text)}`)
+      const failure = new ProviderUnavailableError(PROVIDER, `${operation} ${key}: ${errorCode(res.status, text)}`)
+      throw TRANSIENT_STATUS.has(res.status) ? new TransientFailure(failure) : failure
     }
     return res
   }

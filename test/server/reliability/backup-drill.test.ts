@@ -24,7 +24,7 @@ import { testDialects } from '../support/db'
 import { openDatabase, sqlitePathIn } from '../../../server/src/db'
 import { invariantViolations } from '../support/invariants'
 import { TOPUP_MAX_CENTS } from '../../../types/limits'
-import { call, newShopper, newStore, ok, startServer, type Answer, type ServerProcess, type Store } from '../support/server-process'
+import { call, compiledEntry, newShopper, newStore, ok, startServer, type Answer, type ServerProcess, type Store } from '../support/server-process'
 
 const ROOT = path.resolve(__dirname, '../../..')
 const SHOPPERS = 4
@@ -49,11 +49,11 @@ const BACKUPS = 3
 
 interface Run { code: number | null; stdout: string; stderr: string; ms: number }
 
-/** `npm run backup|restore` as npm runs it (node --import tsx server/src/ops/<command>.ts), on `env`. */
+/** `npm run backup|restore`, compiled (node dist/server-test/server/src/ops/<command>.js), on `env`. */
 function ops (command: 'backup' | 'restore', args: string[], env: Record<string, string>): Promise<Run> {
   const started = Date.now()
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'src', 'ops', `${command}.ts`), ...args], {
+    const child = spawn(process.execPath, [compiledEntry(`ops/${command}`), ...args], {
       cwd: ROOT, env: { ...process.env, PG_BIN_DIR: '', ...env }, stdio: ['ignore', 'pipe', 'pipe']
     })
     let stdout = ''

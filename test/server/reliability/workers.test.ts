@@ -14,7 +14,7 @@ import { testDialects } from '../support/db'
 import { openDatabase } from '../../../server/src/db'
 import { invariantViolations } from '../support/invariants'
 import { TOPUP_PRODUCT_ID } from '../../../types/limits'
-import { call, callOnNewConnection, newStore, startServer, type Answer, type ServerProcess, type Store } from '../support/server-process'
+import { call, callOnNewConnection, compiledEntry, newStore, startServer, type Answer, type ServerProcess, type Store } from '../support/server-process'
 
 const ROOT = path.resolve(__dirname, '../../..')
 const describeOnPostgres = testDialects().includes('postgres') ? describe : describe.skip
@@ -25,7 +25,7 @@ async function ok (answer: Promise<Answer>, what: string): Promise<any> {
   return a.body.data
 }
 
-/** The live API processes forked by `pid` (Linux: /proc/<pid>/stat's parent; the primary forks each with SHOP_PREPARED=1; tsx's own helper process is not one). */
+/** The live API processes forked by `pid` (Linux: /proc/<pid>/stat's parent; the primary forks each with SHOP_PREPARED=1; the workers only). */
 function childrenOf (pid: number): number[] {
   const found: number[] = []
   for (const entry of fs.readdirSync('/proc')) {
@@ -58,7 +58,7 @@ async function shopper (origin: string, name: string, cents: number): Promise<{ 
 }
 
 test('WORKERS=2 with the embedded SQLite is refused, with the reason', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'src', 'main.ts')], {
+  const child = spawn(process.execPath, [compiledEntry('main')], {
     cwd: ROOT, env: { ...process.env, NODE_ENV: 'development', PORT: '0', DATABASE_URL: '', WORKERS: '2', DATA_DIR: '/nonexistent-workers' }, stdio: ['ignore', 'pipe', 'pipe']
   })
   let err = ''

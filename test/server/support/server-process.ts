@@ -1,6 +1,7 @@
 /**
- * The shop's real server as a child process on 127.0.0.1 (crash and scale-out tests): started with
- * tsx on a given database, spoken to over HTTP, stopped gently or killed with SIGKILL.
+ * The shop's real server as a child process on 127.0.0.1 (crash and scale-out tests): the compiled
+ * server (node alone, as production runs it; test/server/global-setup.js compiles it into
+ * dist/server-test) on a given database, spoken to over HTTP, stopped gently or killed with SIGKILL.
  */
 import http from 'node:http'
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -12,13 +13,18 @@ import pg from 'pg'
 import { sqlitePathIn } from '../../../server/src/db'
 import { TOPUP_PRODUCT_ID } from '../../../types/limits'
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { freePort, waitForApi, stop } = require('../../support/processes') as {
+const processes = require('../../support/processes') as {
+  compiledEntry: (dir: string, entry: string) => string
   freePort: () => Promise<number>
   waitForApi: (origin: string, child: ChildProcess, ms: number) => Promise<void>
   stop: (child: ChildProcess) => Promise<void>
 }
+const { freePort, waitForApi, stop } = processes
 
 const ROOT = path.resolve(__dirname, '../../..')
+
+/** A command of the compiled server: 'main', 'ops/backup', 'ops/restore' (built by test/server/global-setup.js). */
+export const compiledEntry = (entry: string): string => processes.compiledEntry('dist/server-test', entry)
 
 /** Where a server keeps its data: a SQLite directory or a PostgreSQL database of its own. */
 export interface Store { env: Record<string, string>; sqlitePath?: string; databaseUrl?: string; drop: () => Promise<void> }
@@ -49,9 +55,8 @@ export interface ServerProcess {
 
 export async function startServer (store: Store, extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort()
-  // node itself with tsx as a loader: one process, so SIGKILL kills the server (the tsx command would
-  // leave its child running)
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'src', 'main.ts')], {
+  // node itself: one process, so SIGKILL kills the server
+  const child = spawn(process.execPath, [compiledEntry('main')], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: process.env.CHILD_LOG_LEVEL ?? 'warn', STATIC_DIR: '/nonexistent-h5', SMTP_URL: '', ...store.env, ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe']
