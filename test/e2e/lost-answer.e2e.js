@@ -101,7 +101,10 @@ async function reloadAndPayAgain ({ base, dataDir }) {
     // reload: the start replays the kept purchase with its key and says what happened
     const replays = []
     page.on('request', r => { if (r.url().endsWith('/api/casePurchase')) replays.push(JSON.parse(r.postData()).idempotencyKey) })
-    await page.reload({ waitUntil: 'networkidle' })
+    // 'load', not 'networkidle': the held purchase is never answered, and Playwright may go on counting
+    // it as in flight after the reload, so the network is never idle (it hung a CI run for 30 s); the
+    // notice below is what the reload is waited for
+    await page.reload({ waitUntil: 'load' })
     const told = page.locator('.late-notice--bought:visible')
     await told.waitFor()
     const said = await told.innerText()
