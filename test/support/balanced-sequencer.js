@@ -14,8 +14,7 @@ const Sequencer = require('@jest/test-sequencer').default
  * (2026-11-27); the rest count DEFAULT. Refresh from a run's PASS lines when a file grows a lot.
  */
 const SECONDS = {
-  'fuzz-1.test.ts': 122,
-  'fuzz-2.test.ts': 122,
+  'fuzz.test.ts': 244,
   'reliability/backup-drill.test.ts': 121,
   'vision.test.ts': 99,
   'reliability/workers.test.ts': 60,
@@ -53,15 +52,6 @@ const TESTS = path.resolve(__dirname, '../server')
 const seconds = (file) => SECONDS[path.relative(TESTS, file).split(path.sep).join('/')] ?? DEFAULT
 
 class BalancedSequencer extends Sequencer {
-  /**
-   * The longest files first, by SECONDS, so that none of them starts late and runs on alone at the
-   * end. Jest's own order needs the durations of an earlier run, which a fresh clone (CI) does not
-   * have, and falls back to file sizes: the fuzz started tenth and ran on alone for minutes.
-   */
-  sort (tests) {
-    return [...tests].sort((a, b) => seconds(b.path) - seconds(a.path) || (a.path < b.path ? -1 : 1))
-  }
-
   shard (tests, { shardIndex, shardCount }) {
     const shards = Array.from({ length: shardCount }, () => ({ tests: [], seconds: 0 }))
     const longestFirst = [...tests].sort((a, b) => seconds(b.path) - seconds(a.path) || (a.path < b.path ? -1 : 1))
