@@ -22,9 +22,8 @@ const serializers = new Map<string, WeakMap<object, Serializer>>()
 
 const buildSerializer: SerializerFactory = (externalSchemas, options) => {
   const key = JSON.stringify([externalSchemas, options])
-  let made = serializers.get(key)
-  if (!made) serializers.set(key, made = new WeakMap())
-  const cache = made
+  const cache = serializers.get(key) ?? new WeakMap<object, Serializer>()
+  serializers.set(key, cache)
   const compile = defaultSerializers(externalSchemas, options)
   return (route) => {
     let serializer = cache.get(route.schema)
