@@ -264,7 +264,10 @@ describe.each(testDialects())('pictures on %s', (dialect) => {
     expect(word.box[0] + word.box[2]).toBeLessThanOrEqual(4096)
   }, 60000)
 
-  test('OCR: one account\'s flood of pictures too slow to read holds one place; another\'s label is read meanwhile; too slow is a 422 naming why', async () => {
+  // The flood keeps the engine busy to its limit four times over (32 s of a processor): it is run on
+  // the first database only, as it reads and writes no table beyond the two accounts it makes.
+  const onOneDatabase = dialect === testDialects()[0] ? test : test.skip
+  onOneDatabase('OCR: one account\'s flood of pictures too slow to read holds one place; another\'s label is read meanwhile; too slow is a 422 naming why', async () => {
     const engine = new WatchedTesseract(undefined, undefined, { timeoutMs: 8000 })
     const app = await createTestApp(dialect, { build: { ocr: engine } })
     try {

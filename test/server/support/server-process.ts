@@ -68,7 +68,10 @@ export async function startServer (store: Store, extraEnv: Record<string, string
   child.stderr?.on('data', keep)
   const origin = `http://127.0.0.1:${port}`
   try {
-    await waitForApi(origin, child, 60000)
+    // up to 110 s: a start is about 3 s of a processor, but the server tests run beside the e2e on 2
+    // cores, and three API processes starting on PostgreSQL (reliability/workers.test.ts) once took
+    // longer than 60 s there; a caller's own Jest timeout still bounds it
+    await waitForApi(origin, child, 110000)
   } catch (err) {
     child.kill('SIGKILL')
     throw new Error(`${(err as Error).message}\n${stderr}`)
