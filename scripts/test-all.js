@@ -2,13 +2,13 @@
 /**
  * `npm test`: everything CI runs. The steps run side by side as far as the processors allow: a step
  * starts once the steps it needs have passed and there are processors for it (TEST_CPUS, by default
- * the machine's count plus one, as the steps wait on browsers, databases and timers part of the time).
- * A step counts the processors it keeps busy: 2 for a build, 1 for the others, the e2e, the simulator
- * and a server shard included, and 2 for the server tests' one Jest of two workers, so that on two
- * cores the e2e runs beside the server tests. (That pair kept the machine at a load of 12 to 15 while
- * the e2e launched a Chromium per phone; sharing one, the e2e uses about half a processor.) Each step's output is kept
- * and shown whole when it ends, with its wall and CPU time. The first failure stops the others and
- * fails the run.
+ * the machine's count plus two, as the two long steps wait on browsers, databases, processes and
+ * timers part of the time). A step counts the processors it keeps busy: 2 for the server tests' one
+ * Jest of two workers, 1 for the others. The server tests are the longest step (about 1,100 s of CPU
+ * with PostgreSQL's), so they start at once; the H5 build and then the e2e (a long chain that mostly
+ * waits) take the next place, and the short steps fill in beside them. Each step's output is kept and
+ * shown whole when it ends, with its wall and CPU time. The first failure stops the others and fails
+ * the run.
  * Set SKIP_BUILD=1 to reuse existing dist/ builds when iterating locally.
  * TEST_CPUS=1 runs the steps one by one, in the order listed. TEST_STEPS=typecheck,unit runs only the
  * steps whose names contain one of the words.
@@ -28,19 +28,19 @@ const skipBuild = Boolean(process.env.SKIP_BUILD)
 
 /**
  * name, command, arguments; `env`; `needs`: steps that must pass first (a build left out by SKIP_BUILD
- * counts as passed); `cpus`: the processors it keeps busy (Jest's two workers, webpack's threads).
- * Listed in order of priority: the builds first, as the longest chains wait on them (build h5, then
- * the e2e; build weapp, then its checks), then the two long test steps; the short steps fill in.
+ * counts as passed); `cpus`: the processors it keeps busy (Jest's two workers). Listed in order of
+ * priority: the server tests, then each build before what needs it, then the short steps. A webpack
+ * build keeps one processor busy (72 s of CPU in 81 s for H5, 66 s in 65 s for the mini-program).
  */
 const steps = [
-  !skipBuild && { name: 'build h5', cmd: bin('taro'), args: ['build', '--type', 'h5'], env: prod, cpus: 2, build: true },
-  // the production mini-program, with the https API address the simulator's WeChat lists (test/weapp/origin.js)
-  !skipBuild && { name: 'build weapp', cmd: bin('taro'), args: ['build', '--type', 'weapp'], env: { ...prod, TARO_APP_API_BASE: WEAPP_TEST_API_BASE }, cpus: 2, build: true },
-  // one processor's worth: its Chromium and two shops wait on pages and timers much of the time
-  // (385 s of CPU in 713 s of wall time on 2 cores, once its phones shared one Chromium)
-  { name: 'h5 end to end (Chromium)', cmd: process.execPath, args: ['test/e2e/run.js'], needs: ['build h5'] },
   ...(has('jest.server.config.js') ? serverShards() : []),
-  // one processor's worth too (134 s of CPU in 218 s); its pages wait on timers
+  !skipBuild && { name: 'build h5', cmd: bin('taro'), args: ['build', '--type', 'h5'], env: prod },
+  // one processor's worth: its Chromium and two shops wait on pages and timers much of the time
+  // (440 s of CPU in 800 s of wall time on 2 cores beside the server tests)
+  { name: 'h5 end to end (Chromium)', cmd: process.execPath, args: ['test/e2e/run.js'], needs: ['build h5'] },
+  // the production mini-program, with the https API address the simulator's WeChat lists (test/weapp/origin.js)
+  !skipBuild && { name: 'build weapp', cmd: bin('taro'), args: ['build', '--type', 'weapp'], env: { ...prod, TARO_APP_API_BASE: WEAPP_TEST_API_BASE } },
+  // one processor's worth too (99 s of CPU in 124 s); its pages wait on timers
   { name: 'weapp (miniprogram-simulate)', cmd: bin('jest'), args: ['-c', 'jest.weapp.config.js', '--ci'], needs: ['build weapp'] },
   { name: 'typecheck (app)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.json'] },
   has('server/tsconfig.json') && { name: 'typecheck (server)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'server/tsconfig.json'] },
@@ -56,15 +56,15 @@ const steps = [
 })
 
 /**
- * The server tests: one Jest of two workers (a processor and a half of work: the suites wait on
- * databases, processes and timers), which on two cores runs beside the e2e. SERVER_SHARDS=n splits
+ * The server tests: one Jest of two workers (two processors of work with PostgreSQL's, less where the
+ * suites wait on processes and timers), which on two cores runs beside the e2e. SERVER_SHARDS=n splits
  * them into n Jests of one file at a time, of about equal length (test/support/balanced-sequencer.js),
  * steps of one processor each, for machines with more cores than the e2e and one Jest can use; on two
  * cores three such shards took 1,900 s of wall time between them where one Jest took 744 s.
  */
 function serverShards () {
   const n = Math.max(1, Number(process.env.SERVER_SHARDS) || 1)
-  if (n === 1) return [{ name: 'server tests (SQLite and PostgreSQL)', cmd: bin('jest'), args: ['-c', 'jest.server.config.js', '--ci'], cpus: 2, holds: true }]
+  if (n === 1) return [{ name: 'server tests (SQLite and PostgreSQL)', cmd: bin('jest'), args: ['-c', 'jest.server.config.js', '--ci'], cpus: 2 }]
   return Array.from({ length: n }, (_, i) => ({
     name: `server tests ${i + 1}/${n} (SQLite and PostgreSQL)`,
     cmd: bin('jest'),
@@ -76,7 +76,7 @@ function npm () {
   return process.platform === 'win32' ? 'npm.cmd' : 'npm'
 }
 
-const cpusAvailable = Math.max(1, Number(process.env.TEST_CPUS) || (os.availableParallelism?.() ?? os.cpus().length) + 1)
+const cpusAvailable = Math.max(1, Number(process.env.TEST_CPUS) || (os.availableParallelism?.() ?? os.cpus().length) + 2)
 const names = new Set(steps.map(s => s.name))
 const t0 = Date.now()
 const results = []
@@ -102,13 +102,7 @@ function schedule () {
   if (failed) return
   for (const step of [...waiting]) {
     if (!ready(step)) continue
-    if (running.size && used() + (step.cpus ?? 1) > cpusAvailable) {
-      // a step that `holds` keeps the steps after it from taking the processors it waits for, once the
-      // builds are done (one-processor steps kept starting in each freed place, and the server tests,
-      // which need two, waited behind them for 350 s)
-      if (step.holds && ![...running.values()].some(r => r.step.build)) break
-      continue
-    }
+    if (running.size && used() + (step.cpus ?? 1) > cpusAvailable) continue
     waiting.splice(waiting.indexOf(step), 1)
     start(step)
   }
