@@ -200,6 +200,18 @@ function runChild (command: string, args: string[], input: Buffer, o: { timeoutM
   })
 }
 
+const versions = new Map<string, string | null>()
+
+function askVersion (command: string): string | null {
+  try {
+    const r = spawnSync(command, ['--version'], { timeout: 5000, encoding: 'utf8' })
+    if (r.status !== 0) return null
+    return /tesseract\s+v?(\d+(?:\.\d+)*)/i.exec(`${r.stdout}${r.stderr}`)?.[1] ?? ''
+  } catch {
+    return null
+  }
+}
+
 export class TesseractEngine implements OcrEngine {
   readonly languages = ['zh', 'en']
   readonly name: string
@@ -214,15 +226,13 @@ export class TesseractEngine implements OcrEngine {
     this.gate = new FairGate(options.concurrency ?? CONCURRENCY, 1)
   }
 
-  /** The engine's version ("5.3.0"), or null when it does not run. */
+  /**
+   * The engine's version ("5.3.0"), or null when it does not run. Asked once per command and process:
+   * an engine is made with each app, and each `tesseract --version` is a process of 40 ms.
+   */
   static version (command = 'tesseract'): string | null {
-    try {
-      const r = spawnSync(command, ['--version'], { timeout: 5000, encoding: 'utf8' })
-      if (r.status !== 0) return null
-      return /tesseract\s+v?(\d+(?:\.\d+)*)/i.exec(`${r.stdout}${r.stderr}`)?.[1] ?? ''
-    } catch {
-      return null
-    }
+    if (!versions.has(command)) versions.set(command, askVersion(command))
+    return versions.get(command) ?? null
   }
 
   /** Whether the engine runs and has both languages' data. */
