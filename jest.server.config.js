@@ -26,10 +26,8 @@ module.exports = {
   testSequencer: '<rootDir>/test/support/balanced-sequencer.js',
   globalSetup: '<rootDir>/test/server/global-setup.js',
   globalTeardown: '<rootDir>/test/server/pg-teardown.js',
-  // three suites at a time on CI's 2 cores: each suite makes its own database (support/db.ts), temp
-  // directories and free ports, so none shares state with another. Many of them wait (server
-  // processes starting, paced bursts, timers): with two workers beside the e2e the step used 0.8 of
-  // a processor on average over its 1,490 s. --runInBand runs them one by one.
-  maxWorkers: 3,
+  // two suites at a time (CI has 2 cores): each suite makes its own database (support/db.ts), temp
+  // directories and free ports, so none shares state with another. --runInBand runs them one by one.
+  maxWorkers: 2,
   testTimeout: 30000
 }
