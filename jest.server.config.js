@@ -26,10 +26,8 @@ module.exports = {
   testSequencer: '<rootDir>/test/support/balanced-sequencer.js',
   globalSetup: '<rootDir>/test/server/global-setup.js',
   globalTeardown: '<rootDir>/test/server/pg-teardown.js',
-  // three suites at a time on CI's 2 cores: each suite makes its own database (support/db.ts), temp
-  // directories and free ports, so none shares state with another. Many of them wait (server
-  // processes starting, paced bursts, backups, timers): alone, two workers keep 1.6 processors busy,
-  // and beside the e2e the step ran 1,368 s for 948 s of CPU. --runInBand runs them one by one.
-  maxWorkers: 3,
+  // two suites at a time (CI has 2 cores): each suite makes its own database (support/db.ts), temp
+  // directories and free ports, so none shares state with another. --runInBand runs them one by one.
+  maxWorkers: 2,
   testTimeout: 30000
 }

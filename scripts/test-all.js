@@ -28,25 +28,33 @@ const skipBuild = Boolean(process.env.SKIP_BUILD)
 
 /**
  * name, command, arguments; `env`; `needs`: steps that must pass first (a build left out by SKIP_BUILD
- * counts as passed); `cpus`: the processors it keeps busy (Jest's two workers). Listed in order of
+ * counts as passed); `cpus`: the processors it keeps busy (Jest's two workers); `nice`: the niceness it
+ * runs at (scripts/test-step.js). The server tests are the whole run's length: they wait on server
+ * starts, paced bursts, backups and timers, and under load every wait grows. On the 28th they used 948 s
+ * of CPU over 1,368 s beside the other steps, against 642 s alone, while the typechecks, the lint and
+ * the builds, steps with no clock in them, ran at the same priority with hundreds of seconds to spare.
+ * Listed in order of
  * priority: the server tests, then each build before what needs it, then the short steps. A webpack
  * build keeps one processor busy (72 s of CPU in 81 s for H5, 66 s in 65 s for the mini-program).
  */
 const steps = [
   ...(has('jest.server.config.js') ? serverShards() : []),
-  !skipBuild && { name: 'build h5', cmd: bin('taro'), args: ['build', '--type', 'h5'], env: prod },
+  // the builds yield a little: nothing in them can time out, but the e2e and the simulator wait on them
+  !skipBuild && { name: 'build h5', cmd: bin('taro'), args: ['build', '--type', 'h5'], env: prod, nice: 5 },
   // one processor's worth: its Chromium and two shops wait on pages and timers much of the time
   // (440 s of CPU in 800 s of wall time on 2 cores beside the server tests)
   { name: 'h5 end to end (Chromium)', cmd: process.execPath, args: ['test/e2e/run.js'], needs: ['build h5'] },
   // the production mini-program, with the https API address the simulator's WeChat lists (test/weapp/origin.js)
-  !skipBuild && { name: 'build weapp', cmd: bin('taro'), args: ['build', '--type', 'weapp'], env: { ...prod, TARO_APP_API_BASE: WEAPP_TEST_API_BASE } },
+  !skipBuild && { name: 'build weapp', cmd: bin('taro'), args: ['build', '--type', 'weapp'], env: { ...prod, TARO_APP_API_BASE: WEAPP_TEST_API_BASE }, nice: 5 },
   // one processor's worth too (99 s of CPU in 124 s); its pages wait on timers
   { name: 'weapp (miniprogram-simulate)', cmd: bin('jest'), args: ['-c', 'jest.weapp.config.js', '--ci'], needs: ['build weapp'] },
-  { name: 'typecheck (app)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.json'] },
-  has('server/tsconfig.json') && { name: 'typecheck (server)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'server/tsconfig.json'] },
+  // no clock in these to miss, and they end long before the server tests: they yield (`nice`)
+  { name: 'typecheck (app)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.json'], nice: 10 },
+  has('server/tsconfig.json') && { name: 'typecheck (server)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'server/tsconfig.json'], nice: 10 },
+  // (its tests have timeouts: it keeps the server tests' priority)
   { name: 'unit and component tests', cmd: bin('jest'), args: ['-c', 'jest.config.js', '--ci', '--maxWorkers=1'] },
-  scripts.lint && { name: 'lint (ESLint)', cmd: npm(), args: ['run', '--silent', 'lint'] },
-  scripts['check:boundaries'] && { name: 'import boundaries (dependency-cruiser)', cmd: npm(), args: ['run', '--silent', 'check:boundaries'] },
+  scripts.lint && { name: 'lint (ESLint)', cmd: npm(), args: ['run', '--silent', 'lint'], nice: 10 },
+  scripts['check:boundaries'] && { name: 'import boundaries (dependency-cruiser)', cmd: npm(), args: ['run', '--silent', 'check:boundaries'], nice: 10 },
   { name: 'weapp package sizes', cmd: process.execPath, args: ['scripts/check-weapp-size.js'], needs: ['build weapp'] },
   { name: 'weapp configuration and WeChat\'s code-quality check (miniprogram-ci)', cmd: process.execPath, args: ['scripts/check-weapp-wechat.js'], needs: ['build weapp'] },
   { name: "bundles carry no schema code and no Preact (H5: no style-loader, MobX in its own chunk, Taro's styles before the app's)", cmd: process.execPath, args: ['scripts/check-bundles.js', 'h5', 'weapp'], needs: ['build h5', 'build weapp'] }
@@ -116,7 +124,7 @@ function start (step) {
   // a process group of its own, so that stopping the step stops everything it started
   const child = spawn(process.execPath, [path.join(__dirname, 'test-step.js'), step.cmd, ...step.args], {
     cwd: root,
-    env: { ...process.env, ...step.env },
+    env: { ...process.env, ...step.env, ...(step.nice ? { TEST_STEP_NICE: String(step.nice) } : {}) },
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     detached: process.platform !== 'win32'
   })

@@ -10,6 +10,11 @@ const fs = require('node:fs')
 const os = require('node:os')
 
 const [cmd, ...args] = process.argv.slice(2)
+// TEST_STEP_NICE=n: the step and everything it starts run at that niceness (the scheduler's batch steps)
+const nice = Number(process.env.TEST_STEP_NICE)
+if (Number.isInteger(nice) && nice > 0) {
+  try { os.setPriority(0, nice) } catch {}
+}
 const child = spawn(cmd, args, { stdio: 'inherit' })
 // the scheduler stops a step with SIGTERM to its process group; pass it on if it came to us alone
 for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig))
