@@ -98,7 +98,8 @@ async function serve (root, dialect, databaseUrl, pool, dir, shoppers) {
   process.on('message', async (msg) => {
     try {
       if (msg.type === 'launch' || msg.type === 'warm-up series') {
-        const design = (rarity, i, value) => ({ name: { zh: `${rarity}${i}`, en: `${rarity} ${i}` }, image: '/media/art/1f381.webp', rarity, referenceValueCents: value, recycleValueCents: 10 })
+        // a warehouse that holds more than any launch here can sell (the stock rules are the drop bench's)
+        const design = (rarity, i, value) => ({ name: { zh: `${rarity}${i}`, en: `${rarity} ${i}` }, image: '/media/art/1f381.webp', rarity, referenceValueCents: value, recycleValueCents: 10, stock: 100000 })
         const seriesId = await createSeries(db, clock, {
           title: { zh: '新品首发', en: msg.type === 'launch' ? 'Launch series' : 'Yesterday\'s series' }, description: { zh: '', en: '' }, rules: { zh: '', en: '' }, cover: null,
           priceCents: 2900, hiddenCasePpm: 83333, status: 'on_sale',

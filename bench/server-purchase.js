@@ -174,7 +174,9 @@ async function serveShop (root, dialect, databaseUrl, pool, dir, casesWanted) {
   await seedCatalogue(db, clock)
 
   const designs = (rarity, n, value) => Array.from({ length: n }, (_, i) => ({
-    name: { zh: `${rarity}${i + 1}`, en: `${rarity} ${i + 1}` }, image: '/media/art/1f381.webp', rarity, referenceValueCents: value, recycleValueCents: 10
+    name: { zh: `${rarity}${i + 1}`, en: `${rarity} ${i + 1}` }, image: '/media/art/1f381.webp', rarity, referenceValueCents: value, recycleValueCents: 10,
+    // enough in the warehouse for every case the bench opens
+    stock: casesWanted + 10
   }))
   const seriesId = await createSeries(db, clock, {
     title: { zh: '压测系列', en: 'Bench series' }, description: { zh: '', en: '' }, rules: { zh: '', en: '' }, cover: null,
@@ -184,7 +186,11 @@ async function serveShop (root, dialect, databaseUrl, pool, dir, casesWanted) {
   const caseIds = []
   while (caseIds.length < casesWanted) {
     await db.transaction().execute(async trx => {
-      for (let i = 0; i < 200 && caseIds.length < casesWanted; i++) caseIds.push(await createCase(trx, clock, seriesId))
+      for (let i = 0; i < 200 && caseIds.length < casesWanted; i++) {
+        const id = await createCase(trx, clock, seriesId)
+        if (id === null) throw new Error('the bench series ran out of stock')
+        caseIds.push(id)
+      }
     })
   }
   const hash = await hashPassword(PASSWORD)

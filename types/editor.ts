@@ -63,7 +63,10 @@ export const EditorDesign = Type.Object({
   rarity: Rarity,
   image: Nullable(Type.String()),
   referenceValueCents: Type.Integer(),
-  recycleValueCents: Type.Integer()
+  recycleValueCents: Type.Integer(),
+  /** Figures on hand in the warehouse, and how many of them cases and prizes hold (the stock screen changes them). */
+  stock: Type.Integer(),
+  committed: Type.Integer()
 })
 export type EditorDesign = Static<typeof EditorDesign>
 
@@ -138,9 +141,53 @@ export const CasesOpenAheadResult = Type.Object({
   /** Cases of the series on sale now. */
   open: Type.Integer(),
   /** The most cases of one series on sale at once. */
-  max: Type.Integer()
+  max: Type.Integer(),
+  /** Fewer were opened than asked because the warehouse could not fill more (the stock screen shows why). */
+  stockShort: Type.Boolean()
 })
 export type CasesOpenAheadResult = Static<typeof CasesOpenAheadResult>
+
+// ---- stock ------------------------------------------------------------------------------------------------
+
+export const DesignStock = Type.Object({
+  designId: Type.Integer(),
+  name: Type.Object({ zh: Type.String(), en: Type.String() }),
+  rarity: Rarity,
+  /** Figures on hand in the warehouse. */
+  stock: Type.Integer(),
+  /** Of those, the ones cases on sale and shoppers' prizes in the warehouse hold. */
+  committed: Type.Integer(),
+  /** stock - committed: what new cases may take. */
+  free: Type.Integer(),
+  /** Whether every new case needs one (the hidden design only while the series has a hidden chance). */
+  inEveryCase: Type.Boolean()
+})
+export type DesignStock = Static<typeof DesignStock>
+
+export const SeriesStock = Type.Object({
+  seriesId: Type.Integer(),
+  status: EditorSeriesStatus,
+  designs: Type.Array(DesignStock),
+  /** New cases the warehouse can still fill: a case takes one figure of each design it may hold. */
+  casesFillable: Type.Integer(),
+  /** Cases on sale now. */
+  openCases: Type.Integer(),
+  /** On sale, with no case on sale and none the warehouse can fill: shoppers see 已售罄 / Sold out. */
+  soldOut: Type.Boolean()
+})
+export type SeriesStock = Static<typeof SeriesStock>
+
+export const StockSaveRequest = Obj({
+  seriesId: Id,
+  designs: Type.Array(Obj({
+    designId: Id,
+    /** The new count of figures on hand (a stock-take, or after a delivery). */
+    stock: Type.Integer({ minimum: 0, maximum: EDITOR_LIMITS.stockMax }),
+    /** The count the screen showed: when it has changed since (a parcel left), the save is a 409. */
+    was: Type.Integer({ minimum: 0, maximum: EDITOR_LIMITS.stockMax })
+  }), { minItems: 1, maxItems: EDITOR_LIMITS.designsMax })
+})
+export type StockSaveRequest = Static<typeof StockSaveRequest>
 
 /** Why a draft cannot be published: every problem at once, each naming its field. */
 export const PublishProblem = Type.Object({
@@ -192,6 +239,15 @@ export const editorRoutes = {
     method: 'POST', url: '/api/operator/casesOpenAhead', auth: 'operator', tag, body: CasesOpenAheadRequest, data: CasesOpenAheadResult,
     summary: 'Open cases of a series on sale ahead of a launch (audited)',
     description: 'Each case is shuffled and committed like any other, so shoppers arriving at once are given ready cases instead of waiting while one is made. Stops at the series\' cap of open cases (answered in max). 422 when the series is not on sale.'
+  }),
+  stock: route({
+    method: 'POST', url: '/api/operator/stock', auth: 'operator', tag, body: EditorSeriesIdRequest, data: SeriesStock,
+    summary: 'The warehouse counts of a series\' designs: on hand, held by cases and prizes, free'
+  }),
+  stockSave: route({
+    method: 'POST', url: '/api/operator/stockSave', auth: 'operator', tag, body: StockSaveRequest, data: SeriesStock,
+    summary: 'Set the figures on hand of designs of a series (audited)',
+    description: 'Never below what cases on sale and prizes in the warehouse hold (422 naming designs.N.stock); a count that changed since the screen read it is a 409 (data.field). A series on sale with no case gets one as soon as the warehouse can fill it.'
   }),
   upload: route({
     method: 'POST', url: '/api/operator/upload', auth: 'operator', tag, data: UploadResult,

@@ -99,7 +99,8 @@ export function demoSeriesInput (s: DemoSeries): SeriesInput {
       image: artUrl(code),
       rarity,
       referenceValueCents: Math.round(s.priceCents * factor),
-      recycleValueCents: Math.round(s.priceCents * recycle)
+      recycleValueCents: Math.round(s.priceCents * recycle),
+      stock: demoStock(rarity, s.hiddenOneIn)
     }
   }
   return {
@@ -116,6 +117,16 @@ export function demoSeriesInput (s: DemoSeries): SeriesInput {
       design(s.hidden, 'hidden')
     ]
   }
+}
+
+/**
+ * The demo warehouse: DEMO_CASES cases' worth of each regular and rare design, and of the hidden design
+ * twice what those cases are expected to draw (a case needs a free hidden figure to be made at all, so
+ * a warehouse short of hidden figures sells out early: docs/decisions/stock.md).
+ */
+const DEMO_CASES = 400
+function demoStock (rarity: 'regular' | 'rare' | 'hidden', hiddenOneIn: number): number {
+  return rarity === 'hidden' ? Math.ceil((2 * DEMO_CASES) / hiddenOneIn) : DEMO_CASES
 }
 
 /** The demo series, if there is no series yet; answers how many were made. */

@@ -1,5 +1,5 @@
-/** The series editor (types/editor.ts): series by status, one series, save, publish, retire, open cases ahead. */
-import type { EditorSeriesListRequest, EditorSeriesSaveRequest, editorRoutes } from '~types/editor'
+/** The series editor (types/editor.ts): series by status, one series, save, publish, retire, open cases ahead, stock. */
+import type { EditorSeriesListRequest, EditorSeriesSaveRequest, StockSaveRequest, editorRoutes } from '~types/editor'
 import { postRoute } from './request'
 
 type R = typeof editorRoutes
@@ -10,5 +10,7 @@ export const editorApi = {
   save: (body: EditorSeriesSaveRequest) => postRoute<R['seriesSave']>('/api/operator/seriesSave', body),
   publish: (seriesId: number) => postRoute<R['seriesPublish']>('/api/operator/seriesPublish', { seriesId }),
   retire: (seriesId: number) => postRoute<R['seriesRetire']>('/api/operator/seriesRetire', { seriesId }),
-  openAhead: (seriesId: number, count: number) => postRoute<R['casesOpenAhead']>('/api/operator/casesOpenAhead', { seriesId, count })
+  openAhead: (seriesId: number, count: number) => postRoute<R['casesOpenAhead']>('/api/operator/casesOpenAhead', { seriesId, count }),
+  stock: (seriesId: number) => postRoute<R['stock']>('/api/operator/stock', { seriesId }),
+  stockSave: (body: StockSaveRequest) => postRoute<R['stockSave']>('/api/operator/stockSave', body)
 }

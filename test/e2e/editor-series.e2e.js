@@ -3,7 +3,8 @@
  *  - the demo operator (zh) opens the editor's Series tab, starts a new series, types both languages,
  *    the price and the hidden chance, adds 6 designs and uploads an image for each through the page's
  *    file input (real PNG files), sees the odds preview the server will publish, is stopped by the
- *    publish check while one image is missing, then publishes; opens 7 cases ahead of its launch;
+ *    publish check while one image is missing and again while the warehouse holds none of it, counts
+ *    20 of each design on the stock screen, then publishes; opens 7 cases ahead of its launch;
  *  - the new series is in the list as on sale, its images are served under /media/u/ byte for byte,
  *    and the audit log holds its creation and publication;
  *  - the demo shopper (en) finds it on the home page, sees every design's odds as previewed, and buys a
@@ -106,6 +107,24 @@ async function run ({ base }) {
     await o.page.getByText('只能上传 PNG、JPEG、WebP 或 GIF 图片').first().waitFor()
     await o.shot('editor-series-form-zh.png')
 
+    // publishing before the warehouse is counted: the draft is saved, and the server names every design
+    // the warehouse holds none of (a case needs one of each); nothing goes on sale
+    await o.page.locator('.series-publish').click()
+    await o.page.locator('.taro-model__confirm').click()
+    await o.page.locator('.series-problem', { hasText: '在仓库里没有库存' }).first().waitFor()
+    assert.equal(await o.page.locator('.series-problem', { hasText: '在仓库里没有库存' }).count(), DESIGNS.length)
+    // the stock screen of the saved draft: a count per design, what a case takes, then publish
+    await o.page.locator('.stock-panel .stock-row-6').waitFor()
+    assert.match(await o.page.locator('.stock-summary__fillable').innerText(), /还能再开 0 箱/)
+    await field(o.page.locator('.stock-row-1'), 'stock-row__input').fill('x')
+    await o.page.locator('.stock-save').click()
+    await o.page.locator('.stock-row__problem', { hasText: '请填 0 到' }).waitFor()
+    for (const [i] of DESIGNS.entries()) await field(o.page.locator(`.stock-row-${i + 1}`), 'stock-row__input').fill('20')
+    await o.page.locator('.stock-save').click()
+    await o.page.locator('.stock-summary__fillable', { hasText: '还能再开 20 箱' }).waitFor()
+    await o.page.locator('.stock-panel').scrollIntoViewIfNeeded()
+    await o.shot('editor-series-stock-zh.png')
+
     await o.page.locator('.series-publish').click()
     assert.match(await o.page.locator('.taro-modal__content').innerText(), /上架后/)
     await o.page.locator('.taro-model__confirm').click()
@@ -131,7 +150,7 @@ async function run ({ base }) {
     }
     const audit = await api(base, '/api/operator/audit', { page: 1, size: 20, entity: 'series' }, opToken)
     const actions = audit.list.filter(a => a.entityId === mine.id).map(a => a.action)
-    assert.ok(actions.includes('series.create') && actions.includes('series.publish'), actions.join())
+    assert.ok(actions.includes('series.create') && actions.includes('series.stock') && actions.includes('series.publish'), actions.join())
 
     // ---- cases opened ahead of its launch, from the series' page: a bad count is named, then 7 open
     await listed.click()

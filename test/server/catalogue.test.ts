@@ -42,7 +42,8 @@ describe.each(testDialects())('catalogue and cases on %s', (dialect) => {
       caseSize: 12,
       designCount: 13,
       oddsPpm: { regular: Math.round(1e6 * (9 - 0.083333) / 12), rare: 250000, hidden: Math.round(83333 / 12) },
-      status: 'on_sale'
+      status: 'on_sale',
+      soldOut: false
     })
     expect(r.body.data.list[2].status).toBe('retired')
     expect((await post(t.app, '/api/seriesList', { page: 2, size: 2 })).body.data).toMatchObject({ total: 3, list: [{ id: retired }] })
@@ -154,7 +155,7 @@ describe.each(testDialects())('catalogue and cases on %s', (dialect) => {
     expect(createHash('sha256').update(`${oldCase}:${retired.arrangement.join(',')}:${retired.salt}`).digest('hex')).toBe(retired.commit)
     const newCase = await currentCaseId(t.app, s)
     expect(newCase).not.toBe(oldCase)
-    await addDesign(t.db, t.clock.now, s, { name: { zh: '新款', en: 'New' }, image: null, rarity: 'rare', referenceValueCents: 8000, recycleValueCents: 100 })
+    await addDesign(t.db, t.clock.now, s, { name: { zh: '新款', en: 'New' }, image: null, rarity: 'rare', referenceValueCents: 8000, recycleValueCents: 100, stock: 10 })
     const detail = (await post(t.app, '/api/seriesDetail', { seriesId: s })).body.data
     expect(detail).toMatchObject({ caseSize: 13, designCount: 14, priceCents: 2500, hiddenCasePpm: 100000 })
     const third = await post(t.app, '/api/caseCurrent', { seriesId: s })

@@ -10,7 +10,7 @@ import { createRecipe } from '../../server/src/domain/prizes/combine'
 import { createTestApp, post, type TestApp } from './support/app'
 import { testDialects } from './support/db'
 import { invariantViolations } from './support/invariants'
-import { makeSeries, makeShopper, newKey, type Shopper } from './support/shop'
+import { givePrizes, makeSeries, makeShopper, newKey, type Shopper } from './support/shop'
 
 describe.each(testDialects())('combine on %s', (dialect) => {
   let t: TestApp
@@ -38,11 +38,7 @@ describe.each(testDialects())('combine on %s', (dialect) => {
   const call = (s: Shopper, path: string, body: unknown, lang = 'en') => post(t.app, path, body, { token: s.token, lang })
   /** Prizes in the shopper's warehouse, of the given designs (as a purchase would have left them). */
   async function give (s: Shopper, designIds: number[], series = seriesId): Promise<number[]> {
-    const now = new Date(t.clock.now()).toISOString()
-    const rows = await t.db.insertInto('prizes').values(designIds.map(d => ({
-      user_id: s.id, series_id: series, design_id: d, case_id: null, slot: null, status: 'warehouse' as const, created_at: now, updated_at: now
-    }))).returning('id').execute()
-    return rows.map(r => Number(r.id))
+    return givePrizes(t.db, t.clock, s.id, series, designIds)
   }
   const regular = () => designs.filter(d => d.rarity === 'regular').map(d => d.id)
   const rare = () => designs.filter(d => d.rarity === 'rare').map(d => d.id)

@@ -48,6 +48,14 @@ describe.each(testDialects())('the series editor on %s', (dialect) => {
     ...over
   })
 
+  /** Counts `n` figures of every design of a series into the warehouse (the stock screen's save). */
+  const stockUp = async (seriesId: number, n = 50) => {
+    const s = (await as(op.token, '/api/operator/stock', { seriesId })).body.data
+    const r = await as(op.token, '/api/operator/stockSave', { seriesId, designs: s.designs.map((d: { designId: number; stock: number }) => ({ designId: d.designId, stock: n, was: d.stock })) })
+    expect(r.body.code).toBe(200)
+    return r.body.data
+  }
+
   beforeAll(async () => {
     t = await createTestApp(dialect)
     const u = await makeUser(t.db, t.clock, { role: 'operator' })
@@ -145,11 +153,14 @@ describe.each(testDialects())('the series editor on %s', (dialect) => {
     const blocked = await as(op.token, '/api/operator/seriesPublish', { seriesId: id }, 'zh')
     expect(blocked.body.code).toBe(422)
     const fields = blocked.body.data.problems.map((p: { field: string }) => p.field)
-    expect(fields).toEqual(['title.en', 'designs.0.image', 'designs.1.image', 'designs.2.image', 'designs.3.image', 'designs.4.image', 'designs.5.image'])
+    // no stock counted yet: every design a case holds (the hidden one too, with its chance) is named
+    expect(fields).toEqual(['title.en', ...[0, 1, 2, 3, 4, 5].map(i => `designs.${i}.image`), ...[0, 1, 2, 3, 4, 5].map(i => `designs.${i}.stock`)])
     expect(blocked.body.data.problems[1].message).toBe('第 1 个款式缺少图片')
+    expect(blocked.body.data.problems[7].message).toContain('第 1 个款式在仓库里没有库存')
     // a problem names its field as the editor labels it (issue 21)
     expect(blocked.body.data.problems[0].message).toBe('标题（英文）未填写')
-    expect(blocked.body.message).toContain('7')
+    expect(blocked.body.message).toContain('13')
+    await stockUp(id)
 
     // the images and the title: saved over the version it was opened at
     const ids = first.body.data.designs.map((d: { id: number }) => d.id)
@@ -205,9 +216,10 @@ describe.each(testDialects())('the series editor on %s', (dialect) => {
 
     // the audit log holds every step with the state before and after
     const audit = await t.db.selectFrom('audit_log').selectAll().where('entity', '=', 'series').where('entity_id', '=', id).orderBy('id').execute()
-    expect(audit.map(a => a.action)).toEqual(['series.create', 'series.update', 'series.publish', 'series.update', 'series.retire'])
+    expect(audit.map(a => a.action)).toEqual(['series.create', 'series.stock', 'series.update', 'series.publish', 'series.update', 'series.retire'])
     expect(audit.every(a => Number(a.actor_id) === op.id)).toBe(true)
-    const update = JSON.parse(audit[3].detail)
+    expect(Object.values(JSON.parse(audit[1].detail).after.stock)).toEqual([50, 50, 50, 50, 50, 50])
+    const update = JSON.parse(audit[4].detail)
     expect(update.before.title.en).toBe('Star Travellers')
     expect(update.after.title.en).toBe('Star Travellers 1')
     expect(update.after.designs[0].name.en).toBe('Navigator')
@@ -223,6 +235,7 @@ describe.each(testDialects())('the series editor on %s', (dialect) => {
     for (const c of COLOURS.slice(0, 6)) urls.push((await upload(makePng(64, 64, c))).body.data.url)
     const made = (await as(op.token, '/api/operator/seriesSave', draft(urls))).body.data
     expect(made.designs.map((d: { alt: unknown }) => d.alt)).toEqual(made.designs.map(() => ({ zh: '', en: '' })))
+    await stockUp(made.id)
     expect((await as(op.token, '/api/operator/seriesPublish', { seriesId: made.id })).body.code).toBe(200)
     // no description yet: the shop sends none, and the page names the picture by the design's name
     expect((await post(t.app, '/api/seriesDetail', { seriesId: made.id })).body.data.designs.every((d: Record<string, unknown>) => !('alt' in d))).toBe(true)
@@ -255,6 +268,7 @@ describe.each(testDialects())('the series editor on %s', (dialect) => {
     const make = async (over: Record<string, unknown>) => {
       const r = await as(op.token, '/api/operator/seriesSave', draft(urls, over))
       expect(r.body.code).toBe(200)
+      await stockUp(r.body.data.id)
       return (await as(op.token, '/api/operator/seriesPublish', { seriesId: r.body.data.id })).body
     }
     // a hidden design without a hidden chance

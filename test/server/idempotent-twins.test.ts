@@ -12,7 +12,7 @@ import { createRecipe } from '../../server/src/domain/prizes/combine'
 import { createTestApp, post, type CallResult, type TestApp } from './support/app'
 import { testDialects } from './support/db'
 import { invariantViolations } from './support/invariants'
-import { currentCaseId, makeSeries, makeShopper, newKey, topUp, type Shopper } from './support/shop'
+import { currentCaseId, givePrizes, makeSeries, makeShopper, newKey, topUp, type Shopper } from './support/shop'
 
 /** Groups per route, and identical requests per group. */
 const GROUPS = 16
@@ -45,11 +45,7 @@ describe.each(testDialects())('idempotent twins on %s', (dialect) => {
   const call = (path: string, body: unknown) => post(t.app, path, body, { token: s.token })
   /** Prizes in the shopper's warehouse (as purchases would have left them). */
   async function give (n: number): Promise<number[]> {
-    const now = new Date(t.clock.now()).toISOString()
-    const rows = await t.db.insertInto('prizes').values(regular.slice(0, n).map(d => ({
-      user_id: s.id, series_id: seriesId, design_id: d, case_id: null, slot: null, status: 'warehouse' as const, created_at: now, updated_at: now
-    }))).returning('id').execute()
-    return rows.map(r => Number(r.id))
+    return givePrizes(t.db, t.clock, s.id, seriesId, regular.slice(0, n))
   }
   /** Sends TWINS identical requests at once; every one must answer 200 and the same as the others. */
   async function twins (path: string, body: Record<string, unknown>): Promise<CallResult> {

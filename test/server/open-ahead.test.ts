@@ -55,8 +55,8 @@ describe.each(testDialects())('opening cases ahead on %s', (dialect) => {
     CASE_SPREAD.maxOpenCases = 6
     try {
       const seriesId = await makeSeries(t.db, t.clock)
-      expect((await openAhead({ seriesId, count: 10 })).body.data).toEqual({ opened: 5, open: 6, max: 6 })
-      expect((await openAhead({ seriesId, count: 3 })).body.data).toEqual({ opened: 0, open: 6, max: 6 })
+      expect((await openAhead({ seriesId, count: 10 })).body.data).toEqual({ opened: 5, open: 6, max: 6, stockShort: false })
+      expect((await openAhead({ seriesId, count: 3 })).body.data).toEqual({ opened: 0, open: 6, max: 6, stockShort: false })
       expect(await onSale(seriesId)).toHaveLength(6)
     } finally {
       CASE_SPREAD.maxOpenCases = cap

@@ -55,7 +55,7 @@ describeOnPostgres('purchases batched on postgres', () => {
   /** A case of its own series, the only one on sale there (6 slots: 5 regular designs and a rare one). */
   async function soleCase (): Promise<{ seriesId: number, caseId: number }> {
     const seriesId = await makeSeries(t.db, t.clock, { priceCents: 700, regular: 5, rare: 1, hidden: false })
-    const caseId = await t.db.transaction().execute(trx => createCase(trx, t.clock.now, seriesId))
+    const caseId = (await t.db.transaction().execute(trx => createCase(trx, t.clock.now, seriesId)))!
     await t.db.updateTable('cases').set({ status: 'retired', revealed_at: now() })
       .where('series_id', '=', seriesId).where('id', '!=', caseId).where('status', '=', 'on_sale').execute()
     return { seriesId, caseId }

@@ -56,7 +56,11 @@ describeOnPostgres('the one-statement purchase on postgres', () => {
   afterAll(async () => { await t.close() })
 
   /** A case arranged the same way every time (the two worlds get the same designs in the same slots). */
-  const sameCase = (series = seriesId) => t.db.transaction().execute(trx => createCase(trx, t.clock.now, series, max => 7 % max))
+  const sameCase = async (series = seriesId): Promise<number> => {
+    const id = await t.db.transaction().execute(trx => createCase(trx, t.clock.now, series, max => 7 % max))
+    if (id === null) throw new Error(`series ${series} is out of stock`)
+    return id
+  }
   const now = () => iso(t.clock.now())
   /** Such a case, the only one of its series on sale (the series' first case, made with it, retired). */
   const soleCase = async (series: number) => {

@@ -263,7 +263,7 @@ describe.each(testDialects())('purchases on %s', (dialect) => {
     await topUp(t.app, s, 20000)
     const first = await buy(t.app, s, { caseId: await currentCaseId(t.app, fresh), wholeCase: true })
     expect(first.body.data.prizes.map((p: { design: { oddsPpm: number } }) => p.design.oddsPpm)).toEqual([333333, 333333, 333333])
-    const added = await addDesign(t.db, t.clock.now, fresh, { name: { zh: '新', en: 'New' }, image: null, rarity: 'rare', referenceValueCents: 1, recycleValueCents: 1 })
+    const added = await addDesign(t.db, t.clock.now, fresh, { name: { zh: '新', en: 'New' }, image: null, rarity: 'rare', referenceValueCents: 1, recycleValueCents: 1, stock: 10 })
     await updateSeries(t.db, t.clock.now, fresh, { priceCents: 1100 })
     const second = await buy(t.app, s, { caseId: await currentCaseId(t.app, fresh), wholeCase: true })
     expect(second.body.data.totalCents).toBe(4 * 1100)
@@ -333,7 +333,7 @@ describe.each(testDialects())('purchases on %s', (dialect) => {
     const s = await makeShopper(t.app, t.db, t.clock)
     await topUp(t.app, s, 10500)
     const caseIds: number[] = []
-    for (let i = 0; i < 50; i++) caseIds.push(await t.db.transaction().execute(trx => createCase(trx, t.clock.now, fresh)))
+    for (let i = 0; i < 50; i++) caseIds.push((await t.db.transaction().execute(trx => createCase(trx, t.clock.now, fresh)))!)
     const results = await Promise.all(caseIds.map(caseId => buy(t.app, s, { caseId, slots: [1] })))
     const ok = results.filter(r => r.body.code === 200)
     const refused = results.filter(r => r.body.code !== 200)

@@ -13,6 +13,7 @@ import { invariantViolations } from './support/invariants'
 import { maskIp, deviceOf } from '../../server/src/domain/account/security'
 import { shopMonthStart } from '../../server/src/domain/account/spendingCaps'
 import { postTransaction } from '../../server/src/domain/money/ledger'
+import { deliverShipment } from '../../server/src/domain/prizes/afterDraw'
 
 const HOUR = 60 * 60 * 1000
 
@@ -310,6 +311,9 @@ describe.each(testDialects())('account security on %s', (dialect) => {
     const parcel = await post(t.app, '/api/shipmentCreate', { prizeIds: bought.body.data.prizes.map((p: { prizeId: number }) => p.prizeId), addressId, idempotencyKey: newKey('ship') }, { token })
     expect(parcel.body.code).toBe(200) // 12 yuan of fee from the credit
     expect((await del({ password: u.password })).body.data).toEqual({ reason: 'parcel' })
+    // the operator sends it (its figures leave the warehouse) and it arrives
+    const sender = await makeUser(t.db, t.clock, { role: 'operator' })
+    await deliverShipment(t.db, t.clock.now, Number(sender.id), parcel.body.data.shipment.id, 'shunfeng', 'SF1234567890')
     await t.db.updateTable('shipments').set({ status: 'received' }).where('id', '=', parcel.body.data.shipment.id).execute()
     await t.db.updateTable('prizes').set({ status: 'received' }).where('user_id', '=', s.id).where('status', '=', 'shipping').execute()
     // a WeChat Pay top-up whose payment could still arrive holds the deletion for its lifetime

@@ -17,6 +17,7 @@ import { buy, currentCaseId, makeSeries, makeShopper, newKey, topUp, type Shoppe
 import { makePng, multipartBody } from '../support/png'
 import { deleteAccount } from '../../server/src/domain/account/accountDeletion'
 import { blockedWord } from '../../server/src/domain/community/show'
+import { designsOfPrizes, release } from '../../server/src/domain/catalogue/stock'
 
 test('the word list matches after NFKC and case folding', () => {
   expect(blockedWord(['Scam'], 'this is a ＳＣＡＭ!')).toBe('Scam')
@@ -143,7 +144,11 @@ describe.each(testDialects())('player show on %s', (dialect) => {
     const recycled = await call(a.s, '/api/prizeRecycle', { prizeIds: [a.prizeIds[1]], idempotencyKey: newKey() })
     expect(recycled.body.code).toBe(200)
     expect((await postOf(a.s, [a.prizeIds[1]])).body).toMatchObject({ code: 422, data: { field: 'prizeIds', status: 'recycled' } })
-    await t.db.updateTable('prizes').set({ status: 'combined' }).where('id', '=', a.prizeIds[2]).execute()
+    // combined away (as a combine leaves an input: its figure is free stock again)
+    await t.db.transaction().execute(async trx => {
+      await trx.updateTable('prizes').set({ status: 'combined' }).where('id', '=', a.prizeIds[2]).execute()
+      await release(trx, await designsOfPrizes(trx, [a.prizeIds[2]]))
+    })
     expect((await postOf(a.s, [a.prizeIds[2]], {}, 'zh')).body).toMatchObject({ code: 422, message: '晒的奖品：已回收或已用于合成的奖品不能晒' })
     const theirs = await photo(b.s)
     expect((await postOf(a.s, [a.prizeIds[0]], { images: [theirs] })).body).toMatchObject({ code: 400, data: { field: 'images' } })

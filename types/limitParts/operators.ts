@@ -40,7 +40,9 @@ export const EDITOR_LIMITS = {
   designsToPublish: 3,
   designsMax: CASE_SIZE_MAX + 1,
   /** Largest reference or recycle value of a design (10,000 yuan). */
-  valueMaxCents: 1_000_000
+  valueMaxCents: 1_000_000,
+  /** The most figures of one design an operator may count into the warehouse (a count, not money). */
+  stockMax: 10_000_000
 } as const
 /**
  * The most cases an operator opens ahead of a launch in one call (each is a shuffle, a commitment and a

@@ -20,7 +20,9 @@ export const SeriesSummary = Type.Object({
   designCount: Type.Integer(),
   /** Chance per box of each rarity. */
   oddsPpm: Type.Object({ regular: Ppm, rare: Ppm, hidden: Ppm }),
-  status: SeriesStatus
+  status: SeriesStatus,
+  /** On sale, but every box the warehouse holds is sold: shown as 已售罄 / Sold out, nothing can be bought. */
+  soldOut: Type.Boolean()
 })
 export type SeriesSummary = Static<typeof SeriesSummary>
 

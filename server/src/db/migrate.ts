@@ -33,6 +33,7 @@ import { showReportWeight } from './migrations/0034_show_report_weight'
 import { searchKeysIgnorables } from './migrations/0035_search_keys_ignorables'
 import { aiUsage } from './migrations/0036_ai_usage'
 import { addressRegionParts } from './migrations/0037_address_region_parts'
+import { stock } from './migrations/0038_stock'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -69,7 +70,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0034_show_report_weight': showReportWeight(dialect),
     '0035_search_keys_ignorables': searchKeysIgnorables(),
     '0036_ai_usage': aiUsage(),
-    '0037_address_region_parts': addressRegionParts(dialect)
+    '0037_address_region_parts': addressRegionParts(dialect),
+    '0038_stock': stock(dialect)
   }
 }
 

@@ -13,6 +13,7 @@ import { defineRoute } from '../http/route'
 import { RULES } from '../security/rules'
 import { readUploadedFile, readUploadedImage, storeImage, uploadScope } from '../http/upload'
 import { editorSeries, listEditorSeries, openCasesAhead, publishSeries, retireSeries, saveSeries } from '../domain/catalogue/editor'
+import { saveStock, seriesStock } from '../domain/catalogue/stockEditor'
 
 export function editorRoutesOf (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.seriesList, async ({ body }) => listEditorSeries(ctx.db, body))
@@ -22,6 +23,8 @@ export function editorRoutesOf (app: Api, ctx: AppContext): void {
     publishSeries(ctx.db, ctx.dialect, ctx.clock, userId, body.seriesId, (key, params) => messageFor(request, key, params)))
   defineRoute(app, ctx, r.seriesRetire, async ({ body, userId }) => retireSeries(ctx.db, ctx.dialect, ctx.clock, userId, body.seriesId))
   defineRoute(app, ctx, r.casesOpenAhead, async ({ body, userId }) => openCasesAhead(ctx.db, ctx.dialect, ctx.clock, userId, body.seriesId, body.count))
+  defineRoute(app, ctx, r.stock, async ({ body }) => seriesStock(ctx.db, body.seriesId))
+  defineRoute(app, ctx, r.stockSave, async ({ body, userId }) => saveStock(ctx.db, ctx.clock, userId, body))
 
   uploadScope(app, scope => {
     defineRoute(scope, ctx, r.upload, async ({ request, userId }) => {

@@ -21,7 +21,7 @@ const COVER = decorativeImage()
 function SeriesCard ({ series, onClick }: { series: SeriesSummary; onClick: () => void }) {
   const [coverBox, coverShown] = useOnScreen()
   return (
-    <View className={`series-card series-card-${series.id} ${series.status === 'retired' ? 'series-card--off' : ''}`} onClick={onClick}>
+    <View className={`series-card series-card-${series.id} ${series.status === 'retired' || series.soldOut ? 'series-card--off' : ''}`} onClick={onClick}>
       <View className='series-card__cover' ref={coverBox}>
         {coverShown && <Image className='series-card__img' src={mediaUrl(series.cover, 160)} mode='aspectFit' lazyLoad={!H5} {...COVER} />}
       </View>
@@ -29,6 +29,8 @@ function SeriesCard ({ series, onClick }: { series: SeriesSummary; onClick: () =
         <Text className='series-card__title'>{tr(series.title)}</Text>
         {/* a retired series is still listed (its cases are revealed for anyone to check), marked as such */}
         {series.status === 'retired' && <Text className='series-card__off'>{t('home.offSale')}</Text>}
+        {/* on sale, but every box the warehouse holds is sold (a restock opens it again) */}
+        {series.status === 'on_sale' && series.soldOut && <Text className='series-card__off series-card__sold-out'>{t('home.soldOut')}</Text>}
         <Text className='series-card__desc'>{tr(series.description)}</Text>
         <View className='series-card__odds'>
           <Text className='odds-chip odds-chip--rare'>{t('rarity.rare')} {formatPpm(series.oddsPpm.rare)}</Text>

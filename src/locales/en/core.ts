@@ -206,6 +206,7 @@ const core: CoreDict = {
     feedEmpty: 'No rare prize has been drawn yet',
     pullToRefresh: 'Pull to refresh',
     offSale: 'No longer on sale: its arrangements are public',
+    soldOut: 'Sold out until restocked',
     perCase: '{n, plural, one {# box} other {# boxes}} a case',
     feedLine: '{name} drew {design}',
     loadFailed: 'Could not load: pull down to retry',

@@ -295,6 +295,9 @@ const rest: RestDict = {
     wholeCase: 'Buy whole case',
     wholeCaseN: 'Whole case ({n}) {price}',
     sold: 'Sold',
+    soldOut: 'Sold out',
+    soldOutTitle: 'Sold out',
+    soldOutText: 'Every box of this series in the warehouse has been sold, so none can be bought now. It goes on sale again when restocked; the cases sold are revealed and can be checked from My boxes.',
     noSeries: 'Series not found',
     perBox: 'per box',
     previewOdds: 'Chance in one box: {odds}',
@@ -1029,7 +1032,7 @@ const rest: RestDict = {
       role: { grant: 'Operator role granted', revoke: 'Operator role revoked' },
       settings: { update: 'Settings changed' },
       recipe: { create: 'Recipe created', update: 'Recipe changed' },
-      series: { create: 'Series created', update: 'Series changed', publish: 'Series published', retire: 'Series retired', openCasesAhead: 'Cases opened ahead' },
+      series: { create: 'Series created', update: 'Series changed', publish: 'Series published', retire: 'Series retired', openCasesAhead: 'Cases opened ahead', stock: 'Stock counted' },
       design: { add: 'Design added' },
       shipment: { deliver: 'Shipped' },
       withdrawal: { approve: 'Withdrawal approved', reject: 'Withdrawal rejected' },
@@ -1085,6 +1088,9 @@ const rest: RestDict = {
       cardsLapsed: 'Cards lapsed',
       openCases: 'Cases opened ahead',
       requested: 'Asked for',
+      stock: 'Figures on hand',
+      stockShort: 'Stock ran short',
+      reopenedCaseId: 'Case opened by the restock',
       opened: 'Opened',
       tags: 'Theme tags',
       seriesTitle: 'Series',
@@ -1185,6 +1191,22 @@ const rest: RestDict = {
     noPath: 'Unable to find file path',
     noFile: 'No file selected'
   },
+  stock: {
+    title: 'Stock',
+    hint: 'How many figures of each design the warehouse really holds. A new case takes one of each design (the hidden one too while it has a chance); when one is missing no new case opens and shoppers see Sold out. A parcel sent or a prize handed over at a counter takes one out; recycled and combined prizes go back in.',
+    fillable: 'Enough for {n} more cases',
+    openCases: '{n} cases on sale',
+    soldOut: 'Shoppers now see: Sold out',
+    onHand: 'On hand',
+    held: 'Held {n}',
+    free: 'Free {n}',
+    notInCases: 'no chance, in no case',
+    whole: 'Enter a whole number from 0 to {max}',
+    belowHeld: 'Cannot be below the {committed} held',
+    save: 'Save stock',
+    saved: 'Stock saved',
+    loadFailed: 'The stock could not be read; open it again later'
+  },
   openAhead: {
     title: 'Open cases ahead of a launch',
     hint: 'Many shoppers arrive at once at a launch: cases opened now (each shuffled, its commitment published) are ready for them, so nobody waits while a case is made.',
@@ -1193,7 +1215,9 @@ const rest: RestDict = {
     whole: 'Enter a whole number from 1 to {max}',
     range: 'From 1 to {max} cases at a time',
     done: 'Opened {opened} cases; {open} on sale now (at most {max})',
-    full: 'The series already has its most cases on sale ({max}); none opened'
+    full: 'The series already has its most cases on sale ({max}); none opened',
+    stockShort: 'The warehouse had enough for {opened} more cases, all opened ({open} on sale now)',
+    noStock: 'The warehouse cannot fill another case: add to the counts under Stock first'
   },
   seriesForm: {
     alt: 'Picture description (read by screen readers)',

@@ -209,6 +209,7 @@ const core = {
     feedEmpty: '暂时还没有稀有款开出',
     pullToRefresh: '下拉刷新',
     offSale: '已停售，可查看公开的排列',
+    soldOut: '已售罄，补货后再开售',
     perCase: '每箱 {n} 盒',
     feedLine: '{name} 抽中了 {design}',
     loadFailed: '加载失败，下拉重试',

@@ -294,6 +294,9 @@ const rest = {
     wholeCase: '整箱购买',
     wholeCaseN: '整箱 {n} 盒 {price}',
     sold: '已售',
+    soldOut: '已售罄',
+    soldOutTitle: '已售罄',
+    soldOutText: '仓库里这一系列的盲盒已全部售出，现在买不了。补货后会重新开售；已售出的箱子都已公开排列，可在“我的盲盒”里核对。',
     noSeries: '未找到该系列',
     perBox: '/ 盒',
     previewOdds: '单盒概率：{odds}',
@@ -1029,7 +1032,7 @@ const rest = {
       role: { grant: '授予运营权限', revoke: '撤销运营权限' },
       settings: { update: '修改设置' },
       recipe: { create: '新建配方', update: '修改配方' },
-      series: { create: '新建系列', update: '修改系列', publish: '系列上架', retire: '系列下架', openCasesAhead: '提前开箱' },
+      series: { create: '新建系列', update: '修改系列', publish: '系列上架', retire: '系列下架', openCasesAhead: '提前开箱', stock: '库存盘点' },
       design: { add: '添加款式' },
       shipment: { deliver: '发货' },
       withdrawal: { approve: '批准提现', reject: '拒绝提现' },
@@ -1085,6 +1088,9 @@ const rest = {
       cardsLapsed: '作废的道具卡',
       openCases: '提前开的箱',
       requested: '申请数',
+      stock: '在库件数',
+      stockShort: '库存不够再开',
+      reopenedCaseId: '补货后开的箱',
       opened: '已开',
       tags: '主题标签',
       seriesTitle: '系列',
@@ -1185,6 +1191,22 @@ const rest = {
     noPath: '找不到文件路径',
     noFile: '未选择文件'
   },
+  stock: {
+    title: '库存',
+    hint: '仓库里每个款式实际有多少件。新开一箱要从每个款式各取一件（有隐藏款概率时隐藏款也要有一件），取不出来就不再开新箱，顾客看到“已售罄”。包裹发出、门店交付时自动减少；回收、合成用掉的奖品回到库存。',
+    fillable: '库存还能再开 {n} 箱',
+    openCases: '在售 {n} 箱',
+    soldOut: '顾客现在看到：已售罄',
+    onHand: '在库',
+    held: '已占用 {n}',
+    free: '可用 {n}',
+    notInCases: '概率为 0，不进箱',
+    whole: '请填 0 到 {max} 的整数',
+    belowHeld: '不能少于已占用的 {committed} 件',
+    save: '保存库存',
+    saved: '库存已保存',
+    loadFailed: '库存没有读出来，请稍后再打开'
+  },
   openAhead: {
     title: '首发前提前开箱',
     hint: '首发时很多人会同时进来：提前开好箱子（每箱都已洗牌并公布承诺值），每人进来就有一箱，不用等新箱生成。',
@@ -1193,7 +1215,9 @@ const rest = {
     whole: '请填 1 到 {max} 的整数',
     range: '一次最多开 {max} 箱，至少 1 箱',
     done: '已开 {opened} 箱，现在在售 {open} 箱（最多 {max} 箱）',
-    full: '在售箱数已到上限 {max} 箱，没有再开'
+    full: '在售箱数已到上限 {max} 箱，没有再开',
+    stockShort: '库存只够再开 {opened} 箱，已全部开好（现在在售 {open} 箱）',
+    noStock: '仓库库存不够再开一箱：先在“库存”里补上数量'
   },
   seriesForm: {
     alt: '图片描述（读屏软件读出）',

@@ -47,6 +47,11 @@ import './index.scss'
 const LONG_PRESS_CLICK_GRACE_MS = 600
 
 /** The boxes picked, with one more (in order; once). */
+/** The case request's answer for a sold-out series (409 series.soldOut): no case, not a failure. */
+const soldOutAsNull = (e: unknown): null => {
+  if (e instanceof ApiError && e.code === 409 && (e.data as { reason?: string } | null)?.reason === 'sold_out') return null
+  throw e
+}
 const withSlot = (picked: number[], slot: number) => picked.includes(slot) ? picked : [...picked, slot].sort((a, b) => a - b)
 
 /**
@@ -102,13 +107,15 @@ function BlindBoxDetailPage () {
   const propState = props.data?.state ?? null
   const hints = props.data?.hints ?? []
   // the series and its current case, loaded each time the page shows
-  const shown = useRemote<{ series: SeriesDetail; box: CaseView }>(async () => {
-    const [s, c] = await Promise.all([shopApi.seriesDetail(seriesId), shopApi.caseCurrent(seriesId)])
+  // (a sold-out series has no case: the page shows it as sold out, with its designs and odds)
+  const shown = useRemote<{ series: SeriesDetail; box: CaseView | null }>(async () => {
+    const [s, c] = await Promise.all([shopApi.seriesDetail(seriesId), shopApi.caseCurrent(seriesId).catch(soldOutAsNull)])
     return { series: s, box: c }
   }, [seriesId], {
     loadOnMount: false,
     onError: e => toast({ message: errorMessage(e) }),
     onSuccess: ({ box: c }) => {
+      if (!c) { setPicked([]); return }
       if (sessionStore.loggedIn) { propsCase.current = c.caseId; void props.reload() }
       const asked = pending.current
       pending.current = null
@@ -182,10 +189,10 @@ function BlindBoxDetailPage () {
   }
 
   if (missing) return <PageShell><EmptyState icon='🔍' text={t('detail.noSeries')} /></PageShell>
-  if (!series || !box) return <PageShell><Text className='detail-loading'>{t('feedback.loading')}</Text></PageShell>
+  if (!series) return <PageShell><Text className='detail-loading'>{t('feedback.loading')}</Text></PageShell>
 
   latest.current.box = box
-  const unsold = box.slots.filter(s => !s.sold).length
+  const unsold = box ? box.slots.filter(s => !s.sold).length : 0
   const tapSlot = (slot: number, sold: boolean) => {
     if (sold) return
     if (mode) void applyProp(mode, slot)
@@ -232,6 +239,12 @@ function BlindBoxDetailPage () {
         </View>
       ))}
 
+      {/* sold out: said first, above the designs and odds that stay for anyone to read */}
+      {!box && (
+        <Section title={t('detail.soldOutTitle')} className='detail-sold-out'>
+          <Text className='detail-sold-out__text'>{t('detail.soldOutText')}</Text>
+        </Section>
+      )}
       <Section title={t('detail.designs')} extra={<Text>{t('detail.valueRange')}: {formatCents(series.valueRange.minCents)} – {formatCents(series.valueRange.maxCents)}</Text>}>
         <View className='design-grid'>
           {series.designs.map(d => (
@@ -250,7 +263,7 @@ function BlindBoxDetailPage () {
         </View>
       </Section>
 
-      <Section title={t('detail.currentCase')} extra={
+      {box && <Section title={t('detail.currentCase')} extra={
         <Text className='detail-switch' onClick={switchCase}>{t('detail.switchCase')}{sessionStore.loggedIn ? ` (${box.switchesLeft})` : ''}</Text>
       }>
         <Text className='case-meta'>#{box.caseId} · {t('detail.left', { n: unsold, size: box.size })}</Text>
@@ -291,7 +304,7 @@ function BlindBoxDetailPage () {
         </View>
         {sessionStore.loggedIn && <Text className='props-tip'>{t('detail.propsTip')}</Text>}
         <Text className='case-commit'>{t('prize.commit')}: {box.commit}</Text>
-      </Section>
+      </Section>}
 
       {/* a series without rules has no rules card (an empty card says nothing) */}
       {tr(series.rules).trim() && (
@@ -304,14 +317,19 @@ function BlindBoxDetailPage () {
 
       <PropSheet ref={propSheet} state={propState} hints={hints} onUse={(kind, slot) => { void applyProp(kind, slot) }} />
       {preview && <DesignPreview design={preview} onClose={() => setPreview(null)} />}
-      <ActionBar>
+      {!box && (
+        <ActionBar>
+          <View className='btn btn--primary btn--disabled buy-sold-out' aria-disabled='true'>{t('detail.soldOut')}</View>
+        </ActionBar>
+      )}
+      {box && <ActionBar>
         <View className={`btn btn--ghost buy-whole ${unsold === 0 ? 'btn--disabled' : ''}`} onClick={() => { if (unsold) buy(true) }}>
           {unsold ? t('detail.wholeCaseN', { n: unsold, price: formatCents(unsold * series.priceCents) }) : t('detail.wholeCase')}
         </View>
         <View className={`btn btn--primary buy-picked ${picked.length === 0 ? 'btn--disabled' : ''}`} onClick={() => buy(false)}>
           {picked.length ? t('detail.buyN', { n: picked.length, price: formatCents(picked.length * series.priceCents) }) : t('detail.pickSlots')}
         </View>
-      </ActionBar>
+      </ActionBar>}
     </PageShell>
   )
 }

@@ -33,7 +33,8 @@ export default observer(function OpenAheadPanel ({ seriesId }: { seriesId: numbe
     setBusy(true)
     try {
       const r = await loading.wrap(editorApi.openAhead(seriesId, Number(count.trim())))
-      toast({ message: t(r.opened > 0 ? 'openAhead.done' : 'openAhead.full', { opened: r.opened, open: r.open, max: r.max }), ...(r.opened > 0 ? { level: 'success' as const } : {}) })
+      const key = r.stockShort ? (r.opened > 0 ? 'openAhead.stockShort' : 'openAhead.noStock') : r.opened > 0 ? 'openAhead.done' : 'openAhead.full'
+      toast({ message: t(key, { opened: r.opened, open: r.open, max: r.max }), ...(r.opened > 0 && !r.stockShort ? { level: 'success' as const } : {}) })
     } catch (e) {
       toast({ message: errorMessage(e) })
     } finally {

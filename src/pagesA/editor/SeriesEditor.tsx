@@ -19,6 +19,7 @@ import {
 import ImagePicker from './ImagePicker'
 import PromoTasks from './PromoTasks'
 import OpenAheadPanel from './OpenAheadPanel'
+import StockPanel from './StockPanel'
 import { formPrint } from './seriesPrint'
 import { useSeriesAi } from './useSeriesAi'
 import { reveal } from '@/utils/reveal'
@@ -305,6 +306,7 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
         </Section>
       )}
 
+      {form.id !== undefined && <StockPanel key={`${form.id}-${form.status}`} seriesId={form.id} />}
       {form.status === 'on_sale' && form.id !== undefined && <OpenAheadPanel seriesId={form.id} />}
 
       <View className='series-actions'>

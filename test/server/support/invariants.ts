@@ -7,10 +7,12 @@
  * slot and is debited exactly that from the buyer, each case's sold count is its sold slots, and each
  * sold slot was sold by exactly one purchase (of its buyer); withdrawals: each held once, decided at
  * most once, its refunds adding up to it, no order refunded above what it was paid, the pending account
- * holding exactly the undecided withdrawals.
+ * holding exactly the undecided withdrawals; the warehouse: each design's committed count equals what its
+ * slots and prizes hold, within its stock.
  */
 import type { Db } from '../../../server/src/db'
 import { checkLedger } from '../../../server/src/domain/money/ledger'
+import { committedCounts } from '../../../server/src/domain/catalogue/stock'
 
 export async function invariantViolations (db: Db): Promise<string[]> {
   const problems: string[] = []
@@ -109,6 +111,25 @@ export async function invariantViolations (db: Db): Promise<string[]> {
     if ((n === Number(c.size)) !== (c.status === 'sold_out')) problems.push(`case ${c.id}: ${n} of ${c.size} sold but ${c.status}`)
   }
   problems.push(...await withdrawalViolations(db))
+  problems.push(...await stockViolations(db))
+  return problems
+}
+
+/**
+ * The warehouse books (issue 50): each design's committed count is what its rows say is spoken for
+ * (unsold slots of cases on sale, prizes of live accounts not yet out), and 0 <= committed <= stock.
+ */
+export async function stockViolations (db: Db): Promise<string[]> {
+  const problems: string[] = []
+  const counted = await committedCounts(db)
+  const designs = await db.selectFrom('designs').select(['id', 'stock', 'committed']).execute()
+  for (const d of designs) {
+    const id = Number(d.id)
+    const stock = Number(d.stock)
+    const committed = Number(d.committed)
+    if (committed !== (counted.get(id) ?? 0)) problems.push(`design ${id}: committed ${committed}, but its slots and prizes hold ${counted.get(id) ?? 0}`)
+    if (committed < 0 || committed > stock) problems.push(`design ${id}: committed ${committed} outside 0..${stock}`)
+  }
   return problems
 }
 

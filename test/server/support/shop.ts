@@ -1,5 +1,6 @@
 /** Helpers of the shop suites: series, shoppers with a verified age and money (through the sandbox). */
 import type { FastifyInstance } from 'fastify'
+import { sql } from 'kysely'
 import { TOPUP_PRODUCT_ID } from '../../../types/shop'
 import type { Rarity } from '../../../types/shop'
 import { markGuardianRequested, recordGuardianConsent } from '../../../server/src/domain/account/age'
@@ -16,6 +17,11 @@ export interface SeriesOptions {
   hiddenCasePpm?: number
   priceCents?: number
   status?: 'draft' | 'on_sale' | 'retired'
+  /**
+   * Figures of each design on hand (default 100,000: the suites that are not about stock never run
+   * out; the stock suite counts them exactly).
+   */
+  stock?: number
 }
 
 export function seriesInput (o: SeriesOptions = {}): SeriesInput {
@@ -28,7 +34,8 @@ export function seriesInput (o: SeriesOptions = {}): SeriesInput {
     image: `/media/art/1f4${String(i).padStart(2, '0')}.webp`,
     rarity,
     referenceValueCents: rarity === 'regular' ? 3000 + i : rarity === 'rare' ? 9000 + i : 50000,
-    recycleValueCents: rarity === 'regular' ? 500 : rarity === 'rare' ? 2000 : 10000
+    recycleValueCents: rarity === 'regular' ? 500 : rarity === 'rare' ? 2000 : 10000,
+    stock: o.stock ?? 100_000
   })
   return {
     title: { zh: `测试系列 ${seriesCounter}`, en: `Test series ${seriesCounter}` },
@@ -85,6 +92,19 @@ export async function topUp (app: FastifyInstance, s: Shopper, amountCents: numb
   const paid = await post(app, '/api/sandboxPay', { opId }, { token: s.token })
   if (paid.body.code !== 200) throw new Error(`sandboxPay: ${JSON.stringify(paid.body)}`)
   return opId
+}
+
+/**
+ * Prizes of these designs in a shopper's warehouse, as purchases would have left them: each holds a
+ * figure of the warehouse's stock (designs.committed), as a sold slot's prize does.
+ */
+export async function givePrizes (db: Db, clock: TestClock, userId: number, seriesId: number, designIds: readonly number[]): Promise<number[]> {
+  const now = new Date(clock.now()).toISOString()
+  const rows = await db.insertInto('prizes').values(designIds.map(d => ({
+    user_id: userId, series_id: seriesId, design_id: d, case_id: null, slot: null, status: 'warehouse' as const, created_at: now, updated_at: now
+  }))).returning('id').execute()
+  for (const d of designIds) await db.updateTable('designs').set({ committed: sql<number>`committed + 1` }).where('id', '=', d).execute()
+  return rows.map(r => Number(r.id))
 }
 
 let keyCounter = 0

@@ -39,6 +39,10 @@ export interface DesignsTable {
   recycle_value_cents: number
   sort: number
   created_at: Timestamp
+  /** Figures on hand in the warehouse (domain/catalogue/stock.ts). */
+  stock: ColumnType<number, number | undefined, number>
+  /** Of those, spoken for: unsold slots of cases on sale and prizes not yet out of the warehouse. */
+  committed: ColumnType<number, number | undefined, number>
 }
 
 export type CaseStatus = 'on_sale' | 'sold_out' | 'retired'

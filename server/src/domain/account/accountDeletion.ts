@@ -11,6 +11,7 @@ import { eraseUploadsOf } from '../media/mediaStore'
 import { PREPAY_TTL_MS } from '../../providers/wechatpay'
 import { lockOperators } from '../ops/operators'
 import type { DeleteBlockedData } from '../../../../types/security'
+import { release } from '../catalogue/stock'
 
 const yuan = (cents: number) => (cents / 100).toFixed(2)
 
@@ -94,6 +95,9 @@ export async function deleteAccount (db: Db, clock: Clock, dialect: 'sqlite' | '
     await (dialect === 'postgres' ? walletQuery.forUpdate() : walletQuery).execute()
     const { credit, prizes, cards } = await deletionCheck(trx, clock, userId, forfeit)
     if (operators.includes(userId) && operators.length <= 1) throw fail.unprocessable('operators.lastOperatorDelete', {}, { reason: 'last_operator' } satisfies DeleteBlockedData)
+    // its prizes in the warehouse lapse with it: their figures are free stock again (catalogue/stock.ts)
+    const lapsed = await trx.selectFrom('prizes').select('design_id').where('user_id', '=', userId).where('status', '=', 'warehouse').execute()
+    await release(trx, lapsed.map(p => Number(p.design_id)))
     const user = await trx.selectFrom('users').select(['phone', 'email']).where('id', '=', userId).executeTakeFirstOrThrow()
     const targets = [user.phone, user.email].filter((x): x is string => !!x)
     if (targets.length) await trx.deleteFrom('one_time_codes').where('target', 'in', targets).execute()

@@ -22,6 +22,7 @@ import { ApiFailure, fail } from '../../core/errors'
 import { dialectOf } from '../../db/lock'
 import { commitOf, composeCase, newSalt, secureRandomInt, shuffle, type RandomInt } from './arrangement'
 import { msUntilNextDay, shopDay } from '../../core/days'
+import { lockSeriesForStock, releaseOnSaleSlots, takeFree } from './stock'
 
 type Db = Kysely<Database>
 
@@ -37,13 +38,22 @@ export const CASE_LEASE_MS = 60_000
  */
 export const CASE_SPREAD = { maxOpenCases: 5000 }
 
-/** Makes, shuffles and commits a new case of a series; answers its id. Run inside a transaction. */
-export async function createCase (trx: Db, clock: Clock, seriesId: number, random: RandomInt = secureRandomInt): Promise<number> {
+/**
+ * Makes, shuffles and commits a new case of a series when the warehouse can fill it (stock.ts); answers
+ * its id, or null when it cannot: some design a case may hold (the hidden one too, while the series has a
+ * hidden chance) has no free figure. That is checked before anything is drawn, with the series row
+ * locked, so no draw is thrown away. Run inside a transaction.
+ */
+export async function createCase (trx: Db, clock: Clock, seriesId: number, random: RandomInt = secureRandomInt): Promise<number | null> {
+  await lockSeriesForStock(trx, seriesId)
   const series = await trx.selectFrom('series').select(['hidden_ppm']).where('id', '=', seriesId).executeTakeFirstOrThrow()
-  const designs = await trx.selectFrom('designs').select(['id', 'rarity']).where('series_id', '=', seriesId)
+  const designs = await trx.selectFrom('designs').select(['id', 'rarity', 'stock', 'committed']).where('series_id', '=', seriesId)
     .orderBy('sort').orderBy('id').execute()
+  const mayHold = designs.filter(d => d.rarity !== 'hidden' || series.hidden_ppm > 0)
+  if (mayHold.length === 0 || mayHold.some(d => Number(d.stock) - Number(d.committed) < 1)) return null
   const { designIds } = composeCase(designs.map(d => ({ id: Number(d.id), rarity: d.rarity })), series.hidden_ppm, random)
   shuffle(designIds, random)
+  if (!await takeFree(trx, designIds)) return null
   const salt = newSalt()
   const now = iso(clock())
   const { id } = await trx.insertInto('cases').values({
@@ -67,6 +77,7 @@ export async function createCase (trx: Db, clock: Clock, seriesId: number, rando
 
 /** Retires (and so reveals) every case of a series still on sale. */
 export async function retireOnSaleCases (trx: Db, clock: Clock, seriesId: number): Promise<void> {
+  await releaseOnSaleSlots(trx, seriesId)
   await trx.deleteFrom('case_leases')
     .where('case_id', 'in', trx.selectFrom('cases').select('id').where('series_id', '=', seriesId).where('status', '=', 'on_sale')).execute()
   await trx.updateTable('cases').set({ status: 'retired', revealed_at: iso(clock()) })
@@ -84,12 +95,16 @@ async function requireOnSaleSeries (db: Db, seriesId: number): Promise<void> {
   if (s.status !== 'on_sale') throw fail.notFound('series.notOnSale')
 }
 
-/** The oldest case on sale, making one if there is none (e.g. after concurrent sell-outs). */
+/** The refusal when a series on sale has no case and the warehouse cannot fill another. */
+export const soldOut = (): ApiFailure => new ApiFailure(409, 'series.soldOut', {}, { reason: 'sold_out' })
+
+/** The oldest case on sale, making one if there is none (e.g. after concurrent sell-outs); sold out: 409. */
 export async function oldestOnSaleCase (db: Db, clock: Clock, seriesId: number): Promise<CaseRowDb> {
   const [first] = await onSaleCases(db, seriesId)
   if (first) return first
-  const id = await db.transaction().execute(trx => createCase(trx, clock, seriesId))
-  return db.selectFrom('cases').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+  const id = await db.transaction().execute(async trx => (await onSaleCases(trx, seriesId))[0]?.id ?? await createCase(trx, clock, seriesId))
+  if (id === null) throw soldOut()
+  return db.selectFrom('cases').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow()
 }
 
 async function chosenCase (db: Db, seriesId: number, userId: number): Promise<CaseRowDb | undefined> {
@@ -224,13 +239,15 @@ async function assignCase (db: Db, clock: Clock, seriesId: number, userId: numbe
       // below the cap a new case is opened; the roomiest open case is looked for only at the cap
       // (it sorts every open case: with 2,000 shoppers arriving at once it was 0.5 s of the database's time)
       const open = await openCaseCount(trx, seriesId)
-      const id = open < CASE_SPREAD.maxOpenCases ? null : await roomiestCase(trx, seriesId)
-      if (id === null) {
-        caseId = await createCase(trx, clock, seriesId)
+      const made = open < CASE_SPREAD.maxOpenCases ? await createCase(trx, clock, seriesId) : null
+      if (made !== null) {
+        caseId = made
         await trx.insertInto('case_leases').values({ case_id: caseId, user_id: userId, until: iso(now + CASE_LEASE_MS) }).execute()
       } else {
-        // shared: any open case with free slots, at random, so that sharers spread out
-        caseId = (await randomRoomyCase(trx, seriesId)) ?? id
+        // shared (at the cap, or the warehouse cannot fill another case): any open case with free
+        // slots, at random, so that sharers spread out; none at all: the series is sold out
+        caseId = (await randomRoomyCase(trx, seriesId)) ?? await roomiestCase(trx, seriesId)
+        if (caseId === null) throw soldOut()
         heldUntil = null
       }
     }
@@ -302,6 +319,8 @@ export async function switchCase (db: Db, clock: Clock, seriesId: number, userId
     // the next case after the current one, wrapping around; a new one when there is no other
     const next = others.find(c => current && Number(c.id) > Number(current.id)) ?? others[0]
     const target = next ? Number(next.id) : await createCase(trx, clock, seriesId)
+    // no other case, and the warehouse cannot fill a new one: nothing to switch to (the count is undone)
+    if (target === null) throw current ? new ApiFailure(409, 'case.noOtherCase', {}, { reason: 'no_other_case' }) : soldOut()
     await trx.insertInto('case_choices')
       .values({ user_id: userId, series_id: seriesId, case_id: target, updated_at: iso(now) })
       .onConflict(oc => oc.columns(['user_id', 'series_id']).doUpdateSet({ case_id: target, updated_at: iso(now) }))

@@ -14,6 +14,7 @@ import { iso, type Clock } from '../../core/clock'
 import { fail } from '../../core/errors'
 import { writeAudit } from '../ops/audit'
 import { createCase, retireOnSaleCases } from './cases'
+import { soldOutSeries } from './stock'
 import { CompositionError, seriesOdds, validateComposition, type SeriesOdds } from './odds'
 import { indexSeries } from './seriesIndex'
 
@@ -103,7 +104,8 @@ export function designInfo (d: DesignRowDb, odds: SeriesOdds): DesignInfo {
   }
 }
 
-export function seriesSummary (s: SeriesData): SeriesSummary {
+/** `soldOut`: the series ids soldOutSeries (stock.ts) found sold out. */
+export function seriesSummary (s: SeriesData, soldOut: ReadonlySet<number>): SeriesSummary {
   const { row } = s
   return {
     id: Number(row.id),
@@ -114,13 +116,14 @@ export function seriesSummary (s: SeriesData): SeriesSummary {
     caseSize: row.case_size,
     designCount: s.designs.length,
     oddsPpm: { ...s.odds.perRarityPpm },
-    status: row.status === 'on_sale' ? 'on_sale' : 'retired'
+    status: row.status === 'on_sale' ? 'on_sale' : 'retired',
+    soldOut: soldOut.has(Number(row.id))
   }
 }
 
-export function seriesDetail (s: SeriesData): SeriesDetail {
+export function seriesDetail (s: SeriesData, soldOut: ReadonlySet<number>): SeriesDetail {
   return {
-    ...seriesSummary(s),
+    ...seriesSummary(s, soldOut),
     designs: s.designs.map(d => designInfo(d, s.odds)),
     hiddenCasePpm: s.row.hidden_ppm,
     valueRange: { ...s.odds.valueRange },
@@ -136,9 +139,11 @@ export async function listSeries (db: Db, page: number, size: number): Promise<{
     .orderBy(eb => eb.case().when('status', '=', 'on_sale').then(0).else(1).end())
     .orderBy('id')
     .limit(size).offset((page - 1) * size).execute()
-  const loaded = await loadSeries(db, rows.map(r => Number(r.id)))
+  const ids = rows.map(r => Number(r.id))
+  const loaded = await loadSeries(db, ids)
+  const soldOut = await soldOutSeries(db, ids)
   return {
-    list: rows.map(r => loaded.get(Number(r.id))).filter((s): s is SeriesData => !!s).map(seriesSummary),
+    list: rows.map(r => loaded.get(Number(r.id))).filter((s): s is SeriesData => !!s).map(s => seriesSummary(s, soldOut)),
     total: Number(total)
   }
 }
@@ -158,6 +163,8 @@ export interface DesignInput {
   rarity: Rarity
   referenceValueCents: number
   recycleValueCents: number
+  /** Figures on hand in the warehouse (stock.ts; default 0: nothing can be sold until counted). */
+  stock?: number
 }
 
 export interface SeriesInput {
@@ -226,7 +233,8 @@ export async function createSeries (db: Db, clock: Clock, input: SeriesInput, ac
       reference_value_cents: d.referenceValueCents,
       recycle_value_cents: d.recycleValueCents,
       sort: i + 1,
-      created_at: now
+      created_at: now,
+      stock: d.stock ?? 0
     }))).execute()
     // ids in the order of `sort` (the order RETURNING gives rows is not defined)
     const designIds = await trx.selectFrom('designs').select('id').where('series_id', '=', seriesId).orderBy('sort').execute()
@@ -308,7 +316,8 @@ export async function addDesign (db: Db, clock: Clock, seriesId: number, design:
       reference_value_cents: design.referenceValueCents,
       recycle_value_cents: design.recycleValueCents,
       sort: Math.max(0, ...existing.map(d => d.sort)) + 1,
-      created_at: now
+      created_at: now,
+      stock: design.stock ?? 0
     }).returning('id').executeTakeFirstOrThrow()
     await trx.updateTable('series').set({ case_size: caseSize, version: sql<number>`version + 1`, updated_at: now }).where('id', '=', seriesId).execute()
     await indexSeries(trx, seriesId)

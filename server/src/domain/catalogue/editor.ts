@@ -39,7 +39,9 @@ function designView (d: DesignRowDb): EditorDesign {
     rarity: d.rarity,
     image: d.image,
     referenceValueCents: Number(d.reference_value_cents),
-    recycleValueCents: Number(d.recycle_value_cents)
+    recycleValueCents: Number(d.recycle_value_cents),
+    stock: Number(d.stock),
+    committed: Number(d.committed)
   }
 }
 
@@ -290,6 +292,11 @@ export function publishProblems (s: EditorSeries, tr: Translate): PublishProblem
     for (const lang of ['zh', 'en'] as const) if (!d.name[lang].trim()) add(`designs.${i}.name.${lang}`, 'editor.problem.designName', { n: i + 1 })
     if (!d.image) add(`designs.${i}.image`, 'editor.problem.imageMissing', { n: i + 1 })
   })
+  // the first case is made at once: the warehouse must hold a figure of every design a case may hold
+  s.designs.forEach((d, i) => {
+    const inEveryCase = d.rarity !== 'hidden' || s.hiddenCasePpm > 0
+    if (inEveryCase && d.stock - d.committed < 1) add(`designs.${i}.stock`, 'editor.problem.stockMissing', { n: i + 1 })
+  })
   const problem = compositionProblem(s.designs, s.hiddenCasePpm)
   if (problem) {
     add(problem === 'hiddenRange' || problem === 'designNeedsHidden' || problem === 'hiddenNeedsDesign' ? 'hiddenCasePpm' : 'designs', COMPOSITION_KEYS[problem])
@@ -326,6 +333,7 @@ export async function publishSeries (db: Db, dialect: Dialect, clock: Clock, act
     const problems = publishProblems(before, tr)
     if (problems.length) throw fail.unprocessable('editor.publishBlocked', { count: problems.length, first: problems[0].message }, { problems })
     await setStatus(trx, clock, seriesId, 'on_sale')
+    // publishProblems asked for a free figure of every design a case may hold: the first case is made
     const caseId = await createCase(trx, clock, seriesId)
     const after = await editorSeries(trx, seriesId)
     await writeAudit(trx, clock, { actorId, action: 'series.publish', entity: 'series', entityId: seriesId, detail: { before: auditState(before), after: auditState(after), firstCaseId: caseId } })
@@ -362,6 +370,7 @@ const OPEN_AHEAD_BATCH = 100
 export async function openCasesAhead (db: Db, dialect: Dialect, clock: Clock, actorId: number | null, seriesId: number, count: number): Promise<CasesOpenAheadResult> {
   let opened = 0
   let open = 0
+  let stockShort = false
   for (;;) {
     const batch = await db.transaction().execute(async trx => {
       const s = await lockedSeries(trx, dialect, seriesId)
@@ -369,18 +378,25 @@ export async function openCasesAhead (db: Db, dialect: Dialect, clock: Clock, ac
       const before = await openCaseCount(trx, seriesId)
       const n = Math.max(0, Math.min(OPEN_AHEAD_BATCH, count - opened, CASE_SPREAD.maxOpenCases - before))
       const ids: number[] = []
-      for (let i = 0; i < n; i++) ids.push(await createCase(trx, clock, seriesId))
-      if (n > 0) {
+      let short = false
+      for (let i = 0; i < n; i++) {
+        // each case takes a figure of every design it may hold: the warehouse may run out first
+        const id = await createCase(trx, clock, seriesId)
+        if (id === null) { short = true; break }
+        ids.push(id)
+      }
+      if (ids.length > 0) {
         await writeAudit(trx, clock, {
           actorId, action: 'series.openCasesAhead', entity: 'series', entityId: seriesId,
-          detail: { before: { openCases: before }, after: { openCases: before + n }, requested: count, opened: ids }
+          detail: { before: { openCases: before }, after: { openCases: before + ids.length }, requested: count, opened: ids, ...(short ? { stockShort: true } : {}) }
         })
       }
-      return { n, open: before + n }
+      return { n: ids.length, open: before + ids.length, short }
     })
     opened += batch.n
     open = batch.open
-    if (batch.n === 0 || opened >= count) break
+    stockShort = batch.short
+    if (batch.n === 0 || batch.short || opened >= count) break
   }
-  return { opened, open, max: CASE_SPREAD.maxOpenCases }
+  return { opened, open, max: CASE_SPREAD.maxOpenCases, stockShort }
 }

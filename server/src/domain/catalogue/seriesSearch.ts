@@ -16,6 +16,7 @@ import { iso, type Clock } from '../../core/clock'
 import { DAY_MS } from '../../core/days'
 import { fail } from '../../core/errors'
 import { PUBLISHED, loadSeries, seriesSummary, text, type SeriesData } from './catalogue'
+import { soldOutSeries } from './stock'
 import { prefixEnd, searchKey, SUFFIX_MAX } from '../../db/searchText'
 import { SHELF } from '../../db/seriesSearchRows'
 import { forgetTags, tagsGeneration } from './seriesIndex'
@@ -104,9 +105,11 @@ export async function searchSeries (db: Db, dialect: Dialect, clock: Clock, req:
   if (sort === 'price_asc') ordered = ordered.orderBy('s.price_cents').orderBy('s.series_id')
   if (sort === 'price_desc') ordered = ordered.orderBy('s.price_cents', 'desc').orderBy('s.series_id', 'desc')
   const rows = await ordered.limit(req.size).offset((req.page - 1) * req.size).execute()
-  const loaded = await loadSeries(db, rows.map(r => Number(r.series_id)))
+  const ids = rows.map(r => Number(r.series_id))
+  const loaded = await loadSeries(db, ids)
+  const soldOut = await soldOutSeries(db, ids)
   return {
-    list: rows.map(r => loaded.get(Number(r.series_id))).filter((s): s is SeriesData => !!s).map(seriesSummary),
+    list: rows.map(r => loaded.get(Number(r.series_id))).filter((s): s is SeriesData => !!s).map(s => seriesSummary(s, soldOut)),
     total: Number(total)
   }
 }

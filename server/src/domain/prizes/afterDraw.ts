@@ -24,6 +24,7 @@ import { ApiFailure, fail } from '../../core/errors'
 import { ownAddress } from './addresses'
 import { writeAudit } from '../ops/audit'
 import { proofOf } from '../catalogue/cases'
+import { designsOfPrizes, leaveWarehouse, release } from '../catalogue/stock'
 import { designInfo, loadSeries, text, type SeriesData } from '../catalogue/catalogue'
 import { DAY_MS } from '../../core/days'
 import { combineProof, combineProofs } from '../catalogue/fairProof'
@@ -104,6 +105,8 @@ export async function recyclePrizes (deps: AfterDrawDeps, userId: number, reques
       .where('id', 'in', ids).where('user_id', '=', userId).where('status', '=', 'warehouse')
       .returning(['id', 'design_id']).execute()
     if (taken.length < ids.length) await notInWarehouse(trx, userId, ids, new Set(taken.map(p => Number(p.id))))
+    // the shop bought them back: the figures never left the warehouse and are free stock again
+    await release(trx, taken.map(p => Number(p.design_id)))
     const values = await trx.selectFrom('designs').select(['id', 'recycle_value_cents'])
       .where('id', 'in', [...new Set(taken.map(p => Number(p.design_id)))]).execute()
     const valueOf = new Map(values.map(v => [Number(v.id), Number(v.recycle_value_cents)]))
@@ -317,6 +320,9 @@ export async function deliverShipment (db: Db, clock: Clock, actorId: number, sh
       .where('id', '=', shipmentId).where('status', '=', 'requested').where('pickup_point_id', 'is', null)
       .returningAll().executeTakeFirst()
     if (shipped) {
+      // the parcel left: its figures are out of the warehouse
+      const items = await trx.selectFrom('shipment_items').select('prize_id').where('shipment_id', '=', shipmentId).execute()
+      await leaveWarehouse(trx, await designsOfPrizes(trx, items.map(i => Number(i.prize_id))))
       await writeAudit(trx, clock, { actorId, action: 'shipment.deliver', entity: 'shipment', entityId: shipmentId, detail: { before: { status: 'requested', carrier: null, trackingNo: null }, after: { status: 'shipping', carrier, trackingNo }, userId: Number(shipped.user_id) } })
     }
     return shipped

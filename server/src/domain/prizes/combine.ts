@@ -29,6 +29,7 @@ import { idempotent } from '../money/idempotency'
 import { writeAudit } from '../ops/audit'
 import { listPrizesByIds } from './prizes'
 import { combineProof } from '../catalogue/fairProof'
+import { freeOf, lockSeriesForStock, release, takeFree } from '../catalogue/stock'
 
 type Db = Kysely<Database>
 export interface CombineDeps { db: Db; dialect: Dialect; clock: Clock }
@@ -200,15 +201,25 @@ export async function combinePrizes (deps: CombineDeps, userId: number, request:
         throw fail.unprocessable('combine.rarity', { rarity: `@rarity.${recipe.input_rarity}` }, { field: 'prizeIds', rarity: recipe.input_rarity })
       }
     }
+    // the inputs go back on the warehouse's shelf (free stock); the output must come from it: every design
+    // the draw could land on needs a free figure, checked with the series row locked before the draw, so
+    // a draw is never made and then undone for want of a figure (which would let a shopper fish for one)
+    // (the series row first, then the designs' rows, as a new case takes them: no deadlock)
+    await lockSeriesForStock(trx, Number(recipe.series_id))
+    await release(trx, taken.map(p => Number(p.design_id)))
+    const pool = poolOf(recipe)
+    const drawable = pool.filter(p => p.weight > 0).map(p => p.designId)
+    const free = await freeOf(trx, drawable)
+    if (drawable.some(id => (free.get(id) ?? 0) < 1)) throw new ApiFailure(409, 'combine.outOfStock', {}, { field: 'recipeId', reason: 'out_of_stock' })
     // 3. the seed: locked, its nonce taken and moved on
     const seed = await onActiveSeed(() => trx.updateTable('fair_seeds').set(eb => ({ nonce: eb('nonce', '+', 1) }))
       .where('user_id', '=', userId).where('status', '=', 'active')
       .returningAll().executeTakeFirst())
     const nonce = Number(seed.nonce) - 1
-    // 4. the draw and its prize
-    const pool = poolOf(recipe)
+    // 4. the draw and its prize, whose figure leaves free stock
     const d = fairDraw(seed.server_seed, seed.client_seed, nonce, pool.map(p => p.weight))
     const designId = pool[d.index].designId
+    if (!await takeFree(trx, [designId])) throw new ApiFailure(409, 'combine.outOfStock', {}, { field: 'recipeId', reason: 'out_of_stock' })
     const { id: prizeId } = await trx.insertInto('prizes').values({
       user_id: userId, series_id: Number(recipe.series_id), design_id: designId, case_id: null, slot: null,
       status: 'warehouse', origin: 'combine', created_at: now, updated_at: now

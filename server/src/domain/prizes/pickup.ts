@@ -15,6 +15,7 @@ import { iso, type Clock } from '../../core/clock'
 import { dialectOf, forUpdate } from '../../db/lock'
 import { ApiFailure, fail } from '../../core/errors'
 import { writeAudit } from '../ops/audit'
+import { designsOfPrizes, leaveWarehouse } from '../catalogue/stock'
 
 type Db = Kysely<Database>
 
@@ -170,6 +171,8 @@ export async function handPrize (db: Db, clock: Clock, actorId: number, prizeId:
       .where('shipment_id', '=', shipmentId).where('prize_id', '=', prizeId).where('handed_at', 'is', null)
       .returning('prize_id').executeTakeFirst()
     if (!handed) return shipmentId
+    // handed over at the counter: the figure is out of the warehouse
+    await leaveWarehouse(trx, await designsOfPrizes(trx, [prizeId]))
     const { left } = await trx.selectFrom('shipment_items').select(eb => eb.fn.countAll<number>().as('left'))
       .where('shipment_id', '=', shipmentId).where('handed_at', 'is', null).executeTakeFirstOrThrow()
     const complete = Number(left) === 0
