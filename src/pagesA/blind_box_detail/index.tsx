@@ -319,7 +319,7 @@ function BlindBoxDetailPage () {
       {preview && <DesignPreview design={preview} onClose={() => setPreview(null)} />}
       {!box && (
         <ActionBar>
-          <View className='btn btn--primary btn--disabled buy-sold-out' aria-disabled='true'>{t('detail.soldOut')}</View>
+          <View className='btn btn--primary btn--disabled buy-sold-out'>{t('detail.soldOut')}</View>
         </ActionBar>
       )}
       {box && <ActionBar>

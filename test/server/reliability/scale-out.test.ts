@@ -8,6 +8,9 @@ import { openDatabase } from '../../../server/src/db'
 import { invariantViolations } from '../support/invariants'
 import { RULES } from '../../../server/src/security/rules'
 import { PDFDocument, rgb } from 'pdf-lib'
+import { insertUser } from '../../../server/src/domain/account/users'
+import { hashPassword } from '../../../server/src/security/passwords'
+import { TOPUP_PRODUCT_ID } from '../../../types/shop'
 import { call, newShopper, newStore, ok, startServer, type Answer, type ServerProcess, type Store } from '../support/server-process'
 
 const describeOnPostgres = testDialects().includes('postgres') ? describe : describe.skip
@@ -129,6 +132,63 @@ describeOnPostgres('three API processes on one PostgreSQL', () => {
       await handle.close()
     }
   }, 60000)
+
+  test('the warehouse across processes: shoppers on A, B and C race for a series stocked for three cases and buy exactly its boxes', async () => {
+    // the demo operator: 3 regular and 1 rare design, three of each in the warehouse, on sale (through A)
+    const op = (await ok(call(a.origin, 'POST', '/login/passwd', { user_name: 'operator', password: 'operator123' }), 'operator')).token
+    const draft = await ok(call(a.origin, 'POST', '/api/operator/seriesSave', {
+      title: { zh: '跨进程库存', en: 'Stock across processes' }, description: { zh: '一箱 4 盒', en: '4 a case' }, rules: { zh: '', en: '' },
+      cover: null, priceCents: 1000, hiddenCasePpm: 0,
+      designs: [0, 1, 2, 3].map(i => ({ name: { zh: `款${i}`, en: `Design ${i}` }, rarity: i === 3 ? 'rare' : 'regular', image: '/media/art/1f431.webp', referenceValueCents: 1500, recycleValueCents: 100 }))
+    }, op), 'series')
+    const counted = await ok(call(b.origin, 'POST', '/api/operator/stock', { seriesId: draft.id }, op), 'stock')
+    await ok(call(c.origin, 'POST', '/api/operator/stockSave', { seriesId: draft.id, designs: counted.designs.map((d: { designId: number; stock: number }) => ({ designId: d.designId, stock: 3, was: d.stock })) }, op), 'stock save')
+    await ok(call(a.origin, 'POST', '/api/operator/seriesPublish', { seriesId: draft.id }, op), 'publish')
+
+    // the accounts are made in the database (the file's other tests use up the 10 sign-ups an hour that
+    // one address has); each logs in, verifies its age and tops up through its own process
+    const hash = await hashPassword('scale-pw')
+    const buyers = await Promise.all(Array.from({ length: 9 }, async (_, i) => {
+      const via = [a, b, c][i % 3]
+      const handle = openDatabase({ databaseUrl: store.databaseUrl, poolSize: 1 })
+      try {
+        await insertUser(handle.db, () => Date.now(), { user_name: `scale_stock_${i}`, nickname: `Stock ${i}`, password_hash: hash })
+      } finally {
+        await handle.close()
+      }
+      const login = await ok(call(via.origin, 'POST', '/login/passwd', { user_name: `scale_stock_${i}`, password: 'scale-pw' }), 'login')
+      await ok(call(via.origin, 'POST', '/api/ageVerify', { birthDate: '1990-01-01' }, login.token), 'ageVerify')
+      const opId = await ok(call(via.origin, 'POST', '/generalOrder/getUniqueOrderNo', { productId: TOPUP_PRODUCT_ID, userId: login.user.id }, login.token), 'order number')
+      await ok(call(via.origin, 'POST', '/generalOrder/create', { productId: TOPUP_PRODUCT_ID, userId: login.user.id, opId, amountCents: 50000, channel: 'sandbox' }, login.token), 'create')
+      await ok(call(via.origin, 'POST', '/api/sandboxPay', { opId }, login.token), 'pay')
+      return { id: login.user.id as number, token: login.token as string }
+    }))
+    const soldOut: number[] = []
+    await Promise.all(buyers.map(async (s, i) => {
+      const via = [a, b, c][i % 3]
+      for (let attempt = 0; attempt < 10; attempt++) {
+        const current = await call(via.origin, 'POST', '/api/caseCurrent', { seriesId: draft.id }, s.token)
+        if (current.body?.code === 409) { soldOut.push(i); return }
+        const free = (current.body?.data.slots ?? []).filter((x: { sold: boolean }) => !x.sold).map((x: { slot: number }) => x.slot)
+        if (!free.length) continue
+        const other = [a, b, c][(i + attempt) % 3]
+        const r = await call(other.origin, 'POST', '/api/casePurchase', { caseId: current.body!.data.caseId, slots: [free[attempt % free.length]], acknowledged: true, idempotencyKey: `scale-stock-${i}-${attempt}` }, s.token)
+        expect([200, 409]).toContain(r.body?.code)
+      }
+    }))
+    expect(soldOut.length).toBeGreaterThan(0)
+    const handle = openDatabase({ databaseUrl: store.databaseUrl, poolSize: 1 })
+    try {
+      const sold = await handle.db.selectFrom('prizes').select(eb => eb.fn.countAll<number>().as('n')).where('series_id', '=', draft.id).executeTakeFirstOrThrow()
+      expect(Number(sold.n)).toBe(12)
+      const designs = await handle.db.selectFrom('designs').select(['stock', 'committed']).where('series_id', '=', draft.id).execute()
+      expect(designs.map(d => [Number(d.stock), Number(d.committed)])).toEqual([[3, 3], [3, 3], [3, 3], [3, 3]])
+    } finally {
+      await handle.close()
+    }
+    expect((await ok(call(b.origin, 'POST', '/api/seriesDetail', { seriesId: draft.id }), 'detail')).soldOut).toBe(true)
+    expect(await books()).toEqual([])
+  }, 120000)
 
   test('parallel purchases of one slot through A, B and C: exactly one wins, and the books hold', async () => {
     const buyers = [await shopper('scale_race_1', a), await shopper('scale_race_2', b), await shopper('scale_race_3', c)]
