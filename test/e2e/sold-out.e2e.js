@@ -21,7 +21,8 @@ async function run ({ base }) {
       description: { zh: '四位小伙伴，一箱 4 盒。', en: 'Four friends, 4 boxes a case.' },
       rules: { zh: '', en: '' },
       cover: '/media/art/1f431.webp',
-      priceCents: 1000,
+      // 39 yuan: the finder suite, on the same shop, counts on nothing under 30 yuan
+      priceCents: 3900,
       hiddenCasePpm: 0,
       designs: ['1f431', '1f436', '1f430', '1f98a'].map((art, i) => ({
         name: { zh: `小伙伴${i + 1}`, en: `Friend ${i + 1}` },
@@ -42,7 +43,7 @@ async function run ({ base }) {
     const userId = (await api(base, '/getUserInfo', undefined, token)).id
     await api(base, '/api/ageVerify', { birthDate: '1995-06-01' }, token)
     const opId = await api(base, '/generalOrder/getUniqueOrderNo', { productId: 'wallet_topup', userId }, token)
-    await api(base, '/generalOrder/create', { productId: 'wallet_topup', userId, opId, amountCents: 5000, channel: 'sandbox' }, token)
+    await api(base, '/generalOrder/create', { productId: 'wallet_topup', userId, opId, amountCents: 20000, channel: 'sandbox' }, token)
     await api(base, '/api/sandboxPay', { opId }, token)
     const view = await api(base, '/api/caseCurrent', { seriesId: draft.id }, token)
     const bought = await api(base, '/api/casePurchase', { caseId: view.caseId, wholeCase: true, acknowledged: true, idempotencyKey: `soldout-${Date.now().toString(36)}` }, token)
