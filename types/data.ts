@@ -54,7 +54,7 @@ export const CaseRow = Type.Object({
   series_id: Id,
   size: SmallInt,
   commit_hash: Type.String(),
-  status: StringEnum(['on_sale', 'sold_out', 'retired'] as const),
+  status: StringEnum(['scheduled', 'on_sale', 'sold_out', 'retired'] as const),
   created_at: Timestamp,
   revealed_at: Nullable(Timestamp)
 })

@@ -54,6 +54,7 @@ import { salesReportRoutes } from './routes/salesReport'
 import { securityRoutes } from './routes/security'
 import { operatorRoutes } from './routes/operators'
 import { editorRoutesOf } from './routes/editor'
+import { dropRoutesOf } from './routes/drops'
 import { EspeakEngine, type TtsEngine } from './providers/tts'
 import { speechRoutesOf } from './routes/speech'
 import { aiRoutesOf } from './routes/ai'
@@ -310,6 +311,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     securityRoutes(typed, ctx)
     operatorRoutes(typed, ctx)
     editorRoutesOf(typed, ctx)
+    dropRoutesOf(typed, ctx)
     complaintRoutes(typed, ctx)
     orderHistoryRoutes(typed, ctx)
     regionRoutes(typed, ctx)

@@ -36,7 +36,7 @@ const root = path.resolve(__dirname, '../..')
 const SUITE_FILES = [
   'h5-shell', 'prerender', 'auth', 'shop', 'lost-answer', 'long-press', 'layout', 'after-draw',
   'combine', 'shipments', 'withdraw', 'security', 'forms', 'routes', 'routes-en', 'operators', 'editor-series',
-  'sold-out', 'complaints', 'my-orders', 'ai-editor', 'vision', 'tasks', 'prize-market', 'first-visit',
+  'sold-out', 'drops', 'complaints', 'my-orders', 'ai-editor', 'vision', 'tasks', 'prize-market', 'first-visit',
   'finder', 'pickup', 'share', 'notify', 'data-tab', 'walk-looks', 'events', 'show', 'web-domains',
   'a11y'
 ]

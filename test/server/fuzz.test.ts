@@ -47,6 +47,7 @@ import { startSms, startSmtp, startWeChat, type FakeSms, type FakeSmtp, type Fak
 import { encryptResource, PAY, startWeChatPay, type FakeWeChatPay } from './support/wechatpay'
 import { invariantViolations } from './support/invariants'
 import { SessionService } from '../../server/src/domain/account/sessions'
+import { createDrop } from '../../server/src/domain/catalogue/drops'
 import { EXPRESS_LIMITS, OPERATOR_LIMITS, PDF_URL_PATTERN, PRICE_LIMITS, TOPUP_PRODUCT_ID, TRAVEL_LIMITS } from '../../types/limits'
 import * as tencentFake from '../support/providers/tencent'
 import * as amapFake from '../support/providers/amap'
@@ -256,6 +257,8 @@ interface Ctx {
   tag: string; n: number
   userId: number; userName: string
   series: number[]; cases: number[]; designs: number[]; prizes: number[]; addresses: number[]
+  /** drops of a series of their own: one on sale, one not started */
+  drops: number[]
   /** created orders of the shopper; issued numbers not yet created; WeChat Pay orders */
   opIds: string[]; freshOpIds: string[]; wechatOrders: Array<{ opId: string; amountCents: number }>
   wechat: FakeWeChat
@@ -316,6 +319,7 @@ function hint (name: string | undefined, s: Schema, rng: Rng, ctx: Ctx): unknown
   switch (name) {
     case 'seriesId': case 'series_id': return from(ctx.series)
     case 'caseId': case 'case_id': return from(ctx.cases)
+    case 'dropId': return from(ctx.drops)
     case 'prizeId': return from(ctx.prizes)
     case 'design_id': return from(ctx.designs)
     case 'opId': return rng.next() < 0.3 && ctx.freshOpIds.length ? ctx.freshOpIds.pop() : from(ctx.opIds)
@@ -670,7 +674,7 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
   let juhe: Awaited<ReturnType<typeof juheFake.start>>
   let feishu: feishuFake.FakeFeishu
   let wecom: wecomFake.FakeWeCom
-  const ctx = { tag: dialect.slice(0, 2), n: 0, series: [], cases: [], designs: [], prizes: [], addresses: [], opIds: [], freshOpIds: [], wechatOrders: [] } as unknown as Ctx
+  const ctx = { tag: dialect.slice(0, 2), n: 0, series: [], cases: [], drops: [], designs: [], prizes: [], addresses: [], opIds: [], freshOpIds: [], wechatOrders: [] } as unknown as Ctx
   const stats: Stats = { operations: 0, requests: 0, fiveHundreds: 0, outsideContract: 0, reached: 0, answersChecked: 0, categories: {}, perOperation: {}, seconds: 0 }
   const problems: Array<Record<string, unknown>> = []
   const authRequired: string[] = []
@@ -739,6 +743,12 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
     shopper = await makeShopper(t.app, t.db, t.clock)
     spare = await makeShopper(t.app, t.db, t.clock)
     ctx.userId = shopper.id
+    // drops on series of their own (a series that sells by drops makes no case on demand): one on sale, one not started
+    ctx.drops = []
+    for (const startsIn of [0, 30 * 86_400_000]) {
+      const seriesId = await makeSeries(t.db, t.clock, { regular: 3, rare: 1, hidden: true, priceCents: 100, stock: 20 })
+      ctx.drops.push((await createDrop(t.db, t.clock.now, shopper.id, { seriesId, cases: 5, hiddenCases: 2, startsAt: new Date(t.clock.now() + startsIn).toISOString() })).dropId)
+    }
     ctx.userName = shopper.userName
     // the WeChat identity a JSAPI payment needs
     await t.db.insertInto('identities').values({ provider: 'weapp', subject: 'oFuzzShopper0000000000000000', user_id: shopper.id, created_at: new Date(t.clock.now()).toISOString() }).execute()

@@ -50,3 +50,11 @@ export const EDITOR_LIMITS = {
  * (CASE_SPREAD.maxOpenCases on the server) still holds.
  */
 export const CASES_AHEAD_MAX = 1000
+
+/** Drops (issue 50): a limited run of a series, every case made and committed before the sale. */
+export const DROP_LIMITS = {
+  /** The most cases in one drop (each is a shuffle, a commitment and a row per slot, made at once). */
+  casesMax: 5000,
+  /** How far ahead a drop's start may be set. */
+  startsAheadMaxDays: 90
+} as const

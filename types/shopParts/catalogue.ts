@@ -40,6 +40,30 @@ export const DesignInfo = Type.Object({
 })
 export type DesignInfo = Static<typeof DesignInfo>
 
+// ---- drops (types/drop.ts) ----
+
+/** scheduled: before the start; on_sale: selling; sold_out: every case sold (all revealed); ended: retired with cases unsold. */
+export const DropStatus = StringEnum(['scheduled', 'on_sale', 'sold_out', 'ended'] as const)
+export type DropStatus = Static<typeof DropStatus>
+
+/** What a shopper sees of a series' drop: its size and exact hidden count, the root, what is left. */
+export const DropInfo = Type.Object({
+  dropId: Type.Integer(),
+  seriesId: Type.Integer(),
+  status: DropStatus,
+  startsAt: Timestamp,
+  /** Cases in the drop, and exactly how many of them carry the hidden design. */
+  cases: Type.Integer(),
+  hiddenCases: Type.Integer(),
+  boxes: Type.Integer(),
+  /** Cases with a box still unsold, and the boxes unsold. */
+  casesLeft: Type.Integer(),
+  boxesLeft: Type.Integer(),
+  /** The root commitment over the cases' commitments (hex), published before the sale. */
+  root: Type.String()
+})
+export type DropInfo = Static<typeof DropInfo>
+
 export const SeriesDetail = Type.Object({
   ...SeriesSummary.properties,
   designs: Type.Array(DesignInfo),
@@ -47,7 +71,9 @@ export const SeriesDetail = Type.Object({
   hiddenCasePpm: Ppm,
   /** Reference values of the cheapest and dearest design a box can hold. */
   valueRange: Type.Object({ minCents: Cents, maxCents: Cents }),
-  rules: I18nText
+  rules: I18nText,
+  /** The series' latest drop (types/drop.ts), null when it sells without drops. */
+  drop: Nullable(DropInfo)
 })
 export type SeriesDetail = Static<typeof SeriesDetail>
 
@@ -123,7 +149,8 @@ export const CaseProof = Type.Object({
   caseId: Type.Integer(),
   seriesId: Type.Integer(),
   commit: Type.String(),
-  status: StringEnum(['on_sale', 'sold_out', 'retired'] as const),
+  /** scheduled: a case of a drop whose sale has not started. */
+  status: StringEnum(['scheduled', 'on_sale', 'sold_out', 'retired'] as const),
   revealed: Type.Boolean(),
   /** Once revealed: design id of every slot, in slot order. */
   arrangement: Type.Optional(Type.Array(Type.Integer())),

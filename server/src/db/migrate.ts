@@ -34,6 +34,7 @@ import { searchKeysIgnorables } from './migrations/0035_search_keys_ignorables'
 import { aiUsage } from './migrations/0036_ai_usage'
 import { addressRegionParts } from './migrations/0037_address_region_parts'
 import { stock } from './migrations/0038_stock'
+import { drops } from './migrations/0039_drops'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -71,7 +72,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0035_search_keys_ignorables': searchKeysIgnorables(),
     '0036_ai_usage': aiUsage(),
     '0037_address_region_parts': addressRegionParts(dialect),
-    '0038_stock': stock(dialect)
+    '0038_stock': stock(dialect),
+    '0039_drops': drops(dialect)
   }
 }
 

@@ -6,6 +6,7 @@ import { listSeries, requireSeries, seriesDetail } from '../domain/catalogue/cat
 import { isSearch, publishedTags, searchSeries, suggestSeries } from '../domain/catalogue/seriesSearch'
 import { caseProof, currentCase, switchCase } from '../domain/catalogue/cases'
 import { soldOutSeries } from '../domain/catalogue/stock'
+import { latestDropInfo, openDueDrops } from '../domain/catalogue/drops'
 
 export function catalogueRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.seriesList, async ({ body }) => {
@@ -13,8 +14,11 @@ export function catalogueRoutes (app: Api, ctx: AppContext): void {
     return body.page === 1 ? { ...found, tags: await publishedTags(ctx.db) } : found
   })
   defineRoute(app, ctx, r.seriesSuggest, async ({ body }) => suggestSeries(ctx.db, body.q))
-  defineRoute(app, ctx, r.seriesDetail, async ({ body }) =>
-    seriesDetail(await requireSeries(ctx.db, body.seriesId), await soldOutSeries(ctx.db, [body.seriesId])))
+  defineRoute(app, ctx, r.seriesDetail, async ({ body }) => {
+    const series = await requireSeries(ctx.db, body.seriesId)
+    await openDueDrops(ctx.db, ctx.clock, body.seriesId)
+    return seriesDetail(series, await soldOutSeries(ctx.db, [body.seriesId]), await latestDropInfo(ctx.db, ctx.clock, body.seriesId))
+  })
   defineRoute(app, ctx, r.caseCurrent, async ({ body, session }) =>
     currentCase(ctx.db, ctx.clock, body.seriesId, session ? Number(session.user.id) : null))
   defineRoute(app, ctx, r.caseSwitch, async ({ body, userId }) => switchCase(ctx.db, ctx.clock, body.seriesId, userId))

@@ -36,6 +36,7 @@ import { loginToContinue } from '@/utils/loginReturn'
 import { detailLink, parseSlots, restoreSelection } from '@/utils/slots'
 import { useRemote } from '@/utils/useRemote'
 import BestPosts from './BestPosts'
+import DropPanel from './DropPanel'
 import './index.scss'
 
 /**
@@ -47,9 +48,14 @@ import './index.scss'
 const LONG_PRESS_CLICK_GRACE_MS = 600
 
 /** The boxes picked, with one more (in order; once). */
-/** The case request's answer for a sold-out series (409 series.soldOut): no case, not a failure. */
-const soldOutAsNull = (e: unknown): null => {
-  if (e instanceof ApiError && e.code === 409 && (e.data as { reason?: string } | null)?.reason === 'sold_out') return null
+/**
+ * The case request's answer when there is no case to show, which is not a failure: a sold-out series
+ * (409 series.soldOut), or a drop whose sale has not started (409 drop.notStarted, with its start).
+ */
+const noCase = (e: unknown): { box: null; waitUntil: string | null } => {
+  const data = e instanceof ApiError && e.code === 409 ? e.data as { reason?: string; startsAt?: string } | null : null
+  if (data?.reason === 'sold_out') return { box: null, waitUntil: null }
+  if (data?.reason === 'not_started' && data.startsAt) return { box: null, waitUntil: data.startsAt }
   throw e
 }
 const withSlot = (picked: number[], slot: number) => picked.includes(slot) ? picked : [...picked, slot].sort((a, b) => a - b)
@@ -108,9 +114,12 @@ function BlindBoxDetailPage () {
   const hints = props.data?.hints ?? []
   // the series and its current case, loaded each time the page shows
   // (a sold-out series has no case: the page shows it as sold out, with its designs and odds)
-  const shown = useRemote<{ series: SeriesDetail; box: CaseView | null }>(async () => {
-    const [s, c] = await Promise.all([shopApi.seriesDetail(seriesId), shopApi.caseCurrent(seriesId).catch(soldOutAsNull)])
-    return { series: s, box: c }
+  const shown = useRemote<{ series: SeriesDetail; box: CaseView | null; waitUntil: string | null }>(async () => {
+    const [s, c] = await Promise.all([
+      shopApi.seriesDetail(seriesId),
+      shopApi.caseCurrent(seriesId).then(box => ({ box, waitUntil: null }), noCase)
+    ])
+    return { series: s, ...c }
   }, [seriesId], {
     loadOnMount: false,
     onError: e => toast({ message: errorMessage(e) }),
@@ -131,6 +140,8 @@ function BlindBoxDetailPage () {
   })
   const series = shown.data?.series ?? null
   const box = shown.data?.box ?? null
+  // a drop whose sale has not started: its countdown instead of a case
+  const waitUntil = shown.data?.waitUntil ?? null
   // a wrong id or a failure shows "no such series"
   const missing = !validId || shown.failed
   const load = () => {
@@ -239,8 +250,9 @@ function BlindBoxDetailPage () {
         </View>
       ))}
 
+      {series.drop && <DropPanel drop={series.drop} onStart={() => { void load() }} />}
       {/* sold out: said first, above the designs and odds that stay for anyone to read */}
-      {!box && (
+      {!box && !waitUntil && (
         <Section title={t('detail.soldOutTitle')} className='detail-sold-out'>
           <Text className='detail-sold-out__text'>{t('detail.soldOutText')}</Text>
         </Section>
@@ -317,9 +329,14 @@ function BlindBoxDetailPage () {
 
       <PropSheet ref={propSheet} state={propState} hints={hints} onUse={(kind, slot) => { void applyProp(kind, slot) }} />
       {preview && <DesignPreview design={preview} onClose={() => setPreview(null)} />}
-      {!box && (
+      {!box && !waitUntil && (
         <ActionBar>
           <View className='btn btn--primary btn--disabled buy-sold-out'>{t('detail.soldOut')}</View>
+        </ActionBar>
+      )}
+      {!box && waitUntil && (
+        <ActionBar>
+          <View className='btn btn--primary btn--disabled buy-soon'>{t('drop.soon')}</View>
         </ActionBar>
       )}
       {box && <ActionBar>

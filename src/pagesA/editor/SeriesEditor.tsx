@@ -19,6 +19,7 @@ import {
 import ImagePicker from './ImagePicker'
 import PromoTasks from './PromoTasks'
 import OpenAheadPanel from './OpenAheadPanel'
+import DropsPanel from './DropsPanel'
 import StockPanel from './StockPanel'
 import { formPrint } from './seriesPrint'
 import { useSeriesAi } from './useSeriesAi'
@@ -31,6 +32,8 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
   const [form, setForm] = useState<SeriesForm>(initial)
   const [errors, setErrors] = useState<SeriesErrors>({})
   const [serverProblems, setServerProblems] = useState<string[]>([])
+  // the series' drops as last read (null: not yet), and how many were made while the editor is open
+  const [drops, setDrops] = useState<{ count: number | null; made: number }>({ count: null, made: 0 })
   const [tried, setTried] = useState<'save' | 'publish' | null>(null)
   const [busy, setBusy] = useState(false)
   const [changed, setChanged] = useState(false)
@@ -306,8 +309,13 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
         </Section>
       )}
 
-      {form.id !== undefined && <StockPanel key={`${form.id}-${form.status}`} seriesId={form.id} />}
-      {form.status === 'on_sale' && form.id !== undefined && <OpenAheadPanel seriesId={form.id} />}
+      {/* a drop takes figures: the stock is read again whenever the drops are */}
+      {form.id !== undefined && <StockPanel key={`${form.id}-${form.status}-${drops.made}`} seriesId={form.id} />}
+      {form.status === 'on_sale' && form.id !== undefined && (
+        <DropsPanel key={`drops-${form.id}`} seriesId={form.id} onLoaded={d => setDrops(x => ({ count: d.length, made: x.count !== null && d.length > x.count ? x.made + 1 : x.made }))} />
+      )}
+      {/* a series that sells by drops has every case made with its drop: nothing to open ahead */}
+      {form.status === 'on_sale' && form.id !== undefined && !drops.count && <OpenAheadPanel seriesId={form.id} />}
 
       <View className='series-actions'>
         <View className='btn btn--ghost series-back' onClick={() => { void onBack() }}>{t('seriesForm.back')}</View>

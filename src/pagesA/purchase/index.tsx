@@ -281,6 +281,13 @@ function PurchasePage () {
           </View>
         ))}
         <Text className='disclosure__range'>{t('detail.valueRange')}: {formatCents(series.valueRange.minCents)} – {formatCents(series.valueRange.maxCents)}</Text>
+        {/* a drop: its exact counts and the root commitment published before the sale (the series page checks it) */}
+        {series.drop && (
+          <View className='disclosure__drop'>
+            <Text className='disclosure__drop-counts'>{t('drop.title')}: {t('drop.cases', { cases: series.drop.cases, boxes: series.drop.boxes, hidden: series.drop.hiddenCases })}</Text>
+            <Text className='disclosure__drop-root'>{t('drop.root')}: {series.drop.root}</Text>
+          </View>
+        )}
         <Text className='disclosure__rules'>{tr(series.rules)}</Text>
         <View className='purchase-ack' {...a11yControl(undefined, 'checkbox')} aria-checked={acknowledged} onClick={() => setAcknowledged(!acknowledged)}>
           <View className={`purchase-ack__box ${acknowledged ? 'purchase-ack__box--on' : ''}`} {...A11Y_HIDDEN}>{acknowledged ? '✓' : ''}</View>

@@ -23,7 +23,7 @@ const list = (values: readonly string[]) => sql.join(values.map(v => sql.lit(v))
  * the copy renamed, its indexes made again, foreign keys checked). Migrations on SQLite run on one
  * connection outside any transaction, so the pragma takes effect; the rebuild itself is one transaction.
  */
-async function rebuildSqliteTable (db: Kysely<any>, table: string, edit: (createSql: string) => string): Promise<void> {
+export async function rebuildSqliteTable (db: Kysely<any>, table: string, edit: (createSql: string) => string, columns?: readonly string[]): Promise<void> {
   const rows = await sql<{ type: string; name: string; sql: string | null }>`
     select type, name, sql from sqlite_master where tbl_name = ${table}`.execute(db)
   const create = rows.rows.find(r => r.type === 'table')?.sql
@@ -38,7 +38,9 @@ async function rebuildSqliteTable (db: Kysely<any>, table: string, edit: (create
     await sql`begin immediate`.execute(db)
     try {
       await sql.raw(tempCreate).execute(db)
-      await sql.raw(`insert into "${temp}" select * from "${table}"`).execute(db)
+      // every column, or the named ones (a rebuild that drops a column)
+      const list = columns ? columns.map(c => `"${c}"`).join(', ') : '*'
+      await sql.raw(columns ? `insert into "${temp}" (${list}) select ${list} from "${table}"` : `insert into "${temp}" select * from "${table}"`).execute(db)
       await sql.raw(`drop table "${table}"`).execute(db)
       await sql.raw(`alter table "${temp}" rename to "${table}"`).execute(db)
       for (const index of indexes) await sql.raw(index).execute(db)
@@ -55,7 +57,7 @@ async function rebuildSqliteTable (db: Kysely<any>, table: string, edit: (create
 }
 
 /** Replaces the body of the named CHECK constraint in a CREATE TABLE statement of SQLite. */
-function replaceCheck (createSql: string, name: string, body: string): string {
+export function replaceCheck (createSql: string, name: string, body: string): string {
   const start = createSql.indexOf(`"${name}"`) >= 0 ? createSql.indexOf(`"${name}"`) : createSql.indexOf(name)
   if (start < 0) throw new Error(`no constraint ${name}`)
   const open = createSql.indexOf('(', start)

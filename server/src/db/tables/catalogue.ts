@@ -45,7 +45,8 @@ export interface DesignsTable {
   committed: ColumnType<number, number | undefined, number>
 }
 
-export type CaseStatus = 'on_sale' | 'sold_out' | 'retired'
+/** scheduled: a case of a drop whose sale has not started (nothing sells from it). */
+export type CaseStatus = 'scheduled' | 'on_sale' | 'sold_out' | 'retired'
 /** One physical carton: the arrangement and salt stay secret until it is revealed. */
 export interface CasesTable {
   id: Generated<number>
@@ -58,6 +59,23 @@ export interface CasesTable {
   sold_count: ColumnType<number, number | undefined, number>
   created_at: Timestamp
   revealed_at: Timestamp | null
+  /** The drop the case was made for (domain/catalogue/drops.ts); null: made on demand. */
+  drop_id: ColumnType<number | null, number | null | undefined, number | null>
+}
+
+/** A limited run of a series, every case made and committed before the sale (domain/catalogue/drops.ts). */
+export interface DropsTable {
+  id: Generated<number>
+  series_id: number
+  case_count: number
+  /** Exactly how many of the cases carry the hidden design. */
+  hidden_cases: number
+  case_size: number
+  starts_at: Timestamp
+  /** sha256 over the cases' commitments in case order (types/drop.ts). */
+  root: string
+  created_by: number | null
+  created_at: Timestamp
 }
 
 /** The design of every slot (secret until the case is revealed) and who bought it. */

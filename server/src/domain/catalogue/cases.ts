@@ -22,7 +22,10 @@ import { ApiFailure, fail } from '../../core/errors'
 import { dialectOf } from '../../db/lock'
 import { commitOf, composeCase, newSalt, secureRandomInt, shuffle, type RandomInt } from './arrangement'
 import { msUntilNextDay, shopDay } from '../../core/days'
-import { lockSeriesForStock, releaseOnSaleSlots, takeFree } from './stock'
+import { lockSeriesForStock, takeFree } from './stock'
+import { notStarted, openDueDrops, sellsByDrop } from './drops'
+
+export { retireOnSaleCases } from './stock'
 
 type Db = Kysely<Database>
 
@@ -46,6 +49,8 @@ export const CASE_SPREAD = { maxOpenCases: 5000 }
  */
 export async function createCase (trx: Db, clock: Clock, seriesId: number, random: RandomInt = secureRandomInt): Promise<number | null> {
   await lockSeriesForStock(trx, seriesId)
+  // a series that sells by drops gets its cases only from a drop (drops.ts)
+  if (await sellsByDrop(trx, seriesId)) return null
   const series = await trx.selectFrom('series').select(['hidden_ppm']).where('id', '=', seriesId).executeTakeFirstOrThrow()
   const designs = await trx.selectFrom('designs').select(['id', 'rarity', 'stock', 'committed']).where('series_id', '=', seriesId)
     .orderBy('sort').orderBy('id').execute()
@@ -75,15 +80,6 @@ export async function createCase (trx: Db, clock: Clock, seriesId: number, rando
   return caseId
 }
 
-/** Retires (and so reveals) every case of a series still on sale. */
-export async function retireOnSaleCases (trx: Db, clock: Clock, seriesId: number): Promise<void> {
-  await releaseOnSaleSlots(trx, seriesId)
-  await trx.deleteFrom('case_leases')
-    .where('case_id', 'in', trx.selectFrom('cases').select('id').where('series_id', '=', seriesId).where('status', '=', 'on_sale')).execute()
-  await trx.updateTable('cases').set({ status: 'retired', revealed_at: iso(clock()) })
-    .where('series_id', '=', seriesId).where('status', '=', 'on_sale').execute()
-}
-
 async function onSaleCases (db: Db, seriesId: number): Promise<CaseRowDb[]> {
   return db.selectFrom('cases').selectAll().where('series_id', '=', seriesId).where('status', '=', 'on_sale').orderBy('id').execute()
 }
@@ -93,6 +89,12 @@ async function requireOnSaleSeries (db: Db, seriesId: number): Promise<void> {
   const s = await db.selectFrom('series').select('status').where('id', '=', seriesId).executeTakeFirst()
   if (!s || (s.status !== 'on_sale' && s.status !== 'retired')) throw fail.notFound('series.notFound')
   if (s.status !== 'on_sale') throw fail.notFound('series.notOnSale')
+}
+
+/** A series whose drop has not started yet shows no case: 409 drop.notStarted, with the start (opens a drop whose start has come). */
+async function requireStarted (db: Db, clock: Clock, seriesId: number): Promise<void> {
+  const waiting = await openDueDrops(db, clock, seriesId)
+  if (waiting !== null) throw notStarted(waiting)
 }
 
 /** The refusal when a series on sale has no case and the warehouse cannot fill another. */
@@ -282,6 +284,7 @@ async function caseForVisitor (db: Db, clock: Clock, seriesId: number): Promise<
 /** The user's current case of a series (given one if they have none on sale); logged out: see caseForVisitor. */
 export async function currentCase (db: Db, clock: Clock, seriesId: number, userId: number | null): Promise<CaseView> {
   await requireOnSaleSeries(db, seriesId)
+  await requireStarted(db, clock, seriesId)
   if (userId === null) return caseView(db, await caseForVisitor(db, clock, seriesId), CASE_SWITCHES_PER_DAY, null)
   let c = await chosenCase(db, seriesId, userId)
   let heldUntil: string | null
@@ -299,6 +302,7 @@ export async function currentCase (db: Db, clock: Clock, seriesId: number, userI
 /** Moves the user to another case on sale (made if there is no other); 429 after the daily allowance. */
 export async function switchCase (db: Db, clock: Clock, seriesId: number, userId: number): Promise<CaseView> {
   await requireOnSaleSeries(db, seriesId)
+  await requireStarted(db, clock, seriesId)
   const now = clock()
   const day = shopDay(now)
   const { caseId, used, heldUntil } = await db.transaction().execute(async trx => {

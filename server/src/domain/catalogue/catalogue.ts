@@ -9,6 +9,7 @@ import {
   MAX_BOX_PRICE_CENTS,
   type DesignInfo, type I18nText, type Rarity, type SeriesDetail, type SeriesSummary
 } from '../../../../types/shop'
+import type { DropInfo } from '../../../../types/drop'
 import type { Database, DesignRowDb, SeriesRowDb, SeriesStatus } from '../../db/schema'
 import { iso, type Clock } from '../../core/clock'
 import { fail } from '../../core/errors'
@@ -121,13 +122,15 @@ export function seriesSummary (s: SeriesData, soldOut: ReadonlySet<number>): Ser
   }
 }
 
-export function seriesDetail (s: SeriesData, soldOut: ReadonlySet<number>): SeriesDetail {
+/** `drop`: the series' latest drop (drops.ts latestDropInfo), null when it sells without drops. */
+export function seriesDetail (s: SeriesData, soldOut: ReadonlySet<number>, drop: DropInfo | null = null): SeriesDetail {
   return {
     ...seriesSummary(s, soldOut),
     designs: s.designs.map(d => designInfo(d, s.odds)),
     hiddenCasePpm: s.row.hidden_ppm,
     valueRange: { ...s.odds.valueRange },
-    rules: text(s.row.rules, s.row.rules_en)
+    rules: text(s.row.rules, s.row.rules_en),
+    drop
   }
 }
 

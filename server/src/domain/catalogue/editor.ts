@@ -22,6 +22,7 @@ import { ART_NAME } from './art'
 import type { MessageKey, MessageParams } from '../../i18n/messages'
 import { writeAudit } from '../ops/audit'
 import { CASE_SPREAD, createCase, openCaseCount, retireOnSaleCases } from './cases'
+import { sellsByDrop } from './drops'
 import { indexSeries } from './seriesIndex'
 import { setSeriesTags, tagsOf, type TagName } from './seriesSearch'
 
@@ -375,6 +376,8 @@ export async function openCasesAhead (db: Db, dialect: Dialect, clock: Clock, ac
     const batch = await db.transaction().execute(async trx => {
       const s = await lockedSeries(trx, dialect, seriesId)
       if (s.status !== 'on_sale') throw fail.unprocessable('editor.openAheadNotOnSale')
+      // a series that sells by drops has every case of a drop made when the drop is
+      if (await sellsByDrop(trx, seriesId)) throw fail.unprocessable('editor.openAheadDrops')
       const before = await openCaseCount(trx, seriesId)
       const n = Math.max(0, Math.min(OPEN_AHEAD_BATCH, count - opened, CASE_SPREAD.maxOpenCases - before))
       const ids: number[] = []

@@ -27,6 +27,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../../db/schema'
+import { iso, type Clock } from '../../core/clock'
 import { dialectOf, forUpdate } from '../../db/lock'
 
 type Db = Kysely<Database>
@@ -80,13 +81,25 @@ export async function designsOfPrizes (trx: Db, prizeIds: readonly number[]): Pr
   return rows.map(r => Number(r.design_id))
 }
 
-/** The unsold slots of the series' cases on sale become free stock (before the cases stop being on sale). */
+/** Cases that hold their unsold figures: on sale, or a drop's waiting for its start. */
+export const HOLDING_CASE_STATUSES = ['scheduled', 'on_sale'] as const
+
+/** The unsold slots of the series' cases on sale (or scheduled) become free stock (before the cases stop being on sale). */
 export async function releaseOnSaleSlots (trx: Db, seriesId: number): Promise<void> {
   const rows = await trx.selectFrom('case_slots').innerJoin('cases', 'cases.id', 'case_slots.case_id')
     .select('case_slots.design_id')
-    .where('cases.series_id', '=', seriesId).where('cases.status', '=', 'on_sale').where('case_slots.sold_to', 'is', null)
+    .where('cases.series_id', '=', seriesId).where('cases.status', 'in', HOLDING_CASE_STATUSES).where('case_slots.sold_to', 'is', null)
     .execute()
   await release(trx, rows.map(r => Number(r.design_id)))
+}
+
+/** Retires (and so reveals) every case of a series still on sale or scheduled; their unsold figures are free again. */
+export async function retireOnSaleCases (trx: Db, clock: Clock, seriesId: number): Promise<void> {
+  await releaseOnSaleSlots(trx, seriesId)
+  await trx.deleteFrom('case_leases')
+    .where('case_id', 'in', trx.selectFrom('cases').select('id').where('series_id', '=', seriesId).where('status', 'in', HOLDING_CASE_STATUSES)).execute()
+  await trx.updateTable('cases').set({ status: 'retired', revealed_at: iso(clock()) })
+    .where('series_id', '=', seriesId).where('status', 'in', HOLDING_CASE_STATUSES).execute()
 }
 
 /** Each design's free figures, for the given designs (absent: not a design). */
@@ -104,7 +117,7 @@ export async function freeOf (db: Db, designIds: readonly number[]): Promise<Map
 export async function committedCounts (db: Db, seriesId?: number): Promise<Map<number, number>> {
   const inSlots = await db.selectFrom('case_slots').innerJoin('cases', 'cases.id', 'case_slots.case_id')
     .select(['case_slots.design_id as id', eb => eb.fn.countAll<number>().as('n')])
-    .where('cases.status', '=', 'on_sale').where('case_slots.sold_to', 'is', null)
+    .where('cases.status', 'in', HOLDING_CASE_STATUSES).where('case_slots.sold_to', 'is', null)
     .$if(seriesId !== undefined, q => q.where('cases.series_id', '=', seriesId!))
     .groupBy('case_slots.design_id').execute()
   const inPrizes = await db.selectFrom('prizes').innerJoin('users', 'users.id', 'prizes.user_id')
@@ -134,14 +147,17 @@ export async function committedCounts (db: Db, seriesId?: number): Promise<Map<n
 export async function soldOutSeries (db: Db, seriesIds: readonly number[]): Promise<Set<number>> {
   if (seriesIds.length === 0) return new Set()
   const open = await db.selectFrom('cases').select('series_id').distinct()
-    .where('series_id', 'in', seriesIds).where('status', '=', 'on_sale').execute()
+    .where('series_id', 'in', seriesIds).where('status', 'in', HOLDING_CASE_STATUSES).execute()
   const withCase = new Set(open.map(r => Number(r.series_id)))
   const rest = seriesIds.filter(id => !withCase.has(id))
   if (rest.length === 0) return new Set()
+  // a series that sells by drops makes no case on demand: with no case of a drop left, it is sold out
+  const byDrop = await db.selectFrom('drops').innerJoin('series', 'series.id', 'drops.series_id').select('drops.series_id').distinct()
+    .where('drops.series_id', 'in', rest).where('series.status', '=', 'on_sale').execute()
+  const out = new Set<number>(byDrop.map(r => Number(r.series_id)))
   const rows = await db.selectFrom('designs').innerJoin('series', 'series.id', 'designs.series_id')
     .select(['designs.series_id', 'designs.rarity', 'designs.stock', 'designs.committed', 'series.hidden_ppm'])
     .where('designs.series_id', 'in', rest).where('series.status', '=', 'on_sale').execute()
-  const out = new Set<number>()
   for (const r of rows) {
     const inEveryCase = r.rarity !== 'hidden' || r.hidden_ppm > 0
     if (inEveryCase && Number(r.stock) - Number(r.committed) < 1) out.add(Number(r.series_id))

@@ -1,0 +1,12 @@
+/** Drops (types/drop.ts): the public proof, and the operator's drop screen (domain/catalogue/drops.ts). */
+import { dropRoutes as r } from '../../../types/drop'
+import type { Api, AppContext } from '../context'
+import { defineRoute } from '../http/route'
+import { createDrop, dropProof, seriesDrops } from '../domain/catalogue/drops'
+import { proofOf } from '../domain/catalogue/cases'
+
+export function dropRoutesOf (app: Api, ctx: AppContext): void {
+  defineRoute(app, ctx, r.proof, async ({ body }) => dropProof(ctx.db, ctx.clock, body.dropId, proofOf))
+  defineRoute(app, ctx, r.list, async ({ body }) => seriesDrops(ctx.db, ctx.clock, body.seriesId))
+  defineRoute(app, ctx, r.create, async ({ body, userId }) => createDrop(ctx.db, ctx.clock, userId, body))
+}

@@ -1,0 +1,40 @@
+/** The drop form's checks (DropsPanel): the same rules the server applies, in the operator's words. */
+import type { SeriesDrops } from '~types/drop'
+import { DROP_LIMITS } from '~types/limits'
+import { t } from '@/stores/locale'
+import { chinaClock } from '@/utils/travel'
+
+const CHINA_OFFSET_MS = 8 * 3_600_000
+const DAY_MS = 86_400_000
+
+/** "2026-12-01 20:00" in China time to an instant, or null. */
+export function parseChinaTime (text: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})$/.exec(text.trim())
+  if (!m) return null
+  const [y, mo, d, h, mi] = m.slice(1).map(Number)
+  const ms = Date.UTC(y, mo - 1, d, h, mi) - CHINA_OFFSET_MS
+  // a date that does not exist (2026-02-30) comes back as another one
+  return chinaClock(new Date(ms).toISOString()) === `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}` ? ms : null
+}
+
+export type DropField = 'cases' | 'hiddenCases' | 'startsAt'
+type Field = DropField
+
+/** The form's problems in the operator's words, by field (the server checks the same and the stock again). */
+export function dropProblems (form: Record<Field, string>, s: SeriesDrops, now: number): Partial<Record<Field, string>> {
+  const out: Partial<Record<Field, string>> = {}
+  const whole = (v: string) => /^\d+$/.test(v.trim()) ? Number(v.trim()) : null
+  const cases = whole(form.cases)
+  const hidden = whole(form.hiddenCases)
+  if (cases === null || cases < 1 || cases > DROP_LIMITS.casesMax) out.cases = t('dropEditor.casesRange', { max: DROP_LIMITS.casesMax })
+  else if (cases > s.casesFillable) out.cases = t('dropEditor.casesStock', { n: s.casesFillable })
+  if (hidden === null) out.hiddenCases = t('dropEditor.hiddenWhole')
+  else if (hidden > 0 && !s.hasHidden) out.hiddenCases = t('dropEditor.noHidden')
+  else if (cases !== null && hidden > cases) out.hiddenCases = t('dropEditor.hiddenOver')
+  else if (hidden > s.hiddenFree) out.hiddenCases = t('dropEditor.hiddenStock', { n: s.hiddenFree })
+  const at = parseChinaTime(form.startsAt)
+  if (at === null) out.startsAt = t('dropEditor.startFormat')
+  else if (at < now - 5 * 60_000) out.startsAt = t('dropEditor.startPast')
+  else if (at > now + DROP_LIMITS.startsAheadMaxDays * DAY_MS) out.startsAt = t('dropEditor.startLate', { days: DROP_LIMITS.startsAheadMaxDays })
+  return out
+}

@@ -1,0 +1,11 @@
+/** Drops (types/drop.ts): the public proof, and the operator's drop screen. */
+import type { DropCreateRequest, dropRoutes } from '~types/drop'
+import { postRoute } from './request'
+
+type R = typeof dropRoutes
+
+export const dropsApi = {
+  proof: (dropId: number) => postRoute<R['proof']>('/api/dropProof', { dropId }),
+  list: (seriesId: number) => postRoute<R['list']>('/api/operator/drops', { seriesId }),
+  create: (body: DropCreateRequest) => postRoute<R['create']>('/api/operator/dropCreate', body)
+}

@@ -1,0 +1,157 @@
+/**
+ * Drops (issue 50, items 2 and 3) in Chromium:
+ *  - the operator (zh) makes a drop from the series editor: a bad count is named on its field, then a
+ *    drop of 2 cases starting in a few minutes; the drop is listed with its root
+ *  - shoppers (en and zh) see the drop on the series page: the exact counts, a countdown by the server's
+ *    clock, the root, no way to buy; the root recomputed on the phone matches
+ *  - a second drop starts while a shopper watches: the page opens the case by itself at the start; once
+ *    every case is bought the page says sold out, and the phone recomputes the root, every case and the
+ *    hidden count
+ */
+const assert = require('node:assert/strict')
+const { openPhonePage, passwordLogin } = require('./browser')
+const { api } = require('./api')
+
+const STAMP = Date.now().toString(36)
+
+/** A series of four designs (one rare) and a hidden one, counted into the warehouse and on sale. */
+async function makeSeries (base, op, title) {
+  const draft = await api(base, '/api/operator/seriesSave', {
+    title,
+    description: { zh: '限量发售的四位小伙伴。', en: 'Four friends, sold in limited drops.' },
+    rules: { zh: '', en: '' },
+    cover: '/media/art/1f98a.webp',
+    // 49 yuan: the finder suite, on the same shop, counts on nothing under 30 yuan
+    priceCents: 4900,
+    hiddenCasePpm: 100000,
+    designs: ['1f431', '1f436', '1f430', '1f98a', '1f984'].map((art, i) => ({
+      name: { zh: `伙伴${i + 1}`, en: `Buddy ${i + 1}` },
+      rarity: i === 4 ? 'hidden' : i === 3 ? 'rare' : 'regular',
+      image: `/media/art/${art}.webp`,
+      referenceValueCents: i === 4 ? 9000 : 1500,
+      recycleValueCents: 200
+    }))
+  }, op)
+  const counted = await api(base, '/api/operator/stock', { seriesId: draft.id }, op)
+  await api(base, '/api/operator/stockSave', { seriesId: draft.id, designs: counted.designs.map(d => ({ designId: d.designId, stock: 6, was: d.stock })) }, op)
+  await api(base, '/api/operator/seriesPublish', { seriesId: draft.id }, op)
+  return draft.id
+}
+
+/** China time, minute precision, as the editor's form takes it. */
+const chinaMinute = ms => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ')
+
+async function shopperWithMoney (base, name) {
+  const { token } = await api(base, '/login/register?table=user', { user_name: name, password: 'drop-pw-123' })
+  const userId = (await api(base, '/getUserInfo', undefined, token)).id
+  await api(base, '/api/ageVerify', { birthDate: '1995-06-01' }, token)
+  const opId = await api(base, '/generalOrder/getUniqueOrderNo', { productId: 'wallet_topup', userId }, token)
+  await api(base, '/generalOrder/create', { productId: 'wallet_topup', userId, opId, amountCents: 100000, channel: 'sandbox' }, token)
+  await api(base, '/api/sandboxPay', { opId }, token)
+  return token
+}
+
+/** What runs off a 375 px phone, within `scope` (the editor's tab strip scrolls sideways on purpose). */
+const noOverflow = (page, scope = '.taro_page_show') => page.evaluate(sel => [...document.querySelectorAll(`${sel} *`)]
+  .filter(e => e.getBoundingClientRect().right > innerWidth + 1).map(e => e.className).slice(0, 3), scope)
+
+async function run ({ base }) {
+  const o = await openPhonePage({ locale: 'zh-CN' })
+  const en = await openPhonePage({ locale: 'en-US' })
+  const zh = await openPhonePage({ locale: 'zh-CN' })
+  try {
+    const op = (await api(base, '/login/passwd', { user_name: 'operator', password: 'operator123' })).token
+    const title = { zh: `限量测试 ${STAMP}`, en: `Drop test ${STAMP}` }
+    const seriesId = await makeSeries(base, op, title)
+
+    // ---- the operator makes a drop from the editor
+    await passwordLogin(o, base, 'operator', 'operator123')
+    await o.page.goto(`${base}/pagesA/editor/index`, { waitUntil: 'networkidle' })
+    await o.page.locator(`.series-row-${seriesId}`).click()
+    await o.page.locator('.drops-panel .drop-form__go').waitFor()
+    assert.match(await o.page.locator('.drop-form__room').innerText(), /最多够装 6 箱；隐藏款空闲 6 件/)
+    await o.input('drop-form__cases').fill('7')
+    await o.page.locator('.drop-form__go').click()
+    await o.page.locator('.drop-form__problem', { hasText: '空闲库存最多够装 6 箱' }).waitFor()
+    await o.input('drop-form__cases').fill('2')
+    await o.input('drop-form__hiddenCases').fill('1')
+    const startsAt = Math.ceil((Date.now() + 3 * 60_000) / 60_000) * 60_000
+    await o.input('drop-form__startsAt').fill(chinaMinute(startsAt))
+    await o.page.locator('.drop-form__go').click()
+    await o.page.locator('.drop-row').first().waitFor()
+    assert.match(await o.page.locator('.drop-row__counts').first().innerText(), /共 2 箱 8 盒，其中恰好 1 箱含隐藏款/)
+    assert.match(await o.page.locator('.drop-row__head').first().innerText(), /即将开售/)
+    await o.page.locator('.drop-form__selling').waitFor()
+    await o.page.locator('.drops-panel').scrollIntoViewIfNeeded()
+    assert.deepEqual(await noOverflow(o.page, '.drops-panel'), [])
+    await o.shot('drops-editor-zh.png')
+    const listed = await api(base, '/api/operator/drops', { seriesId }, op)
+    assert.equal(listed.drops.length, 1)
+    const { root } = listed.drops[0]
+    assert.equal(new Date(listed.drops[0].startsAt).getTime(), startsAt)
+
+    // ---- shoppers see it coming, in both languages: counts, countdown, root; nothing to buy
+    for (const [phone, lang, soon, counts, countdown] of [
+      [en, 'en', 'Not on sale yet', '2 cases, 8 boxes; exactly 1 of them with the hidden design', /^Starts in [23]:\d\d$/],
+      [zh, 'zh', '即将开售', '其中恰好 1 箱含隐藏款', /^距开售 [23]:\d\d$/]
+    ]) {
+      await phone.page.goto(`${base}/pagesA/blind_box_detail/index?seriesId=${seriesId}`, { waitUntil: 'networkidle' })
+      await phone.page.locator('.drop-panel--scheduled').waitFor()
+      assert.match((await phone.page.locator('.drop-countdown__left').innerText()).trim(), countdown)
+      assert.match(await phone.page.locator('.drop-panel__counts').innerText(), new RegExp(counts))
+      assert.equal((await phone.page.locator('.drop-root__hash').innerText()).trim(), root)
+      assert.equal((await phone.page.locator('.buy-soon').innerText()).trim(), soon)
+      assert.equal(await phone.page.locator('.slot, .buy-picked, .buy-whole, .detail-sold-out').count(), 0, 'nothing to buy, and not sold out')
+      await phone.page.locator('.drop-verify').click()
+      await phone.page.locator('.drop-check__root.drop-check__line--ok').waitFor()
+      await phone.page.locator('.drop-check__pending').waitFor()
+      assert.deepEqual(await noOverflow(phone.page), [])
+      await phone.shot(`drops-soon-${lang}.png`)
+    }
+
+    // ---- a drop that starts while a shopper watches: the case opens by itself, then it sells out
+    const second = await makeSeries(base, op, { zh: `限量开售 ${STAMP}`, en: `Drop start ${STAMP}` })
+    const made = await api(base, '/api/operator/dropCreate', { seriesId: second, cases: 2, hiddenCases: 1, startsAt: new Date(Date.now() + 8000).toISOString() }, op)
+    const shopper = `drop_${STAMP}`
+    const token = await shopperWithMoney(base, shopper)
+    await passwordLogin(en, base, shopper, 'drop-pw-123')
+    await en.page.goto(`${base}/pagesA/blind_box_detail/index?seriesId=${second}`, { waitUntil: 'networkidle' })
+    await en.page.locator('.drop-countdown__left').waitFor()
+    // the start: the page looks again by itself and shows the case
+    await en.page.locator('.slot').first().waitFor({ timeout: 20_000 })
+    assert.equal(await en.page.locator('.slot').count(), 4)
+    assert.equal(await en.page.locator('.buy-soon').count(), 0)
+    assert.match(await en.page.locator('.drop-panel__left').innerText(), /Left: 2 cases, 8 boxes/)
+    // every case bought: sold out, everything revealed and recomputed on the phone
+    for (let i = 0; i < 2; i++) {
+      const view = await api(base, '/api/caseCurrent', { seriesId: second }, token)
+      await api(base, '/api/casePurchase', { caseId: view.caseId, wholeCase: true, acknowledged: true, idempotencyKey: `drop-${STAMP}-${i}` }, token)
+    }
+    await en.page.reload({ waitUntil: 'networkidle' })
+    await en.page.locator('.drop-panel--sold_out').waitFor()
+    assert.equal((await en.page.locator('.buy-sold-out').innerText()).trim(), 'Sold out')
+    await en.page.locator('.drop-verify').click()
+    await en.page.locator('.drop-check__hidden.drop-check__line--ok').waitFor()
+    assert.match(await en.page.locator('.drop-check__root').innerText(), /matches/)
+    assert.match(await en.page.locator('.drop-check__cases').innerText(), /All 2 cases revealed: each one matches its commitment/)
+    assert.match(await en.page.locator('.drop-check__hidden').innerText(), /Cases with the hidden design: 1, as published/)
+    assert.equal((await en.page.locator('.drop-root__hash').innerText()).trim(), made.root)
+    assert.deepEqual(await noOverflow(en.page), [])
+    await en.page.locator('.drop-panel').scrollIntoViewIfNeeded()
+    await en.shot('drops-sold-out-verified-en.png')
+    assert.deepEqual(o.errors, [])
+    assert.deepEqual(en.errors, [])
+    assert.deepEqual(zh.errors, [])
+  } catch (e) {
+    await o.shot('drops-failure-operator.png').catch(() => undefined)
+    await en.shot('drops-failure-en.png').catch(() => undefined)
+    await zh.shot('drops-failure-zh.png').catch(() => undefined)
+    throw e
+  } finally {
+    await o.close()
+    await en.close()
+    await zh.close()
+  }
+}
+
+module.exports = { name: 'drops: made in the editor, counted down, opened at the start, sold out and verified on the phone', run }
