@@ -12,7 +12,7 @@
 import { Type, type Static } from 'typebox'
 import { route } from './api'
 import { DROP_LIMITS } from './limits'
-import { Id, Nullable, Obj, Timestamp } from './schema'
+import { Id, Nullable, Obj, StringEnum, Timestamp } from './schema'
 import { CaseProof, DropInfo } from './shopParts/catalogue'
 
 export { DropInfo, DropStatus } from './shopParts/catalogue'
@@ -28,8 +28,18 @@ export type DropProof = Static<typeof DropProof>
 
 // ---- the operator's drop screen ----------------------------------------------------------------------
 
+export const WaitingRoomSettings = Obj({
+  /** Arrivals before the start and in these first seconds are put in a random order. */
+  windowSeconds: Type.Integer({ minimum: 0, maximum: DROP_LIMITS.windowSecondsMax }),
+  shoppersAtOnce: Type.Integer({ minimum: 1, maximum: DROP_LIMITS.shoppersAtOnceMax }),
+  minutesEach: Type.Integer({ minimum: 1, maximum: DROP_LIMITS.minutesEachMax })
+})
+export type WaitingRoomSettings = Static<typeof WaitingRoomSettings>
+
 export const DropCreateRequest = Obj({
   seriesId: Id,
+  /** A waiting room; absent: first come, first served. */
+  waitingRoom: Type.Optional(WaitingRoomSettings),
   cases: Type.Integer({ minimum: 1, maximum: DROP_LIMITS.casesMax }),
   /** Exactly how many cases carry the hidden design (0 when the series has none). */
   hiddenCases: Type.Integer({ minimum: 0, maximum: DROP_LIMITS.casesMax }),
@@ -52,9 +62,46 @@ export const SeriesDrops = Type.Object({
 export type SeriesDrops = Static<typeof SeriesDrops>
 
 export const DropIdRequest = Obj({ dropId: Id })
+
+/**
+ * A shopper's place in a drop's waiting room (POST /api/dropQueue joins it and answers this):
+ *  early     joined before the order is drawn (the start plus the window): no place yet
+ *  waiting   a place, with how many are ahead and a wait estimate
+ *  shopping  let in, until shoppingUntil: the case call and purchases are open to them
+ *  left      their time ran out (they may join again at the back)
+ *  sold_out  nothing left to wait for
+ */
+export const QueueState = StringEnum(['early', 'waiting', 'shopping', 'left', 'sold_out'] as const)
+export const QueueView = Type.Object({
+  dropId: Type.Integer(),
+  state: QueueState,
+  position: Nullable(Type.Integer()),
+  ahead: Nullable(Type.Integer()),
+  /** At most about this long (seconds) until they are let in, from the room's settings. */
+  waitSeconds: Nullable(Type.Integer()),
+  shoppingUntil: Nullable(Timestamp),
+  startsAt: Timestamp,
+  /** When the window closes and the early arrivals are put in order. */
+  orderAt: Timestamp,
+  /** Their lot, the seed's hash (published with the drop) and the seed once the order is drawn. */
+  lot: Type.String(),
+  seedHash: Type.String(),
+  seed: Nullable(Type.String()),
+  boxesLeft: Type.Integer(),
+  /** Everyone shopping now could take every box left: those waiting may still get one if they do not. */
+  allHeld: Type.Boolean(),
+  /** Ask again after this long (milliseconds). */
+  pollMs: Type.Integer()
+})
+export type QueueView = Static<typeof QueueView>
 export const DropSeriesRequest = Obj({ seriesId: Id })
 
 export const dropRoutes = {
+  queue: route({
+    method: 'POST', url: '/api/dropQueue', auth: 'user', tag: 'cases', body: DropIdRequest, data: QueueView,
+    summary: 'Join a drop\'s waiting room (once per account) and see one\'s place',
+    description: 'Idempotent: every device of an account holds the one place. 409 when the drop has no waiting room. Poll again after pollMs.'
+  }),
   proof: route({
     method: 'POST', url: '/api/dropProof', auth: 'none', tag: 'cases', body: DropIdRequest, data: DropProof,
     summary: 'A drop\'s root commitment and its cases\' commitments; arrangements and salts once revealed'

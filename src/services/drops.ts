@@ -5,6 +5,7 @@ import { postRoute } from './request'
 type R = typeof dropRoutes
 
 export const dropsApi = {
+  queue: (dropId: number) => postRoute<R['queue']>('/api/dropQueue', { dropId }),
   proof: (dropId: number) => postRoute<R['proof']>('/api/dropProof', { dropId }),
   list: (seriesId: number) => postRoute<R['list']>('/api/operator/drops', { seriesId }),
   create: (body: DropCreateRequest) => postRoute<R['create']>('/api/operator/dropCreate', body)

@@ -139,6 +139,35 @@ async function run ({ base }) {
     assert.deepEqual(await noOverflow(en.page), [])
     await en.page.locator('.drop-panel').scrollIntoViewIfNeeded()
     await en.shot('drops-sold-out-verified-en.png')
+
+    // ---- a drop with a waiting room: one shops at a time; the other waits, told their place
+    const third = await makeSeries(base, op, { zh: `排队发售 ${STAMP}`, en: `Queue drop ${STAMP}` })
+    const queued = await api(base, '/api/operator/dropCreate', {
+      seriesId: third, cases: 2, hiddenCases: 0, startsAt: new Date(Date.now() + 4000).toISOString(),
+      waitingRoom: { windowSeconds: 2, shoppersAtOnce: 1, minutesEach: 1 }
+    }, op)
+    const other = await shopperWithMoney(base, `dropq_${STAMP}`)
+    // both arrive before the start: the page joins by itself, the other shopper through the API
+    await en.page.goto(`${base}/pagesA/blind_box_detail/index?seriesId=${third}`, { waitUntil: 'networkidle' })
+    await en.page.locator('.queue-panel--early').waitFor()
+    assert.equal((await api(base, '/api/dropQueue', { dropId: queued.dropId }, other)).state, 'early')
+    // the window closes: one of the two is let in, the other waits as number 2 with 1 ahead
+    await en.page.locator('.queue-panel--waiting, .queue-panel--shopping').waitFor({ timeout: 20_000 })
+    const theirs = await api(base, '/api/dropQueue', { dropId: queued.dropId }, other)
+    if (theirs.state === 'shopping') {
+      await en.page.locator('.queue-panel__position').waitFor()
+      assert.equal((await en.page.locator('.queue-panel__position').innerText()).trim(), 'You are number 2 in line')
+      assert.match(await en.page.locator('.queue-panel__ahead').innerText(), /^You are next; your turn in at most about 1:00$/)
+      assert.equal((await en.page.locator('.buy-queue').innerText()).trim(), 'In the queue')
+      assert.equal(await en.page.locator('.slot').count(), 0)
+    } else {
+      assert.equal(theirs.state, 'waiting')
+      await en.page.locator('.slot').first().waitFor({ timeout: 10_000 })
+      assert.match(await en.page.locator('.queue-panel__turn').innerText(), /^Your turn: you can buy for 0:5\d|^Your turn: you can buy for 1:00/)
+    }
+    assert.deepEqual(await noOverflow(en.page), [])
+    await en.page.locator('.queue-panel').scrollIntoViewIfNeeded()
+    await en.shot('drops-queue-en.png')
     assert.deepEqual(o.errors, [])
     assert.deepEqual(en.errors, [])
     assert.deepEqual(zh.errors, [])

@@ -56,5 +56,13 @@ export const DROP_LIMITS = {
   /** The most cases in one drop (each is a shuffle, a commitment and a row per slot, made at once). */
   casesMax: 5000,
   /** How far ahead a drop's start may be set. */
-  startsAheadMaxDays: 90
+  startsAheadMaxDays: 90,
+  /** The waiting room: the fair window after the start (arrivals in it are put in a random order), */
+  windowSecondsMax: 600,
+  /** how many shop at once, */
+  shoppersAtOnceMax: 10_000,
+  /** and how long each may (minutes). */
+  minutesEachMax: 60,
+  /** The waiting room's defaults in the editor's form (the bench measures what the shop serves). */
+  defaults: { windowSeconds: 10, shoppersAtOnce: 200, minutesEach: 5 }
 } as const

@@ -60,7 +60,18 @@ export const DropInfo = Type.Object({
   casesLeft: Type.Integer(),
   boxesLeft: Type.Integer(),
   /** The root commitment over the cases' commitments (hex), published before the sale. */
-  root: Type.String()
+  root: Type.String(),
+  /**
+   * The waiting room (null: first come, first served): arrivals before the start and in its first
+   * windowSeconds are put in order by their lots, HMAC-SHA256(seed, `${dropId}:${userId}`), the seed's
+   * hash published here before the sale; shoppersAtOnce shop at a time, minutesEach each.
+   */
+  waitingRoom: Nullable(Type.Object({
+    windowSeconds: Type.Integer(),
+    shoppersAtOnce: Type.Integer(),
+    minutesEach: Type.Integer(),
+    seedHash: Type.String()
+  }))
 })
 export type DropInfo = Static<typeof DropInfo>
 

@@ -35,6 +35,7 @@ import { aiUsage } from './migrations/0036_ai_usage'
 import { addressRegionParts } from './migrations/0037_address_region_parts'
 import { stock } from './migrations/0038_stock'
 import { drops } from './migrations/0039_drops'
+import { dropQueue } from './migrations/0040_drop_queue'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -73,7 +74,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0036_ai_usage': aiUsage(),
     '0037_address_region_parts': addressRegionParts(dialect),
     '0038_stock': stock(dialect),
-    '0039_drops': drops(dialect)
+    '0039_drops': drops(dialect),
+    '0040_drop_queue': dropQueue(dialect)
   }
 }
 

@@ -4,8 +4,10 @@ import type { Api, AppContext } from '../context'
 import { defineRoute } from '../http/route'
 import { createDrop, dropProof, seriesDrops } from '../domain/catalogue/drops'
 import { proofOf } from '../domain/catalogue/cases'
+import { joinQueue } from '../domain/catalogue/dropQueue'
 
 export function dropRoutesOf (app: Api, ctx: AppContext): void {
+  defineRoute(app, ctx, r.queue, async ({ body, userId }) => joinQueue(ctx.db, ctx.clock, body.dropId, userId))
   defineRoute(app, ctx, r.proof, async ({ body }) => dropProof(ctx.db, ctx.clock, body.dropId, proofOf))
   defineRoute(app, ctx, r.list, async ({ body }) => seriesDrops(ctx.db, ctx.clock, body.seriesId))
   defineRoute(app, ctx, r.create, async ({ body, userId }) => createDrop(ctx.db, ctx.clock, userId, body))

@@ -17,6 +17,7 @@ import {
 } from '../domain/account/age'
 import { checkPurchase, purchase } from '../domain/purchase/purchase'
 import { tellOwnSlot } from '../domain/purchase/slotBuyer'
+import { dropOfCase, requireLetIn } from '../domain/catalogue/dropQueue'
 import { sendCode } from '../http/sendCode'
 
 export function purchaseRoutes (app: Api, ctx: AppContext): void {
@@ -63,11 +64,17 @@ export function purchaseRoutes (app: Api, ctx: AppContext): void {
   })
 
   // a slot the caller bought is told as such (slot.soldToYou), with the purchase that bought it
-  defineRoute(app, ctx, r.purchaseCheck, async ({ body, userId }) => tellOwnSlot(ctx.db, userId, body.caseId, () => checkPurchase(ctx, userId, body)))
+  // a drop's waiting room: only those it let in may buy from its cases (domain/catalogue/dropQueue.ts)
+  const letIn = async (caseId: number, userId: number) => requireLetIn(ctx.db, ctx.clock, await dropOfCase(ctx.db, caseId), userId)
+  defineRoute(app, ctx, r.purchaseCheck, async ({ body, userId }) => {
+    await letIn(body.caseId, userId)
+    return tellOwnSlot(ctx.db, userId, body.caseId, () => checkPurchase(ctx, userId, body))
+  })
   // counted once committed (a replay by the same key is not a new purchase), and each refusal by its reason
   // on PostgreSQL the purchase's statement checks the session again (migration 0033): a session this
   // process read lately lets the caller in without a round trip of its own
   defineRoute(app, ctx, r.casePurchase, async ({ body, userId, session }) => {
+    await letIn(body.caseId, userId)
     try {
       const { result, replayed } = await tellOwnSlot(ctx.db, userId, body.caseId, () => purchase(ctx, userId, body, session.sessionId))
       if (!replayed) ctx.metrics.purchased()

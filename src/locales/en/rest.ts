@@ -1046,6 +1046,7 @@ const rest: RestDict = {
     },
     field: {
       cases: 'Cases',
+      waitingRoom: 'Waiting room',
       hiddenCases: 'Cases with the hidden design',
       webDomains: 'Business domains',
       role: 'Role',
@@ -1217,6 +1218,24 @@ const rest: RestDict = {
     checkFailed: 'The proof could not be loaded; try again',
     status: { scheduled: 'Coming soon', on_sale: 'On sale', sold_out: 'Sold out', ended: 'Ended' }
   },
+  queue: {
+    title: 'Queue',
+    joining: 'Joining the queue…',
+    early: 'You are in. Everyone here before the start, or in its first seconds, is put in a random order when the sale starts: being first or fastest gains nothing.',
+    position: 'You are number {n} in line',
+    ahead: '{n} ahead of you; your turn in at most about {wait}',
+    next: 'You are next; your turn in at most about {wait}',
+    turn: 'Your turn: you can buy for {left}',
+    left: 'Your time to buy ran out: you are back in line at the end',
+    soldOut: 'Sold out: every box of this drop has been sold, so there is nothing left to wait for',
+    allHeld: 'The {n} boxes left are all with shoppers now: you may still get one if they do not buy',
+    fair: 'One place per account, whatever phone you use. This page updates by itself.',
+    lot: 'Your lot',
+    waiting: 'In the queue',
+    logIn: 'This drop has a queue: log in to take your place',
+    logInReason: 'Log in to join the queue',
+    logInGo: 'Log in to join'
+  },
   dropEditor: {
     title: 'Drops',
     hint: 'A limited run at a set time: every case of it is made, shuffled and sealed now, exactly the number of hidden cases you set, and its fingerprint is shown to shoppers before the sale. The figures are taken from the free stock. From the first drop on, the series sells only from drops (its open cases are revealed), and a restock is a new drop.',
@@ -1236,7 +1255,13 @@ const rest: RestDict = {
     startFormat: 'Enter the time as 2026-12-01 20:00',
     startPast: 'This time has passed: enter now or later',
     startLate: 'At most {days} days ahead',
-    loadFailed: 'The drops could not be read; open them again later'
+    loadFailed: 'The drops could not be read; open them again later',
+    withRoom: 'A fair queue (waiting room)',
+    roomHint: 'Everyone here before the start or in its first seconds is put in a random order; after that, in order of arrival. A few shop at a time, each for a few minutes, so the shop stays fast for all.',
+    windowSeconds: 'Fair window after the start (seconds)',
+    shoppersAtOnce: 'Shoppers at once',
+    minutesEach: 'Minutes each may shop',
+    range: 'Enter a whole number from {min} to {max}'
   },
   stock: {
     title: 'Stock',

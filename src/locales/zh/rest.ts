@@ -1046,6 +1046,7 @@ const rest = {
     },
     field: {
       cases: '箱数',
+      waitingRoom: '排队间',
       hiddenCases: '含隐藏款的箱数',
       webDomains: '业务域名',
       role: '角色',
@@ -1217,6 +1218,24 @@ const rest = {
     checkFailed: '校验数据没有取到，请再试一次',
     status: { scheduled: '即将开售', on_sale: '发售中', sold_out: '已售罄', ended: '已结束' }
   },
+  queue: {
+    title: '排队',
+    joining: '正在加入排队…',
+    early: '已加入。开售前和开售后最初几秒进来的人，会在开售时一起随机排序：来得早、点得快都不占便宜。',
+    position: '你排在第 {n} 位',
+    ahead: '前面还有 {n} 人，最多约 {wait} 轮到你',
+    next: '下一个就是你，最多约 {wait} 轮到你',
+    turn: '轮到你了：还有 {left} 可以购买',
+    left: '你的购买时间到了：已重新排到队尾',
+    soldOut: '已售罄：这次发售的盒子已全部卖出，不用再等了',
+    allHeld: '剩下的 {n} 盒都在正在购买的人手里：他们不买的话你还有机会',
+    fair: '每个账号只有一个位置，换手机也一样。页面会自动更新。',
+    lot: '你的签号',
+    waiting: '排队中',
+    logIn: '这次发售需要排队：登录后即可排上',
+    logInReason: '登录后才能排队',
+    logInGo: '登录排队'
+  },
   dropEditor: {
     title: '限量发售',
     hint: '在定好的时间发售一批：每一箱现在就装好、打乱并封存，带隐藏款的箱数正好是你填的数，开售前就把总指纹给顾客看。用到的公仔从空闲库存里扣。从第一次发售起，这个系列只按发售卖（现有在售的箱子会公开），补货就是再建一次发售。',
@@ -1236,7 +1255,13 @@ const rest = {
     startFormat: '请按 2026-12-01 20:00 的格式填写',
     startPast: '这个时间已经过了：请填现在或以后',
     startLate: '最多只能定在 {days} 天以内',
-    loadFailed: '发售信息没有读到，请稍后再打开'
+    loadFailed: '发售信息没有读到，请稍后再打开',
+    withRoom: '公平排队（排队间）',
+    roomHint: '开售前和开售后最初几秒进来的人随机排序，之后按到达先后排。同一时间只放一部分人进来买，每人限几分钟，店铺对所有人都不卡。',
+    windowSeconds: '开售后的公平窗口（秒）',
+    shoppersAtOnce: '同时购买人数',
+    minutesEach: '每人可购买的分钟数',
+    range: '请填 {min} 到 {max} 的整数'
   },
   stock: {
     title: '库存',

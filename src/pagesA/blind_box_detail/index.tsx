@@ -37,6 +37,7 @@ import { detailLink, parseSlots, restoreSelection } from '@/utils/slots'
 import { useRemote } from '@/utils/useRemote'
 import BestPosts from './BestPosts'
 import DropPanel from './DropPanel'
+import QueuePanel from './QueuePanel'
 import './index.scss'
 
 /**
@@ -52,10 +53,12 @@ const LONG_PRESS_CLICK_GRACE_MS = 600
  * The case request's answer when there is no case to show, which is not a failure: a sold-out series
  * (409 series.soldOut), or a drop whose sale has not started (409 drop.notStarted, with its start).
  */
-const noCase = (e: unknown): { box: null; waitUntil: string | null } => {
+const noCase = (e: unknown): { box: null; waitUntil: string | null; queued: boolean } => {
   const data = e instanceof ApiError && e.code === 409 ? e.data as { reason?: string; startsAt?: string } | null : null
-  if (data?.reason === 'sold_out') return { box: null, waitUntil: null }
-  if (data?.reason === 'not_started' && data.startsAt) return { box: null, waitUntil: data.startsAt }
+  if (data?.reason === 'sold_out') return { box: null, waitUntil: null, queued: false }
+  if (data?.reason === 'not_started' && data.startsAt) return { box: null, waitUntil: data.startsAt, queued: false }
+  // a drop's waiting room that has not let the caller in (yet)
+  if (data?.reason === 'queue') return { box: null, waitUntil: null, queued: true }
   throw e
 }
 const withSlot = (picked: number[], slot: number) => picked.includes(slot) ? picked : [...picked, slot].sort((a, b) => a - b)
@@ -114,10 +117,10 @@ function BlindBoxDetailPage () {
   const hints = props.data?.hints ?? []
   // the series and its current case, loaded each time the page shows
   // (a sold-out series has no case: the page shows it as sold out, with its designs and odds)
-  const shown = useRemote<{ series: SeriesDetail; box: CaseView | null; waitUntil: string | null }>(async () => {
+  const shown = useRemote<{ series: SeriesDetail; box: CaseView | null; waitUntil: string | null; queued: boolean }>(async () => {
     const [s, c] = await Promise.all([
       shopApi.seriesDetail(seriesId),
-      shopApi.caseCurrent(seriesId).then(box => ({ box, waitUntil: null }), noCase)
+      shopApi.caseCurrent(seriesId).then(box => ({ box, waitUntil: null, queued: false }), noCase)
     ])
     return { series: s, ...c }
   }, [seriesId], {
@@ -142,6 +145,7 @@ function BlindBoxDetailPage () {
   const box = shown.data?.box ?? null
   // a drop whose sale has not started: its countdown instead of a case
   const waitUntil = shown.data?.waitUntil ?? null
+  const queued = shown.data?.queued ?? false
   // a wrong id or a failure shows "no such series"
   const missing = !validId || shown.failed
   const load = () => {
@@ -250,9 +254,20 @@ function BlindBoxDetailPage () {
         </View>
       ))}
 
+      {/* a drop's waiting room: joined on sight (before the start too: early arrivals are put in a random order) */}
+      {series.drop?.waitingRoom && (series.drop.status === 'scheduled' || series.drop.status === 'on_sale') && (
+        sessionStore.loggedIn
+          ? <QueuePanel dropId={series.drop.dropId} hasCase={box !== null} onTurn={() => { void load() }} />
+          : (
+            <Section title={t('queue.title')} className='queue-panel queue-panel--visitor'>
+              <Text className='queue-panel__line'>{t('queue.logIn')}</Text>
+              <View className='btn btn--primary queue-login' onClick={() => { void loginToContinue(t('queue.logInReason'), detailLink(seriesId)) }}>{t('queue.logInGo')}</View>
+            </Section>
+            )
+      )}
       {series.drop && <DropPanel drop={series.drop} onStart={() => { void load() }} />}
       {/* sold out: said first, above the designs and odds that stay for anyone to read */}
-      {!box && !waitUntil && (
+      {!box && !waitUntil && !queued && (
         <Section title={t('detail.soldOutTitle')} className='detail-sold-out'>
           <Text className='detail-sold-out__text'>{t('detail.soldOutText')}</Text>
         </Section>
@@ -329,9 +344,14 @@ function BlindBoxDetailPage () {
 
       <PropSheet ref={propSheet} state={propState} hints={hints} onUse={(kind, slot) => { void applyProp(kind, slot) }} />
       {preview && <DesignPreview design={preview} onClose={() => setPreview(null)} />}
-      {!box && !waitUntil && (
+      {!box && !waitUntil && !queued && (
         <ActionBar>
           <View className='btn btn--primary btn--disabled buy-sold-out'>{t('detail.soldOut')}</View>
+        </ActionBar>
+      )}
+      {!box && !waitUntil && queued && (
+        <ActionBar>
+          <View className='btn btn--primary btn--disabled buy-queue'>{t('queue.waiting')}</View>
         </ActionBar>
       )}
       {!box && waitUntil && (

@@ -8,7 +8,8 @@ import { ApiError } from '@/services/errors'
 import { errorMessage } from '@/services/request'
 import { t } from '@/stores/locale'
 import { loading, toast } from '@/utils/feedback'
-import { WHOLE_INPUT_TYPE } from '@/utils/format'
+import { a11yControl, WHOLE_INPUT_TYPE } from '@/utils/format'
+import { DROP_LIMITS } from '~types/limits'
 import { chinaClock } from '@/utils/travel'
 import { useRemote } from '@/utils/useRemote'
 import { dropProblems, parseChinaTime, type DropField as Field } from './dropForm'
@@ -32,14 +33,20 @@ function DropRow ({ d }: { d: DropInfo }) {
 /** `onLoaded`: told the series' drops each time they are read (the editor hides what a drop series has no use for and rereads the stock). */
 export default observer(function DropsPanel ({ seriesId, onLoaded }: { seriesId: number; onLoaded?: (drops: DropInfo[]) => void }) {
   const soon = new Date(Math.ceil((Date.now() + 3_600_000) / 3_600_000) * 3_600_000).toISOString()
-  const [form, setForm] = useState<Record<Field, string>>({ cases: '', hiddenCases: '0', startsAt: chinaClock(soon) })
+  const [form, setForm] = useState<Record<Field, string>>({
+    cases: '', hiddenCases: '0', startsAt: chinaClock(soon),
+    windowSeconds: String(DROP_LIMITS.defaults.windowSeconds), shoppersAtOnce: String(DROP_LIMITS.defaults.shoppersAtOnce), minutesEach: String(DROP_LIMITS.defaults.minutesEach)
+  })
+  // a waiting room is the fair default for a drop; off: first come, first served
+  const [withRoom, setWithRoom] = useState(true)
   const [shown, setShown] = useState(false)
   const [busy, setBusy] = useState(false)
   const [serverField, setServerField] = useState<{ field: Field; message: string } | null>(null)
   const drops = useRemote<SeriesDrops>(() => dropsApi.list(seriesId), [seriesId], { onSuccess: d => onLoaded?.(d.drops) })
   const s = drops.data
   if (!s) return <Section title={t('dropEditor.title')} className='drops-panel'><Text className='editor-hint'>{drops.failed ? t('dropEditor.loadFailed') : t('feedback.loading')}</Text></Section>
-  const problems = dropProblems(form, s, Date.now())
+  const { windowSeconds, shoppersAtOnce, minutesEach, ...basic } = form
+  const problems = dropProblems(withRoom ? form : basic, s, Date.now())
   const selling = s.drops.find(d => d.status === 'scheduled' || d.status === 'on_sale')
   const problemOf = (f: Field) => (shown ? problems[f] : undefined) ?? (serverField?.field === f ? serverField.message : undefined)
   const set = (f: Field, v: string) => { setForm(x => ({ ...x, [f]: v })); setServerField(null) }
@@ -52,7 +59,8 @@ export default observer(function DropsPanel ({ seriesId, onLoaded }: { seriesId:
         seriesId,
         cases: Number(form.cases.trim()),
         hiddenCases: Number(form.hiddenCases.trim()),
-        startsAt: new Date(parseChinaTime(form.startsAt)!).toISOString()
+        startsAt: new Date(parseChinaTime(form.startsAt)!).toISOString(),
+        ...(withRoom ? { waitingRoom: { windowSeconds: Number(windowSeconds.trim()), shoppersAtOnce: Number(shoppersAtOnce.trim()), minutesEach: Number(minutesEach.trim()) } } : {})
       }))
       toast({ message: t('dropEditor.made'), level: 'success' })
       setShown(false)
@@ -61,6 +69,7 @@ export default observer(function DropsPanel ({ seriesId, onLoaded }: { seriesId:
     } catch (e) {
       const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined
       if (field === 'cases' || field === 'hiddenCases' || field === 'startsAt') setServerField({ field, message: errorMessage(e) })
+      else if (field?.startsWith('waitingRoom.')) setServerField({ field: field.slice('waitingRoom.'.length) as Field, message: errorMessage(e) })
       toast({ message: errorMessage(e) })
       await drops.reload()
     } finally {
@@ -86,6 +95,15 @@ export default observer(function DropsPanel ({ seriesId, onLoaded }: { seriesId:
             {input('cases', t('dropEditor.cases'))}
             {s.hasHidden && input('hiddenCases', t('dropEditor.hiddenCases'))}
             {input('startsAt', t('dropEditor.startsAt'), 'text')}
+            <View className={`drop-form__room-toggle ${withRoom ? 'drop-form__room-toggle--on' : ''}`} onClick={() => setWithRoom(!withRoom)}
+              {...a11yControl(undefined, 'checkbox')} aria-checked={withRoom}>
+              <Text className='drop-form__room-box'>{withRoom ? '✓' : ''}</Text>
+              <Text className='drop-form__room-label'>{t('dropEditor.withRoom')}</Text>
+            </View>
+            {withRoom && <Text className='editor-hint'>{t('dropEditor.roomHint')}</Text>}
+            {withRoom && input('windowSeconds', t('dropEditor.windowSeconds'))}
+            {withRoom && input('shoppersAtOnce', t('dropEditor.shoppersAtOnce'))}
+            {withRoom && input('minutesEach', t('dropEditor.minutesEach'))}
             <View className={`btn btn--primary drop-form__go ${busy ? 'btn--disabled' : ''}`} onClick={() => { void create() }}>{t('dropEditor.create')}</View>
           </View>
           )}

@@ -17,13 +17,13 @@ export function parseChinaTime (text: string): number | null {
   return chinaClock(new Date(ms).toISOString()) === `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}` ? ms : null
 }
 
-export type DropField = 'cases' | 'hiddenCases' | 'startsAt'
+export type DropField = 'cases' | 'hiddenCases' | 'startsAt' | 'windowSeconds' | 'shoppersAtOnce' | 'minutesEach'
 type Field = DropField
 
 /** The form's problems in the operator's words, by field (the server checks the same and the stock again). */
-export function dropProblems (form: Record<Field, string>, s: SeriesDrops, now: number): Partial<Record<Field, string>> {
+export function dropProblems (form: Partial<Record<Field, string>> & Record<'cases' | 'hiddenCases' | 'startsAt', string>, s: SeriesDrops, now: number): Partial<Record<Field, string>> {
   const out: Partial<Record<Field, string>> = {}
-  const whole = (v: string) => /^\d+$/.test(v.trim()) ? Number(v.trim()) : null
+  const whole = (v: string | undefined) => v === undefined ? null : /^\d+$/.test(v.trim()) ? Number(v.trim()) : null
   const cases = whole(form.cases)
   const hidden = whole(form.hiddenCases)
   if (cases === null || cases < 1 || cases > DROP_LIMITS.casesMax) out.cases = t('dropEditor.casesRange', { max: DROP_LIMITS.casesMax })
@@ -32,6 +32,13 @@ export function dropProblems (form: Record<Field, string>, s: SeriesDrops, now: 
   else if (hidden > 0 && !s.hasHidden) out.hiddenCases = t('dropEditor.noHidden')
   else if (cases !== null && hidden > cases) out.hiddenCases = t('dropEditor.hiddenOver')
   else if (hidden > s.hiddenFree) out.hiddenCases = t('dropEditor.hiddenStock', { n: s.hiddenFree })
+  // the waiting room (its fields are there only when it is on)
+  const room: Array<[Field, number, number]> = [['windowSeconds', 0, DROP_LIMITS.windowSecondsMax], ['shoppersAtOnce', 1, DROP_LIMITS.shoppersAtOnceMax], ['minutesEach', 1, DROP_LIMITS.minutesEachMax]]
+  for (const [f, min, max] of room) {
+    if (form[f] === undefined) continue
+    const n = whole(form[f])
+    if (n === null || n < min || n > max) out[f] = t('dropEditor.range', { min, max })
+  }
   const at = parseChinaTime(form.startsAt)
   if (at === null) out.startsAt = t('dropEditor.startFormat')
   else if (at < now - 5 * 60_000) out.startsAt = t('dropEditor.startPast')

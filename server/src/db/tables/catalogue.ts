@@ -76,6 +76,29 @@ export interface DropsTable {
   root: string
   created_by: number | null
   created_at: Timestamp
+  /** The waiting room (domain/catalogue/dropQueue.ts); queue_size null: the drop has none. */
+  queue_size: ColumnType<number | null, number | null | undefined, number | null>
+  queue_window_s: ColumnType<number | null, number | null | undefined, number | null>
+  queue_shop_s: ColumnType<number | null, number | null | undefined, number | null>
+  queue_seed: ColumnType<string | null, string | null | undefined, string | null>
+  queue_seed_hash: ColumnType<string | null, string | null | undefined, string | null>
+  queue_ordered_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>
+  queue_next: ColumnType<number, number | undefined, number>
+  queue_frontier: ColumnType<number, number | undefined, number>
+  queue_advanced_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>
+}
+
+export type DropQueueState = 'waiting' | 'shopping' | 'left'
+/** One account's place in a drop's waiting room. */
+export interface DropQueueTable {
+  drop_id: number
+  user_id: number
+  /** HMAC-SHA256(drop's queue seed, `${dropId}:${userId}`), hex: the order of the window's arrivals. */
+  lot: string
+  arrived_at: Timestamp
+  position: number | null
+  state: ColumnType<DropQueueState, DropQueueState | undefined, DropQueueState>
+  until: Timestamp | null
 }
 
 /** The design of every slot (secret until the case is revealed) and who bought it. */

@@ -24,6 +24,7 @@ import { commitOf, composeCase, newSalt, secureRandomInt, shuffle, type RandomIn
 import { msUntilNextDay, shopDay } from '../../core/days'
 import { lockSeriesForStock, takeFree } from './stock'
 import { notStarted, openDueDrops, sellsByDrop } from './drops'
+import { requireLetIn, roomDropOf } from './dropQueue'
 
 export { retireOnSaleCases } from './stock'
 
@@ -91,10 +92,15 @@ async function requireOnSaleSeries (db: Db, seriesId: number): Promise<void> {
   if (s.status !== 'on_sale') throw fail.notFound('series.notOnSale')
 }
 
-/** A series whose drop has not started yet shows no case: 409 drop.notStarted, with the start (opens a drop whose start has come). */
-async function requireStarted (db: Db, clock: Clock, seriesId: number): Promise<void> {
+/**
+ * A series whose drop has not started yet shows no case: 409 drop.notStarted, with the start (opens a
+ * drop whose start has come); a drop with a waiting room shows its cases only to those it let in (409
+ * drop.queue).
+ */
+async function requireStarted (db: Db, clock: Clock, seriesId: number, userId: number | null): Promise<void> {
   const waiting = await openDueDrops(db, clock, seriesId)
   if (waiting !== null) throw notStarted(waiting)
+  await requireLetIn(db, clock, await roomDropOf(db, seriesId), userId)
 }
 
 /** The refusal when a series on sale has no case and the warehouse cannot fill another. */
@@ -284,7 +290,7 @@ async function caseForVisitor (db: Db, clock: Clock, seriesId: number): Promise<
 /** The user's current case of a series (given one if they have none on sale); logged out: see caseForVisitor. */
 export async function currentCase (db: Db, clock: Clock, seriesId: number, userId: number | null): Promise<CaseView> {
   await requireOnSaleSeries(db, seriesId)
-  await requireStarted(db, clock, seriesId)
+  await requireStarted(db, clock, seriesId, userId)
   if (userId === null) return caseView(db, await caseForVisitor(db, clock, seriesId), CASE_SWITCHES_PER_DAY, null)
   let c = await chosenCase(db, seriesId, userId)
   let heldUntil: string | null
@@ -302,7 +308,7 @@ export async function currentCase (db: Db, clock: Clock, seriesId: number, userI
 /** Moves the user to another case on sale (made if there is no other); 429 after the daily allowance. */
 export async function switchCase (db: Db, clock: Clock, seriesId: number, userId: number): Promise<CaseView> {
   await requireOnSaleSeries(db, seriesId)
-  await requireStarted(db, clock, seriesId)
+  await requireStarted(db, clock, seriesId, userId)
   const now = clock()
   const day = shopDay(now)
   const { caseId, used, heldUntil } = await db.transaction().execute(async trx => {

@@ -18,6 +18,7 @@
 import { sql } from 'kysely'
 import type { DropCreateRequest, DropInfo, DropProof, SeriesDrops } from '../../../../types/drop'
 import { dropRootOf } from '../../../../types/dropCheck'
+import { sha256Hex } from '../../../../types/crypto'
 import { DROP_LIMITS } from '../../../../types/limits'
 import type { CaseRowDb } from '../../db/schema'
 import type { Db } from '../../db'
@@ -60,7 +61,10 @@ export async function openDueDrops (db: Db, clock: Clock, seriesId: number): Pro
 export const notStarted = (startsAt: string): ApiFailure =>
   new ApiFailure(409, 'drop.notStarted', {}, { reason: 'not_started', startsAt })
 
-interface DropRow { id: number; series_id: number; case_count: number; hidden_cases: number; case_size: number; starts_at: string; root: string }
+interface DropRow {
+  id: number; series_id: number; case_count: number; hidden_cases: number; case_size: number; starts_at: string; root: string
+  queue_size: number | null; queue_window_s: number | null; queue_shop_s: number | null; queue_seed_hash: string | null
+}
 
 async function infoOf (db: Db, clock: Clock, d: DropRow): Promise<DropInfo> {
   const counts = await db.selectFrom('cases')
@@ -89,11 +93,14 @@ async function infoOf (db: Db, clock: Clock, d: DropRow): Promise<DropInfo> {
     boxes: Number(d.case_count) * Number(d.case_size),
     casesLeft,
     boxesLeft,
-    root: d.root
+    root: d.root,
+    waitingRoom: d.queue_size === null
+      ? null
+      : { windowSeconds: Number(d.queue_window_s), shoppersAtOnce: Number(d.queue_size), minutesEach: Math.round(Number(d.queue_shop_s) / 60), seedHash: d.queue_seed_hash ?? '' }
   }
 }
 
-const dropColumns = ['id', 'series_id', 'case_count', 'hidden_cases', 'case_size', 'starts_at', 'root'] as const
+const dropColumns = ['id', 'series_id', 'case_count', 'hidden_cases', 'case_size', 'starts_at', 'root', 'queue_size', 'queue_window_s', 'queue_shop_s', 'queue_seed_hash'] as const
 
 /** The series' latest drop as shoppers see it (null: it has none). */
 export async function latestDropInfo (db: Db, clock: Clock, seriesId: number): Promise<DropInfo | null> {
@@ -104,7 +111,7 @@ export async function latestDropInfo (db: Db, clock: Clock, seriesId: number): P
 /** POST /api/dropProof: the root, every case's commitment, and arrangements once revealed. */
 export async function dropProof (db: Db, clock: Clock, dropId: number, proofOf: (c: CaseRowDb) => DropProof['caseProofs'][number]): Promise<DropProof> {
   const d = await db.selectFrom('drops').innerJoin('series', 'series.id', 'drops.series_id')
-    .select(['drops.id', 'drops.series_id', 'drops.case_count', 'drops.hidden_cases', 'drops.case_size', 'drops.starts_at', 'drops.root'])
+    .select(['drops.id', 'drops.series_id', 'drops.case_count', 'drops.hidden_cases', 'drops.case_size', 'drops.starts_at', 'drops.root', 'drops.queue_size', 'drops.queue_window_s', 'drops.queue_shop_s', 'drops.queue_seed_hash'])
     .where('drops.id', '=', dropId).where('series.status', 'in', ['on_sale', 'retired'])
     .executeTakeFirst()
   if (!d) throw fail.notFound('drop.notFound')
@@ -204,6 +211,8 @@ export async function createDrop (db: Db, clock: Clock, actorId: number, req: Dr
     for (const [id, n] of [...take].sort((a, b) => a[0] - b[0])) {
       await trx.updateTable('designs').set({ committed: sql<number>`committed + ${n}` }).where('id', '=', id).execute()
     }
+    const room = req.waitingRoom
+    const seed = room ? newSalt() + newSalt() : null
     const { id } = await trx.insertInto('drops').values({
       series_id: req.seriesId,
       case_count: req.cases,
@@ -212,7 +221,12 @@ export async function createDrop (db: Db, clock: Clock, actorId: number, req: Dr
       starts_at: iso(start),
       root: '',
       created_by: actorId,
-      created_at: iso(now)
+      created_at: iso(now),
+      queue_size: room ? room.shoppersAtOnce : null,
+      queue_window_s: room ? room.windowSeconds : null,
+      queue_shop_s: room ? room.minutesEach * 60 : null,
+      queue_seed: seed,
+      queue_seed_hash: seed ? sha256Hex(seed) : null
     }).returning('id').executeTakeFirstOrThrow()
     const dropId = Number(id)
     const status = start > now ? 'scheduled' as const : 'on_sale' as const
@@ -239,7 +253,7 @@ export async function createDrop (db: Db, clock: Clock, actorId: number, req: Dr
       action: 'drop.create',
       entity: 'series',
       entityId: req.seriesId,
-      detail: { before: null, after: { dropId, cases: req.cases, hiddenCases: req.hiddenCases, startsAt: iso(start), root } }
+      detail: { before: null, after: { dropId, cases: req.cases, hiddenCases: req.hiddenCases, startsAt: iso(start), root, ...(room ? { waitingRoom: room } : {}) } }
     })
     return dropId
   })

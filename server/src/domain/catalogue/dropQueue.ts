@@ -1,0 +1,189 @@
+/**
+ * A drop's waiting room (issue 50 item 4; docs/decisions/drops.md), in the database so that it holds
+ * across processes and restarts.
+ *
+ * - Joining is idempotent per account (primary key drop_id + user_id): every tab and phone of an account
+ *   holds the one place. Each arrival gets a lot, HMAC-SHA256(the drop's queue seed, `${dropId}:${userId}`);
+ *   the seed's hash is published with the drop, the seed once the order is drawn.
+ * - Arrivals before the start and in its first `windowSeconds` are put in order by their lots when the
+ *   window closes (one UPDATE, by the first call after it): being fastest, or a script, gains nothing.
+ *   Later arrivals get the next place in order of arrival (a counter on the drop row).
+ * - At most `shoppersAtOnce` shop at a time, each for `minutesEach`: the room lets the next places in
+ *   when places free up, at most once a second for the whole drop (a conditional UPDATE on the drop row
+ *   is the turn; every other call only reads). Only shoppers let in are shown a case or may buy from the
+ *   drop (cases.ts, the purchase routes).
+ */
+import { createHmac } from 'node:crypto'
+import { sql } from 'kysely'
+import type { QueueView } from '../../../../types/drop'
+import type { Db } from '../../db'
+import { iso, type Clock } from '../../core/clock'
+import { ApiFailure, fail } from '../../core/errors'
+
+/** The room lets people in at most this often (the whole drop, every process). */
+const ADVANCE_EVERY_MS = 1000
+const POLL_NEAR_MS = 2000
+const POLL_FAR_MS = 5000
+
+export const lotOf = (seed: string, dropId: number, userId: number) => createHmac('sha256', seed).update(`${dropId}:${userId}`).digest('hex')
+
+/** Not let in (or the time ran out): 409 with the drop, so the page shows the waiting room. */
+export const inQueue = (dropId: number): ApiFailure => new ApiFailure(409, 'drop.queue', {}, { reason: 'queue', dropId })
+
+interface RoomRow {
+  id: number; series_id: number; starts_at: string; queue_size: number | null; queue_window_s: number | null; queue_shop_s: number | null
+  queue_seed: string | null; queue_seed_hash: string | null; queue_ordered_at: string | null; queue_frontier: number
+}
+
+async function roomOf (db: Db, dropId: number): Promise<RoomRow | undefined> {
+  return db.selectFrom('drops').select(['id', 'series_id', 'starts_at', 'queue_size', 'queue_window_s', 'queue_shop_s', 'queue_seed', 'queue_seed_hash', 'queue_ordered_at', 'queue_frontier'])
+    .where('id', '=', dropId).executeTakeFirst()
+}
+
+const orderAtOf = (d: RoomRow) => new Date(d.starts_at).getTime() + Number(d.queue_window_s ?? 0) * 1000
+
+/** Puts the window's arrivals in order by their lots, once (the first call after the window closes wins). */
+async function drawOrder (db: Db, clock: Clock, d: RoomRow): Promise<void> {
+  if (d.queue_ordered_at !== null || clock() < orderAtOf(d)) return
+  await db.transaction().execute(async trx => {
+    const won = await trx.updateTable('drops').set({ queue_ordered_at: iso(clock()) })
+      .where('id', '=', Number(d.id)).where('queue_ordered_at', 'is', null).returning('id').executeTakeFirst()
+    if (!won) return
+    const ranked = await sql<{ n: number }>`
+      update drop_queue set position = r.rn
+      from (select user_id, row_number() over (order by lot, user_id) as rn from drop_queue where drop_id = ${Number(d.id)} and position is null) r
+      where drop_queue.drop_id = ${Number(d.id)} and drop_queue.user_id = r.user_id`.execute(trx)
+    await trx.updateTable('drops').set({ queue_next: Number(ranked.numAffectedRows ?? 0n) }).where('id', '=', Number(d.id)).execute()
+  })
+}
+
+/** The next place in order of arrival (after the draw). */
+async function nextPlace (db: Db, dropId: number): Promise<number> {
+  const row = await db.updateTable('drops').set({ queue_next: sql<number>`queue_next + 1` }).where('id', '=', dropId)
+    .returning('queue_next').executeTakeFirstOrThrow()
+  return Number(row.queue_next)
+}
+
+/** Lets the next places in while fewer than the room's size are shopping; at most once a second per drop. */
+async function letIn (db: Db, clock: Clock, d: RoomRow): Promise<void> {
+  const now = clock()
+  if (d.queue_ordered_at === null || now < orderAtOf(d)) return
+  await db.transaction().execute(async trx => {
+    const turn = await trx.updateTable('drops').set({ queue_advanced_at: iso(now) })
+      .where('id', '=', Number(d.id))
+      .where(eb => eb.or([eb('queue_advanced_at', 'is', null), eb('queue_advanced_at', '<=', iso(now - ADVANCE_EVERY_MS))]))
+      .returning('id').executeTakeFirst()
+    if (!turn) return
+    await trx.updateTable('drop_queue').set({ state: 'left' })
+      .where('drop_id', '=', Number(d.id)).where('state', '=', 'shopping').where('until', '<=', iso(now)).execute()
+    const shopping = await trx.selectFrom('drop_queue').select(eb => eb.fn.countAll<number>().as('n'))
+      .where('drop_id', '=', Number(d.id)).where('state', '=', 'shopping').executeTakeFirstOrThrow()
+    const room = Number(d.queue_size) - Number(shopping.n)
+    if (room <= 0) return
+    const next = await trx.selectFrom('drop_queue').select(['user_id', 'position'])
+      .where('drop_id', '=', Number(d.id)).where('state', '=', 'waiting').where('position', 'is not', null)
+      .orderBy('position').limit(room).execute()
+    if (next.length === 0) return
+    await trx.updateTable('drop_queue').set({ state: 'shopping', until: iso(now + Number(d.queue_shop_s) * 1000) })
+      .where('drop_id', '=', Number(d.id)).where('user_id', 'in', next.map(r => Number(r.user_id))).where('state', '=', 'waiting').execute()
+    const frontier = Math.max(...next.map(r => Number(r.position)))
+    await trx.updateTable('drops').set({ queue_frontier: sql<number>`case when queue_frontier < ${frontier} then ${frontier} else queue_frontier end` })
+      .where('id', '=', Number(d.id)).execute()
+  })
+}
+
+/** Boxes unsold in the drop's cases, and how many are shopping now. */
+async function leftAndShopping (db: Db, dropId: number, now: number): Promise<{ boxesLeft: number; shopping: number }> {
+  const left = await db.selectFrom('cases').select(eb => eb.fn.sum<number>(sql`size - sold_count`).as('n'))
+    .where('drop_id', '=', dropId).where('status', 'in', ['scheduled', 'on_sale']).executeTakeFirstOrThrow()
+  const shopping = await db.selectFrom('drop_queue').select(eb => eb.fn.countAll<number>().as('n'))
+    .where('drop_id', '=', dropId).where('state', '=', 'shopping').where('until', '>', iso(now)).executeTakeFirstOrThrow()
+  return { boxesLeft: Number(left.n ?? 0), shopping: Number(shopping.n) }
+}
+
+/** POST /api/dropQueue: joins the room (once per account) and answers the caller's place. */
+export async function joinQueue (db: Db, clock: Clock, dropId: number, userId: number): Promise<QueueView> {
+  let d = await roomOf(db, dropId)
+  if (!d) throw fail.notFound('drop.notFound')
+  if (d.queue_size === null || d.queue_seed === null) throw new ApiFailure(409, 'drop.noQueue', {}, { reason: 'no_queue' })
+  const series = await db.selectFrom('series').select('status').where('id', '=', Number(d.series_id)).executeTakeFirst()
+  if (!series || series.status === 'draft') throw fail.notFound('drop.notFound')
+  const now = clock()
+  const orderAt = orderAtOf(d)
+  await drawOrder(db, clock, d)
+  let mine = await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId).where('user_id', '=', userId).executeTakeFirst()
+  const lot = lotOf(d.queue_seed, dropId, userId)
+  if (!mine || mine.position === null) {
+    // before the draw a place is a lot; after it, the next place in order of arrival (an arrival whose
+    // insert raced the draw gets one too)
+    const position = now < orderAt ? null : await nextPlace(db, dropId)
+    if (!mine) {
+      await db.insertInto('drop_queue').values({ drop_id: dropId, user_id: userId, lot, arrived_at: iso(now), position, state: 'waiting', until: null })
+        .onConflict(oc => oc.columns(['drop_id', 'user_id']).doNothing()).execute()
+    } else if (position !== null) {
+      await db.updateTable('drop_queue').set({ position }).where('drop_id', '=', dropId).where('user_id', '=', userId).where('position', 'is', null).execute()
+    }
+  } else if (mine.state === 'left' && mine.until !== null && new Date(mine.until).getTime() <= now) {
+    // their time ran out: back in line, at the back
+    await db.updateTable('drop_queue').set({ state: 'waiting', until: null, position: await nextPlace(db, dropId) })
+      .where('drop_id', '=', dropId).where('user_id', '=', userId).where('state', '=', 'left').execute()
+  }
+  if (now >= orderAt) {
+    d = (await roomOf(db, dropId))!
+    await letIn(db, clock, d)
+  }
+  mine = await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId).where('user_id', '=', userId).executeTakeFirstOrThrow()
+  d = (await roomOf(db, dropId))!
+  const { boxesLeft, shopping } = await leftAndShopping(db, dropId, now)
+  const until = mine.until === null ? null : new Date(mine.until).getTime()
+  const isShopping = mine.state === 'shopping' && until !== null && until > now
+  const position = mine.position === null ? null : Number(mine.position)
+  const ahead = position === null || isShopping ? null : Math.max(0, position - Number(d.queue_frontier) - 1)
+  const size = Number(d.queue_size)
+  const state: QueueView['state'] = boxesLeft === 0 && !isShopping
+    ? 'sold_out'
+    : isShopping ? 'shopping' : mine.state === 'left' ? 'left' : position === null ? 'early' : 'waiting'
+  return {
+    dropId,
+    state,
+    position,
+    ahead,
+    waitSeconds: ahead === null ? null : Math.ceil((ahead + 1) / size) * Number(d.queue_shop_s),
+    shoppingUntil: isShopping ? iso(until!) : null,
+    startsAt: iso(new Date(d.starts_at).getTime()),
+    orderAt: iso(orderAt),
+    lot,
+    seedHash: d.queue_seed_hash ?? '',
+    seed: d.queue_ordered_at !== null ? d.queue_seed : null,
+    boxesLeft,
+    allHeld: boxesLeft > 0 && shopping >= boxesLeft,
+    pollMs: state === 'waiting' && ahead !== null && ahead < size ? POLL_NEAR_MS : POLL_FAR_MS
+  }
+}
+
+/**
+ * Whether the caller may be shown a case of the series' drop or buy from it: throws 409 drop.queue when
+ * the drop has a waiting room and they are not shopping now. `dropId` null: the series has no live drop.
+ */
+export async function requireLetIn (db: Db, clock: Clock, dropId: number | null, userId: number | null): Promise<void> {
+  if (dropId === null) return
+  const row = await db.selectFrom('drops').leftJoin('drop_queue', join => join.onRef('drop_queue.drop_id', '=', 'drops.id').on('drop_queue.user_id', '=', userId ?? -1))
+    .select(['drops.queue_size', 'drop_queue.state', 'drop_queue.until'])
+    .where('drops.id', '=', dropId).executeTakeFirst()
+  if (!row || row.queue_size === null) return
+  if (userId !== null && row.state === 'shopping' && row.until !== null && new Date(row.until).getTime() > clock()) return
+  throw inQueue(dropId)
+}
+
+/** The live drop a case belongs to (null: a case made on demand). */
+export async function dropOfCase (db: Db, caseId: number): Promise<number | null> {
+  const row = await db.selectFrom('cases').select('drop_id').where('id', '=', caseId).executeTakeFirst()
+  return row?.drop_id === null || row?.drop_id === undefined ? null : Number(row.drop_id)
+}
+
+/** The series' latest drop when it has a waiting room (null: none; one indexed read). */
+export async function roomDropOf (db: Db, seriesId: number): Promise<number | null> {
+  const row = await db.selectFrom('drops').select(['id', 'queue_size']).where('series_id', '=', seriesId)
+    .orderBy('id', 'desc').limit(1).executeTakeFirst()
+  return row && row.queue_size !== null ? Number(row.id) : null
+}

@@ -1,0 +1,68 @@
+import { useEffect, useRef, useState } from 'react'
+import { View, Text } from '@tarojs/components'
+import type { QueueView } from '~types/drop'
+import Section from '@/components/Section'
+import { dropsApi } from '@/services/drops'
+import { ApiError } from '@/services/errors'
+import { t } from '@/stores/locale'
+import { clockText, useTimeLeft } from '@/utils/useTimeLeft'
+import { useRemote } from '@/utils/useRemote'
+import { countdownText } from './countdown'
+
+/** After a failure that is not a 429 (the network), ask again after this long. */
+const RETRY_MS = 5000
+
+function ShoppingLeft ({ until }: { until: string }) {
+  const left = useTimeLeft(until)
+  return <Text className='queue-panel__turn'>{t('queue.turn', { left: clockText(left) })}</Text>
+}
+
+/**
+ * A drop's waiting room on the series page (POST /api/dropQueue, which joins it once per account): the
+ * caller's place, how many are ahead and about how long, asked again as the server says (pollMs); a 429
+ * is waited out as it says, never shown as an error. When their turn comes (or ends) the page loads
+ * again, so the case shows (or goes).
+ */
+export default function QueuePanel ({ dropId, hasCase, onTurn }: { dropId: number; hasCase: boolean; onTurn: () => void }) {
+  // when to ask again: each answer (or failure) sets the next turn, counted so that equal waits still re-arm
+  const [poll, setPoll] = useState<{ ms: number; n: number } | null>(null)
+  const latest = useRef({ hasCase, onTurn })
+  latest.current = { hasCase, onTurn }
+  const queue = useRemote<QueueView>(() => dropsApi.queue(dropId), [dropId], {
+    onSuccess: v => {
+      setPoll(p => ({ ms: v.pollMs, n: (p?.n ?? 0) + 1 }))
+      // let in, or out: the page shows (or takes away) the case
+      if ((v.state === 'shopping') !== latest.current.hasCase && v.state !== 'sold_out') latest.current.onTurn()
+    },
+    // a 429 is waited out as it says; anything else (the network) is asked again a little later
+    onError: e => setPoll(p => ({
+      ms: e instanceof ApiError && e.code === 429 ? Math.max(1, Number((e.data as { retryAfter?: number } | null)?.retryAfter ?? 1)) * 1000 : RETRY_MS,
+      n: (p?.n ?? 0) + 1
+    }))
+  })
+  const { reload } = queue
+  useEffect(() => {
+    if (!poll) return
+    const timer = setTimeout(() => { void reload() }, poll.ms)
+    return () => clearTimeout(timer)
+  }, [poll, reload])
+  const view = queue.data ?? null
+  if (!view) return <Section title={t('queue.title')} className='queue-panel'><Text className='queue-panel__line'>{t('queue.joining')}</Text></Section>
+  return (
+    <Section title={t('queue.title')} className={`queue-panel queue-panel--${view.state}`}>
+      {view.state === 'early' && <Text className='queue-panel__line queue-panel__early'>{t('queue.early')}</Text>}
+      {view.state === 'waiting' && view.position !== null && (
+        <View className='queue-panel__place'>
+          <Text className='queue-panel__position'>{t('queue.position', { n: view.position })}</Text>
+          <Text className='queue-panel__line queue-panel__ahead'>{view.ahead ? t('queue.ahead', { n: view.ahead, wait: countdownText(view.waitSeconds ?? 0) }) : t('queue.next', { wait: countdownText(view.waitSeconds ?? 0) })}</Text>
+        </View>
+      )}
+      {view.state === 'shopping' && view.shoppingUntil && <ShoppingLeft until={view.shoppingUntil} />}
+      {view.state === 'left' && <Text className='queue-panel__line queue-panel__left'>{t('queue.left')}</Text>}
+      {view.state === 'sold_out' && <Text className='queue-panel__line queue-panel__sold-out'>{t('queue.soldOut')}</Text>}
+      {view.state !== 'sold_out' && view.allHeld && <Text className='queue-panel__line queue-panel__held'>{t('queue.allHeld', { n: view.boxesLeft })}</Text>}
+      {view.state !== 'sold_out' && view.state !== 'shopping' && <Text className='queue-panel__hint'>{t('queue.fair')}</Text>}
+      <Text className='queue-panel__lot'>{t('queue.lot')}: {view.lot.slice(0, 16)}…</Text>
+    </Section>
+  )
+}

@@ -1,0 +1,154 @@
+/**
+ * A drop's waiting room (issue 50 item 4) on both databases:
+ *  - one place per account however many times (or devices) it joins; arrivals before the start and in
+ *    the window get no place until the window closes, then are put in order by their lots, which anyone
+ *    can recompute from the seed revealed then (its hash was published with the drop); arrival order
+ *    counts for nothing
+ *  - later arrivals queue in order of arrival, racing ones each get a place of their own
+ *  - at most shoppersAtOnce shop at a time, for minutesEach: the case call, a purchase and its check and
+ *    a prop are refused (409 drop.queue) to anyone not let in, then open when their turn comes
+ *  - when the drop sells out, everyone still waiting is told so at once
+ */
+import { createHmac, createHash } from 'node:crypto'
+import { testDialects } from './support/db'
+import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from './support/app'
+import { buy, makeSeries, makeShopper, topUp, type Shopper } from './support/shop'
+import { invariantViolations } from './support/invariants'
+
+const HOUR = 3_600_000
+
+describe.each(testDialects())('drop waiting room on %s', (dialect) => {
+  let t: TestApp
+  let op: string
+  beforeAll(async () => {
+    t = await createTestApp(dialect)
+    const u = await makeUser(t.db, t.clock, { role: 'operator' })
+    op = await loginToken(t.app, u.user_name!, u.password)
+  })
+  afterEach(async () => { expect(await invariantViolations(t.db)).toEqual([]) })
+  afterAll(async () => { await t.close() })
+
+  const as = (token: string | undefined, url: string, body: unknown, lang = 'en') => post(t.app, url, body, { token, lang, ip: nextIp() })
+  const iso = (ms: number) => new Date(ms).toISOString()
+  const shoppers = async (n: number) => {
+    const out: Shopper[] = []
+    for (let i = 0; i < n; i++) {
+      const s = await makeShopper(t.app, t.db, t.clock)
+      await topUp(t.app, s, 100_000)
+      out.push(s)
+    }
+    return out
+  }
+  const join = async (s: Shopper, dropId: number) => {
+    const r = await as(s.token, '/api/dropQueue', { dropId })
+    expect(r.body.code).toBe(200)
+    return r.body.data
+  }
+  const makeDrop = async (cases: number, room: Record<string, number> | null, startsIn = HOUR) => {
+    const seriesId = await makeSeries(t.db, t.clock, { regular: 3, rare: 1, hidden: false, stock: 50 })
+    const r = await as(op, '/api/operator/dropCreate', { seriesId, cases, hiddenCases: 0, startsAt: iso(t.clock.now() + startsIn), ...(room ? { waitingRoom: room } : {}) })
+    expect(r.body.code).toBe(200)
+    return { seriesId, drop: r.body.data }
+  }
+
+  test('one place per account; the window\'s arrivals in the order of their lots; two shop at a time; refused until let in; sold out told to all', async () => {
+    const { seriesId, drop } = await makeDrop(3, { windowSeconds: 10, shoppersAtOnce: 2, minutesEach: 1 })
+    expect(drop.waitingRoom).toMatchObject({ windowSeconds: 10, shoppersAtOnce: 2, minutesEach: 1 })
+    expect(drop.waitingRoom.seedHash).toMatch(/^[0-9a-f]{64}$/)
+    const start = Date.parse(drop.startsAt)
+    const people = await shoppers(8)
+
+    // before the start: everyone joins (the first twice, as from a second phone) and has no place yet
+    for (const s of people) expect(await join(s, drop.dropId)).toMatchObject({ state: 'early', position: null, seed: null, seedHash: drop.waitingRoom.seedHash })
+    expect((await join(people[0], drop.dropId)).state).toBe('early')
+    expect(await t.db.selectFrom('drop_queue').select('user_id').where('drop_id', '=', drop.dropId).execute()).toHaveLength(8)
+    // in the window the sale has started but nobody is let in yet
+    t.clock.ms = start + 5000
+    const inWindow = await as(people[0].token, '/api/caseCurrent', { seriesId })
+    expect([inWindow.body.code, inWindow.body.data.reason]).toEqual([409, 'queue'])
+    expect((await join(people[7], drop.dropId)).state).toBe('early')
+
+    // the window closes: the first call draws the order by lots, and lets the first two in
+    t.clock.ms = start + 11_000
+    const first = await join(people[3], drop.dropId)
+    expect(first.seed).toMatch(/^[0-9a-f]{64}$/)
+    expect(createHash('sha256').update(first.seed).digest('hex')).toBe(drop.waitingRoom.seedHash)
+    const views = []
+    for (const s of people) views.push(await join(s, drop.dropId))
+    // each lot recomputes from the seed, and the places follow the lots, not the order of arrival
+    views.forEach((v, i) => expect(v.lot).toBe(createHmac('sha256', first.seed).update(`${drop.dropId}:${people[i].id}`).digest('hex')))
+    const byLot = [...views].sort((a, b) => a.lot < b.lot ? -1 : 1)
+    expect(byLot.map(v => v.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+    const shopping = views.filter(v => v.state === 'shopping')
+    expect(shopping.map(v => v.position).sort()).toEqual([1, 2])
+    expect(views.filter(v => v.state === 'waiting').map(v => [v.position, v.ahead])).toEqual(
+      views.filter(v => v.state === 'waiting').map(v => [v.position, v.position - 3]))
+    for (const v of views.filter(x => x.state === 'waiting')) expect(v.waitSeconds).toBe(Math.ceil((v.ahead + 1) / 2) * 60)
+
+    // a late arrival queues at the back
+    const [late] = await shoppers(1)
+    expect(await join(late, drop.dropId)).toMatchObject({ state: 'waiting', position: 9, ahead: 6 })
+
+    // those waiting are refused the case, a purchase, its check and a prop; those let in buy
+    const proof = (await as(undefined, '/api/dropProof', { dropId: drop.dropId })).body.data
+    const caseId = proof.caseProofs[0].caseId
+    const waiter = people[views.findIndex(v => v.position === 3)]
+    for (const [url, body] of [
+      ['/api/caseCurrent', { seriesId }], ['/api/caseSwitch', { seriesId }],
+      ['/api/purchaseCheck', { caseId, slots: [1], acknowledged: true }],
+      ['/api/propUse', { caseId, slot: 1, kind: 'shake', idempotencyKey: 'queue-prop-1' }]
+    ] as const) {
+      const r = await as(waiter.token, url, body, 'zh-CN')
+      expect([url, r.body.code, r.body.data?.reason]).toEqual([url, 409, 'queue'])
+      expect(r.body.message).toMatch(/正在排队/)
+    }
+    expect((await buy(t.app, waiter, { caseId, slots: [1] })).body.data.reason).toBe('queue')
+    const inside = people[views.findIndex(v => v.position === 1)]
+    const current = await as(inside.token, '/api/caseCurrent', { seriesId })
+    expect(current.body.code).toBe(200)
+    expect((await buy(t.app, inside, { caseId: current.body.data.caseId, wholeCase: true })).body.code).toBe(200)
+
+    // a minute on, their time is up: the next two are let in (once a second at most, for the whole drop)
+    t.clock.ms = start + 11_000 + 61_000
+    const next = await join(waiter, drop.dropId)
+    expect(next.state).toBe('shopping')
+    expect((await join(inside, drop.dropId)).state).toBe('waiting')
+    const nowShopping = await t.db.selectFrom('drop_queue').select('position').where('drop_id', '=', drop.dropId).where('state', '=', 'shopping').execute()
+    expect(nowShopping.map(r => r.position).sort()).toEqual([3, 4])
+
+    // the two let in buy the rest: everyone still waiting is told it is sold out
+    for (const pos of [3, 4]) {
+      const s = people[views.findIndex(v => v.position === pos)]
+      const c = await as(s.token, '/api/caseCurrent', { seriesId })
+      if (c.body.code === 200 && c.body.data.slots.some((x: { sold: boolean }) => !x.sold)) expect((await buy(t.app, s, { caseId: c.body.data.caseId, wholeCase: true })).body.code).toBe(200)
+    }
+    const rest = await t.db.selectFrom('cases').select('id').where('drop_id', '=', drop.dropId).where('status', '=', 'on_sale').execute()
+    const finisher = people[views.findIndex(v => v.position === 3)]
+    for (const c of rest) expect((await buy(t.app, finisher, { caseId: Number(c.id), wholeCase: true })).body.code).toBe(200)
+    for (const s of [late, people[views.findIndex(v => v.position === 8)]]) expect(await join(s, drop.dropId)).toMatchObject({ state: 'sold_out', boxesLeft: 0 })
+  })
+
+  test('racing arrivals each hold one place, before and after the draw, and a drop without a room answers 409', async () => {
+    const { drop } = await makeDrop(2, { windowSeconds: 0, shoppersAtOnce: 5, minutesEach: 5 })
+    const start = Date.parse(drop.startsAt)
+    const early = await shoppers(12)
+    // each joins three times at once
+    await Promise.all(early.flatMap(s => [join(s, drop.dropId), join(s, drop.dropId), join(s, drop.dropId)]))
+    t.clock.ms = start + 1000
+    const late = await shoppers(10)
+    const all = await Promise.all([...early, ...late].flatMap(s => [join(s, drop.dropId), join(s, drop.dropId)]))
+    const rows = await t.db.selectFrom('drop_queue').select(['user_id', 'position']).where('drop_id', '=', drop.dropId).execute()
+    expect(rows).toHaveLength(22)
+    const places = rows.map(r => Number(r.position))
+    expect(new Set(places).size).toBe(22)
+    // the early ones first, in lot order; the late ones after them
+    const earlyIds = new Set(early.map(s => s.id))
+    expect(Math.max(...rows.filter(r => earlyIds.has(Number(r.user_id))).map(r => Number(r.position)))).toBe(12)
+    expect(all.filter(v => v.state === 'shopping').map(v => v.position).filter((p, i, a) => a.indexOf(p) === i).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5])
+
+    const { drop: open } = await makeDrop(1, null, 0)
+    const r = await as(early[0].token, '/api/dropQueue', { dropId: open.dropId })
+    expect([r.body.code, r.body.data.reason]).toEqual([409, 'no_queue'])
+    expect((await as(undefined, '/api/dropQueue', { dropId: open.dropId })).body.code).toBe(401)
+  })
+})
