@@ -36,8 +36,22 @@ export const WaitingRoomSettings = Obj({
 })
 export type WaitingRoomSettings = Static<typeof WaitingRoomSettings>
 
+export const DropLimitsSettings = Obj({
+  /** The most boxes one account may buy in the drop. */
+  boxesPerAccount: Type.Optional(Type.Integer({ minimum: 1, maximum: DROP_LIMITS.boxesPerAccountMax })),
+  /** The most whole cases one account may buy in the drop. */
+  casesPerAccount: Type.Optional(Type.Integer({ minimum: 1, maximum: DROP_LIMITS.casesPerAccountMax })),
+  /** Only accounts with a verified phone may buy. */
+  verifiedPhone: Type.Optional(Type.Boolean()),
+  /** Only accounts at least this many hours old may buy. */
+  accountHoursMin: Type.Optional(Type.Integer({ minimum: 1, maximum: DROP_LIMITS.accountHoursMax }))
+})
+export type DropLimitsSettings = Static<typeof DropLimitsSettings>
+
 export const DropCreateRequest = Obj({
   seriesId: Id,
+  /** Limits per account; absent: none. */
+  limits: Type.Optional(DropLimitsSettings),
   /** A waiting room; absent: first come, first served. */
   waitingRoom: Type.Optional(WaitingRoomSettings),
   cases: Type.Integer({ minimum: 1, maximum: DROP_LIMITS.casesMax }),

@@ -248,4 +248,45 @@ describe.each(testDialects())('drops on %s', (dialect) => {
     expect(proof.status).toBe('ended')
     expect(dropCheck(proof)).toMatchObject({ revealed: true, casesMatching: 5, hiddenCounted: 0, holds: true })
   })
+
+  test('limits per account hold under races: boxes, whole cases, a verified phone, the account\'s age; refusals say what is left', async () => {
+    const seriesId = await makeSeries(t.db, t.clock, { regular: 3, rare: 1, hidden: false, stock: 30 })
+    const made = await as(op, '/api/operator/dropCreate', { seriesId, cases: 6, hiddenCases: 0, startsAt: iso(t.clock.now()), limits: { boxesPerAccount: 3 } })
+    expect(made.body.data.limits).toEqual({ boxesPerAccount: 3, casesPerAccount: null, verifiedPhone: false, accountHoursMin: null })
+    const proof = await proofOf(made.body.data.dropId)
+    const [a, b] = [await shopper(), await shopper()]
+    const caseA = proof.caseProofs[0].caseId
+    expect((await buy(t.app, a, { caseId: caseA, slots: [1, 2] })).body.code).toBe(200)
+    const over = await buy(t.app, a, { caseId: caseA, slots: [3, 4] }, 'zh-CN')
+    expect([over.body.code, over.body.data.rule, over.body.data.left, over.body.message]).toEqual([409, 'boxes', 1, '这次发售每个账号最多买 3 盒，你还能买 1 盒'])
+    expect((await as(a.token, '/api/purchaseCheck', { caseId: caseA, slots: [3, 4], acknowledged: true })).body.data.rule).toBe('boxes')
+    // a whole case of 4 is over 3 on its own
+    expect((await buy(t.app, b, { caseId: proof.caseProofs[1].caseId, wholeCase: true })).body.data.left).toBe(3)
+    // eight single boxes at once, over two cases: exactly three are bought
+    const caseB = proof.caseProofs[2].caseId
+    const caseC = proof.caseProofs[3].caseId
+    const raced = await Promise.all([1, 2, 3, 4].flatMap(slot => [buy(t.app, b, { caseId: caseB, slots: [slot] }), buy(t.app, b, { caseId: caseC, slots: [slot] })]))
+    expect(raced.filter(r => r.body.code === 200)).toHaveLength(3)
+    expect(raced.filter(r => r.body.code !== 200).every(r => r.body.data.rule === 'boxes')).toBe(true)
+    const counted = await t.db.selectFrom('drop_buys').select(['user_id', 'boxes']).where('drop_id', '=', made.body.data.dropId).orderBy('user_id').execute()
+    expect(counted.map(r => Number(r.boxes))).toEqual([2, 3])
+    // a refused purchase (a slot already sold) gives its reservation back
+    expect((await buy(t.app, a, { caseId: caseA, slots: [1] })).body.code).toBe(409)
+    expect((await buy(t.app, a, { caseId: caseA, slots: [3] })).body.code).toBe(200)
+
+    // whole cases, a verified phone and the account's age
+    const other = await makeSeries(t.db, t.clock, { regular: 3, rare: 1, hidden: false, stock: 30 })
+    const strict = await as(op, '/api/operator/dropCreate', { seriesId: other, cases: 4, hiddenCases: 0, startsAt: iso(t.clock.now()), limits: { casesPerAccount: 1, verifiedPhone: true, accountHoursMin: 24 } })
+    const cases = (await proofOf(strict.body.data.dropId)).caseProofs.map(c => c.caseId)
+    const c = await shopper()
+    expect((await buy(t.app, c, { caseId: cases[0], wholeCase: true })).body.data.rule).toBe('verified_phone')
+    await t.db.updateTable('users').set({ phone: '13800138123' }).where('id', '=', c.id).execute()
+    const young = await buy(t.app, c, { caseId: cases[0], wholeCase: true })
+    expect([young.body.data.rule, young.body.message]).toEqual(['account_age', 'This drop sells only to accounts at least 24 hours old'])
+    t.clock.advance(25 * HOUR)
+    expect((await buy(t.app, c, { caseId: cases[0], wholeCase: true })).body.code).toBe(200)
+    expect((await buy(t.app, c, { caseId: cases[1], wholeCase: true })).body.data.rule).toBe('cases')
+    // single boxes are not cases
+    expect((await buy(t.app, c, { caseId: cases[1], slots: [1] })).body.code).toBe(200)
+  })
 })

@@ -63,6 +63,10 @@ export const DROP_LIMITS = {
   shoppersAtOnceMax: 10_000,
   /** and how long each may (minutes). */
   minutesEachMax: 60,
+  /** Limits per account: the most boxes, whole cases and the account age (hours) an operator may set. */
+  boxesPerAccountMax: 1000,
+  casesPerAccountMax: 100,
+  accountHoursMax: 8760,
   /** The waiting room's defaults in the editor's form (the bench measures what the shop serves). */
   defaults: { windowSeconds: 10, shoppersAtOnce: 200, minutesEach: 5 }
 } as const

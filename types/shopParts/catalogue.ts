@@ -71,7 +71,14 @@ export const DropInfo = Type.Object({
     shoppersAtOnce: Type.Integer(),
     minutesEach: Type.Integer(),
     seedHash: Type.String()
-  }))
+  })),
+  /** Limits per account (null values: none). */
+  limits: Type.Object({
+    boxesPerAccount: Nullable(Type.Integer()),
+    casesPerAccount: Nullable(Type.Integer()),
+    verifiedPhone: Type.Boolean(),
+    accountHoursMin: Nullable(Type.Integer())
+  })
 })
 export type DropInfo = Static<typeof DropInfo>
 

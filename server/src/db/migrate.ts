@@ -36,6 +36,7 @@ import { addressRegionParts } from './migrations/0037_address_region_parts'
 import { stock } from './migrations/0038_stock'
 import { drops } from './migrations/0039_drops'
 import { dropQueue } from './migrations/0040_drop_queue'
+import { dropLimits } from './migrations/0041_drop_limits'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -75,7 +76,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0037_address_region_parts': addressRegionParts(dialect),
     '0038_stock': stock(dialect),
     '0039_drops': drops(dialect),
-    '0040_drop_queue': dropQueue(dialect)
+    '0040_drop_queue': dropQueue(dialect),
+    '0041_drop_limits': dropLimits()
   }
 }
 

@@ -18,6 +18,7 @@ import {
 import { checkPurchase, purchase } from '../domain/purchase/purchase'
 import { tellOwnSlot } from '../domain/purchase/slotBuyer'
 import { dropOfCase, requireLetIn } from '../domain/catalogue/dropQueue'
+import { checkDropLimits, withinDropLimits } from '../domain/catalogue/dropLimits'
 import { sendCode } from '../http/sendCode'
 
 export function purchaseRoutes (app: Api, ctx: AppContext): void {
@@ -68,6 +69,7 @@ export function purchaseRoutes (app: Api, ctx: AppContext): void {
   const letIn = async (caseId: number, userId: number) => requireLetIn(ctx.db, ctx.clock, await dropOfCase(ctx.db, caseId), userId)
   defineRoute(app, ctx, r.purchaseCheck, async ({ body, userId }) => {
     await letIn(body.caseId, userId)
+    await checkDropLimits(ctx.db, ctx.clock, body.caseId, userId, body)
     return tellOwnSlot(ctx.db, userId, body.caseId, () => checkPurchase(ctx, userId, body))
   })
   // counted once committed (a replay by the same key is not a new purchase), and each refusal by its reason
@@ -76,7 +78,9 @@ export function purchaseRoutes (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.casePurchase, async ({ body, userId, session }) => {
     await letIn(body.caseId, userId)
     try {
-      const { result, replayed } = await tellOwnSlot(ctx.db, userId, body.caseId, () => purchase(ctx, userId, body, session.sessionId))
+      // a drop's limits per account: this purchase's boxes reserved within them, settled to what it bought
+      const { result, replayed } = await withinDropLimits(ctx.db, ctx.clock, body.caseId, userId, body,
+        () => tellOwnSlot(ctx.db, userId, body.caseId, () => purchase(ctx, userId, body, session.sessionId)), r => r.prizes.length)
       if (!replayed) ctx.metrics.purchased()
       return result
     } catch (err) {

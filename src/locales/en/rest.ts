@@ -1047,6 +1047,7 @@ const rest: RestDict = {
     field: {
       cases: 'Cases',
       waitingRoom: 'Waiting room',
+      limits: 'Limits per account',
       hiddenCases: 'Cases with the hidden design',
       webDomains: 'Business domains',
       role: 'Role',
@@ -1216,6 +1217,12 @@ const rest: RestDict = {
     hiddenOk: 'Cases with the hidden design: {n}, as published',
     hiddenBad: 'Cases with the hidden design: {n}, but {published} were published',
     checkFailed: 'The proof could not be loaded; try again',
+    limits: 'Per account: ',
+    limitsJoin: '; ',
+    limitBoxes: 'at most {n} boxes',
+    limitCases: 'at most {n} whole cases',
+    limitPhone: 'a verified phone needed',
+    limitAge: 'account at least {n} hours old',
     status: { scheduled: 'Coming soon', on_sale: 'On sale', sold_out: 'Sold out', ended: 'Ended' }
   },
   queue: {
@@ -1261,7 +1268,13 @@ const rest: RestDict = {
     windowSeconds: 'Fair window after the start (seconds)',
     shoppersAtOnce: 'Shoppers at once',
     minutesEach: 'Minutes each may shop',
-    range: 'Enter a whole number from {min} to {max}'
+    range: 'Enter a whole number from {min} to {max}',
+    limitsTitle: 'Limits per account (leave blank for none)',
+    boxesPerAccount: 'Most boxes per account',
+    casesPerAccount: 'Most whole cases per account',
+    accountHoursMin: 'Account at least this many hours old',
+    needPhone: 'Only accounts with a verified phone',
+    limitRange: 'Leave blank, or enter a whole number from 1 to {max}'
   },
   stock: {
     title: 'Stock',

@@ -1047,6 +1047,7 @@ const rest = {
     field: {
       cases: '箱数',
       waitingRoom: '排队间',
+      limits: '每个账号的限制',
       hiddenCases: '含隐藏款的箱数',
       webDomains: '业务域名',
       role: '角色',
@@ -1216,6 +1217,12 @@ const rest = {
     hiddenOk: '含隐藏款的箱数：{n}，与公布的一致',
     hiddenBad: '含隐藏款的箱数：{n}，但公布的是 {published}',
     checkFailed: '校验数据没有取到，请再试一次',
+    limits: '每个账号：',
+    limitsJoin: '；',
+    limitBoxes: '最多 {n} 盒',
+    limitCases: '最多 {n} 整箱',
+    limitPhone: '需绑定手机号',
+    limitAge: '注册满 {n} 小时',
     status: { scheduled: '即将开售', on_sale: '发售中', sold_out: '已售罄', ended: '已结束' }
   },
   queue: {
@@ -1261,7 +1268,13 @@ const rest = {
     windowSeconds: '开售后的公平窗口（秒）',
     shoppersAtOnce: '同时购买人数',
     minutesEach: '每人可购买的分钟数',
-    range: '请填 {min} 到 {max} 的整数'
+    range: '请填 {min} 到 {max} 的整数',
+    limitsTitle: '每个账号的限制（不填就是不限）',
+    boxesPerAccount: '每个账号最多买几盒',
+    casesPerAccount: '每个账号最多买几整箱',
+    accountHoursMin: '账号至少注册满几小时',
+    needPhone: '只卖给绑定了手机号的账号',
+    limitRange: '不填，或填 1 到 {max} 的整数'
   },
   stock: {
     title: '库存',

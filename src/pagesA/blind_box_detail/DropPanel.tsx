@@ -9,6 +9,18 @@ import { chinaClock } from '@/utils/travel'
 import { useTimeLeft } from '@/utils/useTimeLeft'
 import { countdownText } from './countdown'
 
+/** The drop's limits per account in words ('' when it has none). */
+function limitsText (drop: DropInfo): string {
+  const l = drop.limits
+  const parts = [
+    l.boxesPerAccount !== null ? t('drop.limitBoxes', { n: l.boxesPerAccount }) : '',
+    l.casesPerAccount !== null ? t('drop.limitCases', { n: l.casesPerAccount }) : '',
+    l.verifiedPhone ? t('drop.limitPhone') : '',
+    l.accountHoursMin !== null ? t('drop.limitAge', { n: l.accountHoursMin }) : ''
+  ].filter(Boolean)
+  return parts.length ? `${t('drop.limits')}${parts.join(t('drop.limitsJoin'))}` : ''
+}
+
 /** Looks again this often while the start has come here but the server still says it has not (clocks a second apart). */
 const START_RETRY_MS = 2000
 
@@ -73,6 +85,7 @@ export default function DropPanel ({ drop, onStart }: { drop: DropInfo; onStart:
       {drop.status === 'scheduled' && <StartCountdown startsAt={drop.startsAt} onStart={onStart} />}
       {drop.status === 'scheduled' && <Text className='drop-panel__text'>{t('drop.soonText')}</Text>}
       <Text className='drop-panel__counts'>{t('drop.cases', { cases: drop.cases, boxes: drop.boxes, hidden: drop.hiddenCases })}</Text>
+      {limitsText(drop) && <Text className='drop-panel__limits'>{limitsText(drop)}</Text>}
       {drop.status !== 'scheduled' && <Text className='drop-panel__left'>{t('drop.left', { cases: drop.casesLeft, boxes: drop.boxesLeft })}</Text>}
       <View className='drop-root'>
         <Text className='drop-root__label'>{t('drop.root')}</Text>

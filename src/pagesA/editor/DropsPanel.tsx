@@ -35,8 +35,10 @@ export default observer(function DropsPanel ({ seriesId, onLoaded }: { seriesId:
   const soon = new Date(Math.ceil((Date.now() + 3_600_000) / 3_600_000) * 3_600_000).toISOString()
   const [form, setForm] = useState<Record<Field, string>>({
     cases: '', hiddenCases: '0', startsAt: chinaClock(soon),
-    windowSeconds: String(DROP_LIMITS.defaults.windowSeconds), shoppersAtOnce: String(DROP_LIMITS.defaults.shoppersAtOnce), minutesEach: String(DROP_LIMITS.defaults.minutesEach)
+    windowSeconds: String(DROP_LIMITS.defaults.windowSeconds), shoppersAtOnce: String(DROP_LIMITS.defaults.shoppersAtOnce), minutesEach: String(DROP_LIMITS.defaults.minutesEach),
+    boxesPerAccount: '', casesPerAccount: '', accountHoursMin: ''
   })
+  const [needPhone, setNeedPhone] = useState(false)
   // a waiting room is the fair default for a drop; off: first come, first served
   const [withRoom, setWithRoom] = useState(true)
   const [shown, setShown] = useState(false)
@@ -60,6 +62,12 @@ export default observer(function DropsPanel ({ seriesId, onLoaded }: { seriesId:
         cases: Number(form.cases.trim()),
         hiddenCases: Number(form.hiddenCases.trim()),
         startsAt: new Date(parseChinaTime(form.startsAt)!).toISOString(),
+        limits: {
+          ...(form.boxesPerAccount.trim() ? { boxesPerAccount: Number(form.boxesPerAccount.trim()) } : {}),
+          ...(form.casesPerAccount.trim() ? { casesPerAccount: Number(form.casesPerAccount.trim()) } : {}),
+          ...(form.accountHoursMin.trim() ? { accountHoursMin: Number(form.accountHoursMin.trim()) } : {}),
+          ...(needPhone ? { verifiedPhone: true } : {})
+        },
         ...(withRoom ? { waitingRoom: { windowSeconds: Number(windowSeconds.trim()), shoppersAtOnce: Number(shoppersAtOnce.trim()), minutesEach: Number(minutesEach.trim()) } } : {})
       }))
       toast({ message: t('dropEditor.made'), level: 'success' })
@@ -69,7 +77,7 @@ export default observer(function DropsPanel ({ seriesId, onLoaded }: { seriesId:
     } catch (e) {
       const field = e instanceof ApiError ? (e.data as { field?: string } | null)?.field : undefined
       if (field === 'cases' || field === 'hiddenCases' || field === 'startsAt') setServerField({ field, message: errorMessage(e) })
-      else if (field?.startsWith('waitingRoom.')) setServerField({ field: field.slice('waitingRoom.'.length) as Field, message: errorMessage(e) })
+      else if (field?.startsWith('waitingRoom.') || field?.startsWith('limits.')) setServerField({ field: field.slice(field.indexOf('.') + 1) as Field, message: errorMessage(e) })
       toast({ message: errorMessage(e) })
       await drops.reload()
     } finally {
@@ -104,6 +112,15 @@ export default observer(function DropsPanel ({ seriesId, onLoaded }: { seriesId:
             {withRoom && input('windowSeconds', t('dropEditor.windowSeconds'))}
             {withRoom && input('shoppersAtOnce', t('dropEditor.shoppersAtOnce'))}
             {withRoom && input('minutesEach', t('dropEditor.minutesEach'))}
+            <Text className='editor-label drop-form__limits-title'>{t('dropEditor.limitsTitle')}</Text>
+            {input('boxesPerAccount', t('dropEditor.boxesPerAccount'))}
+            {input('casesPerAccount', t('dropEditor.casesPerAccount'))}
+            {input('accountHoursMin', t('dropEditor.accountHoursMin'))}
+            <View className={`drop-form__room-toggle drop-form__phone ${needPhone ? 'drop-form__room-toggle--on' : ''}`} onClick={() => setNeedPhone(!needPhone)}
+              {...a11yControl(undefined, 'checkbox')} aria-checked={needPhone}>
+              <Text className='drop-form__room-box'>{needPhone ? '✓' : ''}</Text>
+              <Text className='drop-form__room-label'>{t('dropEditor.needPhone')}</Text>
+            </View>
             <View className={`btn btn--primary drop-form__go ${busy ? 'btn--disabled' : ''}`} onClick={() => { void create() }}>{t('dropEditor.create')}</View>
           </View>
           )}

@@ -17,7 +17,7 @@ export function parseChinaTime (text: string): number | null {
   return chinaClock(new Date(ms).toISOString()) === `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}` ? ms : null
 }
 
-export type DropField = 'cases' | 'hiddenCases' | 'startsAt' | 'windowSeconds' | 'shoppersAtOnce' | 'minutesEach'
+export type DropField = 'cases' | 'hiddenCases' | 'startsAt' | 'windowSeconds' | 'shoppersAtOnce' | 'minutesEach' | 'boxesPerAccount' | 'casesPerAccount' | 'accountHoursMin'
 type Field = DropField
 
 /** The form's problems in the operator's words, by field (the server checks the same and the stock again). */
@@ -38,6 +38,13 @@ export function dropProblems (form: Partial<Record<Field, string>> & Record<'cas
     if (form[f] === undefined) continue
     const n = whole(form[f])
     if (n === null || n < min || n > max) out[f] = t('dropEditor.range', { min, max })
+  }
+  // limits per account: blank is no limit
+  const limits: Array<[Field, number]> = [['boxesPerAccount', DROP_LIMITS.boxesPerAccountMax], ['casesPerAccount', DROP_LIMITS.casesPerAccountMax], ['accountHoursMin', DROP_LIMITS.accountHoursMax]]
+  for (const [f, max] of limits) {
+    if (!form[f]?.trim()) continue
+    const n = whole(form[f])
+    if (n === null || n < 1 || n > max) out[f] = t('dropEditor.limitRange', { max })
   }
   const at = parseChinaTime(form.startsAt)
   if (at === null) out.startsAt = t('dropEditor.startFormat')

@@ -86,6 +86,19 @@ export interface DropsTable {
   queue_next: ColumnType<number, number | undefined, number>
   queue_frontier: ColumnType<number, number | undefined, number>
   queue_advanced_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>
+  /** Limits per account (domain/catalogue/dropLimits.ts); null: none. need_phone 1: a verified phone is needed. */
+  limit_boxes: ColumnType<number | null, number | null | undefined, number | null>
+  limit_cases: ColumnType<number | null, number | null | undefined, number | null>
+  need_phone: ColumnType<number, number | undefined, number>
+  min_account_hours: ColumnType<number | null, number | null | undefined, number | null>
+}
+
+/** What an account has bought (or is buying now) in a drop, against the drop's limits. */
+export interface DropBuysTable {
+  drop_id: number
+  user_id: number
+  boxes: number
+  cases: number
 }
 
 export type DropQueueState = 'waiting' | 'shopping' | 'left'

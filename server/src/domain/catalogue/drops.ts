@@ -64,6 +64,7 @@ export const notStarted = (startsAt: string): ApiFailure =>
 interface DropRow {
   id: number; series_id: number; case_count: number; hidden_cases: number; case_size: number; starts_at: string; root: string
   queue_size: number | null; queue_window_s: number | null; queue_shop_s: number | null; queue_seed_hash: string | null
+  limit_boxes: number | null; limit_cases: number | null; need_phone: number; min_account_hours: number | null
 }
 
 async function infoOf (db: Db, clock: Clock, d: DropRow): Promise<DropInfo> {
@@ -96,11 +97,17 @@ async function infoOf (db: Db, clock: Clock, d: DropRow): Promise<DropInfo> {
     root: d.root,
     waitingRoom: d.queue_size === null
       ? null
-      : { windowSeconds: Number(d.queue_window_s), shoppersAtOnce: Number(d.queue_size), minutesEach: Math.round(Number(d.queue_shop_s) / 60), seedHash: d.queue_seed_hash ?? '' }
+      : { windowSeconds: Number(d.queue_window_s), shoppersAtOnce: Number(d.queue_size), minutesEach: Math.round(Number(d.queue_shop_s) / 60), seedHash: d.queue_seed_hash ?? '' },
+    limits: {
+      boxesPerAccount: d.limit_boxes === null ? null : Number(d.limit_boxes),
+      casesPerAccount: d.limit_cases === null ? null : Number(d.limit_cases),
+      verifiedPhone: Number(d.need_phone) === 1,
+      accountHoursMin: d.min_account_hours === null ? null : Number(d.min_account_hours)
+    }
   }
 }
 
-const dropColumns = ['id', 'series_id', 'case_count', 'hidden_cases', 'case_size', 'starts_at', 'root', 'queue_size', 'queue_window_s', 'queue_shop_s', 'queue_seed_hash'] as const
+const dropColumns = ['id', 'series_id', 'case_count', 'hidden_cases', 'case_size', 'starts_at', 'root', 'queue_size', 'queue_window_s', 'queue_shop_s', 'queue_seed_hash', 'limit_boxes', 'limit_cases', 'need_phone', 'min_account_hours'] as const
 
 /** The series' latest drop as shoppers see it (null: it has none). */
 export async function latestDropInfo (db: Db, clock: Clock, seriesId: number): Promise<DropInfo | null> {
@@ -111,7 +118,7 @@ export async function latestDropInfo (db: Db, clock: Clock, seriesId: number): P
 /** POST /api/dropProof: the root, every case's commitment, and arrangements once revealed. */
 export async function dropProof (db: Db, clock: Clock, dropId: number, proofOf: (c: CaseRowDb) => DropProof['caseProofs'][number]): Promise<DropProof> {
   const d = await db.selectFrom('drops').innerJoin('series', 'series.id', 'drops.series_id')
-    .select(['drops.id', 'drops.series_id', 'drops.case_count', 'drops.hidden_cases', 'drops.case_size', 'drops.starts_at', 'drops.root', 'drops.queue_size', 'drops.queue_window_s', 'drops.queue_shop_s', 'drops.queue_seed_hash'])
+    .select(['drops.id', 'drops.series_id', 'drops.case_count', 'drops.hidden_cases', 'drops.case_size', 'drops.starts_at', 'drops.root', 'drops.queue_size', 'drops.queue_window_s', 'drops.queue_shop_s', 'drops.queue_seed_hash', 'drops.limit_boxes', 'drops.limit_cases', 'drops.need_phone', 'drops.min_account_hours'])
     .where('drops.id', '=', dropId).where('series.status', 'in', ['on_sale', 'retired'])
     .executeTakeFirst()
   if (!d) throw fail.notFound('drop.notFound')
@@ -226,7 +233,11 @@ export async function createDrop (db: Db, clock: Clock, actorId: number, req: Dr
       queue_window_s: room ? room.windowSeconds : null,
       queue_shop_s: room ? room.minutesEach * 60 : null,
       queue_seed: seed,
-      queue_seed_hash: seed ? sha256Hex(seed) : null
+      queue_seed_hash: seed ? sha256Hex(seed) : null,
+      limit_boxes: req.limits?.boxesPerAccount ?? null,
+      limit_cases: req.limits?.casesPerAccount ?? null,
+      need_phone: req.limits?.verifiedPhone ? 1 : 0,
+      min_account_hours: req.limits?.accountHoursMin ?? null
     }).returning('id').executeTakeFirstOrThrow()
     const dropId = Number(id)
     const status = start > now ? 'scheduled' as const : 'on_sale' as const
@@ -253,7 +264,7 @@ export async function createDrop (db: Db, clock: Clock, actorId: number, req: Dr
       action: 'drop.create',
       entity: 'series',
       entityId: req.seriesId,
-      detail: { before: null, after: { dropId, cases: req.cases, hiddenCases: req.hiddenCases, startsAt: iso(start), root, ...(room ? { waitingRoom: room } : {}) } }
+      detail: { before: null, after: { dropId, cases: req.cases, hiddenCases: req.hiddenCases, startsAt: iso(start), root, ...(room ? { waitingRoom: room } : {}), ...(req.limits ? { limits: req.limits } : {}) } }
     })
     return dropId
   })
