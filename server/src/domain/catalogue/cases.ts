@@ -22,7 +22,7 @@ import { ApiFailure, fail } from '../../core/errors'
 import { dialectOf } from '../../db/lock'
 import { commitOf, composeCase, newSalt, secureRandomInt, shuffle, type RandomInt } from './arrangement'
 import { msUntilNextDay, shopDay } from '../../core/days'
-import { lockSeriesForStock, takeFree } from './stock'
+import { lockSeriesForStock, mayBeInCase, takeFree } from './stock'
 import { notStarted, openDueDrops, sellsByDrop } from './drops'
 import { requireLetIn, roomDropOf } from './dropQueue'
 
@@ -55,7 +55,7 @@ export async function createCase (trx: Db, clock: Clock, seriesId: number, rando
   const series = await trx.selectFrom('series').select(['hidden_ppm']).where('id', '=', seriesId).executeTakeFirstOrThrow()
   const designs = await trx.selectFrom('designs').select(['id', 'rarity', 'stock', 'committed']).where('series_id', '=', seriesId)
     .orderBy('sort').orderBy('id').execute()
-  const mayHold = designs.filter(d => d.rarity !== 'hidden' || series.hidden_ppm > 0)
+  const mayHold = designs.filter(d => mayBeInCase(d.rarity, series.hidden_ppm))
   if (mayHold.length === 0 || mayHold.some(d => Number(d.stock) - Number(d.committed) < 1)) return null
   const { designIds } = composeCase(designs.map(d => ({ id: Number(d.id), rarity: d.rarity })), series.hidden_ppm, random)
   shuffle(designIds, random)

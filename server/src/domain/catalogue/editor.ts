@@ -23,6 +23,7 @@ import type { MessageKey, MessageParams } from '../../i18n/messages'
 import { writeAudit } from '../ops/audit'
 import { CASE_SPREAD, createCase, openCaseCount, retireOnSaleCases } from './cases'
 import { sellsByDrop } from './drops'
+import { mayBeInCase } from './stock'
 import { indexSeries } from './seriesIndex'
 import { setSeriesTags, tagsOf, type TagName } from './seriesSearch'
 
@@ -295,8 +296,7 @@ export function publishProblems (s: EditorSeries, tr: Translate): PublishProblem
   })
   // the first case is made at once: the warehouse must hold a figure of every design a case may hold
   s.designs.forEach((d, i) => {
-    const inEveryCase = d.rarity !== 'hidden' || s.hiddenCasePpm > 0
-    if (inEveryCase && d.stock - d.committed < 1) add(`designs.${i}.stock`, 'editor.problem.stockMissing', { n: i + 1 })
+    if (mayBeInCase(d.rarity, s.hiddenCasePpm) && d.stock - d.committed < 1) add(`designs.${i}.stock`, 'editor.problem.stockMissing', { n: i + 1 })
   })
   const problem = compositionProblem(s.designs, s.hiddenCasePpm)
   if (problem) {

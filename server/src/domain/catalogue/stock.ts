@@ -32,6 +32,12 @@ import { dialectOf, forUpdate } from '../../db/lock'
 
 type Db = Kysely<Database>
 
+/**
+ * Whether a new case may hold the design, and so needs a free figure of it before it is made: every
+ * regular and rare design, and the hidden one while the series has a hidden chance.
+ */
+export const mayBeInCase = (rarity: string, hiddenPpm: number): boolean => rarity !== 'hidden' || hiddenPpm > 0
+
 /** Locks the series row while free stock of its designs is checked and taken (PostgreSQL). */
 export async function lockSeriesForStock (trx: Db, seriesId: number): Promise<void> {
   await forUpdate(dialectOf(trx), trx.selectFrom('series').select('id').where('id', '=', seriesId)).execute()
@@ -159,8 +165,7 @@ export async function soldOutSeries (db: Db, seriesIds: readonly number[]): Prom
     .select(['designs.series_id', 'designs.rarity', 'designs.stock', 'designs.committed', 'series.hidden_ppm'])
     .where('designs.series_id', 'in', rest).where('series.status', '=', 'on_sale').execute()
   for (const r of rows) {
-    const inEveryCase = r.rarity !== 'hidden' || r.hidden_ppm > 0
-    if (inEveryCase && Number(r.stock) - Number(r.committed) < 1) out.add(Number(r.series_id))
+    if (mayBeInCase(r.rarity, r.hidden_ppm) && Number(r.stock) - Number(r.committed) < 1) out.add(Number(r.series_id))
   }
   return out
 }

@@ -11,7 +11,7 @@ import type { Clock } from '../../core/clock'
 import { ApiFailure, fail } from '../../core/errors'
 import { writeAudit } from '../ops/audit'
 import { createCase, openCaseCount } from './cases'
-import { lockSeriesForStock } from './stock'
+import { lockSeriesForStock, mayBeInCase } from './stock'
 
 /** The stock screen of a series (drafts too). */
 export async function seriesStock (db: Db, seriesId: number): Promise<SeriesStock> {
@@ -29,7 +29,7 @@ export async function seriesStock (db: Db, seriesId: number): Promise<SeriesStoc
       stock,
       committed,
       free: stock - committed,
-      inEveryCase: d.rarity !== 'hidden' || series.hidden_ppm > 0
+      inEveryCase: mayBeInCase(d.rarity, series.hidden_ppm)
     }
   })
   const needed = designs.filter(d => d.inEveryCase)
