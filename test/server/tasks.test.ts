@@ -66,13 +66,26 @@ const LIMITS: RenderLimits = {
   maxImagePixels: TASK_LIMITS.pdfMaxImagePixels, memoryBytes: TASK_LIMITS.pdfMemoryMb * 1024 * 1024, timeoutMs: 60_000
 }
 
-/** The real engine, watched: which PDF each render drew (by a name the test gives it). */
+/**
+ * The real engine, watched: which PDF each render drew (by a name the test gives it). A held name's
+ * drawing starts only when the test lets it go (the task is being drawn meanwhile, as a long PDF is).
+ */
 class WatchedPdf extends PdfjsEngine {
   readonly started: string[] = []
   readonly names = new Map<string, string>()
+  private readonly held = new Map<string, { gate: Promise<void>; open: () => void }>()
   name_ (pdf: Buffer, name: string) { this.names.set(createHash('sha256').update(pdf).digest('hex'), name) }
-  render (...args: Parameters<PdfjsEngine['render']>) {
-    this.started.push(this.names.get(createHash('sha256').update(args[0]).digest('hex')) ?? '?')
+  hold (name: string) {
+    let open = () => {}
+    const gate = new Promise<void>(resolve => { open = resolve })
+    this.held.set(name, { gate, open })
+  }
+
+  letGo (name: string) { this.held.get(name)?.open() }
+  async render (...args: Parameters<PdfjsEngine['render']>) {
+    const name = this.names.get(createHash('sha256').update(args[0]).digest('hex')) ?? '?'
+    this.started.push(name)
+    await this.held.get(name)?.gate
     return super.render(...args)
   }
 }
@@ -249,8 +262,11 @@ describe.each(testDialects())('helper tasks on %s', (dialect) => {
         const form = multipartBody('file', `${name}.pdf`, 'application/pdf', pdf)
         return (await t2.app.inject({ method: 'POST', url: `${PREFIX}/api/operator/uploadPdf`, payload: form.body, headers: { 'content-type': form.contentType, authorization: `Bearer ${a}` } })).json().data.url as string
       }
-      // a's first is long (it is still being drawn while the others arrive)
-      const [a1, a2, b1, c1] = [await upload(await makePdf(TASK_LIMITS.pdfMaxPages, 600, 800), 'a1'), await upload(await makePdf(2), 'a2'), await upload(await makePdf(3), 'b1'), await upload(await makePdf(4), 'c1')]
+      // a's first is still being drawn while the others arrive: held at the engine until they are all in
+      // line (a PDF long enough to outlast them took 8-10 s of drawing, and more on a loaded machine)
+      engine.hold('a1')
+      // one page each (the turns are what counts), of four sizes so that they are four PDFs
+      const [a1, a2, b1, c1] = [await upload(await makePdf(1, 300), 'a1'), await upload(await makePdf(1, 310), 'a2'), await upload(await makePdf(1, 320), 'b1'), await upload(await makePdf(1, 330), 'c1')]
       const create = (url: string, token: string, lang = 'en') => post(t2.app, '/api/pdf2image', { url }, { token, lang, ip: nextIp() })
       const ids = [(await create(a1, a)).body.data.taskId, (await create(a2, a)).body.data.taskId]
       const third = await create(b1, a)
@@ -261,6 +277,7 @@ describe.each(testDialects())('helper tasks on %s', (dialect) => {
       const burst = await Promise.all([create(c1, c), create(c1, c), create(c1, c)])
       expect(burst.map(r => r.body.code).sort()).toEqual([200, 200, 429])
       ids.push(...burst.filter(r => r.body.code === 200).map(r => r.body.data.taskId))
+      engine.letGo('a1')
       const tokens = [a, a, b, c, c]
       for (const [i, id] of ids.entries()) {
         const done = await until(() => post(t2.app, '/api/queryPDF2ImageTask', { taskId: id }, { token: tokens[i], ip: nextIp() }), r => r.body.data?.state === 1 || r.body.data?.state < 0, 60000)

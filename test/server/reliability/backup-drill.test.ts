@@ -96,10 +96,11 @@ function peek (store: Store) {
   return openDatabase({ sqlitePath: store.sqlitePath, databaseUrl: store.databaseUrl, poolSize: 2 })
 }
 
-async function pgQuery<T extends pg.QueryResultRow> (url: string, q: string): Promise<T[]> {
+/** Queries on one connection to `url`, closed after `fn`. */
+async function withPg<T> (url: string, fn: (query: <R extends pg.QueryResultRow>(q: string) => Promise<R[]>) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: url })
   await c.connect()
-  try { return (await c.query<T>(q)).rows } finally { await c.end() }
+  try { return await fn(async q => (await c.query(q)).rows) } finally { await c.end() }
 }
 
 /**
@@ -113,10 +114,13 @@ async function targetState (store: Store): Promise<string> {
     const sha = fs.existsSync(store.sqlitePath) ? createHash('sha256').update(fs.readFileSync(store.sqlitePath)).digest('hex') : null
     return JSON.stringify({ entries, sha })
   }
-  const relations = await pgQuery<{ name: string; kind: string }>(store.databaseUrl!, "select c.relname as name, c.relkind as kind from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' order by 1")
-  const counts: Record<string, number> = {}
-  for (const r of relations.filter(x => x.kind === 'r')) counts[r.name] = Number((await pgQuery<{ n: string }>(store.databaseUrl!, `select count(*) as n from public."${r.name}"`))[0].n)
-  return JSON.stringify({ relations, counts })
+  // one connection for all of it (it was one per table, each a connection and its authentication)
+  return withPg(store.databaseUrl!, async query => {
+    const relations = await query<{ name: string; kind: string }>("select c.relname as name, c.relkind as kind from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' order by 1")
+    const counts: Record<string, number> = {}
+    for (const r of relations.filter(x => x.kind === 'r')) counts[r.name] = Number((await query<{ n: string }>(`select count(*) as n from public."${r.name}"`))[0].n)
+    return JSON.stringify({ relations, counts })
+  })
 }
 
 /** The members of a tar archive (name, where its bytes start, its size), read here independently of the code under test. */

@@ -122,6 +122,18 @@ export async function call<T = any> (app: FastifyInstance, method: 'GET' | 'POST
 export const get = <T = any>(app: FastifyInstance, path: string, o: CallOptions = {}) => call<T>(app, 'GET', path, undefined, o)
 export const post = <T = any>(app: FastifyInstance, path: string, payload?: unknown, o: CallOptions = {}) => call<T>(app, 'POST', path, payload, o)
 
+/**
+ * One argon2 hash per password per test file: makeUser makes hundreds of users (a hash is about 25 ms of
+ * a processor), and none of them is there to test the hashing (register.test.ts and the password tests
+ * hash through the routes). Each user still has an argon2id hash its password verifies against.
+ */
+const hashes = new Map<string, Promise<string>>()
+const hashOnce = (password: string): Promise<string> => {
+  let made = hashes.get(password)
+  if (!made) hashes.set(password, made = hashPassword(password))
+  return made
+}
+
 let userCounter = 0
 /** A user with a password, straight into the database. */
 export async function makeUser (db: Db, clock: TestClock, fields: Partial<{ user_name: string; phone: string; email: string; password: string; role: 'shopper' | 'operator' }> = {}): Promise<UserRow & { password: string }> {
@@ -133,7 +145,7 @@ export async function makeUser (db: Db, clock: TestClock, fields: Partial<{ user
     email: fields.email ?? null,
     nickname: 'Tester',
     role: fields.role ?? 'shopper',
-    password_hash: await hashPassword(password)
+    password_hash: await hashOnce(password)
   })
   return { ...user, password }
 }
