@@ -24,7 +24,7 @@ import { commitOf, composeCase, newSalt, secureRandomInt, shuffle, type RandomIn
 import { msUntilNextDay, shopDay } from '../../core/days'
 import { lockSeriesForStock, mayBeInCase, takeFree } from './stock'
 import { notStarted, openDueDrops, sellsByDrop } from './drops'
-import { requireLetIn, roomDropOf } from './dropQueue'
+import { noteCaseDrop, requireLetIn, roomDropOf } from './dropQueue'
 
 export { retireOnSaleCases } from './stock'
 
@@ -131,6 +131,8 @@ async function switchesUsed (db: Db, userId: number, day: string): Promise<numbe
 
 /** `heldUntil`: the end of the caller's own lease of the case (the page counts it down), or null. */
 async function caseView (db: Db, c: CaseRowDb, switchesLeft: number, heldUntil: string | null): Promise<CaseView> {
+  // the purchase that follows need not read the case's drop again
+  noteCaseDrop(db, Number(c.id), c.drop_id === null ? null : Number(c.drop_id))
   const slots = await db.selectFrom('case_slots').select(['slot', 'sold_to']).where('case_id', '=', Number(c.id)).orderBy('slot').execute()
   return {
     caseId: Number(c.id),

@@ -10,14 +10,18 @@ import { sql } from 'kysely'
 import type { Db } from '../../db'
 import type { Clock } from '../../core/clock'
 import { ApiFailure } from '../../core/errors'
+import { dropOfCase } from './dropQueue'
 
 interface Ask { slots?: number[]; wholeCase?: true }
 interface Limits { dropId: number; boxes: number | null; cases: number | null; needPhone: boolean; minHours: number | null }
 
+/** The limits of the case's drop (null: a case made on demand, or a drop without limits: no statement for the former). */
 async function limitsOfCase (db: Db, caseId: number): Promise<Limits | null> {
-  const row = await db.selectFrom('cases').innerJoin('drops', 'drops.id', 'cases.drop_id')
+  const dropId = await dropOfCase(db, caseId)
+  if (dropId === null) return null
+  const row = await db.selectFrom('drops')
     .select(['drops.id', 'drops.limit_boxes', 'drops.limit_cases', 'drops.need_phone', 'drops.min_account_hours'])
-    .where('cases.id', '=', caseId).executeTakeFirst()
+    .where('drops.id', '=', dropId).executeTakeFirst()
   if (!row) return null
   const l = { dropId: Number(row.id), boxes: row.limit_boxes, cases: row.limit_cases, needPhone: Number(row.need_phone) === 1, minHours: row.min_account_hours }
   return l.boxes === null && l.cases === null && !l.needPhone && l.minHours === null ? null : l

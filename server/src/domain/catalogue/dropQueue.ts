@@ -175,10 +175,37 @@ export async function requireLetIn (db: Db, clock: Clock, dropId: number | null,
   throw inQueue(dropId)
 }
 
-/** The live drop a case belongs to (null: a case made on demand). */
+/**
+ * Which drop each case belongs to, per database: a case's drop never changes once it is made, so the
+ * answer is kept (the case calls note it from the row they read anyway), and a purchase of a case made
+ * on demand costs no statement of its own for it (test/server/remembered-sessions.test.ts counts them).
+ * Keyed by the database handle: tests run several shops in one process, each with its own case ids.
+ */
+const caseDrops = new WeakMap<object, Map<number, number | null>>()
+const CASE_DROPS_MAX = 200_000
+
+function caseDropsOf (db: Db): Map<number, number | null> {
+  let known = caseDrops.get(db)
+  if (!known) caseDrops.set(db, known = new Map())
+  return known
+}
+
+/** Notes a case's drop from a row already read (null: made on demand). */
+export function noteCaseDrop (db: Db, caseId: number, dropId: number | null): void {
+  const known = caseDropsOf(db)
+  if (known.size >= CASE_DROPS_MAX) known.clear()
+  known.set(caseId, dropId === null ? null : Number(dropId))
+}
+
+/** The drop a case belongs to (null: a case made on demand, or no such case). */
 export async function dropOfCase (db: Db, caseId: number): Promise<number | null> {
+  const known = caseDropsOf(db)
+  if (known.has(caseId)) return known.get(caseId)!
   const row = await db.selectFrom('cases').select('drop_id').where('id', '=', caseId).executeTakeFirst()
-  return row?.drop_id === null || row?.drop_id === undefined ? null : Number(row.drop_id)
+  if (!row) return null
+  const dropId = row.drop_id === null ? null : Number(row.drop_id)
+  noteCaseDrop(db, caseId, dropId)
+  return dropId
 }
 
 /** The series' latest drop when it has a waiting room (null: none; one indexed read). */
