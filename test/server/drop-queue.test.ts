@@ -125,7 +125,11 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
     const rest = await t.db.selectFrom('cases').select('id').where('drop_id', '=', drop.dropId).where('status', '=', 'on_sale').execute()
     const finisher = people[views.findIndex(v => v.position === 3)]
     for (const c of rest) expect((await buy(t.app, finisher, { caseId: Number(c.id), wholeCase: true })).body.code).toBe(200)
-    for (const s of [late, people[views.findIndex(v => v.position === 8)]]) expect(await join(s, drop.dropId)).toMatchObject({ state: 'sold_out', boxesLeft: 0 })
+    for (const s of [late, people[views.findIndex(v => v.position === 8)]]) {
+      expect(await join(s, drop.dropId)).toMatchObject({ state: 'sold_out', boxesLeft: 0 })
+      // and the case call says sold out, not "in the queue"
+      expect((await as(s.token, '/api/caseCurrent', { seriesId })).body.data.reason).toBe('sold_out')
+    }
   })
 
   test('racing arrivals each hold one place, before and after the draw, and a drop without a room answers 409', async () => {

@@ -24,7 +24,7 @@ import { commitOf, composeCase, newSalt, secureRandomInt, shuffle, type RandomIn
 import { msUntilNextDay, shopDay } from '../../core/days'
 import { lockSeriesForStock, mayBeInCase, takeFree } from './stock'
 import { notStarted, openDueDrops, sellsByDrop } from './drops'
-import { noteCaseDrop, requireLetIn, roomDropOf } from './dropQueue'
+import { dropHasCasesLeft, noteCaseDrop, requireLetIn, roomDropOf } from './dropQueue'
 
 export { retireOnSaleCases } from './stock'
 
@@ -100,7 +100,13 @@ async function requireOnSaleSeries (db: Db, seriesId: number): Promise<void> {
 async function requireStarted (db: Db, clock: Clock, seriesId: number, userId: number | null): Promise<void> {
   const waiting = await openDueDrops(db, clock, seriesId)
   if (waiting !== null) throw notStarted(waiting)
-  await requireLetIn(db, clock, await roomDropOf(db, seriesId), userId)
+  const room = await roomDropOf(db, seriesId)
+  try {
+    await requireLetIn(db, clock, room, userId)
+  } catch (err) {
+    // a drop with nothing left has no queue to stand in: the series is sold out (said below)
+    if (room === null || await dropHasCasesLeft(db, room)) throw err
+  }
 }
 
 /** The refusal when a series on sale has no case and the warehouse cannot fill another. */

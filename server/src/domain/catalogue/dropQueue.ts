@@ -208,6 +208,12 @@ export async function dropOfCase (db: Db, caseId: number): Promise<number | null
   return dropId
 }
 
+/** Whether a drop still has a case with a box to sell (or one waiting for its start). */
+export async function dropHasCasesLeft (db: Db, dropId: number): Promise<boolean> {
+  const row = await db.selectFrom('cases').select('id').where('drop_id', '=', dropId).where('status', 'in', ['scheduled', 'on_sale']).limit(1).executeTakeFirst()
+  return row !== undefined
+}
+
 /** The series' latest drop when it has a waiting room (null: none; one indexed read). */
 export async function roomDropOf (db: Db, seriesId: number): Promise<number | null> {
   const row = await db.selectFrom('drops').select(['id', 'queue_size']).where('series_id', '=', seriesId)
