@@ -14,9 +14,7 @@ const Sequencer = require('@jest/test-sequencer').default
  * file grows a lot.
  */
 const SECONDS = {
-  // the fuzz, one file per database (2026-11-28, alone: 58 s of fuzzing on SQLite, 98 s on PostgreSQL)
-  'fuzz-postgres.test.ts': 105,
-  'fuzz-sqlite.test.ts': 68,
+  'fuzz.test.ts': 171,
   'vision.test.ts': 66,
   'reliability/backup-drill.test.ts': 62,
   'tasks.test.ts': 53,
