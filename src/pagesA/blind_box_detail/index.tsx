@@ -47,6 +47,12 @@ import './index.scss'
  */
 /** A click this soon after a long press is the end of that press, not a tap. */
 const LONG_PRESS_CLICK_GRACE_MS = 600
+/**
+ * Taro's lazyLoad on H5 watches each picture with an IntersectionObserver whose late answer, after the
+ * page was left (back to the finder), sets the src of a picture that is gone: a page error seen in
+ * test/e2e/finder.e2e.js (as SeriesCard's covers were). The mini-program keeps the platform's lazyLoad.
+ */
+const H5 = process.env.TARO_ENV === 'h5'
 
 /** The boxes picked, with one more (in order; once). */
 /**
@@ -276,7 +282,7 @@ function BlindBoxDetailPage () {
         <View className='design-grid'>
           {series.designs.map(d => (
             <View key={d.id} className={`design design--${d.rarity}`} onClick={() => setPreview(d)}>
-              <Image className='design__img' src={mediaUrl(d.image, 120)} mode='aspectFit' lazyLoad {...a11yImage(designLabel(d))} />
+              <Image className='design__img' src={mediaUrl(d.image, 120)} mode='aspectFit' lazyLoad={!H5} {...a11yImage(designLabel(d))} />
               <Text className='design__name'>{tr(d.name)}</Text>
               <RarityBadge rarity={d.rarity} />
               <Text className='design__odds'>{formatPpm(d.oddsPpm)}</Text>
