@@ -1223,7 +1223,7 @@ const rest: RestDict = {
     limitCases: 'at most {n} whole cases',
     limitPhone: 'a verified phone needed',
     limitAge: 'account at least {n} hours old',
-    status: { scheduled: 'Coming soon', on_sale: 'On sale', sold_out: 'Sold out', ended: 'Ended' }
+    status: { scheduled: 'Starts soon', on_sale: 'On sale', sold_out: 'Sold out', ended: 'Ended' }
   },
   queue: {
     title: 'Queue',
