@@ -6,6 +6,9 @@ const esmPkgs = [
   'typebox'
 ].join('|')
 
+const { bundledPackages } = require('./test/support/package-bundles')
+const bundled = bundledPackages(['typebox', 'aria-query'])
+
 module.exports = {
   testEnvironment: 'jsdom',
   testEnvironmentOptions: { url: 'http://localhost/' },
@@ -20,6 +23,9 @@ module.exports = {
   transform: { '^.+\\.(mjs|[jt]sx?)$': 'babel-jest' },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPkgs})/)`],
   moduleNameMapper: {
+    // typebox and aria-query (the role tables under @testing-library/dom) as one file each, not 830
+    // modules loaded again by every test file (test/support/package-bundles.js)
+    ...bundled,
     '^@tarojs/taro$': '<rootDir>/test/setup/taro-h5-shim.js',
     // Stencil-backed wrappers: @tarojs/components-react (what the H5 build uses) imports itself
     // through '@tarojs/components', a cycle Jest's CommonJS modules cannot resolve.

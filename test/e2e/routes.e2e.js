@@ -8,7 +8,8 @@
  *  - text of the other language (Chinese in English mode; an English sentence of the dictionary in Chinese mode);
  *  - a button whose label is cut off (an ellipsis, or text wider than its box);
  *  - an axe-core violation of impact serious or critical (test/e2e/axe.js: every default rule, none off);
- *  - a Lighthouse accessibility score below 95 (snapshot of the page as it is ready: test/e2e/lighthouseA11y.js).
+ *  - a Lighthouse accessibility score below 95 (snapshot of the page as it is ready: test/e2e/lighthouseA11y.js);
+ *    in en, any violation of the axe rules Lighthouse scores (test/e2e/axe.js), a score below 100.
  * Screenshots of every page stay in test-results/screenshots/routes-<locale>-<page>.png.
  */
 const assert = require('node:assert/strict')
@@ -16,7 +17,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { launchPhone, SHOTS } = require('./browser')
 const { api } = require('./api')
-const { axeProblems } = require('./axe')
+const { axeProblems, lighthouseRuleProblems } = require('./axe')
 const { lighthouseA11y } = require('./lighthouseA11y')
 const { freePort } = require('../support/processes')
 
@@ -186,7 +187,8 @@ async function checkRoutes ({ base, smtp }, locales) {
   const failures = []
   const scores = []
   for (const locale of locales) {
-    const debugPort = await freePort()
+    // a DevTools port (a browser of its own) only where Lighthouse runs
+    const debugPort = locale === 'zh' ? await freePort() : undefined
     const { ctx, close } = await launchPhone({ locale: locale === 'zh' ? 'zh-CN' : 'en-US', debugPort })
     const page = ctx.pages()[0] || await ctx.newPage()
     let events = []
@@ -201,6 +203,10 @@ async function checkRoutes ({ base, smtp }, locales) {
         await page.setContent('<html lang="zh"><head><title>x</title><meta name="viewport" content="width=device-width,user-scalable=no"></head><body><button></button></body></html>')
         const bad = await lighthouseA11y(debugPort, page.url())
         assert.ok(bad.score < A11Y_MIN_SCORE && bad.failed.some(f => f.id === 'meta-viewport') && bad.failed.some(f => f.id === 'button-name'), `Lighthouse passed a page it must fail: ${JSON.stringify(bad)}`)
+      } else {
+        await page.setContent('<html lang="en"><head><title>x</title><meta name="viewport" content="width=device-width,user-scalable=no"></head><body><button></button></body></html>')
+        const bad = await lighthouseRuleProblems(page)
+        assert.ok(bad.some(line => line.includes('rule meta-viewport')) && bad.some(line => line.includes('rule button-name')), `Lighthouse's rules by axe passed a page they must fail: ${JSON.stringify(bad)}`)
       }
       await page.goto(`${base}/`, { waitUntil: 'networkidle' })
       const useToken = t => page.evaluate(([t, locale]) => {
@@ -234,10 +240,16 @@ async function checkRoutes ({ base, smtp }, locales) {
             if (shown !== p.title[locale]) problems.push(`title "${shown}", not the document's name "${p.title[locale]}"`)
           }
           await page.screenshot({ path: path.join(SHOTS, `routes-${locale}-${p.key}.png`) })
-          // Lighthouse's accessibility score of the same state (issue 28: at least 95 on every route)
-          const lh = await lighthouseA11y(debugPort, page.url())
-          scores.push(`${locale} ${p.key} ${lh.score}`)
-          if (lh.score < A11Y_MIN_SCORE) problems.push(`Lighthouse accessibility ${lh.score} < ${A11Y_MIN_SCORE}: ${lh.failed.map(f => `${f.id} (weight ${f.weight}) ${f.nodes.join(' ')}`).join('; ')}`)
+          // Lighthouse's accessibility score of the same state (issue 28: at least 95 on every route). Run
+          // in Chinese; in English the same rules by axe, any impact (a score of 100): Lighthouse's
+          // category is those axe rules weighted, and a run of it costs about 1.5 s of CPU
+          if (locale === 'zh') {
+            const lh = await lighthouseA11y(debugPort, page.url())
+            scores.push(`${locale} ${p.key} ${lh.score}`)
+            if (lh.score < A11Y_MIN_SCORE) problems.push(`Lighthouse accessibility ${lh.score} < ${A11Y_MIN_SCORE}: ${lh.failed.map(f => `${f.id} (weight ${f.weight}) ${f.nodes.join(' ')}`).join('; ')}`)
+          } else {
+            problems.push(...await lighthouseRuleProblems(page))
+          }
           if (problems.length) failures.push(`${locale} ${p.key}:\n    ${problems.join('\n    ')}`)
         } catch (e) {
           await page.screenshot({ path: path.join(SHOTS, `routes-${locale}-${p.key}-failed.png`) })
@@ -248,10 +260,10 @@ async function checkRoutes ({ base, smtp }, locales) {
       await close()
     }
   }
-  console.log(`  Lighthouse accessibility: ${scores.join(', ')}`)
+  if (scores.length) console.log(`  Lighthouse accessibility: ${scores.join(', ')}`)
   assert.deepEqual(failures, [], `\n${failures.join('\n')}`)
 }
 
 // Chinese here, English in routes-en.e2e.js: the two languages are two suites, so two shops run them side by side
-const CHECKS = 'no errors, no overflow, no raw keys, no other language, no cut-off buttons, no serious axe violation, Lighthouse accessibility at least 95'
+const CHECKS = 'no errors, no overflow, no raw keys, no other language, no cut-off buttons, no serious axe violation, Lighthouse accessibility at least 95 (in en: none of its rules broken, by axe)'
 module.exports = { name: `every route in zh: ${CHECKS}`, run: ctx => checkRoutes(ctx, ['zh']), checkRoutes, CHECKS }

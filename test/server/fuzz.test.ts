@@ -656,6 +656,8 @@ interface Stats {
   /** code-200 answers checked against the operation's documented answer */
   answersChecked: number
   categories: Record<string, number>
+  /** milliseconds spent per category (making the request and its answer) */
+  categoryMs: Record<string, number>
   perOperation: Record<string, OperationStats>
   seconds: number
 }
@@ -683,7 +685,7 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
   let feishu: feishuFake.FakeFeishu
   let wecom: wecomFake.FakeWeCom
   const ctx = { tag: dialect.slice(0, 2), n: 0, series: [], cases: [], drops: [], designs: [], prizes: [], addresses: [], opIds: [], freshOpIds: [], wechatOrders: [] } as unknown as Ctx
-  const stats: Stats = { operations: 0, requests: 0, fiveHundreds: 0, outsideContract: 0, reached: 0, answersChecked: 0, categories: {}, perOperation: {}, seconds: 0 }
+  const stats: Stats = { operations: 0, requests: 0, fiveHundreds: 0, outsideContract: 0, reached: 0, answersChecked: 0, categories: {}, categoryMs: {}, perOperation: {}, seconds: 0 }
   const problems: Array<Record<string, unknown>> = []
   const authRequired: string[] = []
 
@@ -1158,9 +1160,11 @@ describe.each(testDialects())('schema fuzz on %s', (dialect) => {
       const rng = prng(SEED ^ hashOf(op.key))
       const cases = op.kind === 'notify' ? notifyCases(rng) : casesOf(op, doc, rng)
       for (const make of cases) {
+        const reqStarted = performance.now()
         const req = await make()
         const res = await t.app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, payload: req.payload, remoteAddress: nextIp() })
         record(op, req, res)
+        stats.categoryMs[req.category] = Math.round((stats.categoryMs[req.category] ?? 0) + performance.now() - reqStarted)
       }
       stats.perOperation[op.key].ms = Date.now() - opStarted
     }

@@ -30,7 +30,8 @@ async function timed<T> (metrics: Metrics, engine: string, run: () => Promise<T>
 }
 
 export function meteredOcr (engine: OcrEngine, metrics: Metrics): OcrEngine {
-  return { name: engine.name, languages: engine.languages, read: (image, account) => timed(metrics, 'ocr', () => engine.read(image, account)) }
+  // the name read when it is asked for (tesseract's asks the engine its version the first time)
+  return { get name () { return engine.name }, languages: engine.languages, read: (image, account) => timed(metrics, 'ocr', () => engine.read(image, account)) }
 }
 
 export function meteredTts (engine: TtsEngine, metrics: Metrics): TtsEngine {

@@ -214,13 +214,21 @@ function askVersion (command: string): string | null {
 
 export class TesseractEngine implements OcrEngine {
   readonly languages = ['zh', 'en']
-  readonly name: string
+  /** "tesseract 5.3.0" (the version asked once per process), or "tesseract" when it does not answer. */
+  get name (): string {
+    const version = this.knownVersion !== undefined ? this.knownVersion : TesseractEngine.version(this.command)
+    return version ? `tesseract ${version}` : 'tesseract'
+  }
+
   readonly gate: FairGate
   readonly timeoutMs: number
   private readonly maxPixels: number
 
-  constructor (private readonly command = 'tesseract', version = TesseractEngine.version(command), options: TesseractOptions = {}) {
-    this.name = version ? `tesseract ${version}` : 'tesseract'
+  /**
+   * `version`: the engine's version, when the caller knows it; otherwise asked (`tesseract --version`)
+   * the first time the name is read, not when an app is built.
+   */
+  constructor (private readonly command = 'tesseract', private readonly knownVersion?: string | null, options: TesseractOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? VISION_LIMITS.ocrTimeoutS * 1000
     this.maxPixels = options.maxPixels ?? VISION_LIMITS.ocrMaxPixels
     this.gate = new FairGate(options.concurrency ?? CONCURRENCY, 1)
