@@ -166,7 +166,8 @@ async function run ({ base, smtp }) {
       const notify = phone.page.locator('.detail-sold-out .restock-notify')
       await notify.waitFor()
       assert.match(await notify.innerText(), new RegExp(button))
-      await notify.scrollIntoViewIfNeeded()
+      // in the middle of the screen: not under the action bar
+      await notify.evaluate(el => el.scrollIntoView({ block: 'center' }))
       await phone.shot(`drops-restock-button-${lang}.png`)
       await notify.click()
       // no address on the account: the page asks for one
@@ -176,6 +177,10 @@ async function run ({ base, smtp }) {
       await phone.page.locator('.restock__state').waitFor()
       assert.match((await phone.page.locator('.restock__state').innerText()).trim(), set)
       await phone.page.locator('.restock-cancel').waitFor()
+      // the screenshot once the toast saying so is gone
+      const toast = phone.page.locator('.taro__toast', { hasText: lang === 'en' ? 'You will be notified' : '已设置补货通知' })
+      await toast.first().waitFor({ state: 'attached' })
+      await phone.page.waitForFunction(() => ![...document.querySelectorAll('.taro__toast')].some(e => e.offsetParent !== null && getComputedStyle(e).display !== 'none' && getComputedStyle(e).opacity !== '0'), null, { timeout: 10_000 })
       assert.deepEqual(await noOverflow(phone.page), [])
       await phone.shot(`drops-restock-set-${lang}.png`)
     }

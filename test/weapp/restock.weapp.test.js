@@ -68,7 +68,7 @@ afterAll(async () => {
 test('the tap asks WeChat\'s consent before the server; a new drop is told through WeChat to this user, once', async () => {
   const page = h.loadPage('pagesA/blind_box_detail/index', { seriesId: String(seriesId) })
   await waitFor(() => expect(page.querySelector('.detail-sold-out .restock-notify')).toBeTruthy(), 15000)
-  expect(textOf(page.querySelector('.restock__hint'))).toBe('这个系列再有新一批发售时通知你一次，开售前就会通知')
+  expect(textOf(page.querySelector('.restock__hint'))).toBe('有新一批发售时通知你一次，开售前就会告诉你')
   expect(textOf(page.querySelector('.restock-notify'))).toContain('补货时通知我')
 
   page.querySelector('.restock-notify').dispatchEvent('tap')

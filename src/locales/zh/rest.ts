@@ -1244,7 +1244,7 @@ const rest = {
     logInGo: '登录排队'
   },
   restock: {
-    hint: '这个系列再有新一批发售时通知你一次，开售前就会通知',
+    hint: '有新一批发售时通知你一次，开售前就会告诉你',
     button: '补货时通知我',
     byMailButton: '用邮件通知我',
     byWechatButton: '改用微信通知',

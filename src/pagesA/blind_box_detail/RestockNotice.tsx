@@ -81,8 +81,8 @@ export default function RestockNotice ({ seriesId }: { seriesId: number }) {
       <Text className='restock__hint'>{t('restock.hint')}</Text>
       {askEmail && (
         <View className='restock-email'>
-          <Input className='input restock-email-input' type='text' value={email} maxlength={254} placeholder={t('restock.emailPlaceholder')} onInput={e => setEmail(e.detail.value)} />
-          <View className='btn restock-email-save' onClick={() => { void ask('mail', email) }}>{t('restock.byMailButton')}</View>
+          <Input className='restock-email-input' type='text' value={email} maxlength={254} placeholder={t('restock.emailPlaceholder')} onInput={e => setEmail(e.detail.value)} />
+          <View className='btn btn--primary restock-email-save' onClick={() => { void ask('mail', email) }}>{t('restock.byMailButton')}</View>
         </View>
       )}
       {/* in the mini-program the button asks WeChat again after a refusal */}
