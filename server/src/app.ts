@@ -73,6 +73,7 @@ import { JuheFlightClient, JuheTrainClient } from './providers/juhe'
 import { bijiaRoutesOf } from './routes/bijia'
 import { travelRoutesOf } from './routes/travel'
 import { eventRoutesOf } from './routes/events'
+import { restockRoutesOf } from './routes/restock'
 import { opsRoutesOf } from './routes/ops'
 import { startEventReminders } from './domain/events/events'
 import { methodRoutesOf } from './routes/methods'
@@ -325,6 +326,7 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     bijiaRoutesOf(typed, ctx)
     travelRoutesOf(typed, ctx)
     eventRoutesOf(typed, ctx)
+    restockRoutesOf(typed, ctx)
     opsRoutesOf(typed, ctx)
     // last: the generic POST /api/:method_name (static routes win over it whatever the order)
     methodRoutesOf(typed, ctx)

@@ -6,7 +6,8 @@
  *    clock, the root, no way to buy; the root recomputed on the phone matches
  *  - a second drop starts while a shopper watches: the page opens the case by itself at the start; once
  *    every case is bought the page says sold out, and the phone recomputes the root, every case and the
- *    hidden count
+ *    hidden count; shoppers (en and zh) ask to be told when it is restocked (by mail: no address on the
+ *    account, so the page asks for one), and a new drop tells each of them once
  */
 const assert = require('node:assert/strict')
 const { openPhonePage, passwordLogin } = require('./browser')
@@ -38,6 +39,15 @@ async function makeSeries (base, op, title) {
   return draft.id
 }
 
+/** A mail's Subject header, its MIME encoded-words (RFC 2047, B or Q) decoded. */
+function subjectOf (raw) {
+  const head = raw.slice(0, raw.search(/\r?\n\r?\n/)).replace(/\r?\n[ \t]+/g, ' ')
+  const line = (/^Subject: (.*)$/mi.exec(head) || [])[1] || ''
+  return line.replace(/=\?UTF-8\?([BQ])\?([^?]*)\?=\s*/gi, (_, kind, text) => kind.toUpperCase() === 'B'
+    ? Buffer.from(text, 'base64').toString('utf8')
+    : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (x, h) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8')).trim()
+}
+
 /** China time, minute precision, as the editor's form takes it. */
 const chinaMinute = ms => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ')
 
@@ -55,7 +65,7 @@ async function shopperWithMoney (base, name) {
 const noOverflow = (page, scope = '.taro_page_show') => page.evaluate(sel => [...document.querySelectorAll(`${sel} *`)]
   .filter(e => e.getBoundingClientRect().right > innerWidth + 1).map(e => e.className).slice(0, 3), scope)
 
-async function run ({ base }) {
+async function run ({ base, smtp }) {
   const o = await openPhonePage({ locale: 'zh-CN' })
   const en = await openPhonePage({ locale: 'en-US' })
   const zh = await openPhonePage({ locale: 'zh-CN' })
@@ -143,6 +153,53 @@ async function run ({ base }) {
     assert.deepEqual(await noOverflow(en.page), [])
     await en.page.locator('.drop-panel').scrollIntoViewIfNeeded()
     await en.shot('drops-sold-out-verified-en.png')
+
+    // ---- sold out: "notify me when restocked", by mail (a browser), in both languages; a new drop tells each once
+    const zhShopper = `dropz_${STAMP}`
+    await shopperWithMoney(base, zhShopper)
+    await passwordLogin(zh, base, zhShopper, 'drop-pw-123')
+    await zh.page.goto(`${base}/pagesA/blind_box_detail/index?seriesId=${second}`, { waitUntil: 'networkidle' })
+    for (const [phone, lang, address, button, set] of [
+      [en, 'en', `restock-en-${STAMP}@example.test`, 'Notify me when restocked', /^Set: a mail to \S+@example\.test tells you when a new drop is announced$/],
+      [zh, 'zh', `restock-zh-${STAMP}@example.test`, '补货时通知我', /^已设置：新一批公布时，会发邮件到 \S+@example\.test$/]
+    ]) {
+      const notify = phone.page.locator('.detail-sold-out .restock-notify')
+      await notify.waitFor()
+      assert.match(await notify.innerText(), new RegExp(button))
+      // in the middle of the screen: not under the action bar
+      await notify.evaluate(el => el.scrollIntoView({ block: 'center' }))
+      await phone.shot(`drops-restock-button-${lang}.png`)
+      await notify.click()
+      // no address on the account: the page asks for one
+      await phone.input('restock-email-input').fill(address)
+      await phone.shot(`drops-restock-email-${lang}.png`)
+      await phone.page.locator('.restock-email-save').click()
+      await phone.page.locator('.restock__state').waitFor()
+      assert.match((await phone.page.locator('.restock__state').innerText()).trim(), set)
+      await phone.page.locator('.restock-cancel').waitFor()
+      // the screenshot once the toast saying so is gone
+      const toast = phone.page.locator('.taro__toast', { hasText: lang === 'en' ? 'You will be notified' : '已设置补货通知' })
+      await toast.first().waitFor({ state: 'attached' })
+      await phone.page.waitForFunction(() => ![...document.querySelectorAll('.taro__toast')].some(e => e.offsetParent !== null && getComputedStyle(e).display !== 'none' && getComputedStyle(e).opacity !== '0'), null, { timeout: 10_000 })
+      assert.deepEqual(await noOverflow(phone.page), [])
+      await phone.shot(`drops-restock-set-${lang}.png`)
+    }
+    // the operator restocks with a new drop: each is told once, in their language, with the drop's start
+    const mailsBefore = smtp.mails.length
+    const restocked = await api(base, '/api/operator/dropCreate', { seriesId: second, cases: 1, hiddenCases: 0, startsAt: new Date(Date.now() + 3_600_000).toISOString() }, op)
+    const china = new Date(Date.parse(restocked.startsAt) + 8 * 3_600_000).toISOString()
+    for (const [address, subject, when] of [
+      [`restock-en-${STAMP}@example.test`, `Back in stock: Drop start ${STAMP}`, `On sale from: ${china.slice(0, 10)} ${china.slice(11, 16)} (China time)`],
+      [`restock-zh-${STAMP}@example.test`, `补货通知：限量开售 ${STAMP}`, `开售：${china.slice(0, 10)} ${china.slice(11, 16)}（北京时间）`]
+    ]) {
+      const until = Date.now() + 15_000
+      let mail
+      while (!(mail = smtp.mails.slice(mailsBefore).find(m => m.to.includes(address))) && Date.now() < until) await new Promise(resolve => setTimeout(resolve, 200))
+      assert.ok(mail, `a restock mail to ${address}`)
+      assert.ok(smtp.bodyText(mail.raw).includes(when), when)
+      assert.equal(subjectOf(mail.raw), subject)
+    }
+    assert.equal(smtp.mails.slice(mailsBefore).filter(m => m.to.some(a => a.startsWith('restock-'))).length, 2)
 
     // ---- a drop with a waiting room: one shops at a time; the other waits, told their place
     const third = await makeSeries(base, op, { zh: `排队发售 ${STAMP}`, en: `Queue drop ${STAMP}` })

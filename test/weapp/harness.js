@@ -90,7 +90,7 @@ function createHarness () {
     openedDocuments: [],
     /** What the user answers wx.requestSubscribeMessage, per template id ('accept' unless set: 'reject', 'ban', 'filter'). */
     subscribeAnswers: {},
-    /** wx.requestSubscribeMessage calls: { tmplIds, inTap, answer (the success result) | error ({errMsg, errCode}) } */
+    /** wx.requestSubscribeMessage calls: { tmplIds, inTap, requestsBefore, answer (the success result) | error ({errMsg, errCode}) } */
     subscribeRequests: [],
     /** A tap (dispatchEvent('tap')) is being handled now. */
     tapping: false
@@ -423,7 +423,8 @@ function createHarness () {
   // message of that template to this user. Every call is in state.subscribeRequests.
   wx.requestSubscribeMessage = (opts = {}) => {
     const ids = Array.isArray(opts.tmplIds) ? opts.tmplIds : []
-    const call = { tmplIds: ids, inTap: state.tapping, answer: null, error: null }
+    // requestsBefore: how many wx.request calls came before it (a test checks the consent is asked before the server)
+    const call = { tmplIds: ids, inTap: state.tapping, answer: null, error: null, requestsBefore: state.requests.length }
     state.subscribeRequests.push(call)
     const refuse = (errCode, errMsg) => {
       const e = { errMsg: `requestSubscribeMessage:fail ${errMsg}`, errCode }

@@ -37,6 +37,7 @@ import { stock } from './migrations/0038_stock'
 import { drops } from './migrations/0039_drops'
 import { dropQueue } from './migrations/0040_drop_queue'
 import { dropLimits } from './migrations/0041_drop_limits'
+import { restockReminders } from './migrations/0042_restock_reminders'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -77,7 +78,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0038_stock': stock(dialect),
     '0039_drops': drops(dialect),
     '0040_drop_queue': dropQueue(dialect),
-    '0041_drop_limits': dropLimits()
+    '0041_drop_limits': dropLimits(),
+    '0042_restock_reminders': restockReminders(dialect)
   }
 }
 

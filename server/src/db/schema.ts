@@ -9,7 +9,7 @@ import type { UsersTable, IdentitiesTable, SessionsTable, OneTimeCodesTable, Rat
 import type { SeriesTable, DesignsTable, CasesTable, CaseSlotsTable, CaseChoicesTable, CaseLeasesTable, DailyCountersTable, SeriesSearchTable, SeriesSearchTermsTable, ThemeTagsTable, SeriesThemeTagsTable, DropsTable, DropQueueTable, DropBuysTable } from './tables/catalogue'
 import type { WalletsTable, LedgerTransactionsTable, LedgerLinesTable, IdempotencyKeysTable, OrdersTable, WithdrawalsTable, WithdrawalRefundsTable } from './tables/money'
 import type { PurchasesTable, PrizesTable, ShipmentsTable, ShipmentItemsTable, PickupPointsTable, FairSeedsTable, CombineRecipesTable, CombinesTable, PropInventoryTable, PropUsesTable, SlotReservationsTable } from './tables/prizes'
-import type { AuditLogTable, ShopSettingsTable, LaunchEventsTable, EventRemindersTable, AiUsageTable } from './tables/ops'
+import type { AuditLogTable, ShopSettingsTable, LaunchEventsTable, EventRemindersTable, RestockRemindersTable, AiUsageTable } from './tables/ops'
 import type { MediaTable, MediaErasuresTable, HelperTasksTable } from './tables/media'
 import type { ComplaintsTable, ShowPostsTable, ShowPostPrizesTable, ShowLikesTable, ShowCommentsTable, ShowReportsTable } from './tables/community'
 
@@ -55,6 +55,7 @@ export interface Database {
   pickup_points: PickupPointsTable
   launch_events: LaunchEventsTable
   event_reminders: EventRemindersTable
+  restock_reminders: RestockRemindersTable
   fair_seeds: FairSeedsTable
   combine_recipes: CombineRecipesTable
   combines: CombinesTable

@@ -1243,6 +1243,23 @@ const rest: RestDict = {
     logInReason: 'Log in to join the queue',
     logInGo: 'Log in to join'
   },
+  restock: {
+    hint: 'We tell you once when a new drop of this series is announced, before it goes on sale',
+    button: 'Notify me when restocked',
+    byMailButton: 'Notify me by mail',
+    byWechatButton: 'Use a WeChat notification instead',
+    set: 'You will be notified',
+    refused: 'WeChat notifications were not allowed: no notice set',
+    byWechat: 'Set: a WeChat notification tells you when a new drop is announced',
+    byMail: 'Set: a mail to {email} tells you when a new drop is announced',
+    due: 'A new drop is announced: your notice is on its way',
+    cancel: 'No notice, thanks',
+    cancelled: 'Notice cancelled',
+    emailPlaceholder: 'E-mail for the notice',
+    noChannel: 'A new drop will be announced on this page with its start time: check back here',
+    logIn: 'Log in to be notified when it is restocked',
+    logInGo: 'Log in'
+  },
   dropEditor: {
     title: 'Drops',
     hint: 'A limited run at a set time: every case of it is made, shuffled and sealed now, exactly the number of hidden cases you set, and its fingerprint is shown to shoppers before the sale. The figures are taken from the free stock. From the first drop on, the series sells only from drops (its open cases are revealed), and a restock is a new drop.',

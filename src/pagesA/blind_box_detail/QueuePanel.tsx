@@ -8,6 +8,7 @@ import { t } from '@/stores/locale'
 import { clockText, useTimeLeft } from '@/utils/useTimeLeft'
 import { useRemote } from '@/utils/useRemote'
 import { countdownText } from './countdown'
+import RestockNotice from './RestockNotice'
 
 /** After a failure that is not a 429 (the network), ask again after this long. */
 const RETRY_MS = 5000
@@ -21,9 +22,10 @@ function ShoppingLeft ({ until }: { until: string }) {
  * A drop's waiting room on the series page (POST /api/dropQueue, which joins it once per account): the
  * caller's place, how many are ahead and about how long, asked again as the server says (pollMs); a 429
  * is waited out as it says, never shown as an error. When their turn comes (or ends) the page loads
- * again, so the case shows (or goes).
+ * again, so the case shows (or goes). Sold out, or every box left held by someone shopping, it offers
+ * "notify me when restocked".
  */
-export default function QueuePanel ({ dropId, hasCase, onTurn }: { dropId: number; hasCase: boolean; onTurn: () => void }) {
+export default function QueuePanel ({ seriesId, dropId, hasCase, onTurn }: { seriesId: number; dropId: number; hasCase: boolean; onTurn: () => void }) {
   // when to ask again: each answer (or failure) sets the next turn, counted so that equal waits still re-arm
   const [poll, setPoll] = useState<{ ms: number; n: number } | null>(null)
   const latest = useRef({ hasCase, onTurn })
@@ -61,6 +63,8 @@ export default function QueuePanel ({ dropId, hasCase, onTurn }: { dropId: numbe
       {view.state === 'left' && <Text className='queue-panel__line queue-panel__left'>{t('queue.left')}</Text>}
       {view.state === 'sold_out' && <Text className='queue-panel__line queue-panel__sold-out'>{t('queue.soldOut')}</Text>}
       {view.state !== 'sold_out' && view.allHeld && <Text className='queue-panel__line queue-panel__held'>{t('queue.allHeld', { n: view.boxesLeft })}</Text>}
+      {/* nothing left to wait for (or every box left with someone shopping): told of the next drop instead */}
+      {(view.state === 'sold_out' || (view.allHeld && view.state !== 'shopping')) && <RestockNotice seriesId={seriesId} />}
       {view.state !== 'sold_out' && view.state !== 'shopping' && <Text className='queue-panel__hint'>{t('queue.fair')}</Text>}
       <Text className='queue-panel__lot'>{t('queue.lot')}: {view.lot.slice(0, 16)}…</Text>
     </Section>

@@ -38,6 +38,7 @@ import { useRemote } from '@/utils/useRemote'
 import BestPosts from './BestPosts'
 import DropPanel from './DropPanel'
 import QueuePanel from './QueuePanel'
+import RestockNotice from './RestockNotice'
 import './index.scss'
 
 /**
@@ -263,7 +264,7 @@ function BlindBoxDetailPage () {
       {/* a drop's waiting room: joined on sight (before the start too: early arrivals are put in a random order) */}
       {series.drop?.waitingRoom && (series.drop.status === 'scheduled' || series.drop.status === 'on_sale') && (
         sessionStore.loggedIn
-          ? <QueuePanel dropId={series.drop.dropId} hasCase={box !== null} onTurn={() => { void load() }} />
+          ? <QueuePanel seriesId={seriesId} dropId={series.drop.dropId} hasCase={box !== null} onTurn={() => { void load() }} />
           : (
             <Section title={t('queue.title')} className='queue-panel queue-panel--visitor'>
               <Text className='queue-panel__line'>{t('queue.logIn')}</Text>
@@ -276,6 +277,7 @@ function BlindBoxDetailPage () {
       {!box && !waitUntil && !queued && (
         <Section title={t('detail.soldOutTitle')} className='detail-sold-out'>
           <Text className='detail-sold-out__text'>{t('detail.soldOutText')}</Text>
+          <RestockNotice seriesId={seriesId} />
         </Section>
       )}
       <Section title={t('detail.designs')} extra={<Text>{t('detail.valueRange')}: {formatCents(series.valueRange.minCents)} – {formatCents(series.valueRange.maxCents)}</Text>}>

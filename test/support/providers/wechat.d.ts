@@ -36,5 +36,6 @@ export const SECRET: string
 export const MINI_APPID: string
 export const MINI_SECRET: string
 export const EVENT_TEMPLATE_ID: string
+export const RESTOCK_TEMPLATE_ID: string
 export function start (): Promise<FakeWeChatOAuth>
 export function startMiniProgram (): Promise<FakeMiniProgram>

@@ -44,6 +44,8 @@ function miniProgramPages () {
 // of the template or a value breaking its keyword's rule, a page that is not one of the mini-program's,
 // a miniprogram_state or lang it does not know. Answers {errcode: 0, errmsg: 'ok', msgid}.
 const EVENT_TEMPLATE_ID = 'tmpl_fake_event_reminder_01'
+// "Notify me when restocked" (issue 50): the series' name, the new drop's start and a note
+const RESTOCK_TEMPLATE_ID = 'tmpl_fake_restock_notice_01'
 
 // A date (2026年12月12日 or 2026-12-12) and a time of day (14:00), as the page's examples write them.
 const DAY = '(?:\\d{4}年\\d{1,2}月\\d{1,2}日|\\d{4}-\\d{1,2}-\\d{1,2})'
@@ -73,7 +75,7 @@ const KEYWORD_RULES = {
 }
 
 function subscriptions (fake, pages, isOpenid) {
-  fake.templates = { [EVENT_TEMPLATE_ID]: ['thing1', 'time2', 'thing3', 'thing4'] }
+  fake.templates = { [EVENT_TEMPLATE_ID]: ['thing1', 'time2', 'thing3', 'thing4'], [RESTOCK_TEMPLATE_ID]: ['thing1', 'time2', 'thing3'] }
   fake.messages = []
   const consents = new Map()
   const keyOf = (openid, templateId) => `${openid}\n${templateId}`
@@ -299,4 +301,4 @@ async function startMiniProgram () {
   return fake
 }
 
-module.exports = { start, startMiniProgram, APPID, SECRET, MINI_APPID, MINI_SECRET, EVENT_TEMPLATE_ID }
+module.exports = { start, startMiniProgram, APPID, SECRET, MINI_APPID, MINI_SECRET, EVENT_TEMPLATE_ID, RESTOCK_TEMPLATE_ID }

@@ -59,6 +59,28 @@ export interface EventRemindersTable {
   updated_at: Timestamp
 }
 
+/** A shopper's "notify me when restocked" of a series (migration 0042): due once a drop of it is created. */
+export interface RestockRemindersTable {
+  id: Generated<number>
+  series_id: number
+  user_id: number
+  channel: 'wechat' | 'mail'
+  /** The openid (wechat) or the e-mail address (mail). */
+  target: string
+  lang: 'zh' | 'en'
+  /** The drop it announces (set with remind_at when the drop is created). */
+  drop_id: number | null
+  /** null: waiting for a drop. */
+  remind_at: Timestamp | null
+  status: 'waiting' | 'sending' | 'sent' | 'failed' | 'cancelled'
+  attempts: number
+  claimed_at: Timestamp | null
+  sent_at: Timestamp | null
+  last_error: string | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
 /** Calls of the day that reached a paid AI provider, per subject ('shop' or 'user:<id>'): migration 0034. */
 export interface AiUsageTable {
   subject: string

@@ -259,6 +259,9 @@ export async function createDrop (db: Db, clock: Clock, actorId: number, req: Dr
     if (slots.length) await trx.insertInto('case_slots').values(slots).execute()
     const root = dropRootOf(dropId, commits)
     await trx.updateTable('drops').set({ root }).where('id', '=', dropId).execute()
+    // "notify me when restocked" (domain/events/restock.ts): every waiting request of the series is due now, for this drop
+    await trx.updateTable('restock_reminders').set({ drop_id: dropId, remind_at: iso(now), updated_at: iso(now) })
+      .where('series_id', '=', req.seriesId).where('status', '=', 'waiting').execute()
     await writeAudit(trx, clock, {
       actorId,
       action: 'drop.create',

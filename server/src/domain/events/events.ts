@@ -1,12 +1,7 @@
 /**
  * Launch events (首发活动, issue 24; types/events.ts): operators announce them (each change audited);
- * shoppers read them and ask to be reminded; a sweep sends the reminders that are due.
- *
- * A reminder is sent at most once: the sweep claims it by one conditional UPDATE (waiting -> sending,
- * attempts + 1) and only the claimer sends; a provider that is down puts it back to waiting a little
- * later (at most EVENT_LIMITS.sendAttempts tries); a claim left behind by a server that stopped
- * mid-send is given up after EVENT_LIMITS.staleSendingMs (failed, "interrupted"), never sent again,
- * since it cannot be known whether it went.
+ * shoppers read them and ask to be reminded; a sweep sends the reminders that are due, with the
+ * restock reminders (restock.ts), claimed and sent once each by reminderSweep.ts.
  */
 import type { Logger } from '../../core/logger'
 import type { Kysely, Selectable } from 'kysely'
@@ -19,13 +14,11 @@ import { iso, type Clock } from '../../core/clock'
 import { dialectOf, forUpdate } from '../../db/lock'
 import { ApiFailure, fail } from '../../core/errors'
 import type { Mailer } from '../../providers/mail'
-import { deliveringMailer } from '../../providers/devOutbox'
-import { WeChatError, subscribeValue, type WeChatClient } from '../../providers/wechat'
-import { ProviderUnavailableError } from '../../providers/errors'
-import { observedCall } from '../../providers/calls'
-import { PROVIDERS } from '../account/identities'
+import { subscribeValue, type WeChatClient } from '../../providers/wechat'
 import { maskEmail } from '../account/users'
 import { writeAudit } from '../ops/audit'
+import { channelsFor, chinaTime, sweepReminders, type ClaimedReminder, type Outgoing, type ReminderSenders } from './reminderSweep'
+import { deliverRestockReminders } from './restock'
 
 type Db = Kysely<Database>
 type EventRow = Selectable<LaunchEventsTable>
@@ -98,23 +91,9 @@ async function eventRow (db: Db, id: number): Promise<EventRow> {
   return row
 }
 
-/** The channels open to a user: the subscription message needs the shop's template and a mini-program login; mail needs a mailer that reaches people (not development's log: a reminder there would go nowhere). */
-async function channelsFor (ctx: EventsContext, userId: number | null): Promise<{ channels: ReminderChannel[]; openid: string | null; email: string | null }> {
-  if (userId === null) return { channels: [], openid: null, email: null }
-  const ev = ctx.config.events
-  const identity = ev.wechatTemplateId && ctx.config.wechat.appId
-    ? await ctx.db.selectFrom('identities').select('subject').where('user_id', '=', userId).where('provider', '=', PROVIDERS.weapp).orderBy('id', 'desc').executeTakeFirst()
-    : undefined
-  const user = await ctx.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst()
-  const channels: ReminderChannel[] = []
-  if (identity) channels.push('wechat')
-  if (deliveringMailer(ctx.mailer)) channels.push('mail')
-  return { channels, openid: identity?.subject ?? null, email: user?.email ?? null }
-}
-
 export async function eventDetail (ctx: EventsContext, eventId: number, userId: number | null): Promise<EventDetail> {
   const [event] = await withSeries(ctx.db, [await eventRow(ctx.db, eventId)])
-  const open = await channelsFor(ctx, userId)
+  const open = await channelsFor(ctx, userId, ctx.config.events.wechatTemplateId)
   const mine = userId === null
     ? undefined
     : await ctx.db.selectFrom('event_reminders').selectAll().where('event_id', '=', eventId).where('user_id', '=', userId).executeTakeFirst()
@@ -144,7 +123,7 @@ export async function remind (ctx: EventsContext, userId: number, lang: 'zh' | '
   const nowMs = clock()
   if (event.status === 'cancelled') throw fail.unprocessable('event.cancelled', {}, { field: 'eventId' })
   if (Date.parse(event.starts_at) <= nowMs) throw fail.unprocessable('event.started', {}, { field: 'eventId' })
-  const open = await channelsFor(ctx, userId)
+  const open = await channelsFor(ctx, userId, ctx.config.events.wechatTemplateId)
   if (!open.channels.includes(req.channel)) throw fail.unprocessable('event.channelClosed', {}, { field: 'channel' })
   const target = req.channel === 'wechat' ? open.openid! : (req.email ?? open.email)
   if (!target) throw fail.field('email', 'event.noEmail')
@@ -262,17 +241,10 @@ export async function saveEvent (db: Db, clock: Clock, actorId: number, r: Event
   })
 }
 
-// ---- sending ----------------------------------------------------------------------------------------
+// ---- sending (reminderSweep.ts) ----------------------------------------------------------------------
 
-export interface ReminderSenders {
-  db: Db
-  clock: Clock
-  mailer: Mailer | null
-  wechat: WeChatClient
-  events: EventsConfig
-}
-
-export type { EventsConfig }
+export type { EventsConfig, ReminderSenders }
+export { chinaTime }
 
 const TEXT = {
   zh: {
@@ -287,83 +259,35 @@ const TEXT = {
   }
 }
 
-/** A time in China (UTC+8): `2026-12-12 14:00`, or WeChat's `2026年12月12日 14:00`. */
-export function chinaTime (isoTime: string, style: 'plain' | 'wechat'): string {
-  const d = new Date(Date.parse(isoTime) + 8 * 3_600_000).toISOString()
-  const [y, m, day, hm] = [d.slice(0, 4), d.slice(5, 7), d.slice(8, 10), d.slice(11, 16)]
-  return style === 'wechat' ? `${y}年${Number(m)}月${Number(day)}日 ${hm}` : `${y}-${m}-${day} ${hm}`
-}
-
-async function sendOne (s: ReminderSenders, r: ReminderRow, e: LaunchEvent): Promise<void> {
-  const lang = r.lang === 'en' ? 'en' : 'zh'
-  if (r.channel === 'mail') {
-    if (!s.mailer) throw new ProviderUnavailableError('mail', 'no mailer')
-    const mailer = s.mailer
-    await observedCall('mail', () => mailer.send({ to: r.target, subject: TEXT[lang].subject(e.title[lang]), text: TEXT[lang].body(e, chinaTime(e.startsAt, 'plain')) }))
-    return
-  }
-  const ev = s.events
-  const templateId = ev.wechatTemplateId
-  if (!templateId) throw new WeChatError(40037, 'no template configured')
-  const [kTitle, kTime, kVenue, kNote] = ev.wechatTemplateKeys
-  await observedCall('wechat', () => s.wechat.sendSubscribeMessage({
-    touser: r.target,
-    templateId,
-    page: `pagesA/event/index?id=${e.id}`,
-    lang: lang === 'en' ? 'en_US' : 'zh_CN',
-    state: ev.miniProgramState,
-    data: {
-      [kTitle]: subscribeValue(kTitle, e.title[lang]),
-      [kTime]: subscribeValue(kTime, chinaTime(e.startsAt, 'wechat')),
-      [kVenue]: subscribeValue(kVenue, `${e.city.zh} ${e.venue}`),
-      [kNote]: subscribeValue(kNote, TEXT[lang].note)
+/** What an event's reminder says; nothing once the event was cancelled or has started. */
+async function eventMessage (s: ReminderSenders, r: ClaimedReminder): Promise<Outgoing> {
+  const row = await s.db.selectFrom('launch_events').selectAll().where('id', '=', Number(r.row.event_id)).executeTakeFirstOrThrow()
+  const [e] = await withSeries(s.db, [row])
+  if (e.status !== 'announced' || Date.parse(e.startsAt) <= s.clock()) return { skip: 'the event was cancelled or has started' }
+  const lang = r.lang
+  const [kTitle, kTime, kVenue, kNote] = s.events.wechatTemplateKeys
+  return {
+    mail: { subject: TEXT[lang].subject(e.title[lang]), text: TEXT[lang].body(e, chinaTime(e.startsAt, 'plain')) },
+    wechat: {
+      templateId: s.events.wechatTemplateId,
+      page: `pagesA/event/index?id=${e.id}`,
+      data: {
+        [kTitle]: subscribeValue(kTitle, e.title[lang]),
+        [kTime]: subscribeValue(kTime, chinaTime(e.startsAt, 'wechat')),
+        [kVenue]: subscribeValue(kVenue, `${e.city.zh} ${e.venue}`),
+        [kNote]: subscribeValue(kNote, TEXT[lang].note)
+      }
     }
-  }), err => err instanceof WeChatError)
+  }
 }
 
 /**
- * Sends the reminders that are due (at most `batch` of them); answers how many went. Each is claimed
- * first; only the server that claimed it sends it.
+ * Sends the reminders that are due, of events and of restocks (at most `batch` of each); answers how
+ * many went. Each is claimed first; only the server that claimed it sends it.
  */
 export async function deliverDueReminders (s: ReminderSenders, batch = 50): Promise<number> {
-  const { db, clock } = s
-  const nowMs = clock()
-  const now = iso(nowMs)
-  // a claim nobody finished: given up, never sent twice
-  await db.updateTable('event_reminders').set({ status: 'failed', last_error: 'interrupted while sending', updated_at: now })
-    .where('status', '=', 'sending').where('claimed_at', '<', iso(nowMs - EVENT_LIMITS.staleSendingMs)).execute()
-  const due = await db.selectFrom('event_reminders').selectAll().where('status', '=', 'waiting').where('remind_at', '<=', now)
-    .orderBy('remind_at').orderBy('id').limit(batch).execute()
-  let sent = 0
-  for (const r of due) {
-    const claimed = await db.updateTable('event_reminders')
-      .set(eb => ({ status: 'sending', claimed_at: now, attempts: eb('attempts', '+', 1), updated_at: now }))
-      .where('id', '=', Number(r.id)).where('status', '=', 'waiting').returningAll().executeTakeFirst()
-    if (!claimed) continue
-    const eventRow = await db.selectFrom('launch_events').selectAll().where('id', '=', Number(r.event_id)).executeTakeFirstOrThrow()
-    const [event] = await withSeries(db, [eventRow])
-    const done = iso(clock())
-    if (event.status !== 'announced' || Date.parse(event.startsAt) <= nowMs) {
-      await db.updateTable('event_reminders').set({ status: 'cancelled', last_error: 'the event was cancelled or has started', updated_at: done }).where('id', '=', Number(r.id)).execute()
-      continue
-    }
-    try {
-      await sendOne(s, claimed, event)
-      await db.updateTable('event_reminders').set({ status: 'sent', sent_at: done, last_error: null, updated_at: done }).where('id', '=', Number(r.id)).execute()
-      sent++
-    } catch (err) {
-      // a provider that is down (or a mail server that did not take it) is tried again; WeChat's refusal is final
-      const outage = err instanceof ProviderUnavailableError || (r.channel === 'mail' && !(err instanceof WeChatError))
-      const attempts = Number(claimed.attempts)
-      const retry = outage && attempts < EVENT_LIMITS.sendAttempts
-      const why = err instanceof WeChatError ? `WeChat ${err.errcode}: ${err.errmsg}` : (err as Error).message
-      await db.updateTable('event_reminders').set(retry
-        ? { status: 'waiting', remind_at: iso(nowMs + EVENT_LIMITS.retryMs * 2 ** (attempts - 1)), last_error: why.slice(0, 200), updated_at: done }
-        : { status: 'failed', last_error: why.slice(0, 200), updated_at: done })
-        .where('id', '=', Number(r.id)).execute()
-    }
-  }
-  return sent
+  const events = await sweepReminders(s, 'event_reminders', r => eventMessage(s, r), batch)
+  return events + await deliverRestockReminders(s, batch)
 }
 
 /** The sweep, every EVENT_REMINDER_SWEEP_MS; answers its stop. */
