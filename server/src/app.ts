@@ -11,7 +11,7 @@ import type { Api, AppContext } from './context'
 import { systemClock, type Clock } from './core/clock'
 import { openDatabase, sqlitePathIn, type DatabaseHandle } from './db'
 import { localeFrom } from './i18n/messages'
-import { sharedCompilers } from './http/compilers'
+import { keepSchemaCode, sharedCompilers } from './http/compilers'
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/errors'
 import { registerCompression } from './http/compress'
 import { registerStatic, trimImmutableAnswers } from './http/static'
@@ -155,6 +155,8 @@ const REQUEST_ID = new RegExp(REQUEST_ID_PATTERN)
 export async function buildApp (options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options
   const clock = options.clock ?? systemClock
+  // the code compiled from the schemas, kept between starts when SCHEMA_CODE_DIR says where
+  keepSchemaCode(config.schemaCodeDir ?? null)
 
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? false,

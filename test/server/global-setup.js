@@ -33,7 +33,8 @@ function probeEngines () {
 module.exports = async function setup (globalConfig, projectConfig) {
   buildCompiledServer('dist/server-test')
   probeEngines()
-  // where the test apps keep the code of the schemas they compile (server/src/http/compilers.ts)
-  process.env.TEST_SCHEMA_CODE ??= path.join(__dirname, '../../node_modules/.cache/schema-code')
+  // where the test apps and the server processes keep the code of the schemas they compile
+  // (SCHEMA_CODE_DIR, server/src/http/compilers.ts): support/app.ts passes it on, the processes inherit it
+  process.env.SCHEMA_CODE_DIR ??= path.join(__dirname, '../../node_modules/.cache/schema-code')
   await startPostgres(globalConfig, projectConfig)
 }

@@ -30,6 +30,7 @@ export const serverVariables = {
   STATIC_DIR: variable.text('The H5 build served at "/", relative to the working directory', { default: 'dist/h5' }),
   API_PREFIX: variable.text('The prefix of every API route', { default: '/dev-api', pattern: API_PREFIX }),
   TRUST_PROXY: variable.text('Whose X-Forwarded-For decides the client IP: off, on, a hop count, or proxies\' addresses/CIDRs (comma-separated)', { default: 'off' }),
+  SCHEMA_CODE_DIR: variable.text('A folder where the server keeps the code it compiles from the routes\' schemas, read again at the next start instead of compiling (unset: none kept)'),
   METRICS_TOKEN: variable.text('The bearer token a Prometheus server sends to scrape GET /metrics; unset: operators only', { pattern: METRICS_TOKEN })
 }
 type Name = keyof typeof serverVariables
@@ -63,6 +64,11 @@ export interface ServerConfig extends StorageConfig {
   workers: number
   staticDir: string
   apiPrefix: string
+  /**
+   * SCHEMA_CODE_DIR: where the code compiled from the routes' schemas is kept between starts
+   * (http/compilers.ts); a folder only the server writes. Unset: compiled at every start.
+   */
+  schemaCodeDir?: string
 }
 
 export interface AccessConfig {
@@ -82,7 +88,7 @@ export function parseStorage (env: Reader<'DATA_DIR' | 'DATABASE_URL'>, cwd: str
   return { dataDir: path.resolve(cwd, env.value('DATA_DIR')), databaseUrl }
 }
 
-/** NODE_ENV, LOG_LEVEL, PORT, HOST, the storage, DATABASE_PREPARED_STATEMENTS, WORKERS, STATIC_DIR and API_PREFIX. */
+/** NODE_ENV, LOG_LEVEL, PORT, HOST, the storage, DATABASE_PREPARED_STATEMENTS, WORKERS, STATIC_DIR, API_PREFIX and SCHEMA_CODE_DIR. */
 export function parseServer (env: Reader<Name>, cwd: string, problems: Problems): ServerConfig {
   const nodeEnvRaw = env.value('NODE_ENV')
   let nodeEnv: NodeEnv = 'development'
@@ -125,7 +131,8 @@ export function parseServer (env: Reader<Name>, cwd: string, problems: Problems)
     databasePreparedStatements: preparedRaw !== 'off',
     workers: Number.isInteger(workers) && workers >= 1 ? workers : 1,
     staticDir: path.resolve(cwd, env.value('STATIC_DIR')),
-    apiPrefix
+    apiPrefix,
+    ...(env.get('SCHEMA_CODE_DIR') ? { schemaCodeDir: path.resolve(cwd, env.get('SCHEMA_CODE_DIR') as string) } : {})
   }
 }
 

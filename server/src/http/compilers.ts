@@ -28,10 +28,12 @@ const defaultSerializers = SerializerSelector() as unknown as SerializerFactory
 /**
  * A folder where the code of every compiled schema is kept (Ajv's and fast-json-stringify's standalone
  * code, one CommonJS file per schema, named by a hash of the schema, the compiler's options and the
- * compilers' versions), or null (the default: nothing kept). The test harness sets one for the server
- * tests (test/server/support/app.ts): a test file is a module registry of its own, so each of them
- * compiled every route's schemas again for its first app, about 0.6 s of CPU a file. The code kept
- * is the code the compilers generate; a schema not yet in the folder is compiled as always, then kept.
+ * compilers' versions), or null (the default: nothing kept). SCHEMA_CODE_DIR sets it (each app built
+ * sets it from its config): a start with the folder filled skips compiling. The server tests set one
+ * for the run (test/server/global-setup.js): a test file is a module registry of its own, so each of
+ * them compiled every route's schemas again for its first app, and each server process they start did
+ * too. The code kept is the code the compilers generate; a schema not yet in the folder is compiled as
+ * always, then kept.
  */
 let codeCache: string | null = null
 export function keepSchemaCode (folder: string | null): void {
@@ -40,7 +42,7 @@ export function keepSchemaCode (folder: string | null): void {
 }
 
 const VERSIONS = ['ajv', 'fast-json-stringify', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler']
-  .map(name => { try { return `${name}@${(JSON.parse(fs.readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { version: string }).version}` } catch { return name } }).join(' ')
+  .map(name => { try { const file = require.resolve(`${name}/package.json`); return `${file}@${(JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version}` } catch { return name } }).join(' ')
 const fileKeys = new WeakMap<object, string>()
 function codeFile (kind: 'v' | 's', setup: string, schema: object): string {
   let key = fileKeys.get(schema)
@@ -48,9 +50,18 @@ function codeFile (kind: 'v' | 's', setup: string, schema: object): string {
   const name = createHash('sha256').update(`${VERSIONS}\n${kind}\n${setup}\n${key}`).digest('hex').slice(0, 32)
   return path.join(codeCache as string, `${kind}-${name}.cjs`)
 }
+/**
+ * The generated code requires the compilers' runtime helpers by package name (ajv/dist/runtime/...,
+ * ajv-formats, fast-json-stringify/lib/serializer), which a folder outside the project could not
+ * resolve: they are written as the files this server resolves them to (the folder's names include
+ * where the packages are, in VERSIONS).
+ */
+const resolvedRequires = (code: string): string =>
+  code.replace(/require\((['"])([^'"./][^'"]*)\1\)/g, (_whole, _quote, spec: string) => `require(${JSON.stringify(require.resolve(spec))})`)
+
 function keep (file: string, code: string): void {
   const tmp = `${file}.${process.pid}.tmp`
-  fs.writeFileSync(tmp, code)
+  fs.writeFileSync(tmp, resolvedRequires(code))
   fs.renameSync(tmp, file)
 }
 function kept<T> (file: string): T | null {

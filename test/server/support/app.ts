@@ -3,7 +3,6 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { loggerOptions } from '../../../server/src/http/logging'
 import { buildApp, type BuildAppOptions } from '../../../server/src/app'
 import { loadConfig } from '../../../server/src/config'
-import { keepSchemaCode } from '../../../server/src/http/compilers'
 import type { Db } from '../../../server/src/db'
 import type { Dialect } from '../../../server/src/db/dialect'
 import { hashPassword } from '../../../server/src/security/passwords'
@@ -22,9 +21,6 @@ export class TestClock {
   advance (ms: number) { this.ms += ms }
 }
 
-// the code of the routes' compiled schemas, kept for the run's test files (server/src/http/compilers.ts)
-keepSchemaCode(process.env.TEST_SCHEMA_CODE ?? null)
-
 export interface Fakes { smtp?: FakeSmtp; sms?: FakeSms; wechat?: FakeWeChat }
 
 export function envFor (fakes: Fakes, extra: Record<string, string> = {}): Record<string, string> {
@@ -32,6 +28,8 @@ export function envFor (fakes: Fakes, extra: Record<string, string> = {}): Recor
   // what TTS_ENGINE=auto and OCR_ENGINE=auto come to here, asked once for the run (global-setup.js)
   if (process.env.TEST_TTS_ENGINE) env.TTS_ENGINE = process.env.TEST_TTS_ENGINE
   if (process.env.TEST_OCR_ENGINE) env.OCR_ENGINE = process.env.TEST_OCR_ENGINE
+  // the code compiled from the routes' schemas, kept for the run (global-setup.js)
+  if (process.env.SCHEMA_CODE_DIR) env.SCHEMA_CODE_DIR = process.env.SCHEMA_CODE_DIR
   if (fakes.smtp) Object.assign(env, { SMTP_URL: fakes.smtp.url, MAIL_FROM: 'Shop <shop@example.test>' })
   if (fakes.sms) Object.assign(env, { SMS_PROVIDER_URL: fakes.sms.url, SMS_API_KEY: 'sms-test-key' })
   if (fakes.wechat) {

@@ -53,12 +53,20 @@ export interface ServerProcess {
   output: () => string
 }
 
+/** What TTS_ENGINE=auto and OCR_ENGINE=auto come to here, asked once for the run (global-setup.js). */
+function enginesOfTheRun (): Record<string, string> {
+  const env: Record<string, string> = {}
+  if (process.env.TEST_TTS_ENGINE) env.TTS_ENGINE = process.env.TEST_TTS_ENGINE
+  if (process.env.TEST_OCR_ENGINE) env.OCR_ENGINE = process.env.TEST_OCR_ENGINE
+  return env
+}
+
 export async function startServer (store: Store, extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort()
   // node itself: one process, so SIGKILL kills the server
   const child = spawn(process.execPath, [compiledEntry('main')], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: process.env.CHILD_LOG_LEVEL ?? 'warn', STATIC_DIR: '/nonexistent-h5', SMTP_URL: '', ...store.env, ...extraEnv },
+    env: { ...process.env, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: process.env.CHILD_LOG_LEVEL ?? 'warn', STATIC_DIR: '/nonexistent-h5', SMTP_URL: '', ...enginesOfTheRun(), ...store.env, ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   // the last of what it printed, for the error when it does not come up
