@@ -9,7 +9,7 @@
  *   window closes (one UPDATE, by the first call after it): being fastest, or a script, gains nothing.
  *   Later arrivals get the next place in order of arrival (a counter on the drop row).
  * - At most `shoppersAtOnce` shop at a time, each for `minutesEach`: the room lets the next places in
- *   when places free up, at most once a second for the whole drop (a conditional UPDATE on the drop row
+ *   when places free up (a time ran out, or a shopper bought: servedInRoom), at most once a second for the whole drop (a conditional UPDATE on the drop row
  *   is the turn; every other call only reads). Only shoppers let in are shown a case or may buy from the
  *   drop (cases.ts, the purchase routes).
  */
@@ -136,7 +136,7 @@ export async function joinQueue (db: Db, clock: Clock, dropId: number, userId: n
   d = (await roomOf(db, dropId))!
   const { boxesLeft, shopping } = await leftAndShopping(db, dropId, now)
   const until = mine.until === null ? null : new Date(mine.until).getTime()
-  const isShopping = mine.state === 'shopping' && until !== null && until > now
+  const isShopping = isTurn(mine.state, mine.until, now)
   const position = mine.position === null ? null : Number(mine.position)
   const ahead = position === null || isShopping ? null : Math.max(0, position - Number(d.queue_frontier) - 1)
   const size = Number(d.queue_size)
@@ -171,8 +171,28 @@ export async function requireLetIn (db: Db, clock: Clock, dropId: number | null,
     .select(['drops.queue_size', 'drop_queue.state', 'drop_queue.until'])
     .where('drops.id', '=', dropId).executeTakeFirst()
   if (!row || row.queue_size === null) return
-  if (userId !== null && row.state === 'shopping' && row.until !== null && new Date(row.until).getTime() > clock()) return
+  if (userId !== null && isTurn(row.state, row.until, clock())) return
   throw inQueue(dropId)
+}
+
+/**
+ * Their turn is on: let in and not yet out of time. 'shopping' holds a place of the room; 'left' with
+ * time still to run is a shopper who has bought (servedInRoom): their place went to the next in line,
+ * and they may still buy until their time ends. ('left' after the time ran out is out.)
+ */
+function isTurn (state: string | null, until: string | null, now: number): boolean {
+  return (state === 'shopping' || state === 'left') && until !== null && new Date(until).getTime() > now
+}
+
+/**
+ * After a purchase from the drop: the buyer has been served, so their place in the room goes to the next
+ * in line at the next turn (they may still buy until their time ends). Without this a buyer who left
+ * would hold a place for the whole of their time, and the room would let in K shoppers per T, not per
+ * purchase (bench/drop.js measured it). One UPDATE by the primary key; none for a drop without a room.
+ */
+export async function servedInRoom (db: Db, clock: Clock, dropId: number, userId: number): Promise<void> {
+  await db.updateTable('drop_queue').set({ state: 'left' })
+    .where('drop_id', '=', dropId).where('user_id', '=', userId).where('state', '=', 'shopping').where('until', '>', iso(clock())).execute()
 }
 
 /**
