@@ -100,11 +100,16 @@ async function runDrop ({ root, dialect, databaseUrl, pool, workers, arrivals, c
     const drop = await first.next()
     const start = Date.parse(drop.startsAt)
     const tally = newTally()
+    const progress = setInterval(() => {
+      const shopping = tally.states.shopping || 0
+      console.log(`  ${((Date.now() - start) / 1000).toFixed(0)} s: ${tally.ms.queue.length} room answers (shopping ${shopping}, sold out ${tally.states.sold_out || 0}), ${tally.purchases} purchases of ${tally.boxes} boxes`)
+    }, 5000)
     // arrivals spread evenly at random over the first spreadMs from the start (some before it: the lead)
     const ends = await Promise.all(ready.tokens.map((token, i) => dropShopper({
       i, token, base: bases[i % bases.length], dropId: drop.dropId, seriesId: drop.seriesId, priceCents: PRICE_CENTS,
       wanted: randomInt(1, 4), arriveAt: start - LEAD_MS / 2 + randomInt(0, spreadMs), endAt: start + maxMs
     }, tally)))
+    clearInterval(progress)
     const server = await serverTimes(procs)
     first.child.send({ type: 'audit', seriesId: drop.seriesId })
     const audit = await first.next()
@@ -136,7 +141,7 @@ function judge (r, ref) {
     slotSold,
     allAnswers,
     failures: t.http5xx + t.timeouts,
-    told: { n: told.length, p50: q(told, 0.5), p99: q(told, 0.99), max: told.length ? Math.max(...told) : 0 },
+    told: { n: told.length, p50: q(told, 0.5), p99: q(told, 0.99), max: told.reduce((a, b) => Math.max(a, b), 0) },
     stillWaiting,
     letIn: r.ends.filter(e => e.letIn).length,
     ends: r.ends.reduce((o, e) => { o[e.end] = (o[e.end] || 0) + 1; return o }, {})

@@ -129,9 +129,21 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 2000 })
 
 /**
  * POST to the shop's API as `token`: answers { ms, status, body }. Rejects when the answer is not JSON
- * (with its HTTP status), and after `timeoutMs` without an answer (err.timeout = true).
+ * (with its HTTP status), and after `timeoutMs` without an answer (err.timeout = true). A kept-alive
+ * socket the server closed just as the request went out (ECONNRESET on a reused socket, before any
+ * answer) is tried once more on a new one, as node's documentation advises; that request never reached
+ * the shop's code.
  */
-function post (base, path_, body, token, { timeoutMs = 0 } = {}) {
+async function post (base, path_, body, token, opts = {}) {
+  try {
+    return await postOnce(base, path_, body, token, opts)
+  } catch (err) {
+    if (err.code !== 'ECONNRESET' || !err.reusedSocket) throw err
+    return postOnce(base, path_, body, token, opts)
+  }
+}
+
+function postOnce (base, path_, body, token, { timeoutMs = 0 } = {}) {
   const { port } = new URL(base)
   const payload = JSON.stringify(body)
   const t = performance.now()
@@ -162,7 +174,7 @@ function post (base, path_, body, token, { timeoutMs = 0 } = {}) {
         req.destroy(err)
       })
     }
-    req.on('error', reject)
+    req.on('error', err => { err.reusedSocket = req.reusedSocket; reject(err) })
     req.end(payload)
   })
 }
@@ -193,7 +205,7 @@ async function stopAll (procs) {
 /** Each process's times of each call, merged, as quantiles. */
 function mergeTimes (all) {
   const merged = {}
-  for (const times of all) for (const [k, xs] of Object.entries(times)) (merged[k] ??= []).push(...xs)
+  for (const times of all) for (const [k, xs] of Object.entries(times)) merged[k] = (merged[k] ?? []).concat(xs)
   const out = {}
   for (const [k, xs] of Object.entries(merged)) out[k] = { n: xs.length, p50: quantile(xs, 0.5), p99: quantile(xs, 0.99), sum: xs.reduce((a, b) => a + b, 0) }
   return out
