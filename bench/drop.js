@@ -27,7 +27,7 @@ const path = require('node:path')
 const { randomInt } = require('node:crypto')
 const { quantile } = require('./support/quantile')
 const { layerOf, serveShop, agent, shopProcess, stopAll, serverTimes } = require('./support/shop-child')
-const { dropShopper, newTally, TIMEOUT_MS } = require('./support/drop-shopper')
+const { dropShopper, newTally, dropAgent, TIMEOUT_MS, SOCKETS } = require('./support/drop-shopper')
 const { runLaunch, launchSeries, warmUp } = require('./launch')
 
 const GOALS = { queueP99Ms: 1000, purchaseP99Ms: 200, slotSoldShare: 0.01, soldOutToldMs: 2000 }
@@ -179,7 +179,7 @@ function report (where, arrivals, spreadMs, room, r, ref, { f, missed, problems 
   const ms = x => `${x.toFixed(0)} ms`
   console.log(`\nDrop on ${where}; ${os.cpus().length} cores (shared), Node ${process.version}, 127.0.0.1`)
   console.log(`reference, today's path without a drop: ${ref.okPurchases} purchases of ${ref.boxesBought} boxes by ${ref.okPurchases + ref.gaveUp} shoppers at once in ${ref.seconds.toFixed(2)} s (${(ref.boxesBought / ref.seconds).toFixed(0)} boxes/s); casePurchase p50 ${ms(ref.buy.p50)}, p99 ${ms(ref.buy.p99)}; caseCurrent p50 ${ms(ref.view.p50)}, p99 ${ms(ref.view.p99)}; "slot sold" ${(100 * ref.share).toFixed(1)} %`)
-  console.log(`drop: ${arrivals} shoppers within ${spreadMs / 1000} s of the start; ${r.drop.boxes} boxes in ${r.drop.boxes / CASE_SIZE} cases; room: window ${room.windowSeconds} s, ${room.shoppersAtOnce} at once, ${room.minutesEach} min each`)
+  console.log(`drop: ${arrivals} shoppers within ${spreadMs / 1000} s of the start, over ${SOCKETS} connections to each API process; ${r.drop.boxes} boxes in ${r.drop.boxes / CASE_SIZE} cases; room: window ${room.windowSeconds} s, ${room.shoppersAtOnce} at once, ${room.minutesEach} min each`)
   console.log(`  the room's answer: p50 ${ms(f.queue.p50)}, p99 ${ms(f.queue.p99)} (${f.queue.n} answers; goal p99 <= ${GOALS.queueP99Ms} ms); vs the reference's caseCurrent p50 ${f.ratios.queueVsViewP50}, p99 ${f.ratios.queueVsViewP99}`)
   console.log(`  room answers by state: ${Object.entries(r.tally.states).map(([k, v]) => `${k} ${v}`).join(', ')}`)
   console.log(`  purchase (let in: ${f.letIn}): casePurchase p50 ${ms(f.buy.p50)}, p99 ${ms(f.buy.p99)} (${f.buy.n}; goal p99 <= ${GOALS.purchaseP99Ms} ms; vs the reference p50 ${f.ratios.buyP50}, p99 ${f.ratios.buyP99}); purchaseCheck p50 ${ms(f.check.p50)}, p99 ${ms(f.check.p99)}; caseCurrent p50 ${ms(f.view.p50)}, p99 ${ms(f.view.p99)}`)
@@ -242,6 +242,7 @@ async function main () {
     if (postgres) await postgres.stop()
   }
   agent.destroy()
+  dropAgent.destroy()
   console.log(missedAll.length ? `drop: goals missed: ${missedAll.join(', ')}` : 'drop: goals met')
   if (missedAll.length || auditFailed) process.exit(1)
 }

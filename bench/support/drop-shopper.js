@@ -10,7 +10,16 @@
  * Every answer is counted in `tally`; a call without an answer in TIMEOUT_MS is a timeout.
  */
 const { randomInt } = require('node:crypto')
+const http = require('node:http')
 const { post } = require('./shop-child')
+
+/**
+ * The shoppers reach each API process over at most SOCKETS connections, as through the proxy in front of
+ * a shop (nginx keeps a pool of connections to each upstream): 10,000 phones do not each open a socket to
+ * the Node process. A call waiting for a free one is waiting in that proxy: its time counts.
+ */
+const SOCKETS = 256
+const dropAgent = new http.Agent({ keepAlive: true, maxSockets: SOCKETS })
 
 const TIMEOUT_MS = 10000
 /** The app asks the room again after this long when a call failed (not a 429): QueuePanel's RETRY_MS. */
@@ -40,7 +49,7 @@ function newTally () {
 /** One call, counted: the answer, or null when there was none (a timeout, a 5xx, not JSON). */
 async function call (tally, key, base, route, body, token) {
   try {
-    const r = await post(base, route, body, token, { timeoutMs: TIMEOUT_MS })
+    const r = await post(base, route, body, token, { timeoutMs: TIMEOUT_MS, agent: dropAgent })
     tally.ms[key].push(r.ms)
     if (r.status >= 500 || r.body.code >= 500) { tally.http5xx++; return null }
     return r
@@ -131,4 +140,4 @@ async function dropShopper (s, tally) {
   return out
 }
 
-module.exports = { dropShopper, newTally, TIMEOUT_MS }
+module.exports = { dropShopper, newTally, dropAgent, TIMEOUT_MS, SOCKETS }

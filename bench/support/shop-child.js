@@ -129,7 +129,8 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 2000 })
 
 /**
  * POST to the shop's API as `token`: answers { ms, status, body }. Rejects when the answer is not JSON
- * (with its HTTP status), and after `timeoutMs` without an answer (err.timeout = true). A kept-alive
+ * (with its HTTP status), and when `timeoutMs` pass from the call without an answer (err.timeout = true;
+ * waiting for a free socket of the agent counts). `agent`: the http.Agent to use. A kept-alive
  * socket the server closed just as the request went out (ECONNRESET on a reused socket, before any
  * answer) is tried once more on a new one, as node's documentation advises; that request never reached
  * the shop's code.
@@ -143,18 +144,19 @@ async function post (base, path_, body, token, opts = {}) {
   }
 }
 
-function postOnce (base, path_, body, token, { timeoutMs = 0 } = {}) {
+function postOnce (base, path_, body, token, { timeoutMs = 0, agent: via = agent } = {}) {
   const { port } = new URL(base)
   const payload = JSON.stringify(body)
   const t = performance.now()
   return new Promise((resolve, reject) => {
     const req = http.request({
-      host: '127.0.0.1', port, path: PREFIX + path_, method: 'POST', agent,
+      host: '127.0.0.1', port, path: PREFIX + path_, method: 'POST', agent: via,
       headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), authorization: `Bearer ${token}` }
     }, res => {
       const chunks = []
       res.on('data', c => chunks.push(c))
       res.on('end', () => {
+        clearTimeout(deadline)
         const text = Buffer.concat(chunks).toString()
         const ms = performance.now() - t
         try {
@@ -167,14 +169,12 @@ function postOnce (base, path_, body, token, { timeoutMs = 0 } = {}) {
       })
       res.on('error', reject)
     })
-    if (timeoutMs > 0) {
-      req.setTimeout(timeoutMs, () => {
-        const err = new Error(`${path_}: no answer within ${timeoutMs} ms`)
-        err.timeout = true
-        req.destroy(err)
-      })
-    }
-    req.on('error', err => { err.reusedSocket = req.reusedSocket; reject(err) })
+    const deadline = timeoutMs > 0 && setTimeout(() => {
+      const err = new Error(`${path_}: no answer within ${timeoutMs} ms`)
+      err.timeout = true
+      req.destroy(err)
+    }, timeoutMs)
+    req.on('error', err => { clearTimeout(deadline); err.reusedSocket = req.reusedSocket; reject(err) })
     req.end(payload)
   })
 }
