@@ -72,14 +72,17 @@ async function lookAtRoom (db: Db, dropId: number, now: number): Promise<RoomLoo
 
 const orderAtOf = (d: RoomRow) => new Date(d.starts_at).getTime() + Number(d.queue_window_s ?? 0) * 1000
 
-/** Puts the window's arrivals in order by their lots, once (the first call after the window closes wins). */
+/**
+ * Puts the window's arrivals in order by their lots, once (the first call after the window closes wins).
+ * Answers whether the room may have changed since `d` was read (it was due: this call or another drew).
+ */
 async function drawOrder (db: Db, clock: Clock, d: RoomRow): Promise<boolean> {
   if (d.queue_ordered_at !== null || clock() < orderAtOf(d)) return false
   forgetRoom(db, Number(d.id))
   return db.transaction().execute(async trx => {
     const won = await trx.updateTable('drops').set({ queue_ordered_at: iso(clock()) })
       .where('id', '=', Number(d.id)).where('queue_ordered_at', 'is', null).returning('id').executeTakeFirst()
-    if (!won) return false
+    if (!won) return true
     const ranked = await sql<{ n: number }>`
       update drop_queue set position = r.rn
       from (select user_id, row_number() over (order by lot, user_id) as rn from drop_queue where drop_id = ${Number(d.id)} and position is null) r
@@ -97,13 +100,16 @@ async function nextPlace (db: Db, dropId: number): Promise<number> {
   return Number(row.queue_next)
 }
 
-/** Lets the next places in while fewer than the room's size are shopping; at most once a second per drop. */
+/**
+ * Lets the next places in while fewer than the room's size are shopping; at most once a second per drop.
+ * Answers whether the room may have changed (the turn was due: this call or a racing one took it).
+ */
 async function letIn (db: Db, clock: Clock, d: RoomRow): Promise<boolean> {
   const now = clock()
   if (d.queue_ordered_at === null || now < orderAtOf(d)) return false
   // not this room's turn yet (as last seen): no write at all
   if (d.queue_advanced_at !== null && new Date(d.queue_advanced_at).getTime() > now - ADVANCE_EVERY_MS) return false
-  const took = await db.transaction().execute(async trx => {
+  await db.transaction().execute(async trx => {
     const turn = await trx.updateTable('drops').set({ queue_advanced_at: iso(now) })
       .where('id', '=', Number(d.id))
       .where(eb => eb.or([eb('queue_advanced_at', 'is', null), eb('queue_advanced_at', '<=', iso(now - ADVANCE_EVERY_MS))]))
@@ -126,8 +132,8 @@ async function letIn (db: Db, clock: Clock, d: RoomRow): Promise<boolean> {
       .where('id', '=', Number(d.id)).execute()
     return true
   })
-  if (took) forgetRoom(db, Number(d.id))
-  return took
+  forgetRoom(db, Number(d.id))
+  return true
 }
 
 /** Boxes unsold in the drop's cases, and how many are shopping now. */
