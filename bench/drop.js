@@ -136,7 +136,7 @@ function judge (r, ref) {
     view: { p50: q(t.ms.view, 0.5), p99: q(t.ms.view, 0.99), n: t.ms.view.length },
     check: { p50: q(t.ms.check, 0.5), p99: q(t.ms.check, 0.99), n: t.ms.check.length },
     buy: { p50: q(t.ms.buy, 0.5), p99: q(t.ms.buy, 0.99), n: t.ms.buy.length },
-    soldOutS: lastSoldAt === null ? null : (lastSoldAt - r.start) / 1000,
+    soldOutS: lastSoldAt === null || r.audit.soldSlots !== r.drop.boxes ? null : (lastSoldAt - r.start) / 1000,
     slotSoldShare: slotSold / Math.max(1, allAnswers),
     slotSold,
     allAnswers,
@@ -184,7 +184,7 @@ function report (where, arrivals, spreadMs, room, r, ref, { f, missed, problems 
   console.log(`  room answers by state: ${Object.entries(r.tally.states).map(([k, v]) => `${k} ${v}`).join(', ')}`)
   console.log(`  purchase (let in: ${f.letIn}): casePurchase p50 ${ms(f.buy.p50)}, p99 ${ms(f.buy.p99)} (${f.buy.n}; goal p99 <= ${GOALS.purchaseP99Ms} ms; vs the reference p50 ${f.ratios.buyP50}, p99 ${f.ratios.buyP99}); purchaseCheck p50 ${ms(f.check.p50)}, p99 ${ms(f.check.p99)}; caseCurrent p50 ${ms(f.view.p50)}, p99 ${ms(f.view.p99)}`)
   console.log(`  answers: check ${JSON.stringify(r.tally.answers.check)}, purchase ${JSON.stringify(r.tally.answers.buy)}; "slot sold" or "case sold out" ${(100 * f.slotSoldShare).toFixed(2)} % of ${f.allAnswers} (goal < ${100 * GOALS.slotSoldShare} %)`)
-  console.log(`  sold out ${f.soldOutS === null ? 'NEVER' : `${f.soldOutS.toFixed(1)} s after the start`}: ${r.tally.purchases} purchases of ${r.tally.boxes} boxes (${f.ratios.boxesPerS} the reference's boxes/s)`)
+  console.log(`  sold out ${f.soldOutS === null ? `NOT (${r.audit.soldSlots} of ${r.drop.boxes} boxes sold)` : `${f.soldOutS.toFixed(1)} s after the start`}: ${r.tally.purchases} purchases of ${r.tally.boxes} boxes answered (${f.ratios.boxesPerS} the reference's boxes/s)`)
   console.log(`  told sold out after the last box: ${f.told.n} shoppers, p50 ${ms(f.told.p50)}, p99 ${ms(f.told.p99)}, last ${ms(f.told.max)} (goal <= ${GOALS.soldOutToldMs} ms); still waiting at the end: ${f.stillWaiting}`)
   if (f.unansweredMade) console.log(`  ${f.unansweredMade} of the ${r.tally.buysUnanswered} purchases that got no answer were made (the audit counts them)`)
   console.log(`  how shoppers ended: ${Object.entries(f.ends).map(([k, v]) => `${k} ${v}`).join(', ')}; 5xx ${r.tally.http5xx}, timeouts (${TIMEOUT_MS / 1000} s) ${r.tally.timeouts}`)
