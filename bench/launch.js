@@ -24,215 +24,85 @@
  * with the series editor's "open cases ahead"), so arrivals are given ready cases.
  * --pg-stats loads pg_stat_statements and prints the statements PostgreSQL spent the most time on.
  */
-const { fork } = require('node:child_process')
-const { createHash, randomInt } = require('node:crypto')
 const fs = require('node:fs')
-const http = require('node:http')
 const os = require('node:os')
 const path = require('node:path')
-
-/** A server module that moved from services/ to domain/: found in either (--server-root may be an older checkout). */
-const layerOf = (src, name) => {
-  // domain/<subject>/<name>.ts since issue 49; domain/<name>.ts or services/<name>.ts in older server code
-  const subject = fs.existsSync(path.join(src, 'domain')) && fs.readdirSync(path.join(src, 'domain')).find(d => fs.existsSync(path.join(src, 'domain', d, `${name}.ts`)))
-  if (subject) return path.join(src, 'domain', subject, name)
-  return fs.existsSync(path.join(src, 'domain', `${name}.ts`)) ? path.join(src, 'domain', name) : path.join(src, 'services', name)
-}
+const { randomInt } = require('node:crypto')
 const { quantile } = require('./support/quantile')
+const { layerOf, serveShop, agent, post, shopProcess, stopAll, serverTimes } = require('./support/shop-child')
 
 /** Issue 25: below 1 % of the purchase answers (issue 12 had asked below 5 %). */
 const GOAL_SLOT_SOLD = 0.01
 /** Purchases on an older series before the launch, so the server is warm as a running shop is. */
 const WARM_UP_PURCHASES = 300
-const PREFIX = '/dev-api'
 
 function arg (name, fallback) {
   const i = process.argv.indexOf(`--${name}`)
   return i > 0 ? process.argv[i + 1] : fallback
 }
 
-// ---- child: the shop ------------------------------------------------------------------------------
+// ---- child: the shop (bench/support/shop-child.js), with a series to launch -------------------------
 
-async function serve (root, dialect, databaseUrl, pool, dir, shoppers) {
-  require('tsx/cjs/api').register()
-  const src = path.join(root, 'server', 'src')
-  const { loadConfig } = require(path.join(src, 'config'))
-  const { openDatabase, sqlitePathIn } = require(path.join(src, 'db'))
-  const { migrateToLatest } = require(path.join(src, 'db', 'migrate'))
-  const { buildApp } = require(path.join(src, 'app'))
-  const { createSeries } = require(layerOf(src, 'catalogue'))
-  const { issueOrderNo, createOrder, settleOrder } = require(layerOf(src, 'orders'))
-  const { insertUser } = require(layerOf(src, 'users'))
-  const { hashPassword } = require(path.join(src, 'security', 'passwords'))
-  const { SessionService } = require(layerOf(src, 'sessions'))
-  // the audit of the books is this repository's (it reads tables every version has)
-  const { invariantViolations } = require(path.join(__dirname, '..', 'test', 'server', 'support', 'invariants'))
-
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, STATIC_DIR: path.join(dir, 'no-h5'), TRUST_PROXY: 'on', LOG_LEVEL: 'silent' })
-  const database = dialect === 'sqlite' ? openDatabase({ sqlitePath: sqlitePathIn(config.dataDir) }) : openDatabase({ databaseUrl, poolSize: pool })
-  await migrateToLatest(database.db, database.dialect)
-  const db = database.db
-  const clock = () => Date.now()
-  const hash = await hashPassword('launch-password')
-  const sessions = new SessionService(db, clock)
-  const tokens = []
-  for (let i = 0; i < shoppers; i++) {
-    const user = await insertUser(db, clock, { user_name: `shopper${i}`, nickname: `Shopper ${i}`, password_hash: hash })
-    const userId = Number(user.id)
-    const now = new Date().toISOString()
-    await db.insertInto('age_checks').values({ user_id: userId, birth_date: '1990-01-01', guardian_consent: 0, created_at: now, updated_at: now }).execute()
-    const opId = await issueOrderNo(db, clock, userId, 'wallet_topup')
-    await createOrder(db, clock, config, userId, { productId: 'wallet_topup', userId, opId, amountCents: 100000, channel: 'sandbox' })
-    await settleOrder(db, clock, opId, ['created'])
-    tokens.push(await sessions.create(userId, { ip: '127.0.0.1', userAgent: 'launch' }))
+/** Makes the launch series ('launch') or an older one on sale ('warm-up series'), with cases open ahead on request. */
+async function launchSeries (msg, shop) {
+  const { createSeries } = require(layerOf(shop.src, 'catalogue'))
+  // a warehouse that holds more than any launch here can sell (the stock rules are the drop bench's)
+  const design = (rarity, i, value) => ({ name: { zh: `${rarity}${i}`, en: `${rarity} ${i}` }, image: '/media/art/1f381.webp', rarity, referenceValueCents: value, recycleValueCents: 10, stock: 100000 })
+  const seriesId = await createSeries(shop.db, shop.clock, {
+    title: { zh: '新品首发', en: msg.type === 'launch' ? 'Launch series' : 'Yesterday\'s series' }, description: { zh: '', en: '' }, rules: { zh: '', en: '' }, cover: null,
+    priceCents: 2900, hiddenCasePpm: 83333, status: 'on_sale',
+    designs: [...Array.from({ length: 9 }, (_, i) => design('regular', i + 1, 3000)), ...Array.from({ length: 3 }, (_, i) => design('rare', i + 1, 9000)), design('hidden', 1, 50000)]
+  })
+  // --open-ahead N: the operator opened cases before the launch (domain/editor.ts openCasesAhead)
+  for (let left = (msg.openAhead || 1) - 1; left > 0;) {
+    const { openCasesAhead } = require(layerOf(shop.src, 'editor'))
+    const r = await openCasesAhead(shop.db, shop.database.dialect, shop.clock, null, seriesId, Math.min(1000, left))
+    if (r.opened === 0) break
+    left -= r.opened
   }
-  const app = await buildApp({ config, database, maintenance: false, logger: false })
-  // the server's own time per request (from its arrival to the answer), by call
-  const serverMs = {}
-  app.addHook('onResponse', async (request, reply) => {
-    const key = request.url.replace(PREFIX, '')
-    ;(serverMs[key] ??= []).push(reply.elapsedTime)
-  })
-  await app.listen({ port: 0, host: '127.0.0.1' })
+  return { type: 'launched', seriesId }
+}
 
-  process.on('message', async (msg) => {
-    try {
-      if (msg.type === 'launch' || msg.type === 'warm-up series') {
-        // a warehouse that holds more than any launch here can sell (the stock rules are the drop bench's)
-        const design = (rarity, i, value) => ({ name: { zh: `${rarity}${i}`, en: `${rarity} ${i}` }, image: '/media/art/1f381.webp', rarity, referenceValueCents: value, recycleValueCents: 10, stock: 100000 })
-        const seriesId = await createSeries(db, clock, {
-          title: { zh: '新品首发', en: msg.type === 'launch' ? 'Launch series' : 'Yesterday\'s series' }, description: { zh: '', en: '' }, rules: { zh: '', en: '' }, cover: null,
-          priceCents: 2900, hiddenCasePpm: 83333, status: 'on_sale',
-          designs: [...Array.from({ length: 9 }, (_, i) => design('regular', i + 1, 3000)), ...Array.from({ length: 3 }, (_, i) => design('rare', i + 1, 9000)), design('hidden', 1, 50000)]
-        })
-        // --open-ahead N: the operator opened cases before the launch (domain/editor.ts openCasesAhead)
-        for (let left = (msg.openAhead || 1) - 1; left > 0;) {
-          const { openCasesAhead } = require(layerOf(src, 'editor'))
-          const r = await openCasesAhead(db, database.dialect, clock, null, seriesId, Math.min(1000, left))
-          if (r.opened === 0) break
-          left -= r.opened
-        }
-        process.send({ type: 'launched', seriesId })
-      } else if (msg.type === 'server times') {
-        // every request's time, so that the parent can merge several processes before taking quantiles
-        const out = { ...serverMs }
-        for (const k of Object.keys(serverMs)) serverMs[k] = []
-        process.send({ type: 'server times', times: out })
-      } else if (msg.type === 'audit') {
-        const problems = await invariantViolations(db)
-        const cases = await db.selectFrom('cases').select(['id', 'status', 'commit_hash', 'arrangement', 'salt', 'sold_count', 'size']).where('series_id', '=', msg.seriesId).execute()
-        for (const c of cases) {
-          const expected = createHash('sha256').update(`${c.id}:${JSON.parse(c.arrangement).join(',')}:${c.salt}`).digest('hex')
-          if (expected !== c.commit_hash) problems.push(`case ${c.id}: commitment ${c.commit_hash} is not sha256(id:arrangement:salt) = ${expected}`)
-        }
-        const sold = await db.selectFrom('case_slots').innerJoin('cases', 'cases.id', 'case_slots.case_id').select(eb => eb.fn.countAll().as('n'))
-          .where('cases.series_id', '=', msg.seriesId).where('case_slots.sold_to', 'is not', null).executeTakeFirstOrThrow()
-        const purchases = await db.selectFrom('purchases').select(['id', 'slots']).where('series_id', '=', msg.seriesId).execute()
-        process.send({
-          type: 'audited',
-          problems,
-          cases: { total: cases.length, soldOut: cases.filter(c => c.status === 'sold_out').length, open: cases.filter(c => c.status === 'on_sale').length },
-          soldSlots: Number(sold.n),
-          purchases: purchases.length,
-          boxes: purchases.reduce((n, p) => n + JSON.parse(p.slots).length, 0)
-        })
-      } else if (msg.type === 'stop') {
-        await app.close()
-        await database.close()
-        process.exit(0)
-      }
-    } catch (err) {
-      console.error(err)
-      process.exit(1)
-    }
-  })
-  process.send({ type: 'ready', port: app.server.address().port, tokens })
+function serve (root, dialect, databaseUrl, pool, dir, shoppers) {
+  return serveShop({ root, dialect, databaseUrl, pool, dir, shoppers, handlers: { launch: launchSeries, 'warm-up series': launchSeries } })
 }
 
 // ---- parent: the shoppers -----------------------------------------------------------------------
 
-/** The shoppers' client: node's http with keep-alive (lighter than fetch, so the client measures the shop). */
-const agent = new http.Agent({ keepAlive: true, maxSockets: 2000 })
-
-function post (base, path_, body, token) {
-  const { port } = new URL(base)
-  const payload = JSON.stringify(body)
-  const t = performance.now()
-  return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1', port, path: PREFIX + path_, method: 'POST', agent,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), authorization: `Bearer ${token}` }
-    }, res => {
-      const chunks = []
-      res.on('data', c => chunks.push(c))
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString()
-        const ms = performance.now() - t
-        try {
-          resolve({ ms, body: JSON.parse(text) })
-        } catch {
-          reject(new Error(`${path_}: HTTP ${res.statusCode} ${text.slice(0, 200)}`))
-        }
-      })
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(payload)
-  })
-}
-
-/** A server process of the shop, spoken to by messages: `next()` is its next message. */
-function shopProcess (args) {
-  const child = fork(__filename, ['--serve', ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  const messages = []
-  const waiters = []
-  child.on('message', m => { const w = waiters.shift(); w ? w(m) : messages.push(m) })
-  const next = () => new Promise((resolve, reject) => {
-    const m = messages.shift()
-    if (m) return resolve(m)
-    waiters.push(resolve)
-    child.once('exit', code => reject(new Error(`the shop exited with ${code}`)))
-  })
-  return { child, next }
-}
-
-/** Each process's times of each call, merged, as quantiles. */
-function mergeTimes (all) {
-  const merged = {}
-  for (const times of all) for (const [k, xs] of Object.entries(times)) (merged[k] ??= []).push(...xs)
-  const out = {}
-  for (const [k, xs] of Object.entries(merged)) out[k] = { n: xs.length, p50: quantile(xs, 0.5), p99: quantile(xs, 0.99), sum: xs.reduce((a, b) => a + b, 0) }
-  return out
+/**
+ * The shop has been open before the launch: a series already on sale, bought from by a few shoppers at
+ * a time (the server's code is warm, as it would be), not counted (the server times are dropped).
+ */
+async function warmUp (procs, bases, tokens) {
+  const { child, next } = procs[0]
+  child.send({ type: 'warm-up series' })
+  const warm = (await next()).seriesId
+  let w = 0
+  await Promise.all(Array.from({ length: 10 }, async () => {
+    while (w < WARM_UP_PURCHASES) {
+      const token = tokens[w++ % tokens.length]
+      const via = bases[w % bases.length]
+      const view = await post(via, '/api/caseCurrent', { seriesId: warm }, token)
+      const free = view.body.data.slots.filter(x => !x.sold).map(x => x.slot)
+      if (free.length) await post(via, '/api/casePurchase', { caseId: view.body.data.caseId, slots: [free[0]], acknowledged: true, idempotencyKey: `warm-${w}` }, token)
+    }
+  }))
+  await serverTimes(procs)
 }
 
 async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts, workers = 1, openAhead = 0 }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-launch-'))
   // the first process migrates and makes the shoppers; the others only serve
-  const first = shopProcess([root, dialect, databaseUrl || '-', String(pool), dir, String(shoppers)])
+  const first = shopProcess(__filename, [root, dialect, databaseUrl || '-', String(pool), dir, String(shoppers)])
   const procs = [first]
   const { child, next } = first
   const watchdog = setTimeout(() => { console.error('launch benchmark watchdog: took too long, stopping'); for (const p of procs) p.child.kill('SIGKILL'); fs.rmSync(dir, { recursive: true, force: true }); process.exit(2) }, 600000)
   try {
     const ready = await next()
-    for (let i = 1; i < workers; i++) procs.push(shopProcess([root, dialect, databaseUrl || '-', String(pool), dir, '0']))
+    for (let i = 1; i < workers; i++) procs.push(shopProcess(__filename, [root, dialect, databaseUrl || '-', String(pool), dir, '0']))
     const ports = [ready.port, ...(await Promise.all(procs.slice(1).map(p => p.next()))).map(m => m.port)]
     const bases = ports.map(port => `http://127.0.0.1:${port}`)
-    // the shop has been open before the launch: a series already on sale, bought from by a few shoppers
-    // at a time (the server's code is warm, as it would be), not counted
-    child.send({ type: 'warm-up series' })
-    const warm = (await next()).seriesId
-    let w = 0
-    await Promise.all(Array.from({ length: 10 }, async () => {
-      while (w < WARM_UP_PURCHASES) {
-        const token = ready.tokens[w++ % ready.tokens.length]
-        const via = bases[w % bases.length]
-        const view = await post(via, '/api/caseCurrent', { seriesId: warm }, token)
-        const free = view.body.data.slots.filter(x => !x.sold).map(x => x.slot)
-        if (free.length) await post(via, '/api/casePurchase', { caseId: view.body.data.caseId, slots: [free[0]], acknowledged: true, idempotencyKey: `warm-${w}` }, token)
-      }
-    }))
-    for (const p of procs) p.child.send({ type: 'server times' })
-    await Promise.all(procs.map(p => p.next())) // the warm-up's are dropped
+    await warmUp(procs, bases, ready.tokens)
     child.send({ type: 'launch', openAhead })
     const { seriesId } = await next()
 
@@ -271,8 +141,7 @@ async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts
       gaveUp++
     }))
     const seconds = (lastSuccess - t0) / 1000
-    for (const p of procs) p.child.send({ type: 'server times' })
-    const server = mergeTimes((await Promise.all(procs.map(p => p.next()))).map(m => m.times))
+    const server = await serverTimes(procs)
     child.send({ type: 'audit', seriesId })
     const audit = await next()
     const purchaseAnswers = Object.values(answers).reduce((a, b) => a + b, 0)
@@ -287,10 +156,7 @@ async function runLaunch ({ root, dialect, databaseUrl, pool, shoppers, attempts
       server
     }
   } finally {
-    await Promise.all(procs.map(p => {
-      if (p.child.exitCode === null) p.child.send({ type: 'stop' })
-      return new Promise(resolve => { if (p.child.exitCode !== null) resolve(); else p.child.once('exit', resolve) })
-    }))
+    await stopAll(procs)
     clearTimeout(watchdog)
     fs.rmSync(dir, { recursive: true, force: true })
   }
@@ -352,9 +218,13 @@ async function main () {
   }
 }
 
-if (process.argv[2] === '--serve') {
+if (require.main !== module) {
+  // required by another bench (drop.js): only its functions
+} else if (process.argv[2] === '--serve') {
   const [, , , root, dialect, url, pool, dir, shoppers] = process.argv
   serve(root, dialect, url === '-' ? null : url, Number(pool), dir, Number(shoppers)).catch(err => { console.error(err); process.exit(1) })
 } else {
   main().catch(err => { console.error(err); process.exit(1) })
 }
+
+module.exports = { runLaunch, launchSeries, warmUp, GOAL_SLOT_SOLD }

@@ -6,7 +6,8 @@
  *    counts for nothing
  *  - later arrivals queue in order of arrival, racing ones each get a place of their own
  *  - at most shoppersAtOnce shop at a time, for minutesEach: the case call, a purchase and its check and
- *    a prop are refused (409 drop.queue) to anyone not let in, then open when their turn comes
+ *    a prop are refused (409 drop.queue) to anyone not let in, then open when their turn comes; a buyer's
+ *    place goes to the next in line, and the buyer may still buy until their time ends
  *  - when the drop sells out, everyone still waiting is told so at once
  */
 import { createHmac, createHash } from 'node:crypto'
@@ -107,23 +108,30 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
     const current = await as(inside.token, '/api/caseCurrent', { seriesId })
     expect(current.body.code).toBe(200)
     expect((await buy(t.app, inside, { caseId: current.body.data.caseId, wholeCase: true })).body.code).toBe(200)
+    // a buyer's place goes to the next in line at the room's next turn; the buyer keeps their time to buy more
+    t.clock.ms = start + 12_000
+    expect(await join(waiter, drop.dropId)).toMatchObject({ state: 'shopping', position: 3 })
+    expect(await t.db.selectFrom('drop_queue').select('position').where('drop_id', '=', drop.dropId).where('state', '=', 'shopping').execute()).toHaveLength(2)
+    expect((await join(inside, drop.dropId)).state).toBe('shopping')
+    expect((await as(inside.token, '/api/caseCurrent', { seriesId })).body.code).toBe(200)
 
-    // a minute on, their time is up: the next two are let in (once a second at most, for the whole drop)
+    // a minute on, the times of 2 and 3 are up (the buyer's too): the next two are let in (once a second
+    // at most, for the whole drop)
     t.clock.ms = start + 11_000 + 61_000
-    const next = await join(waiter, drop.dropId)
+    const next = await join(people[views.findIndex(v => v.position === 4)], drop.dropId)
     expect(next.state).toBe('shopping')
     expect((await join(inside, drop.dropId)).state).toBe('waiting')
     const nowShopping = await t.db.selectFrom('drop_queue').select('position').where('drop_id', '=', drop.dropId).where('state', '=', 'shopping').execute()
-    expect(nowShopping.map(r => r.position).sort()).toEqual([3, 4])
+    expect(nowShopping.map(r => r.position).sort()).toEqual([4, 5])
 
     // the two let in buy the rest: everyone still waiting is told it is sold out
-    for (const pos of [3, 4]) {
+    for (const pos of [4, 5]) {
       const s = people[views.findIndex(v => v.position === pos)]
       const c = await as(s.token, '/api/caseCurrent', { seriesId })
       if (c.body.code === 200 && c.body.data.slots.some((x: { sold: boolean }) => !x.sold)) expect((await buy(t.app, s, { caseId: c.body.data.caseId, wholeCase: true })).body.code).toBe(200)
     }
     const rest = await t.db.selectFrom('cases').select('id').where('drop_id', '=', drop.dropId).where('status', '=', 'on_sale').execute()
-    const finisher = people[views.findIndex(v => v.position === 3)]
+    const finisher = people[views.findIndex(v => v.position === 4)]
     for (const c of rest) expect((await buy(t.app, finisher, { caseId: Number(c.id), wholeCase: true })).body.code).toBe(200)
     for (const s of [late, people[views.findIndex(v => v.position === 8)]]) {
       expect(await join(s, drop.dropId)).toMatchObject({ state: 'sold_out', boxesLeft: 0 })

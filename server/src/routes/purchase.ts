@@ -17,7 +17,7 @@ import {
 } from '../domain/account/age'
 import { checkPurchase, purchase } from '../domain/purchase/purchase'
 import { tellOwnSlot } from '../domain/purchase/slotBuyer'
-import { dropOfCase, requireLetIn } from '../domain/catalogue/dropQueue'
+import { dropOfCase, requireLetIn, servedInRoom } from '../domain/catalogue/dropQueue'
 import { checkDropLimits, withinDropLimits } from '../domain/catalogue/dropLimits'
 import { sendCode } from '../http/sendCode'
 
@@ -76,12 +76,15 @@ export function purchaseRoutes (app: Api, ctx: AppContext): void {
   // on PostgreSQL the purchase's statement checks the session again (migration 0033): a session this
   // process read lately lets the caller in without a round trip of its own
   defineRoute(app, ctx, r.casePurchase, async ({ body, userId, session }) => {
-    await letIn(body.caseId, userId)
+    const dropId = await dropOfCase(ctx.db, body.caseId)
+    await requireLetIn(ctx.db, ctx.clock, dropId, userId)
     try {
       // a drop's limits per account: this purchase's boxes reserved within them, settled to what it bought
       const { result, replayed } = await withinDropLimits(ctx.db, ctx.clock, body.caseId, userId, body,
         () => tellOwnSlot(ctx.db, userId, body.caseId, () => purchase(ctx, userId, body, session.sessionId)), r => r.prizes.length)
       if (!replayed) ctx.metrics.purchased()
+      // a buyer from a drop with a waiting room gives their place to the next in line
+      if (!replayed && dropId !== null) await servedInRoom(ctx.db, ctx.clock, dropId, userId)
       return result
     } catch (err) {
       if (err instanceof ApiFailure && err.httpStatus === 200) ctx.metrics.purchaseRefused(err.key, err.code)

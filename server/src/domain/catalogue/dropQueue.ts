@@ -9,7 +9,7 @@
  *   window closes (one UPDATE, by the first call after it): being fastest, or a script, gains nothing.
  *   Later arrivals get the next place in order of arrival (a counter on the drop row).
  * - At most `shoppersAtOnce` shop at a time, each for `minutesEach`: the room lets the next places in
- *   when places free up, at most once a second for the whole drop (a conditional UPDATE on the drop row
+ *   when places free up (a time ran out, or a shopper bought: servedInRoom), at most once a second for the whole drop (a conditional UPDATE on the drop row
  *   is the turn; every other call only reads). Only shoppers let in are shown a case or may buy from the
  *   drop (cases.ts, the purchase routes).
  */
@@ -33,63 +33,107 @@ export const inQueue = (dropId: number): ApiFailure => new ApiFailure(409, 'drop
 interface RoomRow {
   id: number; series_id: number; starts_at: string; queue_size: number | null; queue_window_s: number | null; queue_shop_s: number | null
   queue_seed: string | null; queue_seed_hash: string | null; queue_ordered_at: string | null; queue_frontier: number
+  queue_advanced_at: string | null
 }
 
 async function roomOf (db: Db, dropId: number): Promise<RoomRow | undefined> {
-  return db.selectFrom('drops').select(['id', 'series_id', 'starts_at', 'queue_size', 'queue_window_s', 'queue_shop_s', 'queue_seed', 'queue_seed_hash', 'queue_ordered_at', 'queue_frontier'])
+  return db.selectFrom('drops').select(['id', 'series_id', 'starts_at', 'queue_size', 'queue_window_s', 'queue_shop_s', 'queue_seed', 'queue_seed_hash', 'queue_ordered_at', 'queue_frontier', 'queue_advanced_at'])
     .where('id', '=', dropId).executeTakeFirst()
+}
+
+/**
+ * This process's latest look at a room (the drop row, its series' status, the boxes left and how many
+ * are shopping), kept for ROOM_FRESH_MS: at a drop thousands wait and ask again every few seconds, and
+ * each of those answers then costs one read of the caller's own row (bench/drop.js). Every write to the
+ * room in this process forgets it; another process's writes are seen at most ROOM_FRESH_MS late.
+ * Keyed by the database handle (tests run several shops in one process).
+ */
+const ROOM_FRESH_MS = 250
+interface RoomLook { at: number; d: RoomRow; seriesStatus: string | null; boxesLeft: number; shopping: number }
+const roomLooks = new WeakMap<object, Map<number, RoomLook>>()
+
+function forgetRoom (db: Db, dropId: number): void {
+  roomLooks.get(db)?.delete(dropId)
+}
+
+async function lookAtRoom (db: Db, dropId: number, now: number): Promise<RoomLook | undefined> {
+  let looks = roomLooks.get(db)
+  if (!looks) roomLooks.set(db, looks = new Map())
+  const kept = looks.get(dropId)
+  if (kept && now >= kept.at && now - kept.at < ROOM_FRESH_MS) return kept
+  const d = await roomOf(db, dropId)
+  if (!d) return undefined
+  const series = await db.selectFrom('series').select('status').where('id', '=', Number(d.series_id)).executeTakeFirst()
+  const look = { at: now, d, seriesStatus: series?.status ?? null, ...await leftAndShopping(db, dropId, now) }
+  if (looks.size > 100) looks.clear()
+  looks.set(dropId, look)
+  return look
 }
 
 const orderAtOf = (d: RoomRow) => new Date(d.starts_at).getTime() + Number(d.queue_window_s ?? 0) * 1000
 
-/** Puts the window's arrivals in order by their lots, once (the first call after the window closes wins). */
-async function drawOrder (db: Db, clock: Clock, d: RoomRow): Promise<void> {
-  if (d.queue_ordered_at !== null || clock() < orderAtOf(d)) return
-  await db.transaction().execute(async trx => {
+/**
+ * Puts the window's arrivals in order by their lots, once (the first call after the window closes wins).
+ * Answers whether the room may have changed since `d` was read (it was due: this call or another drew).
+ */
+async function drawOrder (db: Db, clock: Clock, d: RoomRow): Promise<boolean> {
+  if (d.queue_ordered_at !== null || clock() < orderAtOf(d)) return false
+  forgetRoom(db, Number(d.id))
+  return db.transaction().execute(async trx => {
     const won = await trx.updateTable('drops').set({ queue_ordered_at: iso(clock()) })
       .where('id', '=', Number(d.id)).where('queue_ordered_at', 'is', null).returning('id').executeTakeFirst()
-    if (!won) return
+    if (!won) return true
     const ranked = await sql<{ n: number }>`
       update drop_queue set position = r.rn
       from (select user_id, row_number() over (order by lot, user_id) as rn from drop_queue where drop_id = ${Number(d.id)} and position is null) r
       where drop_queue.drop_id = ${Number(d.id)} and drop_queue.user_id = r.user_id`.execute(trx)
     await trx.updateTable('drops').set({ queue_next: Number(ranked.numAffectedRows ?? 0n) }).where('id', '=', Number(d.id)).execute()
+    return true
   })
 }
 
 /** The next place in order of arrival (after the draw). */
 async function nextPlace (db: Db, dropId: number): Promise<number> {
+  forgetRoom(db, dropId)
   const row = await db.updateTable('drops').set({ queue_next: sql<number>`queue_next + 1` }).where('id', '=', dropId)
     .returning('queue_next').executeTakeFirstOrThrow()
   return Number(row.queue_next)
 }
 
-/** Lets the next places in while fewer than the room's size are shopping; at most once a second per drop. */
-async function letIn (db: Db, clock: Clock, d: RoomRow): Promise<void> {
+/**
+ * Lets the next places in while fewer than the room's size are shopping; at most once a second per drop.
+ * Answers whether the room may have changed (the turn was due: this call or a racing one took it).
+ */
+async function letIn (db: Db, clock: Clock, d: RoomRow): Promise<boolean> {
   const now = clock()
-  if (d.queue_ordered_at === null || now < orderAtOf(d)) return
+  if (d.queue_ordered_at === null || now < orderAtOf(d)) return false
+  // not this room's turn yet (as last seen): no write at all
+  if (d.queue_advanced_at !== null && new Date(d.queue_advanced_at).getTime() > now - ADVANCE_EVERY_MS) return false
   await db.transaction().execute(async trx => {
     const turn = await trx.updateTable('drops').set({ queue_advanced_at: iso(now) })
       .where('id', '=', Number(d.id))
       .where(eb => eb.or([eb('queue_advanced_at', 'is', null), eb('queue_advanced_at', '<=', iso(now - ADVANCE_EVERY_MS))]))
       .returning('id').executeTakeFirst()
-    if (!turn) return
+    if (!turn) return false
     await trx.updateTable('drop_queue').set({ state: 'left' })
       .where('drop_id', '=', Number(d.id)).where('state', '=', 'shopping').where('until', '<=', iso(now)).execute()
     const shopping = await trx.selectFrom('drop_queue').select(eb => eb.fn.countAll<number>().as('n'))
       .where('drop_id', '=', Number(d.id)).where('state', '=', 'shopping').executeTakeFirstOrThrow()
     const room = Number(d.queue_size) - Number(shopping.n)
-    if (room <= 0) return
+    if (room <= 0) return true
     const next = await trx.selectFrom('drop_queue').select(['user_id', 'position'])
       .where('drop_id', '=', Number(d.id)).where('state', '=', 'waiting').where('position', 'is not', null)
       .orderBy('position').limit(room).execute()
-    if (next.length === 0) return
+    if (next.length === 0) return true
     await trx.updateTable('drop_queue').set({ state: 'shopping', until: iso(now + Number(d.queue_shop_s) * 1000) })
       .where('drop_id', '=', Number(d.id)).where('user_id', 'in', next.map(r => Number(r.user_id))).where('state', '=', 'waiting').execute()
     const frontier = Math.max(...next.map(r => Number(r.position)))
     await trx.updateTable('drops').set({ queue_frontier: sql<number>`case when queue_frontier < ${frontier} then ${frontier} else queue_frontier end` })
       .where('id', '=', Number(d.id)).execute()
+    return true
   })
+  forgetRoom(db, Number(d.id))
+  return true
 }
 
 /** Boxes unsold in the drop's cases, and how many are shopping now. */
@@ -103,20 +147,21 @@ async function leftAndShopping (db: Db, dropId: number, now: number): Promise<{ 
 
 /** POST /api/dropQueue: joins the room (once per account) and answers the caller's place. */
 export async function joinQueue (db: Db, clock: Clock, dropId: number, userId: number): Promise<QueueView> {
-  let d = await roomOf(db, dropId)
-  if (!d) throw fail.notFound('drop.notFound')
-  if (d.queue_size === null || d.queue_seed === null) throw new ApiFailure(409, 'drop.noQueue', {}, { reason: 'no_queue' })
-  const series = await db.selectFrom('series').select('status').where('id', '=', Number(d.series_id)).executeTakeFirst()
-  if (!series || series.status === 'draft') throw fail.notFound('drop.notFound')
   const now = clock()
+  let look = await lookAtRoom(db, dropId, now)
+  if (!look) throw fail.notFound('drop.notFound')
+  let d = look.d
+  if (d.queue_size === null || d.queue_seed === null) throw new ApiFailure(409, 'drop.noQueue', {}, { reason: 'no_queue' })
+  if (look.seriesStatus === null || look.seriesStatus === 'draft') throw fail.notFound('drop.notFound')
   const orderAt = orderAtOf(d)
-  await drawOrder(db, clock, d)
+  let wrote = await drawOrder(db, clock, d)
   let mine = await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId).where('user_id', '=', userId).executeTakeFirst()
   const lot = lotOf(d.queue_seed, dropId, userId)
   if (!mine || mine.position === null) {
     // before the draw a place is a lot; after it, the next place in order of arrival (an arrival whose
     // insert raced the draw gets one too)
     const position = now < orderAt ? null : await nextPlace(db, dropId)
+    wrote = true
     if (!mine) {
       await db.insertInto('drop_queue').values({ drop_id: dropId, user_id: userId, lot, arrived_at: iso(now), position, state: 'waiting', until: null })
         .onConflict(oc => oc.columns(['drop_id', 'user_id']).doNothing()).execute()
@@ -125,18 +170,18 @@ export async function joinQueue (db: Db, clock: Clock, dropId: number, userId: n
     }
   } else if (mine.state === 'left' && mine.until !== null && new Date(mine.until).getTime() <= now) {
     // their time ran out: back in line, at the back
+    wrote = true
     await db.updateTable('drop_queue').set({ state: 'waiting', until: null, position: await nextPlace(db, dropId) })
       .where('drop_id', '=', dropId).where('user_id', '=', userId).where('state', '=', 'left').execute()
   }
-  if (now >= orderAt) {
-    d = (await roomOf(db, dropId))!
-    await letIn(db, clock, d)
-  }
-  mine = await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId).where('user_id', '=', userId).executeTakeFirstOrThrow()
-  d = (await roomOf(db, dropId))!
-  const { boxesLeft, shopping } = await leftAndShopping(db, dropId, now)
+  if (wrote) look = (await lookAtRoom(db, dropId, now))!
+  // once a second at most for the whole drop, someone's call lets the next places in
+  if (now >= orderAt && await letIn(db, clock, look.d)) { wrote = true; look = (await lookAtRoom(db, dropId, now))! }
+  if (wrote || !mine) mine = await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId).where('user_id', '=', userId).executeTakeFirstOrThrow()
+  d = look.d
+  const { boxesLeft, shopping } = look
   const until = mine.until === null ? null : new Date(mine.until).getTime()
-  const isShopping = mine.state === 'shopping' && until !== null && until > now
+  const isShopping = isTurn(mine.state, mine.until, now)
   const position = mine.position === null ? null : Number(mine.position)
   const ahead = position === null || isShopping ? null : Math.max(0, position - Number(d.queue_frontier) - 1)
   const size = Number(d.queue_size)
@@ -171,8 +216,29 @@ export async function requireLetIn (db: Db, clock: Clock, dropId: number | null,
     .select(['drops.queue_size', 'drop_queue.state', 'drop_queue.until'])
     .where('drops.id', '=', dropId).executeTakeFirst()
   if (!row || row.queue_size === null) return
-  if (userId !== null && row.state === 'shopping' && row.until !== null && new Date(row.until).getTime() > clock()) return
+  if (userId !== null && isTurn(row.state, row.until, clock())) return
   throw inQueue(dropId)
+}
+
+/**
+ * Their turn is on: let in and not yet out of time. 'shopping' holds a place of the room; 'left' with
+ * time still to run is a shopper who has bought (servedInRoom): their place went to the next in line,
+ * and they may still buy until their time ends. ('left' after the time ran out is out.)
+ */
+function isTurn (state: string | null, until: string | null, now: number): boolean {
+  return (state === 'shopping' || state === 'left') && until !== null && new Date(until).getTime() > now
+}
+
+/**
+ * After a purchase from the drop: the buyer has been served, so their place in the room goes to the next
+ * in line at the next turn (they may still buy until their time ends). Without this a buyer who left
+ * would hold a place for the whole of their time, and the room would let in K shoppers per T, not per
+ * purchase (bench/drop.js measured it). One UPDATE by the primary key; none for a drop without a room.
+ */
+export async function servedInRoom (db: Db, clock: Clock, dropId: number, userId: number): Promise<void> {
+  forgetRoom(db, dropId)
+  await db.updateTable('drop_queue').set({ state: 'left' })
+    .where('drop_id', '=', dropId).where('user_id', '=', userId).where('state', '=', 'shopping').where('until', '>', iso(clock())).execute()
 }
 
 /**
