@@ -46,8 +46,8 @@ describe('sendSubscribeMessage against the mini-program fake', () => {
   })
   afterAll(async () => { await mini?.close() })
 
-  test('the event template is the default; a consent lets one message through and the next is 43101', async () => {
-    expect(mini.templates).toEqual({ [wechat.EVENT_TEMPLATE_ID]: ['thing1', 'time2', 'thing3', 'thing4'] })
+  test('the event and restock templates are the defaults; a consent lets one message through and the next is 43101', async () => {
+    expect(mini.templates).toEqual({ [wechat.EVENT_TEMPLATE_ID]: ['thing1', 'time2', 'thing3', 'thing4'], [wechat.RESTOCK_TEMPLATE_ID]: ['thing1', 'time2', 'thing3'] })
     expect(await refusal(client.sendSubscribeMessage(message()))).toEqual({ errcode: 43101, errmsg: 'user refuse to accept the msg' })
     mini.subscribe(USER, wechat.EVENT_TEMPLATE_ID)
     await client.sendSubscribeMessage(message({ lang: 'en_US', state: 'developer' }))
