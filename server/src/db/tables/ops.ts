@@ -40,16 +40,18 @@ export interface LaunchEventsTable {
   updated_at: Timestamp
 }
 
-/** A shopper's reminder of a launch event (migration 0024). */
-export interface EventRemindersTable {
+/**
+ * The columns every table of reminders has: what the sweep claims, sends and records
+ * (domain/events/reminderSweep.ts). `remind_at` is each table's own (an event's is known when the
+ * reminder is made, a restock's only when the drop is created).
+ */
+export interface ReminderColumns {
   id: Generated<number>
-  event_id: number
   user_id: number
   channel: 'wechat' | 'mail'
   /** The openid (wechat) or the e-mail address (mail). */
   target: string
   lang: 'zh' | 'en'
-  remind_at: Timestamp
   status: 'waiting' | 'sending' | 'sent' | 'failed' | 'cancelled'
   attempts: number
   claimed_at: Timestamp | null
@@ -59,26 +61,19 @@ export interface EventRemindersTable {
   updated_at: Timestamp
 }
 
+/** A shopper's reminder of a launch event (migration 0024). */
+export interface EventRemindersTable extends ReminderColumns {
+  event_id: number
+  remind_at: Timestamp
+}
+
 /** A shopper's "notify me when restocked" of a series (migration 0042): due once a drop of it is created. */
-export interface RestockRemindersTable {
-  id: Generated<number>
+export interface RestockRemindersTable extends ReminderColumns {
   series_id: number
-  user_id: number
-  channel: 'wechat' | 'mail'
-  /** The openid (wechat) or the e-mail address (mail). */
-  target: string
-  lang: 'zh' | 'en'
   /** The drop it announces (set with remind_at when the drop is created). */
   drop_id: number | null
   /** null: waiting for a drop. */
   remind_at: Timestamp | null
-  status: 'waiting' | 'sending' | 'sent' | 'failed' | 'cancelled'
-  attempts: number
-  claimed_at: Timestamp | null
-  sent_at: Timestamp | null
-  last_error: string | null
-  created_at: Timestamp
-  updated_at: Timestamp
 }
 
 /** Calls of the day that reached a paid AI provider, per subject ('shop' or 'user:<id>'): migration 0034. */

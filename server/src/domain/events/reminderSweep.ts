@@ -9,10 +9,10 @@
  * mid-send is given up after EVENT_LIMITS.staleSendingMs (failed, "interrupted"), never sent again,
  * since it cannot be known whether it went.
  */
-import type { Generated, Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import { EVENT_LIMITS } from '../../../../types/limits'
 import type { ReminderChannel } from '../../../../types/events'
-import type { Database, Timestamp } from '../../db/schema'
+import type { Database, ReminderColumns, Timestamp } from '../../db/schema'
 import type { Config, EventsConfig } from '../../config'
 import { deliveringMailer } from '../../providers/devOutbox'
 import { PROVIDERS } from '../account/identities'
@@ -53,19 +53,7 @@ export async function channelsFor (ctx: { db: Db; mailer: Mailer | null; config:
 export type ReminderTable = 'event_reminders' | 'restock_reminders'
 
 /** The columns every table of reminders has, as the sweep reads and writes them. */
-interface SweptColumns {
-  id: Generated<number>
-  channel: 'wechat' | 'mail'
-  target: string
-  lang: 'zh' | 'en'
-  remind_at: Timestamp | null
-  status: 'waiting' | 'sending' | 'sent' | 'failed' | 'cancelled'
-  attempts: number
-  claimed_at: Timestamp | null
-  sent_at: Timestamp | null
-  last_error: string | null
-  updated_at: Timestamp
-}
+type SweptColumns = ReminderColumns & { remind_at: Timestamp | null }
 
 /** A claimed reminder, as the sweep reads it (each kind reads its own columns from `row`). */
 export interface ClaimedReminder { id: number; channel: 'wechat' | 'mail'; target: string; lang: 'zh' | 'en'; attempts: number; row: Record<string, unknown> }
