@@ -37,24 +37,28 @@ const skipBuild = Boolean(process.env.SKIP_BUILD)
  * priority: the server tests, then each build before what needs it, then the short steps. A webpack
  * build keeps one processor busy (72 s of CPU in 81 s for H5, 66 s in 65 s for the mini-program).
  */
+/** A step with no clock in it: the lowest weight (test-step.js), and no place of `cpus`. */
+const idle = { nice: 19, cpus: 0 }
+
 const steps = [
   ...(has('jest.server.config.js') ? serverShards() : []),
-  // the builds yield a little: nothing in them can time out, but the e2e and the simulator wait on them
-  !skipBuild && { name: 'build h5', cmd: bin('taro'), args: ['build', '--type', 'h5'], env: prod, nice: 5 },
+  // the builds keep full priority: the e2e and the simulator, the next longest chains, wait on them
+  !skipBuild && { name: 'build h5', cmd: bin('taro'), args: ['build', '--type', 'h5'], env: prod },
   // one processor's worth: its Chromium and two shops wait on pages and timers much of the time
   // (440 s of CPU in 800 s of wall time on 2 cores beside the server tests)
   { name: 'h5 end to end (Chromium)', cmd: process.execPath, args: ['test/e2e/run.js'], needs: ['build h5'] },
   // the production mini-program, with the https API address the simulator's WeChat lists (test/weapp/origin.js)
-  !skipBuild && { name: 'build weapp', cmd: bin('taro'), args: ['build', '--type', 'weapp'], env: { ...prod, TARO_APP_API_BASE: WEAPP_TEST_API_BASE }, nice: 5 },
+  !skipBuild && { name: 'build weapp', cmd: bin('taro'), args: ['build', '--type', 'weapp'], env: { ...prod, TARO_APP_API_BASE: WEAPP_TEST_API_BASE } },
   // one processor's worth too (99 s of CPU in 124 s); its pages wait on timers
   { name: 'weapp (miniprogram-simulate)', cmd: bin('jest'), args: ['-c', 'jest.weapp.config.js', '--ci'], needs: ['build weapp'] },
-  // no clock in these to miss, and they end long before the server tests: they yield (`nice`)
-  { name: 'typecheck (app)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.json'], nice: 10 },
-  has('server/tsconfig.json') && { name: 'typecheck (server)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'server/tsconfig.json'], nice: 10 },
+  // no clock in these to miss: they start at once and take the processor time the others leave idle
+  // (`nice`, which weighs nothing against the others' turns, so they take no place of `cpus` either)
+  { name: 'typecheck (app)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.json'], ...idle },
+  has('server/tsconfig.json') && { name: 'typecheck (server)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'server/tsconfig.json'], ...idle },
   // (its tests have timeouts: it keeps the server tests' priority)
   { name: 'unit and component tests', cmd: bin('jest'), args: ['-c', 'jest.config.js', '--ci', '--maxWorkers=1'] },
-  scripts.lint && { name: 'lint (ESLint)', cmd: npm(), args: ['run', '--silent', 'lint'], nice: 10 },
-  scripts['check:boundaries'] && { name: 'import boundaries (dependency-cruiser)', cmd: npm(), args: ['run', '--silent', 'check:boundaries'], nice: 10 },
+  scripts.lint && { name: 'lint (ESLint)', cmd: npm(), args: ['run', '--silent', 'lint'], ...idle },
+  scripts['check:boundaries'] && { name: 'import boundaries (dependency-cruiser)', cmd: npm(), args: ['run', '--silent', 'check:boundaries'], ...idle },
   { name: 'weapp package sizes', cmd: process.execPath, args: ['scripts/check-weapp-size.js'], needs: ['build weapp'] },
   { name: 'weapp configuration and WeChat\'s code-quality check (miniprogram-ci)', cmd: process.execPath, args: ['scripts/check-weapp-wechat.js'], needs: ['build weapp'] },
   { name: "bundles carry no schema code and no Preact (H5: no style-loader, MobX in its own chunk, Taro's styles before the app's)", cmd: process.execPath, args: ['scripts/check-bundles.js', 'h5', 'weapp'], needs: ['build h5', 'build weapp'] }

@@ -14,6 +14,7 @@ const [cmd, ...args] = process.argv.slice(2)
 const nice = Number(process.env.TEST_STEP_NICE)
 if (Number.isInteger(nice) && nice > 0) {
   try { os.setPriority(0, nice) } catch {}
+  lowerAutogroup(nice)
 }
 const child = spawn(cmd, args, { stdio: 'inherit' })
 // the scheduler stops a step with SIGTERM to its process group; pass it on if it came to us alone
@@ -35,4 +36,19 @@ function report (status, error) {
     fs.writeSync(3, JSON.stringify({ status, cpu, error }) + '\n')
   } catch {}
   process.exit(status)
+}
+
+/**
+ * Linux with autogroups (sched_autogroup_enabled, on by default in most distributions' kernels and on
+ * the CI machines): the scheduler first shares the processors between sessions, equally, and only then
+ * between the processes of a session by their niceness. test-all.js starts every step in a session of
+ * its own (to stop it as a group), so a process's niceness alone weighs nothing against another step:
+ * a typecheck at niceness 10 took as large a share as the server tests' two workers together. The
+ * session's own niceness (/proc/self/autogroup, see sched(7), "The autogroup feature") weighs steps
+ * against each other; raising it needs no privilege. Elsewhere the file is missing and nothing changes.
+ */
+function lowerAutogroup (n) {
+  try {
+    fs.writeFileSync('/proc/self/autogroup', String(n))
+  } catch {}
 }
