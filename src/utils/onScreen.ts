@@ -23,11 +23,24 @@ let ahead: IntersectionObserver | null = null
 
 function seen (entries: IntersectionObserverEntry[]) {
   for (const entry of entries) {
-    if (!entry.isIntersecting) continue
+    if (!entry.isIntersecting || !stillThere(entry.target)) continue
     const done = watched.get(entry.target)
     forget(entry.target)
     done?.()
   }
+}
+
+/**
+ * The observer's answer comes late on a busy phone, and what is above a place (the live feed, a banner)
+ * may have arrived meanwhile and pushed it off the screen: looked at again now, it must still be within
+ * the screen (a screen ahead after the first scroll). If it is not, it stays watched, and the observer
+ * tells again when it comes back. A box with no size at all has no layout to ask (jsdom): the answer stands.
+ */
+function stillThere (el: Element): boolean {
+  if (process.env.TARO_ENV !== 'h5') return true
+  const r = el.getBoundingClientRect()
+  if (r.width === 0 && r.height === 0) return true
+  return r.top < window.innerHeight * (scrolled ? 2 : 1) && r.bottom > 0 && r.left < window.innerWidth && r.right > 0
 }
 
 function observer (): IntersectionObserver {

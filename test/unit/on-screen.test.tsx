@@ -67,6 +67,21 @@ test('before a scroll only what is on the first screen loads; after it, a screen
   expect(ahead.watched.has(box(later.container, 'd'))).toBe(true)
 })
 
+test('a late report for a place pushed off the screen since (what is above it arrived) loads nothing until it comes back', () => {
+  const { container } = render(<Cover id='a' />)
+  const [first] = active()
+  const el = box(container, 'a') as HTMLElement
+  let top = window.innerHeight + 200
+  el.getBoundingClientRect = () => ({ top, bottom: top + 100, left: 0, right: 100, width: 100, height: 100, x: 0, y: top, toJSON: () => ({}) })
+  first.show(el)
+  expect(hasImg(container, 'a')).toBe(false)
+  expect(first.watched.has(el)).toBe(true)
+  // it comes on screen, and the observer says so again
+  top = 100
+  first.show(el)
+  expect(hasImg(container, 'a')).toBe(true)
+})
+
 test('a scroll inside the page (a scroller, not the window) counts as the first scroll', () => {
   const { container } = render(<div className='scroller'><Cover id='a' /></div>)
   act(() => { container.querySelector('.scroller')!.dispatchEvent(new Event('scroll')) })
