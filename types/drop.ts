@@ -76,6 +76,16 @@ export const SeriesDrops = Type.Object({
 export type SeriesDrops = Static<typeof SeriesDrops>
 
 export const DropIdRequest = Obj({ dropId: Id })
+/** The longest a waiting room's answer is held (QueueRequest.waitMs). */
+export const QUEUE_HOLD_MAX_MS = 20000
+/**
+ * Joining a room, or asking one's place again. waitMs: while the caller is waiting in line, the server
+ * may hold the answer up to this long, and answers at once when they are let in or the drop sells out
+ * (a long poll: thousands in line cost no request each every few seconds, and all of them learn of a
+ * sell-out within a second).
+ */
+export const QueueRequest = Obj({ dropId: Id, waitMs: Type.Optional(Type.Integer({ minimum: 0, maximum: QUEUE_HOLD_MAX_MS })) })
+export type QueueRequest = Static<typeof QueueRequest>
 
 /**
  * A shopper's place in a drop's waiting room (POST /api/dropQueue joins it and answers this):
@@ -104,7 +114,7 @@ export const QueueView = Type.Object({
   boxesLeft: Type.Integer(),
   /** Everyone shopping now could take every box left: those waiting may still get one if they do not. */
   allHeld: Type.Boolean(),
-  /** Ask again after this long (milliseconds). */
+  /** Ask again after this long (milliseconds; 0 after a held answer: the next ask is held again). */
   pollMs: Type.Integer()
 })
 export type QueueView = Static<typeof QueueView>
@@ -112,9 +122,9 @@ export const DropSeriesRequest = Obj({ seriesId: Id })
 
 export const dropRoutes = {
   queue: route({
-    method: 'POST', url: '/api/dropQueue', auth: 'user', tag: 'cases', body: DropIdRequest, data: QueueView,
+    method: 'POST', url: '/api/dropQueue', auth: 'user', tag: 'cases', body: QueueRequest, data: QueueView,
     summary: 'Join a drop\'s waiting room (once per account) and see one\'s place',
-    description: 'Idempotent: every device of an account holds the one place. 409 when the drop has no waiting room. Poll again after pollMs.'
+    description: 'Idempotent: every device of an account holds the one place. 409 when the drop has no waiting room. Ask again after pollMs. With waitMs, a caller waiting in line is answered when let in, when the drop sells out, or after waitMs, whichever comes first.'
   }),
   proof: route({
     method: 'POST', url: '/api/dropProof', auth: 'none', tag: 'cases', body: DropIdRequest, data: DropProof,

@@ -1,7 +1,8 @@
 /**
  * One shopper at a drop with a waiting room, through the HTTP API as the app goes (drop.js):
  * - the waiting room (src/pagesA/blind_box_detail/QueuePanel.tsx): POST /api/dropQueue, asked again
- *   after the answer's pollMs; a 429 is waited out as its retryAfter says, any other failure is asked
+ *   after the answer's pollMs, and while in line with waitMs HOLD_MS (the server holds the answer until
+ *   the turn comes or the drop sells out); a 429 is waited out as its retryAfter says, any other failure is asked
  *   again after 5 s; 'left' (their time ran out) is asked again too (the server puts them at the back);
  * - once let in ('shopping'), the purchase page (src/pagesA/purchase/flow.ts): the case (POST
  *   /api/caseCurrent), 1-3 free boxes picked at random, the check (POST /api/purchaseCheck), then the
@@ -20,6 +21,14 @@ const { post } = require('./shop-child')
  */
 const SOCKETS = 256
 const dropAgent = new http.Agent({ keepAlive: true, maxSockets: SOCKETS })
+/**
+ * A held room answer keeps its connection for up to HOLD_MS: the proxy holds one upstream connection per
+ * phone waiting (nginx opens as many as it needs; its keepalive pool only keeps idle ones), so the room's
+ * calls go over connections of their own, as many as there are shoppers waiting.
+ */
+const roomAgent = new http.Agent({ keepAlive: true })
+/** QueuePanel's HOLD_MS. */
+const HOLD_MS = 15000
 
 const TIMEOUT_MS = 10000
 /** The app asks the room again after this long when a call failed (not a 429): QueuePanel's RETRY_MS. */
@@ -30,7 +39,7 @@ const sleep = ms => new Promise(resolve => setTimeout(resolve, Math.max(0, ms)))
 
 function newTally () {
   return {
-    ms: { queue: [], view: [], check: [], buy: [] },
+    ms: { queue: [], held: [], heldLate: [], view: [], check: [], buy: [] },
     /** Room answers by state, and purchase answers (check and purchase) by kind. */
     states: {},
     answers: { check: {}, buy: {} },
@@ -47,9 +56,9 @@ function newTally () {
 }
 
 /** One call, counted: the answer, or null when there was none (a timeout, a 5xx, not JSON). */
-async function call (tally, key, base, route, body, token) {
+async function call (tally, key, base, route, body, token, via = { timeoutMs: TIMEOUT_MS, agent: dropAgent }) {
   try {
-    const r = await post(base, route, body, token, { timeoutMs: TIMEOUT_MS, agent: dropAgent })
+    const r = await post(base, route, body, token, via)
     tally.ms[key].push(r.ms)
     if (r.status >= 500 || r.body.code >= 500) { tally.http5xx++; return null }
     return r
@@ -120,12 +129,18 @@ async function shop (s, tally) {
 async function dropShopper (s, tally) {
   await sleep(s.arriveAt - Date.now())
   const out = { end: 'still waiting', letIn: false, soldOutAt: null }
+  let inLine = false
   while (Date.now() < s.endAt) {
-    const q = await call(tally, 'queue', s.base, '/api/dropQueue', { dropId: s.dropId }, s.token)
+    const q = inLine
+      ? await call(tally, 'held', s.base, '/api/dropQueue', { dropId: s.dropId, waitMs: HOLD_MS }, s.token, { timeoutMs: HOLD_MS + TIMEOUT_MS, agent: roomAgent })
+      : await call(tally, 'queue', s.base, '/api/dropQueue', { dropId: s.dropId }, s.token, { timeoutMs: TIMEOUT_MS, agent: roomAgent })
     if (!q) { await sleep(RETRY_MS); continue }
     if (q.body.code === 429) { count(tally.states, '429'); await sleep(Math.max(1, Number(q.body.data?.retryAfter ?? 1)) * 1000); continue }
     if (q.body.code !== 200) { tally.unexpected.push(`dropQueue: ${JSON.stringify(q.body).slice(0, 200)}`); await sleep(RETRY_MS); continue }
     const v = q.body.data
+    // a held answer given at the end of its hold: how late past it (the room's own answer time)
+    if (inLine && v.state === 'waiting') tally.ms.heldLate.push(Math.max(0, q.ms - HOLD_MS))
+    inLine = v.state === 'waiting'
     count(tally.states, v.state)
     if (v.state === 'sold_out') return { ...out, end: 'told sold out', soldOutAt: Date.now() }
     if (v.state === 'shopping') {

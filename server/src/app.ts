@@ -31,6 +31,7 @@ import { prepareDummyHash } from './security/passwords'
 import { SessionService } from './domain/account/sessions'
 import { OneTimeCodes } from './domain/account/codes'
 import { startMaintenance } from './domain/ops/maintenance'
+import { releaseHeld } from './domain/catalogue/roomHold'
 import { passwordLoginRoutes } from './routes/login-password'
 import { codeLoginRoutes } from './routes/login-codes'
 import { registerRoutes } from './routes/register'
@@ -338,6 +339,8 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
   const stopMaintenance = options.maintenance === false ? () => undefined : startMaintenance(ctx, app.log)
   // launch-event reminders due are sent by the same servers (each claimed before it is sent)
   const stopReminders = options.maintenance === false ? () => undefined : startEventReminders(ctx, app.log)
+  // held waiting-room answers are given now, so that closing does not wait for them (up to 20 s)
+  app.addHook('preClose', async () => { releaseHeld(ctx.db, ctx.clock) })
   app.addHook('onClose', async () => {
     metrics.close()
     stopMaintenance()

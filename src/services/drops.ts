@@ -5,7 +5,8 @@ import { postRoute } from './request'
 type R = typeof dropRoutes
 
 export const dropsApi = {
-  queue: (dropId: number) => postRoute<R['queue']>('/api/dropQueue', { dropId }),
+  /** waitMs > 0: held while the caller waits in line, up to that long (types/drop.ts QueueRequest). */
+  queue: (dropId: number, waitMs = 0) => postRoute<R['queue']>('/api/dropQueue', waitMs > 0 ? { dropId, waitMs } : { dropId }),
   proof: (dropId: number) => postRoute<R['proof']>('/api/dropProof', { dropId }),
   list: (seriesId: number) => postRoute<R['list']>('/api/operator/drops', { seriesId }),
   create: (body: DropCreateRequest) => postRoute<R['create']>('/api/operator/dropCreate', body)

@@ -9,6 +9,9 @@
  *    a prop are refused (409 drop.queue) to anyone not let in, then open when their turn comes; a buyer's
  *    place goes to the next in line, and the buyer may still buy until their time ends
  *  - when the drop sells out, everyone still waiting is told so at once
+ *  - held answers (waitMs): a caller in line is answered when let in, when the drop sells out, or at the
+ *    end of the hold with pollMs 0; the room's turn is taken while they are held; closing the server
+ *    answers them at once
  */
 import { createHmac, createHash } from 'node:crypto'
 import { testDialects } from './support/db'
@@ -137,6 +140,66 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
       expect(await join(s, drop.dropId)).toMatchObject({ state: 'sold_out', boxesLeft: 0 })
       // and the case call says sold out, not "in the queue"
       expect((await as(s.token, '/api/caseCurrent', { seriesId })).body.data.reason).toBe('sold_out')
+    }
+  })
+
+  test('held answers: at the end of the hold, at once when let in and when sold out; the turn taken while nobody asks', async () => {
+    const { seriesId, drop } = await makeDrop(1, { windowSeconds: 0, shoppersAtOnce: 1, minutesEach: 1 })
+    const start = Date.parse(drop.startsAt)
+    t.clock.ms = start + 1000
+    const [a, b, c] = await shoppers(3)
+    for (const s of [a, b, c]) await join(s, drop.dropId)
+    expect((await join(a, drop.dropId)).state).toBe('shopping')
+    const held = (s: Shopper, waitMs: number) => {
+      const asked = Date.now()
+      return as(s.token, '/api/dropQueue', { dropId: drop.dropId, waitMs }).then(r => {
+        expect(r.body.code).toBe(200)
+        return { view: r.body.data, ms: Date.now() - asked }
+      })
+    }
+    // nothing changes for b: answered at the end of the hold, still in line, asked to ask again at once
+    const quiet = await held(b, 400)
+    expect(quiet.view).toMatchObject({ state: 'waiting', position: 2, ahead: 0, pollMs: 0 })
+    expect(quiet.ms).toBeGreaterThanOrEqual(350)
+    // shopping (or not yet in line) is never held
+    expect((await held(a, 10_000)).view.state).toBe('shopping')
+    // b and c wait, held; a buys a box, and the room's next turn (a second on) lets b in: b is answered
+    // without asking again, c keeps waiting
+    const bHeld = held(b, 15_000)
+    const cHeld = held(c, 15_000)
+    const caseId = (await as(a.token, '/api/caseCurrent', { seriesId })).body.data.caseId
+    expect((await buy(t.app, a, { caseId, slots: [1] })).body.code).toBe(200)
+    t.clock.ms = start + 2500
+    const letIn = await bHeld
+    expect(letIn.view).toMatchObject({ state: 'shopping', position: 2 })
+    expect(letIn.ms).toBeLessThan(10_000)
+    // b buys every box left: c, still held, is told at once
+    expect((await buy(t.app, b, { caseId, wholeCase: true })).body.code).toBe(200)
+    const told = await cHeld
+    expect(told.view).toMatchObject({ state: 'sold_out', boxesLeft: 0 })
+    expect(told.ms).toBeLessThan(10_000)
+  })
+
+  test('closing the server answers held callers at once', async () => {
+    const own = await createTestApp(dialect)
+    try {
+      const u = await makeUser(own.db, own.clock, { role: 'operator' })
+      const token = await loginToken(own.app, u.user_name!, u.password)
+      const seriesId = await makeSeries(own.db, own.clock, { regular: 3, rare: 1, hidden: false, stock: 5 })
+      const made = await post(own.app, '/api/operator/dropCreate', { seriesId, cases: 1, hiddenCases: 0, startsAt: iso(own.clock.now() + 1000), waitingRoom: { windowSeconds: 0, shoppersAtOnce: 1, minutesEach: 1 } }, { token, ip: nextIp() })
+      const dropId = made.body.data.dropId
+      own.clock.ms = own.clock.now() + 2000
+      const [a, b] = [await makeShopper(own.app, own.db, own.clock), await makeShopper(own.app, own.db, own.clock)]
+      for (const s of [a, b]) await post(own.app, '/api/dropQueue', { dropId }, { token: s.token, ip: nextIp() })
+      const asked = Date.now()
+      const heldB = post(own.app, '/api/dropQueue', { dropId, waitMs: 20_000 }, { token: b.token, ip: nextIp() })
+      await new Promise(resolve => setTimeout(resolve, 200))
+      await own.app.close()
+      const r = await heldB
+      expect(r.body.data).toMatchObject({ state: 'waiting', pollMs: 0 })
+      expect(Date.now() - asked).toBeLessThan(5000)
+    } finally {
+      await own.close()
     }
   })
 

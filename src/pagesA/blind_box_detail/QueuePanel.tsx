@@ -12,6 +12,8 @@ import RestockNotice from './RestockNotice'
 
 /** After a failure that is not a 429 (the network), ask again after this long. */
 const RETRY_MS = 5000
+/** While in line, the server holds each ask up to this long and answers at once when the turn comes. */
+const HOLD_MS = 15000
 
 function ShoppingLeft ({ until }: { until: string }) {
   const left = useTimeLeft(until)
@@ -20,7 +22,8 @@ function ShoppingLeft ({ until }: { until: string }) {
 
 /**
  * A drop's waiting room on the series page (POST /api/dropQueue, which joins it once per account): the
- * caller's place, how many are ahead and about how long, asked again as the server says (pollMs); a 429
+ * caller's place, how many are ahead and about how long, asked again as the server says (pollMs; while
+ * in line each ask is held by the server until the turn comes, the drop sells out or HOLD_MS); a 429
  * is waited out as it says, never shown as an error. When their turn comes (or ends) the page loads
  * again, so the case shows (or goes). Sold out, or every box left held by someone shopping, it offers
  * "notify me when restocked".
@@ -30,8 +33,11 @@ export default function QueuePanel ({ seriesId, dropId, hasCase, onTurn }: { ser
   const [poll, setPoll] = useState<{ ms: number; n: number } | null>(null)
   const latest = useRef({ hasCase, onTurn })
   latest.current = { hasCase, onTurn }
-  const queue = useRemote<QueueView>(() => dropsApi.queue(dropId), [dropId], {
+  // the first ask answers at once (the place shows); while in line the next are held by the server
+  const inLine = useRef(false)
+  const queue = useRemote<QueueView>(() => dropsApi.queue(dropId, inLine.current ? HOLD_MS : 0), [dropId], {
     onSuccess: v => {
+      inLine.current = v.state === 'waiting'
       setPoll(p => ({ ms: v.pollMs, n: (p?.n ?? 0) + 1 }))
       // let in, or out: the page shows (or takes away) the case
       if ((v.state === 'shopping') !== latest.current.hasCase && v.state !== 'sold_out') latest.current.onTurn()

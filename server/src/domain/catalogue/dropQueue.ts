@@ -14,9 +14,10 @@
  *   drop (cases.ts, the purchase routes).
  */
 import { createHmac } from 'node:crypto'
-import { sql } from 'kysely'
+import { sql, type Selectable } from 'kysely'
 import type { QueueView } from '../../../../types/drop'
 import type { Db } from '../../db'
+import type { DropQueueTable } from '../../db/tables/catalogue'
 import { iso, type Clock } from '../../core/clock'
 import { ApiFailure, fail } from '../../core/errors'
 
@@ -49,14 +50,14 @@ async function roomOf (db: Db, dropId: number): Promise<RoomRow | undefined> {
  * Keyed by the database handle (tests run several shops in one process).
  */
 const ROOM_FRESH_MS = 250
-interface RoomLook { at: number; d: RoomRow; seriesStatus: string | null; boxesLeft: number; shopping: number }
+export interface RoomLook { at: number; d: RoomRow; seriesStatus: string | null; boxesLeft: number; shopping: number }
 const roomLooks = new WeakMap<object, Map<number, RoomLook>>()
 
 function forgetRoom (db: Db, dropId: number): void {
   roomLooks.get(db)?.delete(dropId)
 }
 
-async function lookAtRoom (db: Db, dropId: number, now: number): Promise<RoomLook | undefined> {
+export async function lookAtRoom (db: Db, dropId: number, now: number): Promise<RoomLook | undefined> {
   let looks = roomLooks.get(db)
   if (!looks) roomLooks.set(db, looks = new Map())
   const kept = looks.get(dropId)
@@ -145,12 +146,18 @@ async function leftAndShopping (db: Db, dropId: number, now: number): Promise<{ 
   return { boxesLeft: Number(left.n ?? 0), shopping: Number(shopping.n) }
 }
 
-/** POST /api/dropQueue: joins the room (once per account) and answers the caller's place. */
-export async function joinQueue (db: Db, clock: Clock, dropId: number, userId: number): Promise<QueueView> {
+/** The caller's row in a room, as read. */
+export type QueueRow = Selectable<DropQueueTable>
+
+/** What a room answer is made of: the room as last looked at, the caller's row, their lot, and when. */
+export interface Place { look: RoomLook; mine: QueueRow; lot: string; now: number }
+
+/** Joins the room (once per account) and reads the caller's place; the room's turn is taken if due. */
+export async function takePlace (db: Db, clock: Clock, dropId: number, userId: number): Promise<Place> {
   const now = clock()
   let look = await lookAtRoom(db, dropId, now)
   if (!look) throw fail.notFound('drop.notFound')
-  let d = look.d
+  const d = look.d
   if (d.queue_size === null || d.queue_seed === null) throw new ApiFailure(409, 'drop.noQueue', {}, { reason: 'no_queue' })
   if (look.seriesStatus === null || look.seriesStatus === 'draft') throw fail.notFound('drop.notFound')
   const orderAt = orderAtOf(d)
@@ -176,10 +183,25 @@ export async function joinQueue (db: Db, clock: Clock, dropId: number, userId: n
   }
   if (wrote) look = (await lookAtRoom(db, dropId, now))!
   // once a second at most for the whole drop, someone's call lets the next places in
-  if (now >= orderAt && await letIn(db, clock, look.d)) { wrote = true; look = (await lookAtRoom(db, dropId, now))! }
+  const turned = await takeTurn(db, clock, dropId, look, now)
+  if (turned) { wrote = true; look = turned }
   if (wrote || !mine) mine = await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId).where('user_id', '=', userId).executeTakeFirstOrThrow()
-  d = look.d
-  const { boxesLeft, shopping } = look
+  return { look, mine, lot, now }
+}
+
+/**
+ * The room's turn, when it is due (at most once a second for the whole drop): the next places let in.
+ * Answers the room looked at again when it may have changed, else null.
+ */
+export async function takeTurn (db: Db, clock: Clock, dropId: number, look: RoomLook, now: number): Promise<RoomLook | null> {
+  if (now < orderAtOf(look.d) || !await letIn(db, clock, look.d)) return null
+  return (await lookAtRoom(db, dropId, now)) ?? null
+}
+
+/** The caller's answer from a place (no statement: held answers are made from rows already read). */
+export function viewOf ({ look, mine, lot, now }: Place): QueueView {
+  const { d, boxesLeft, shopping } = look
+  const dropId = Number(d.id)
   const until = mine.until === null ? null : new Date(mine.until).getTime()
   const isShopping = isTurn(mine.state, mine.until, now)
   const position = mine.position === null ? null : Number(mine.position)
@@ -196,7 +218,7 @@ export async function joinQueue (db: Db, clock: Clock, dropId: number, userId: n
     waitSeconds: ahead === null ? null : Math.ceil((ahead + 1) / size) * Number(d.queue_shop_s),
     shoppingUntil: isShopping ? iso(until!) : null,
     startsAt: iso(new Date(d.starts_at).getTime()),
-    orderAt: iso(orderAt),
+    orderAt: iso(orderAtOf(d)),
     lot,
     seedHash: d.queue_seed_hash ?? '',
     seed: d.queue_ordered_at !== null ? d.queue_seed : null,
@@ -204,6 +226,11 @@ export async function joinQueue (db: Db, clock: Clock, dropId: number, userId: n
     allHeld: boxesLeft > 0 && shopping >= boxesLeft,
     pollMs: state === 'waiting' && ahead !== null && ahead < size ? POLL_NEAR_MS : POLL_FAR_MS
   }
+}
+
+/** POST /api/dropQueue without waitMs: joins the room (once per account) and answers the caller's place. */
+export async function joinQueue (db: Db, clock: Clock, dropId: number, userId: number): Promise<QueueView> {
+  return viewOf(await takePlace(db, clock, dropId, userId))
 }
 
 /**

@@ -1,0 +1,124 @@
+/**
+ * Held answers of a drop's waiting room: POST /api/dropQueue with waitMs (a long poll; issue 50 item 8,
+ * docs/decisions/drop-queue.md). At a drop thousands wait in line; asking every 2-5 s each, they cost the
+ * database thousands of requests a second, and a shopper far back learned of a sell-out up to 5 s late.
+ * A caller waiting in line (state 'waiting') is instead answered:
+ *  - at once when they are let in, or when the drop sells out (no box left);
+ *  - otherwise after waitMs, with the room as last seen and pollMs 0 (ask again now: held again).
+ * While anyone is held in a room, this process looks at the room every TICK_MS (the look is shared by all
+ * of them: lookAtRoom keeps it ROOM_FRESH_MS), takes the room's turn when it is due (so the line moves
+ * even when nobody asks), and reads the rows of the held callers the room's frontier has passed, in one
+ * statement. A held answer itself costs no statement: its row was read when it came, and only the room's
+ * turn changes a waiting row. Another process's sale is seen within a tick and the look's freshness.
+ */
+import type { QueueView } from '../../../../types/drop'
+import type { Db } from '../../db'
+import type { Clock } from '../../core/clock'
+import { lookAtRoom, takePlace, takeTurn, viewOf, type Place, type RoomLook } from './dropQueue'
+
+/** How often a room with held callers is looked at (its turn is once a second at most). */
+const TICK_MS = 500
+
+interface Held { userId: number; place: Place; answer: (view: QueueView) => void; timer: ReturnType<typeof setTimeout> }
+interface Room { held: Set<Held>; ticker: ReturnType<typeof setInterval>; ticking: boolean; look: RoomLook | null }
+
+/** Per database handle (tests run several shops in one process), per drop. */
+const rooms = new WeakMap<object, Map<number, Room>>()
+
+function roomsOf (db: Db): Map<number, Room> {
+  let map = rooms.get(db)
+  if (!map) rooms.set(db, map = new Map())
+  return map
+}
+
+/**
+ * POST /api/dropQueue: the caller's place; with waitMs > 0 and the caller waiting in line, held until it
+ * changes (let in, sold out) or waitMs passes. `onError` hears a failed look at the room (the held
+ * answers then wait for the next tick, or their time).
+ */
+export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId: number, waitMs: number, onError: (err: unknown) => void): Promise<QueueView> {
+  const place = await takePlace(db, clock, dropId, userId)
+  const view = viewOf(place)
+  if (waitMs <= 0 || view.state !== 'waiting') return view
+  return new Promise(resolve => {
+    const room = roomOf(db, clock, dropId, onError)
+    const held: Held = {
+      userId,
+      place,
+      answer: (v) => {
+        clearTimeout(held.timer)
+        if (!room.held.delete(held)) return
+        if (room.held.size === 0) closeRoom(db, dropId, room)
+        resolve(v)
+      },
+      // nothing changed for them: the room as last seen, and ask again at once
+      timer: setTimeout(() => held.answer(answerNow(held, room.look, clock())), waitMs)
+    }
+    room.held.add(held)
+  })
+}
+
+/** A held caller's answer from the room as last looked at (their row unchanged: still waiting). */
+function answerNow (held: Held, look: RoomLook | null, now: number): QueueView {
+  const view = viewOf({ ...held.place, look: look ?? held.place.look, now })
+  return view.state === 'waiting' ? { ...view, pollMs: 0 } : view
+}
+
+function roomOf (db: Db, clock: Clock, dropId: number, onError: (err: unknown) => void): Room {
+  const map = roomsOf(db)
+  let room = map.get(dropId)
+  if (!room) {
+    const r: Room = { held: new Set(), ticking: false, look: null, ticker: setInterval(() => { void tick(db, clock, dropId, r).catch(onError) }, TICK_MS) }
+    // a held request keeps the process busy, not this timer
+    r.ticker.unref?.()
+    map.set(dropId, room = r)
+  }
+  return room
+}
+
+function closeRoom (db: Db, dropId: number, room: Room): void {
+  clearInterval(room.ticker)
+  const map = roomsOf(db)
+  if (map.get(dropId) === room) map.delete(dropId)
+}
+
+/** One look at a room with held callers: its turn if due, then whoever it concerns is answered. */
+async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<void> {
+  if (room.ticking || room.held.size === 0) return
+  room.ticking = true
+  try {
+    const now = clock()
+    let look = await lookAtRoom(db, dropId, now)
+    if (!look) return
+    look = (await takeTurn(db, clock, dropId, look, now)) ?? look
+    room.look = look
+    if (look.boxesLeft === 0) {
+      // sold out: nobody held is shopping (they were all waiting), so every one of them is told now
+      for (const held of [...room.held]) held.answer(answerNow(held, look, now))
+      return
+    }
+    const frontier = Number(look.d.queue_frontier)
+    const passed = [...room.held].filter(h => h.place.mine.position !== null && Number(h.place.mine.position) <= frontier)
+    if (passed.length === 0) return
+    const rows = await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId)
+      .where('user_id', 'in', [...new Set(passed.map(h => h.userId))]).execute()
+    const byUser = new Map(rows.map(r => [Number(r.user_id), r]))
+    for (const held of passed) {
+      const mine = byUser.get(held.userId)
+      if (!mine) continue
+      const view = viewOf({ ...held.place, look, mine, now })
+      if (view.state !== 'waiting') held.answer(view)
+    }
+  } finally {
+    room.ticking = false
+  }
+}
+
+/** Answers every held caller of this database now (the server is closing): each asks again elsewhere. */
+export function releaseHeld (db: Db, clock: Clock): void {
+  const map = rooms.get(db)
+  if (!map) return
+  for (const room of [...map.values()]) {
+    for (const held of [...room.held]) held.answer(answerNow(held, room.look, clock()))
+  }
+}
