@@ -160,8 +160,8 @@ async function run ({ base, smtp }) {
     await passwordLogin(zh, base, zhShopper, 'drop-pw-123')
     await zh.page.goto(`${base}/pagesA/blind_box_detail/index?seriesId=${second}`, { waitUntil: 'networkidle' })
     for (const [phone, lang, address, button, set] of [
-      [en, 'en', `restock-en-${STAMP}@example.test`, 'Notify me when restocked', /^Set: a mail to \S+@example\.test tells you when a new drop is announced$/],
-      [zh, 'zh', `restock-zh-${STAMP}@example.test`, '补货时通知我', /^已设置：新一批公布时，会发邮件到 \S+@example\.test$/]
+      [en, 'en', `restock-en-${STAMP}@example.test`, 'Notify me when restocked', /^Set: a mail to \S+@example\.test tells you when it is restocked$/],
+      [zh, 'zh', `restock-zh-${STAMP}@example.test`, '补货时通知我', /^已设置：补货时会发邮件到 \S+@example\.test$/]
     ]) {
       const notify = phone.page.locator('.detail-sold-out .restock-notify')
       await notify.waitFor()

@@ -4,7 +4,8 @@
  * cancels it; when an operator creates a drop of the series the reminders' sweep tells each one once (two
  * sweeps at once, as two servers), by mail through the local SMTP server or by the mini-program's
  * subscription message through the local WeChat (which refuses a message the user did not allow), and
- * tells nobody who asked about another series.
+ * tells nobody who asked about another series. A series that sells without drops is restocked on the
+ * stock screen: those waiting are told it is on sale again once a case can be filled, not before.
  */
 import { deliverDueReminders, type ReminderSenders } from '../../server/src/domain/events/events'
 import { HttpWeChatClient } from '../../server/src/providers/wechat'
@@ -155,5 +156,48 @@ describe.each(testDialects())('notify me when restocked on %s', (dialect) => {
     expect(of(other).map(r => r.status)).toEqual(['waiting'])
     // once told, the request is done: the page offers the button again when the series sells out again
     expect((await as(a, '/api/restockReminder', { seriesId: wanted })).body.data.mine).toBeNull()
+  })
+
+  test('a series without drops, restocked on the stock screen: told once it can sell a case again, not before', async () => {
+    // cases of 2 (one of each design), one figure of each: one case, bought whole, and it is sold out
+    const seriesId = await makeSeries(t.db, t.clock, { regular: 2, rare: 0, stock: 1 })
+    const buyer = await makeShopper(t.app, t.db, t.clock)
+    await topUp(t.app, buyer, 10_000)
+    const c = await as(buyer.token, '/api/caseCurrent', { seriesId })
+    expect((await buy(t.app, buyer, { caseId: c.body.data.caseId, wholeCase: true })).body.code).toBe(200)
+    expect((await as(undefined, '/api/seriesDetail', { seriesId })).body.data.soldOut).toBe(true)
+    const a = await shopperToken('cai@example.test')
+    expect((await as(a, '/api/restockRemind', { seriesId, channel: 'mail' }, 'zh')).body.code).toBe(200)
+    const e = await weappToken('o_restock_shopper_03')
+    mini.subscribe('o_restock_shopper_03', wechat.RESTOCK_TEMPLATE_ID)
+    expect((await as(e, '/api/restockRemind', { seriesId, channel: 'wechat' })).body.code).toBe(200)
+
+    const stock = async () => (await as(op, '/api/operator/stock', { seriesId })).body.data
+    const save = async (more: (i: number) => number) => {
+      const view = await stock()
+      const r = await as(op, '/api/operator/stockSave', { seriesId, designs: view.designs.map((d: { designId: number; stock: number }, i: number) => ({ designId: d.designId, stock: d.stock + more(i), was: d.stock })) })
+      expect(r.body.code).toBe(200)
+      return r.body.data
+    }
+    // one design restocked: still no case can be filled, nobody is told
+    expect(await save(i => (i === 0 ? 3 : 0))).toMatchObject({ soldOut: true })
+    expect(await deliverDueReminders(senders)).toBe(0)
+    // both: on sale again, and each is told once
+    const mailsBefore = smtp.mails.length
+    expect(await save(i => (i === 0 ? 0 : 3))).toMatchObject({ soldOut: false, openCases: 1 })
+    const [n1, n2] = await Promise.all([deliverDueReminders(senders), deliverDueReminders(senders)])
+    expect(n1 + n2).toBe(2)
+    expect(await deliverDueReminders(senders)).toBe(0)
+    const series = await t.db.selectFrom('series').select(['name', 'name_en']).where('id', '=', seriesId).executeTakeFirstOrThrow()
+    const mails = smtp.mails.slice(mailsBefore)
+    expect(mails.map(m => [m.to[0], m.subject])).toEqual([['cai@example.test', `补货通知：${series.name}`]])
+    expect(mails[0].text).toMatch(/^你关注的系列补货了，现在就能买。/)
+    expect(mails[0].text).toContain(`系列：${series.name}`)
+    const sent = mini.messages.filter((m: { touser: string }) => m.touser === 'o_restock_shopper_03')
+    expect(sent).toHaveLength(1)
+    expect(sent[0]).toMatchObject({ templateId: wechat.RESTOCK_TEMPLATE_ID, page: `pagesA/blind_box_detail/index?seriesId=${seriesId}` })
+    expect(sent[0].data).toEqual({ thing1: series.name_en, time2: expect.stringMatching(/^\d{4}年\d{1,2}月\d{1,2}日 \d\d:\d\d$/), thing3: 'Back in stock now' })
+    // on sale: nothing to ask for now
+    expect((await as(a, '/api/restockRemind', { seriesId, channel: 'mail' })).body).toMatchObject({ code: 409, data: { reason: 'on_sale' } })
   })
 })

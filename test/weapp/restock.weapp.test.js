@@ -68,7 +68,7 @@ afterAll(async () => {
 test('the tap asks WeChat\'s consent before the server; a new drop is told through WeChat to this user, once', async () => {
   const page = h.loadPage('pagesA/blind_box_detail/index', { seriesId: String(seriesId) })
   await waitFor(() => expect(page.querySelector('.detail-sold-out .restock-notify')).toBeTruthy(), 15000)
-  expect(textOf(page.querySelector('.restock__hint'))).toBe('有新一批发售时通知你一次，开售前就会告诉你')
+  expect(textOf(page.querySelector('.restock__hint'))).toBe('补货时通知你一次：新一批限量发售在开售前告诉你，直接补货在上架时告诉你')
   expect(textOf(page.querySelector('.restock-notify'))).toContain('补货时通知我')
 
   page.querySelector('.restock-notify').dispatchEvent('tap')
@@ -79,7 +79,7 @@ test('the tap asks WeChat\'s consent before the server; a new drop is told throu
   const asked = h.state.requests.findIndex(r => r.url.endsWith('/api/restockRemind'))
   expect(asked).toBeGreaterThanOrEqual(consent.requestsBefore)
   expect(h.state.requests.slice(0, consent.requestsBefore).some(r => r.url.endsWith('/api/restockRemind'))).toBe(false)
-  await waitFor(() => expect(textOf(page.querySelector('.restock__state'))).toBe('已设置：新一批公布时，会通过微信通知你'), 10000)
+  await waitFor(() => expect(textOf(page.querySelector('.restock__state'))).toBe('已设置：补货时会通过微信通知你'), 10000)
   expect(page.querySelector('.restock-cancel')).toBeTruthy()
   expect(mini.consentsLeft(OPENID, wechat.RESTOCK_TEMPLATE_ID)).toBe(1)
 

@@ -1244,19 +1244,19 @@ const rest: RestDict = {
     logInGo: 'Log in to join'
   },
   restock: {
-    hint: 'We tell you once when a new drop of this series is announced, before it goes on sale',
+    hint: 'We tell you once when it is restocked: a new drop before it goes on sale, or boxes back on sale',
     button: 'Notify me when restocked',
     byMailButton: 'Notify me by mail',
     byWechatButton: 'Use a WeChat notification instead',
     set: 'You will be notified',
     refused: 'WeChat notifications were not allowed: no notice set',
-    byWechat: 'Set: a WeChat notification tells you when a new drop is announced',
-    byMail: 'Set: a mail to {email} tells you when a new drop is announced',
+    byWechat: 'Set: a WeChat notification tells you when it is restocked',
+    byMail: 'Set: a mail to {email} tells you when it is restocked',
     due: 'A new drop is announced: your notice is on its way',
     cancel: 'No notice, thanks',
     cancelled: 'Notice cancelled',
     emailPlaceholder: 'E-mail for the notice',
-    noChannel: 'A new drop will be announced on this page with its start time: check back here',
+    noChannel: 'When it is restocked, this page shows it (a new drop with its start time, or boxes on sale): check back here',
     logIn: 'Log in to be notified when it is restocked',
     logInGo: 'Log in'
   },

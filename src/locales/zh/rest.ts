@@ -1244,19 +1244,19 @@ const rest = {
     logInGo: '登录排队'
   },
   restock: {
-    hint: '有新一批发售时通知你一次，开售前就会告诉你',
+    hint: '补货时通知你一次：新一批限量发售在开售前告诉你，直接补货在上架时告诉你',
     button: '补货时通知我',
     byMailButton: '用邮件通知我',
     byWechatButton: '改用微信通知',
     set: '已设置补货通知',
     refused: '你没有允许微信通知，补货通知没有设置',
-    byWechat: '已设置：新一批公布时，会通过微信通知你',
-    byMail: '已设置：新一批公布时，会发邮件到 {email}',
+    byWechat: '已设置：补货时会通过微信通知你',
+    byMail: '已设置：补货时会发邮件到 {email}',
     due: '新一批已经公布，通知正在发给你',
     cancel: '不用通知了',
     cancelled: '已取消补货通知',
     emailPlaceholder: '接收通知的邮箱',
-    noChannel: '新一批发售会在这个页面公布开售时间，记得回来看看',
+    noChannel: '补货后会在这个页面上架或公布开售时间，记得回来看看',
     logIn: '登录后可以设置补货通知',
     logInGo: '登录'
   },

@@ -13,10 +13,10 @@ import { detailLink } from '@/utils/slots'
 import { useRemote } from '@/utils/useRemote'
 
 /**
- * "Notify me when restocked" on a sold-out series (types/restock.ts): told once when a new drop of it is
- * announced. In the mini-program the tap first asks WeChat's consent for one subscription message
+ * "Notify me when restocked" on a sold-out series (types/restock.ts): told once when it is restocked (a new
+ * drop announced, or boxes on sale again). In the mini-program the tap first asks WeChat's consent for one subscription message
  * (wx.requestSubscribeMessage must come from the tap), then the server; elsewhere, or when WeChat is
- * refused, by mail. With no way to tell the shopper it says where a new drop will show instead.
+ * refused, by mail. With no way to tell the shopper it says where the restock will show instead.
  */
 export default function RestockNotice ({ seriesId }: { seriesId: number }) {
   const loggedIn = sessionStore.loggedIn

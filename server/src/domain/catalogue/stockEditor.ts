@@ -3,11 +3,11 @@
  * of them and what is free; an operator's count is saved in one transaction with the series row locked,
  * never below what is held, never over a count that changed since the screen read it, and audited. A
  * series on sale that had run out gets its next case as soon as the count lets the warehouse fill one,
- * so 已售罄 / Sold out ends for every shopper at once.
+ * so 已售罄 / Sold out ends for every shopper at once, and those who asked to be told are told.
  */
 import type { SeriesStock, StockSaveRequest } from '../../../../types/editor'
 import type { Db } from '../../db'
-import type { Clock } from '../../core/clock'
+import { iso, type Clock } from '../../core/clock'
 import { ApiFailure, fail } from '../../core/errors'
 import { writeAudit } from '../ops/audit'
 import { createCase, openCaseCount } from './cases'
@@ -80,6 +80,13 @@ export async function saveStock (db: Db, clock: Clock, actorId: number, req: Sto
     // a series on sale with no case left (sold out) opens its next one now, if the warehouse can fill it
     let reopenedCaseId: number | null = null
     if (series.status === 'on_sale' && await openCaseCount(trx, req.seriesId) === 0) reopenedCaseId = await createCase(trx, clock, req.seriesId)
+    // back on sale: "notify me when restocked" (domain/events/restock.ts) tells everyone waiting now, in
+    // the same transaction (a request is made with the series row locked, as here)
+    if (reopenedCaseId !== null) {
+      const now = iso(clock())
+      await trx.updateTable('restock_reminders').set({ remind_at: now, updated_at: now })
+        .where('series_id', '=', req.seriesId).where('status', '=', 'waiting').where('drop_id', 'is', null).execute()
+    }
     await writeAudit(trx, clock, {
       actorId,
       action: 'series.stock',

@@ -1,9 +1,11 @@
 /**
  * "Notify me when restocked" (issue 50 item 6; types/restock.ts): on a sold-out series a shopper asks to
- * be told when a new drop of it is announced. The request waits with no drop until an operator creates
- * one (createDrop, in its transaction), which makes every waiting request of the series
- * due at once; the reminders' sweep (reminderSweep.ts) then claims and sends each once, by mail or by the
- * mini-program's subscription message, as it sends the launch events' reminders.
+ * be told when it is restocked. The request waits until an operator creates a drop of the series
+ * (createDrop) or, for a series that sells without drops, raises its stock so that a case can be filled
+ * again (saveStock); either makes every waiting request of the series due at once, in its own
+ * transaction. The reminders' sweep (reminderSweep.ts) then claims and sends each once, by mail or by the
+ * mini-program's subscription message, as it sends the launch events' reminders: the new drop's start
+ * and counts, or that boxes are on sale again now.
  *
  * Asking and creating a drop both lock the series row first, so a request is either seen by the drop
  * (and told of it) or made after it (and refused: the drop is announced, 409 with its start).
@@ -119,20 +121,25 @@ interface DropNews { name: string; startsAt: string; cases: number; boxes: numbe
 
 const TEXT = {
   zh: {
-    subject: (n: DropNews) => `补货通知：${n.name}`,
+    subject: (name: string) => `补货通知：${name}`,
     body: (n: DropNews, when: string) => `你关注的系列有新一批限量发售了。\n\n系列：${n.name}\n开售：${when}（北京时间）\n数量：共 ${n.cases} 箱 ${n.boxes} 盒，其中恰好 ${n.hidden} 箱含隐藏款\n\n在拾盒打开这个系列，开售时就能买。`,
-    note: '新一批已公布，准时开售'
+    note: '新一批已公布，准时开售',
+    backBody: (name: string, when: string) => `你关注的系列补货了，现在就能买。\n\n系列：${name}\n补货：${when}（北京时间）\n\n在拾盒打开这个系列就能买。`,
+    backNote: '已补货，现在就能买'
   },
   en: {
-    subject: (n: DropNews) => `Back in stock: ${n.name}`,
+    subject: (name: string) => `Back in stock: ${name}`,
     body: (n: DropNews, when: string) => `A series you asked about has a new drop.\n\nSeries: ${n.name}\nOn sale from: ${when} (China time)\nHow many: ${n.cases} cases, ${n.boxes} boxes; exactly ${n.hidden} of them with the hidden design\n\nOpen the series in the shop's app to buy at the start.`,
-    note: 'New drop announced'
+    note: 'New drop announced',
+    backBody: (name: string, when: string) => `A series you asked about is back in stock and on sale now.\n\nSeries: ${name}\nRestocked: ${when} (China time)\n\nOpen the series in the shop's app to buy.`,
+    backNote: 'Back in stock now'
   }
 }
 
 /** What a restock reminder says: the series, when its new drop starts, and a link to the series; nothing once the series was retired. */
 async function restockMessage (s: ReminderSenders, r: ClaimedReminder): Promise<Outgoing> {
   const seriesId = Number(r.row.series_id)
+  if (r.row.drop_id === null) return backInStockMessage(s, r, seriesId)
   const drop = r.row.drop_id === null ? undefined
     : await s.db.selectFrom('drops').innerJoin('series', 'series.id', 'drops.series_id')
       .select(['drops.starts_at', 'drops.case_count', 'drops.case_size', 'drops.hidden_cases', 'series.name', 'series.name_en', 'series.status'])
@@ -148,7 +155,7 @@ async function restockMessage (s: ReminderSenders, r: ClaimedReminder): Promise<
   }
   const [kName, kTime, kNote] = s.events.restockTemplateKeys ?? ['thing1', 'time2', 'thing3']
   return {
-    mail: { subject: TEXT[lang].subject(news), text: TEXT[lang].body(news, chinaTime(news.startsAt, 'plain')) },
+    mail: { subject: TEXT[lang].subject(news.name), text: TEXT[lang].body(news, chinaTime(news.startsAt, 'plain')) },
     wechat: {
       templateId: s.events.restockTemplateId,
       page: `pagesA/blind_box_detail/index?seriesId=${seriesId}`,
@@ -156,6 +163,28 @@ async function restockMessage (s: ReminderSenders, r: ClaimedReminder): Promise<
         [kName]: subscribeValue(kName, news.name),
         [kTime]: subscribeValue(kTime, chinaTime(news.startsAt, 'wechat')),
         [kNote]: subscribeValue(kNote, TEXT[lang].note)
+      }
+    }
+  }
+}
+
+/** A series without drops restocked (saveStock): boxes on sale again now, since remind_at. */
+async function backInStockMessage (s: ReminderSenders, r: ClaimedReminder, seriesId: number): Promise<Outgoing> {
+  const series = await s.db.selectFrom('series').select(['name', 'name_en', 'status']).where('id', '=', seriesId).executeTakeFirst()
+  if (!series || series.status !== 'on_sale' || r.row.remind_at === null) return { skip: 'the series was retired' }
+  const lang = r.lang
+  const name = lang === 'en' ? series.name_en || series.name : series.name
+  const at = new Date(r.row.remind_at).toISOString()
+  const [kName, kTime, kNote] = s.events.restockTemplateKeys ?? ['thing1', 'time2', 'thing3']
+  return {
+    mail: { subject: TEXT[lang].subject(name), text: TEXT[lang].backBody(name, chinaTime(at, 'plain')) },
+    wechat: {
+      templateId: s.events.restockTemplateId,
+      page: `pagesA/blind_box_detail/index?seriesId=${seriesId}`,
+      data: {
+        [kName]: subscribeValue(kName, name),
+        [kTime]: subscribeValue(kTime, chinaTime(at, 'wechat')),
+        [kNote]: subscribeValue(kNote, TEXT[lang].backNote)
       }
     }
   }
