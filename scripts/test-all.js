@@ -29,13 +29,14 @@ const skipBuild = Boolean(process.env.SKIP_BUILD)
 /**
  * name, command, arguments; `env`; `needs`: steps that must pass first (a build left out by SKIP_BUILD
  * counts as passed); `cpus`: the processors it keeps busy (Jest's two workers); `nice`: the niceness it
- * runs at (scripts/test-step.js). The server tests are the whole run's length: they wait on server
- * starts, paced bursts, backups and timers, and under load every wait grows. On the 28th they used 948 s
- * of CPU over 1,368 s beside the other steps, against 642 s alone, while the typechecks, the lint and
- * the builds, steps with no clock in them, ran at the same priority with hundreds of seconds to spare.
- * Listed in order of
- * priority: the server tests, then each build before what needs it, then the short steps. A webpack
- * build keeps one processor busy (72 s of CPU in 81 s for H5, 66 s in 65 s for the mini-program).
+ * runs at, its session's included (scripts/test-step.js: with Linux's autogroups a process's own
+ * niceness weighs nothing against another session, and each step is a session). The server tests are
+ * the whole run's length: they wait on server starts, paced bursts, backups and timers, and under load
+ * every wait grows. While every step had an equal share the run took 1,343 s; with the steps that have
+ * no clock in them (typechecks, lint, boundaries) at the lowest weight, 773 s (docs/testing.md).
+ * Listed in order of priority: the server tests, then each build before what needs it, then the short
+ * steps. A webpack build keeps one processor busy (69 s of CPU in 111 s for H5, 49 s in 77 s for the
+ * mini-program, beside the others).
  */
 /** A step with no clock in it: the lowest weight (test-step.js), and no place of `cpus`. */
 const idle = { nice: 19, cpus: 0 }
@@ -52,7 +53,7 @@ const steps = [
   // one processor's worth too (99 s of CPU in 124 s); its pages wait on timers
   { name: 'weapp (miniprogram-simulate)', cmd: bin('jest'), args: ['-c', 'jest.weapp.config.js', '--ci'], needs: ['build weapp'] },
   // no clock in these to miss: they start at once and take the processor time the others leave idle
-  // (`nice`, which weighs nothing against the others' turns, so they take no place of `cpus` either)
+  // (the lowest weight, so they take no place of `cpus` either)
   { name: 'typecheck (app)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.json'], ...idle },
   has('server/tsconfig.json') && { name: 'typecheck (server)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'server/tsconfig.json'], ...idle },
   // (its tests have timeouts: it keeps the server tests' priority)
