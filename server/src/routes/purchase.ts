@@ -84,7 +84,7 @@ export function purchaseRoutes (app: Api, ctx: AppContext): void {
         () => tellOwnSlot(ctx.db, userId, body.caseId, () => purchase(ctx, userId, body, session.sessionId)), r => r.prizes.length)
       if (!replayed) ctx.metrics.purchased()
       // a buyer from a drop with a waiting room gives their place to the next in line
-      if (!replayed && dropId !== null) await servedInRoom(ctx.db, ctx.clock, dropId, userId)
+      if (!replayed && dropId !== null) await servedInRoom(ctx.db, ctx.clock, dropId, userId, body.caseId)
       return result
     } catch (err) {
       if (err instanceof ApiFailure && err.httpStatus === 200) ctx.metrics.purchaseRefused(err.key, err.code)

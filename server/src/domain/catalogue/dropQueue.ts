@@ -260,12 +260,20 @@ function isTurn (state: string | null, until: string | null, now: number): boole
  * After a purchase from the drop: the buyer has been served, so their place in the room goes to the next
  * in line at the next turn (they may still buy until their time ends). Without this a buyer who left
  * would hold a place for the whole of their time, and the room would let in K shoppers per T, not per
- * purchase (bench/drop.js measured it). One UPDATE by the primary key; none for a drop without a room.
+ * purchase (bench/drop.js measured it). One UPDATE by the primary key (two for a buyer in a room).
  */
-export async function servedInRoom (db: Db, clock: Clock, dropId: number, userId: number): Promise<void> {
+export async function servedInRoom (db: Db, clock: Clock, dropId: number, userId: number, caseId: number): Promise<void> {
   forgetRoom(db, dropId)
-  await db.updateTable('drop_queue').set({ state: 'left' })
-    .where('drop_id', '=', dropId).where('user_id', '=', userId).where('state', '=', 'shopping').where('until', '>', iso(clock())).execute()
+  const now = iso(clock())
+  const served = await db.updateTable('drop_queue').set({ state: 'left' })
+    .where('drop_id', '=', dropId).where('user_id', '=', userId).where('state', '=', 'shopping').where('until', '>', now)
+    .returning('user_id').executeTakeFirst()
+  // and the case they bought from, if it has boxes left, to the next shopper let in: a lease (cases.ts)
+  // would keep it from everyone else for its minute, and with a turn's worth let in at once the free
+  // cases run out and shoppers are put together on shared ones (bench/drop.js: 9 % "slot sold")
+  if (served) {
+    await db.updateTable('case_leases').set({ until: now }).where('case_id', '=', caseId).where('user_id', '=', userId).execute()
+  }
 }
 
 /**

@@ -19,7 +19,7 @@ import { lookAtRoom, takePlace, takeTurn, viewOf, type Place, type RoomLook } fr
 /** How often a room with held callers is looked at (its turn is once a second at most). */
 const TICK_MS = 500
 
-interface Held { userId: number; place: Place; answer: (view: QueueView) => void; timer: ReturnType<typeof setTimeout> }
+interface Held { userId: number; place: Place; answer: (view: QueueView) => void; timer: ReturnType<typeof setTimeout>; letIn?: QueueView }
 interface Room { held: Set<Held>; ticker: ReturnType<typeof setInterval>; ticking: boolean; look: RoomLook | null }
 
 /** Per database handle (tests run several shops in one process), per drop. */
@@ -94,21 +94,29 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
     room.look = look
     if (look.boxesLeft === 0) {
       // sold out: nobody held is shopping (they were all waiting), so every one of them is told now
-      for (const held of [...room.held]) held.answer(answerNow(held, look, now))
+      for (const held of [...room.held]) if (!held.letIn) held.answer(answerNow(held, look, now))
       return
     }
     const frontier = Number(look.d.queue_frontier)
-    const passed = [...room.held].filter(h => h.place.mine.position !== null && Number(h.place.mine.position) <= frontier)
+    const passed = [...room.held].filter(h => !h.letIn && h.place.mine.position !== null && Number(h.place.mine.position) <= frontier)
     if (passed.length === 0) return
     const rows = await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId)
       .where('user_id', 'in', [...new Set(passed.map(h => h.userId))]).execute()
     const byUser = new Map(rows.map(r => [Number(r.user_id), r]))
+    const letIn: Array<{ held: Held; view: QueueView }> = []
     for (const held of passed) {
       const mine = byUser.get(held.userId)
       if (!mine) continue
       const view = viewOf({ ...held.place, look, mine, now })
-      if (view.state !== 'waiting') held.answer(view)
+      if (view.state !== 'waiting') letIn.push({ held, view })
     }
+    // those let in are answered spread over the tick, not all at once: each goes on to the case, the
+    // check and the purchase, and a turn's worth of them arriving together queued behind one another
+    letIn.forEach(({ held, view }, i) => {
+      held.letIn = view
+      clearTimeout(held.timer)
+      held.timer = setTimeout(() => held.answer(view), Math.floor(i * TICK_MS / letIn.length))
+    })
   } finally {
     room.ticking = false
   }
@@ -119,6 +127,6 @@ export function releaseHeld (db: Db, clock: Clock): void {
   const map = rooms.get(db)
   if (!map) return
   for (const room of [...map.values()]) {
-    for (const held of [...room.held]) held.answer(answerNow(held, room.look, clock()))
+    for (const held of [...room.held]) held.answer(held.letIn ?? answerNow(held, room.look, clock()))
   }
 }

@@ -171,10 +171,12 @@ async function restockMessage (s: ReminderSenders, r: ClaimedReminder): Promise<
 /** A series without drops restocked (saveStock): boxes on sale again now, since remind_at. */
 async function backInStockMessage (s: ReminderSenders, r: ClaimedReminder, seriesId: number): Promise<Outgoing> {
   const series = await s.db.selectFrom('series').select(['name', 'name_en', 'status']).where('id', '=', seriesId).executeTakeFirst()
-  if (!series || series.status !== 'on_sale' || r.row.remind_at === null) return { skip: 'the series was retired' }
+  if (!series || series.status !== 'on_sale') return { skip: 'the series was retired' }
   const lang = r.lang
   const name = lang === 'en' ? series.name_en || series.name : series.name
-  const at = new Date(r.row.remind_at).toISOString()
+  // when it was restocked: the request fell due then (a retry moves it on by minutes at most)
+  const due = r.row.remind_at
+  const at = new Date(due instanceof Date ? due : typeof due === 'string' ? due : s.clock()).toISOString()
   const [kName, kTime, kNote] = s.events.restockTemplateKeys ?? ['thing1', 'time2', 'thing3']
   return {
     mail: { subject: TEXT[lang].subject(name), text: TEXT[lang].backBody(name, chinaTime(at, 'plain')) },
