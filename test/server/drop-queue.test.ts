@@ -9,8 +9,8 @@
  *    a prop are refused (409 drop.queue) to anyone not let in, then open when their turn comes; a buyer's
  *    place goes to the next in line, and the buyer may still buy until their time ends
  *  - when the drop sells out, everyone still waiting is told so at once
- *  - held answers (waitMs): a caller in line is answered when let in, when the drop sells out, or at the
- *    end of the hold with pollMs 0; the room's turn is taken while they are held; closing the server
+ *  - held answers (waitMs): a caller in line is answered when let in, when every box left comes to be
+ *    held by shoppers, when the drop sells out, or at the end of the hold with pollMs 0; the room's turn is taken while they are held; closing the server
  *    answers them at once
  */
 import { createHmac, createHash } from 'node:crypto'
@@ -143,7 +143,7 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
     }
   })
 
-  test('held answers: at the end of the hold, at once when let in and when sold out; the turn taken while nobody asks', async () => {
+  test('held answers: at the end of the hold, at once when let in, when every box left is held and when sold out; the turn taken while nobody asks', async () => {
     const { seriesId, drop } = await makeDrop(1, { windowSeconds: 0, shoppersAtOnce: 1, minutesEach: 1 })
     const start = Date.parse(drop.startsAt)
     t.clock.ms = start + 1000
@@ -163,20 +163,29 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
     expect(quiet.ms).toBeGreaterThanOrEqual(350)
     // shopping (or not yet in line) is never held
     expect((await held(a, 10_000)).view.state).toBe('shopping')
-    // b and c wait, held; a buys a box, and the room's next turn (a second on) lets b in: b is answered
-    // without asking again, c keeps waiting
+    // b and c wait, held; a buys all boxes but one, and the room's next turn (a second on) lets b in: b
+    // is answered without asking again; c is told at once that the one box left is held by a shopper
     const bHeld = held(b, 15_000)
     const cHeld = held(c, 15_000)
-    const caseId = (await as(a.token, '/api/caseCurrent', { seriesId })).body.data.caseId
-    expect((await buy(t.app, a, { caseId, slots: [1] })).body.code).toBe(200)
+    const shown = (await as(a.token, '/api/caseCurrent', { seriesId })).body.data
+    const caseId = shown.caseId
+    const slots = shown.slots.map((x: { slot: number }) => x.slot)
+    expect((await buy(t.app, a, { caseId, slots: slots.slice(0, -1) })).body.code).toBe(200)
     t.clock.ms = start + 2500
     const letIn = await bHeld
     expect(letIn.view).toMatchObject({ state: 'shopping', position: 2 })
     expect(letIn.ms).toBeLessThan(10_000)
-    // b buys every box left: c, still held, is told at once
-    expect((await buy(t.app, b, { caseId, wholeCase: true })).body.code).toBe(200)
-    const told = await cHeld
+    const held1 = await cHeld
+    expect(held1.view).toMatchObject({ state: 'waiting', allHeld: true, boxesLeft: 1 })
+    expect(held1.view.pollMs).toBeGreaterThanOrEqual(1000)
+    expect(held1.ms).toBeLessThan(10_000)
+    // asking again, c is held (nothing changed), until b buys the last box: told it is sold out at once
+    const cAgain = held(c, 15_000)
+    await new Promise(resolve => setTimeout(resolve, 700))
+    expect((await buy(t.app, b, { caseId, slots: slots.slice(-1) })).body.code).toBe(200)
+    const told = await cAgain
     expect(told.view).toMatchObject({ state: 'sold_out', boxesLeft: 0 })
+    expect(told.ms).toBeGreaterThanOrEqual(650)
     expect(told.ms).toBeLessThan(10_000)
   })
 

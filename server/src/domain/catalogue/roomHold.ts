@@ -3,7 +3,8 @@
  * docs/decisions/drop-queue.md). At a drop thousands wait in line; asking every 2-5 s each, they cost the
  * database thousands of requests a second, and a shopper far back learned of a sell-out up to 5 s late.
  * A caller waiting in line (state 'waiting') is instead answered:
- *  - at once when they are let in, or when the drop sells out (no box left);
+ *  - at once when they are let in, when the drop sells out (no box left), and when every box left comes
+ *    to be held by shoppers let in (or stops being: one of them left without buying);
  *  - otherwise after waitMs, with the room as last seen and pollMs 0 (ask again now: held again).
  * While anyone is held in a room, this process looks at the room every TICK_MS (the look is shared by all
  * of them: lookAtRoom keeps it ROOM_FRESH_MS), takes the room's turn when it is due (so the line moves
@@ -19,7 +20,7 @@ import { lookAtRoom, takePlace, takeTurn, viewOf, type Place, type RoomLook } fr
 /** How often a room with held callers is looked at (its turn is once a second at most). */
 const TICK_MS = 500
 
-interface Held { userId: number; place: Place; answer: (view: QueueView) => void; timer: ReturnType<typeof setTimeout>; letIn?: QueueView }
+interface Held { userId: number; place: Place; allHeld: boolean; answer: (view: QueueView) => void; timer: ReturnType<typeof setTimeout>; /** Settled: the answer given shortly (spread). */ letIn?: QueueView }
 interface Room { held: Set<Held>; ticker: ReturnType<typeof setInterval>; ticking: boolean; look: RoomLook | null }
 
 /** Per database handle (tests run several shops in one process), per drop. */
@@ -45,6 +46,7 @@ export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId:
     const held: Held = {
       userId,
       place,
+      allHeld: view.allHeld,
       answer: (v) => {
         clearTimeout(held.timer)
         if (!room.held.delete(held)) return
@@ -58,10 +60,14 @@ export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId:
   })
 }
 
-/** A held caller's answer from the room as last looked at (their row unchanged: still waiting). */
+/**
+ * A held caller's answer from the room as last looked at (their row unchanged: still waiting): ask again
+ * at once, or, told that every box left is held (a whole room's worth told together), within 1-3 s.
+ */
 function answerNow (held: Held, look: RoomLook | null, now: number): QueueView {
   const view = viewOf({ ...held.place, look: look ?? held.place.look, now })
-  return view.state === 'waiting' ? { ...view, pollMs: 0 } : view
+  if (view.state !== 'waiting') return view
+  return { ...view, pollMs: view.allHeld ? 1000 + Math.floor(Math.random() * 2000) : 0 }
 }
 
 function roomOf (db: Db, clock: Clock, dropId: number, onError: (err: unknown) => void): Room {
@@ -93,33 +99,48 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
     look = (await takeTurn(db, clock, dropId, look, now)) ?? look
     room.look = look
     if (look.boxesLeft === 0) {
-      // sold out: nobody held is shopping (they were all waiting), so every one of them is told now
-      for (const held of [...room.held]) if (!held.letIn) held.answer(answerNow(held, look, now))
+      // sold out: everyone held who was not just let in is told now (those about to be told that every
+      // box was held included)
+      for (const held of [...room.held]) if (held.letIn?.state !== 'shopping') held.answer(answerNow(held, look, now))
       return
     }
     const frontier = Number(look.d.queue_frontier)
     const passed = [...room.held].filter(h => !h.letIn && h.place.mine.position !== null && Number(h.place.mine.position) <= frontier)
-    if (passed.length === 0) return
-    const rows = await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId)
-      .where('user_id', 'in', [...new Set(passed.map(h => h.userId))]).execute()
-    const byUser = new Map(rows.map(r => [Number(r.user_id), r]))
-    const letIn: Array<{ held: Held; view: QueueView }> = []
-    for (const held of passed) {
-      const mine = byUser.get(held.userId)
-      if (!mine) continue
-      const view = viewOf({ ...held.place, look, mine, now })
-      if (view.state !== 'waiting') letIn.push({ held, view })
+    if (passed.length > 0) {
+      const rows = await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId)
+        .where('user_id', 'in', [...new Set(passed.map(h => h.userId))]).execute()
+      const byUser = new Map(rows.map(r => [Number(r.user_id), r]))
+      const letIn: Array<{ held: Held; view: QueueView }> = []
+      for (const held of passed) {
+        const mine = byUser.get(held.userId)
+        if (!mine) continue
+        const view = viewOf({ ...held.place, look, mine, now })
+        if (view.state !== 'waiting') letIn.push({ held, view })
+      }
+      spread(letIn)
     }
-    // those let in are answered spread over the tick, not all at once: each goes on to the case, the
-    // check and the purchase, and a turn's worth of them arriving together queued behind one another
-    letIn.forEach(({ held, view }, i) => {
-      held.letIn = view
-      clearTimeout(held.timer)
-      held.timer = setTimeout(() => held.answer(view), Math.floor(i * TICK_MS / letIn.length))
-    })
+    // every box left now held by someone shopping (or no longer): those still in line told otherwise are
+    // told now, with "notify me when restocked"; asking again, they are held until it changes again
+    const seen = look
+    const allHeld = seen.shopping >= seen.boxesLeft
+    spread([...room.held].filter(h => !h.letIn && h.allHeld !== allHeld).map(held => ({ held, view: answerNow(held, seen, now) })))
   } finally {
     room.ticking = false
   }
+}
+
+/**
+ * Answers given spread over a tick, not all at once: those let in each go on to the case, the check and
+ * the purchase, and a turn's worth of them arriving together queued behind one another; those told that
+ * every box left is held (a whole room's worth) ask again. Each is settled now (`letIn`): no later tick
+ * answers it again, and closing answers it with this view.
+ */
+function spread (answers: Array<{ held: Held; view: QueueView }>): void {
+  answers.forEach(({ held, view }, i) => {
+    held.letIn = view
+    clearTimeout(held.timer)
+    held.timer = setTimeout(() => held.answer(view), Math.floor(i * TICK_MS / answers.length))
+  })
 }
 
 /** Answers every held caller of this database now (the server is closing): each asks again elsewhere. */
