@@ -27,7 +27,7 @@ const path = require('node:path')
 const { randomInt } = require('node:crypto')
 const { quantile } = require('./support/quantile')
 const { layerOf, serveShop, agent, shopProcess, stopAll, serverTimes } = require('./support/shop-child')
-const { dropShopper, newTally, dropAgent, TIMEOUT_MS, SOCKETS } = require('./support/drop-shopper')
+const { dropShopper, newTally, dropAgent, roomAgent, TIMEOUT_MS, SOCKETS } = require('./support/drop-shopper')
 const { runLaunch, launchSeries, warmUp } = require('./launch')
 
 const GOALS = { queueP99Ms: 1000, purchaseP99Ms: 200, slotSoldShare: 0.01, soldOutToldMs: 2000 }
@@ -247,6 +247,7 @@ async function main () {
   }
   agent.destroy()
   dropAgent.destroy()
+  roomAgent.destroy()
   console.log(missedAll.length ? `drop: goals missed: ${missedAll.join(', ')}` : 'drop: goals met')
   if (missedAll.length || auditFailed) process.exit(1)
 }

@@ -138,9 +138,9 @@ async function dropShopper (s, tally) {
     if (q.body.code === 429) { count(tally.states, '429'); await sleep(Math.max(1, Number(q.body.data?.retryAfter ?? 1)) * 1000); continue }
     if (q.body.code !== 200) { tally.unexpected.push(`dropQueue: ${JSON.stringify(q.body).slice(0, 200)}`); await sleep(RETRY_MS); continue }
     const v = q.body.data
-    // a held answer given at the end of its hold: how late past it (the room's own answer time)
-    if (inLine && v.state === 'waiting') tally.ms.heldLate.push(Math.max(0, q.ms - HOLD_MS))
-    inLine = v.state === 'waiting'
+    // a held answer given at the end of its hold (nothing changed: ask again at once): how late past it
+    if (inLine && v.pollMs === 0) tally.ms.heldLate.push(Math.max(0, q.ms - HOLD_MS))
+    inLine = v.state === 'waiting' || v.state === 'early'
     count(tally.states, v.state)
     if (v.state === 'sold_out') return { ...out, end: 'told sold out', soldOutAt: Date.now() }
     if (v.state === 'shopping') {
@@ -155,4 +155,4 @@ async function dropShopper (s, tally) {
   return out
 }
 
-module.exports = { dropShopper, newTally, dropAgent, TIMEOUT_MS, SOCKETS }
+module.exports = { dropShopper, newTally, dropAgent, roomAgent, TIMEOUT_MS, SOCKETS }

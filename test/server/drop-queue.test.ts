@@ -5,11 +5,12 @@
  *    can recompute from the seed revealed then (its hash was published with the drop); arrival order
  *    counts for nothing
  *  - later arrivals queue in order of arrival, racing ones each get a place of their own
- *  - at most shoppersAtOnce shop at a time, for minutesEach: the case call, a purchase and its check and
+ *  - at most shoppersAtOnce shop at a time (never more than the cases with a box left), for minutesEach: the case call, a purchase and its check and
  *    a prop are refused (409 drop.queue) to anyone not let in, then open when their turn comes; a buyer's
  *    place goes to the next in line, and the buyer may still buy until their time ends
  *  - when the drop sells out, everyone still waiting is told so at once
- *  - held answers (waitMs): a caller in line is answered when let in, when every box left comes to be
+ *  - held answers (waitMs): a caller there before the order is drawn is answered when it is drawn, with
+ *    their place; a caller in line is answered when let in, when every box left comes to be
  *    held by shoppers, when the drop sells out, or at the end of the hold with pollMs 0; the room's turn is taken while they are held; closing the server
  *    answers them at once
  */
@@ -189,6 +190,45 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
     expect(told.ms).toBeLessThan(10_000)
   })
 
+  test('held before the order is drawn: given their place when it is drawn, without asking again', async () => {
+    const { drop } = await makeDrop(1, { windowSeconds: 5, shoppersAtOnce: 1, minutesEach: 1 })
+    const start = Date.parse(drop.startsAt)
+    t.clock.ms = start - 1000
+    const people = await shoppers(3)
+    for (const s of people) expect((await join(s, drop.dropId)).state).toBe('early')
+    const asked = Date.now()
+    const held = people.map(s => as(s.token, '/api/dropQueue', { dropId: drop.dropId, waitMs: 15_000 }))
+    await new Promise(resolve => setTimeout(resolve, 300))
+    // the window closes; nobody asks: the room's tick draws the order and answers them
+    t.clock.ms = start + 6000
+    const views = (await Promise.all(held)).map(r => r.body.data)
+    expect(Date.now() - asked).toBeLessThan(10_000)
+    expect(views.map(v => v.position).sort()).toEqual([1, 2, 3])
+    expect(views.filter(v => v.state === 'shopping')).toHaveLength(1)
+    expect(views.every(v => /^[0-9a-f]{64}$/.test(v.seed))).toBe(true)
+  })
+
+  test('never more shopping at once than cases with a box left', async () => {
+    const { seriesId, drop } = await makeDrop(2, { windowSeconds: 0, shoppersAtOnce: 5, minutesEach: 5 })
+    const start = Date.parse(drop.startsAt)
+    const people = await shoppers(4)
+    for (const s of people) await join(s, drop.dropId)
+    // the order drawn: five places in the room, but two cases, so two let in
+    t.clock.ms = start + 1000
+    const views = []
+    for (const s of people) views.push(await join(s, drop.dropId))
+    expect(views.map(v => [v.position, v.state]).sort((a, b) => a[0] - b[0])).toEqual([[1, 'shopping'], [2, 'shopping'], [3, 'waiting'], [4, 'waiting']])
+    // each of the two is shown a case of their own
+    const inside = people.filter((_, i) => views[i].state === 'shopping')
+    const shown = await Promise.all(inside.map(s => as(s.token, '/api/caseCurrent', { seriesId })))
+    expect(new Set(shown.map(r => r.body.data.caseId)).size).toBe(2)
+    // one case bought whole: one case left, and still one shopping, so nobody more is let in
+    expect((await buy(t.app, inside[0], { caseId: shown[0].body.data.caseId, wholeCase: true })).body.code).toBe(200)
+    t.clock.ms = start + 3000
+    const next = people.find((_, i) => views[i].position === 3)!
+    expect((await join(next, drop.dropId)).state).toBe('waiting')
+  })
+
   test('closing the server answers held callers at once', async () => {
     const own = await createTestApp(dialect)
     try {
@@ -213,7 +253,7 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
   })
 
   test('racing arrivals each hold one place, before and after the draw, and a drop without a room answers 409', async () => {
-    const { drop } = await makeDrop(2, { windowSeconds: 0, shoppersAtOnce: 5, minutesEach: 5 })
+    const { drop } = await makeDrop(6, { windowSeconds: 0, shoppersAtOnce: 5, minutesEach: 5 })
     const start = Date.parse(drop.startsAt)
     const early = await shoppers(12)
     // each joins three times at once

@@ -23,7 +23,8 @@ function ShoppingLeft ({ until }: { until: string }) {
 /**
  * A drop's waiting room on the series page (POST /api/dropQueue, which joins it once per account): the
  * caller's place, how many are ahead and about how long, asked again as the server says (pollMs; while
- * in line each ask is held by the server until the turn comes, the drop sells out or HOLD_MS); a 429
+ * early or in line each ask is held by the server until the order is drawn, the turn comes, the drop
+ * sells out or HOLD_MS); a 429
  * is waited out as it says, never shown as an error. When their turn comes (or ends) the page loads
  * again, so the case shows (or goes). Sold out, or every box left held by someone shopping, it offers
  * "notify me when restocked".
@@ -33,11 +34,12 @@ export default function QueuePanel ({ seriesId, dropId, hasCase, onTurn }: { ser
   const [poll, setPoll] = useState<{ ms: number; n: number } | null>(null)
   const latest = useRef({ hasCase, onTurn })
   latest.current = { hasCase, onTurn }
-  // the first ask answers at once (the place shows); while in line the next are held by the server
+  // the first ask answers at once (the place shows); in line, or there before the order is drawn, the
+  // next are held by the server
   const inLine = useRef(false)
   const queue = useRemote<QueueView>(() => dropsApi.queue(dropId, inLine.current ? HOLD_MS : 0), [dropId], {
     onSuccess: v => {
-      inLine.current = v.state === 'waiting'
+      inLine.current = v.state === 'waiting' || v.state === 'early'
       setPoll(p => ({ ms: v.pollMs, n: (p?.n ?? 0) + 1 }))
       // let in, or out: the page shows (or takes away) the case
       if ((v.state === 'shopping') !== latest.current.hasCase && v.state !== 'sold_out') latest.current.onTurn()

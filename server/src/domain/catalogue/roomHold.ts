@@ -2,7 +2,9 @@
  * Held answers of a drop's waiting room: POST /api/dropQueue with waitMs (a long poll; issue 50 item 8,
  * docs/decisions/drop-queue.md). At a drop thousands wait in line; asking every 2-5 s each, they cost the
  * database thousands of requests a second, and a shopper far back learned of a sell-out up to 5 s late.
- * A caller waiting in line (state 'waiting') is instead answered:
+ * A caller waiting in line (state 'waiting'), or there before the order is drawn ('early'), is instead
+ * answered:
+ *  - an early one, when the order is drawn (with their place), spread over two ticks;
  *  - at once when they are let in, when the drop sells out (no box left), and when every box left comes
  *    to be held by shoppers let in (or stops being: one of them left without buying);
  *  - otherwise after waitMs, with the room as last seen and pollMs 0 (ask again now: held again).
@@ -15,7 +17,7 @@
 import type { QueueView } from '../../../../types/drop'
 import type { Db } from '../../db'
 import type { Clock } from '../../core/clock'
-import { lookAtRoom, takePlace, takeTurn, viewOf, type Place, type RoomLook } from './dropQueue'
+import { lookAtRoom, takePlace, takeTurn, viewOf, type Place, type QueueRow, type RoomLook } from './dropQueue'
 
 /** How often a room with held callers is looked at (its turn is once a second at most). */
 const TICK_MS = 500
@@ -40,7 +42,7 @@ function roomsOf (db: Db): Map<number, Room> {
 export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId: number, waitMs: number, onError: (err: unknown) => void): Promise<QueueView> {
   const place = await takePlace(db, clock, dropId, userId)
   const view = viewOf(place)
-  if (waitMs <= 0 || view.state !== 'waiting') return view
+  if (waitMs <= 0 || (view.state !== 'waiting' && view.state !== 'early')) return view
   return new Promise(resolve => {
     const room = roomOf(db, clock, dropId, onError)
     const held: Held = {
@@ -66,6 +68,7 @@ export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId:
  */
 function answerNow (held: Held, look: RoomLook | null, now: number): QueueView {
   const view = viewOf({ ...held.place, look: look ?? held.place.look, now })
+  if (view.state === 'early') return { ...view, pollMs: 0 }
   if (view.state !== 'waiting') return view
   return { ...view, pollMs: view.allHeld ? 1000 + Math.floor(Math.random() * 2000) : 0 }
 }
@@ -94,9 +97,9 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
   room.ticking = true
   try {
     const now = clock()
-    let look = await lookAtRoom(db, dropId, now)
-    if (!look) return
-    look = (await takeTurn(db, clock, dropId, look, now)) ?? look
+    const before = await lookAtRoom(db, dropId, now)
+    if (!before) return
+    const look = (await takeTurn(db, clock, dropId, before, now)) ?? before
     room.look = look
     if (look.boxesLeft === 0) {
       // sold out: everyone held who was not just let in is told now (those about to be told that every
@@ -104,12 +107,22 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
       for (const held of [...room.held]) if (held.letIn?.state !== 'shopping') held.answer(answerNow(held, look, now))
       return
     }
+    // the order drawn: those held before it (no place yet) are given theirs, spread over two ticks (a
+    // drop's early arrivals are most of its crowd); they ask again as their answer says (pollMs)
+    if (look.d.queue_ordered_at !== null) {
+      const early = [...room.held].filter(h => !h.letIn && h.place.mine.position === null)
+      if (early.length > 0) {
+        const byUser = await rowsOf(db, dropId, early.map(h => h.userId))
+        spread(early.flatMap(held => {
+          const mine = byUser.get(held.userId)
+          return mine ? [{ held, view: viewOf({ ...held.place, look, mine, now }) }] : []
+        }), 2 * TICK_MS)
+      }
+    }
     const frontier = Number(look.d.queue_frontier)
     const passed = [...room.held].filter(h => !h.letIn && h.place.mine.position !== null && Number(h.place.mine.position) <= frontier)
     if (passed.length > 0) {
-      const rows = await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId)
-        .where('user_id', 'in', [...new Set(passed.map(h => h.userId))]).execute()
-      const byUser = new Map(rows.map(r => [Number(r.user_id), r]))
+      const byUser = await rowsOf(db, dropId, passed.map(h => h.userId))
       const letIn: Array<{ held: Held; view: QueueView }> = []
       for (const held of passed) {
         const mine = byUser.get(held.userId)
@@ -121,9 +134,8 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
     }
     // every box left now held by someone shopping (or no longer): those still in line told otherwise are
     // told now, with "notify me when restocked"; asking again, they are held until it changes again
-    const seen = look
-    const allHeld = seen.shopping >= seen.boxesLeft
-    spread([...room.held].filter(h => !h.letIn && h.allHeld !== allHeld).map(held => ({ held, view: answerNow(held, seen, now) })))
+    const allHeld = look.shopping >= look.boxesLeft
+    spread([...room.held].filter(h => !h.letIn && h.allHeld !== allHeld).map(held => ({ held, view: answerNow(held, look, now) })))
   } finally {
     room.ticking = false
   }
@@ -135,12 +147,23 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
  * every box left is held (a whole room's worth) ask again. Each is settled now (`letIn`): no later tick
  * answers it again, and closing answers it with this view.
  */
-function spread (answers: Array<{ held: Held; view: QueueView }>): void {
+function spread (answers: Array<{ held: Held; view: QueueView }>, overMs = TICK_MS): void {
   answers.forEach(({ held, view }, i) => {
     held.letIn = view
     clearTimeout(held.timer)
-    held.timer = setTimeout(() => held.answer(view), Math.floor(i * TICK_MS / answers.length))
+    held.timer = setTimeout(() => held.answer(view), Math.floor(i * overMs / answers.length))
   })
+}
+
+/** The rows of these callers in the room, by user, read a few hundred at a time. */
+async function rowsOf (db: Db, dropId: number, userIds: number[]): Promise<Map<number, QueueRow>> {
+  const ids = [...new Set(userIds)]
+  const byUser = new Map<number, QueueRow>()
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId).where('user_id', 'in', ids.slice(i, i + 500)).execute()
+    for (const r of rows) byUser.set(Number(r.user_id), r)
+  }
+  return byUser
 }
 
 /** Answers every held caller of this database now (the server is closing): each asks again elsewhere. */
