@@ -75,7 +75,7 @@ export function purchaseRoutes (app: Api, ctx: AppContext): void {
   // counted once committed (a replay by the same key is not a new purchase), and each refusal by its reason
   // on PostgreSQL the purchase's statement checks the session again (migration 0033): a session this
   // process read lately lets the caller in without a round trip of its own
-  defineRoute(app, ctx, r.casePurchase, async ({ body, userId, session }) => {
+  defineRoute(app, ctx, r.casePurchase, async ({ body, userId, session, request }) => {
     const dropId = await dropOfCase(ctx.db, body.caseId)
     await requireLetIn(ctx.db, ctx.clock, dropId, userId)
     try {
@@ -84,7 +84,11 @@ export function purchaseRoutes (app: Api, ctx: AppContext): void {
         () => tellOwnSlot(ctx.db, userId, body.caseId, () => purchase(ctx, userId, body, session.sessionId)), r => r.prizes.length)
       if (!replayed) ctx.metrics.purchased()
       // a buyer from a drop with a waiting room gives their place to the next in line
-      if (!replayed && dropId !== null) await servedInRoom(ctx.db, ctx.clock, dropId, userId, body.caseId)
+      // (the purchase is made whatever befalls this: a failure here is logged, and the room's next turn
+      // frees the place all the same when the buyer's time runs out)
+      if (!replayed && dropId !== null) {
+        await servedInRoom(ctx.db, ctx.clock, dropId, userId, body.caseId).catch(err => { request.log.error({ err }, 'drop room: the buyer\'s place was not given on') })
+      }
       return result
     } catch (err) {
       if (err instanceof ApiFailure && err.httpStatus === 200) ctx.metrics.purchaseRefused(err.key, err.code)

@@ -106,15 +106,16 @@ async function nextPlace (db: Db, dropId: number): Promise<number> {
  * Lets the next places in while fewer than the room's size are shopping; at most once a second per drop.
  * Answers whether the room may have changed (the turn was due: this call or a racing one took it).
  */
-async function letIn (db: Db, clock: Clock, d: RoomRow): Promise<boolean> {
+async function letIn (db: Db, clock: Clock, d: RoomRow, force = false): Promise<boolean> {
   const now = clock()
   if (d.queue_ordered_at === null || now < orderAtOf(d)) return false
   // not this room's turn yet (as last seen): no write at all
-  if (d.queue_advanced_at !== null && new Date(d.queue_advanced_at).getTime() > now - ADVANCE_EVERY_MS) return false
+  if (!force && d.queue_advanced_at !== null && new Date(d.queue_advanced_at).getTime() > now - ADVANCE_EVERY_MS) return false
   await db.transaction().execute(async trx => {
-    const turn = await trx.updateTable('drops').set({ queue_advanced_at: iso(now) })
-      .where('id', '=', Number(d.id))
-      .where(eb => eb.or([eb('queue_advanced_at', 'is', null), eb('queue_advanced_at', '<=', iso(now - ADVANCE_EVERY_MS))]))
+    // the drop's row written first: turns (forced ones too) take it one at a time, each counting what
+    // the one before let in
+    const write = trx.updateTable('drops').set({ queue_advanced_at: iso(now) }).where('id', '=', Number(d.id))
+    const turn = await (force ? write : write.where(eb => eb.or([eb('queue_advanced_at', 'is', null), eb('queue_advanced_at', '<=', iso(now - ADVANCE_EVERY_MS))])))
       .returning('id').executeTakeFirst()
     if (!turn) return false
     await trx.updateTable('drop_queue').set({ state: 'left' })
@@ -283,9 +284,13 @@ export async function servedInRoom (db: Db, clock: Clock, dropId: number, userId
   // and the case they bought from, if it has boxes left, to the next shopper let in: a lease (cases.ts)
   // would keep it from everyone else for its minute, and with a turn's worth let in at once the free
   // cases run out and shoppers are put together on shared ones (bench/drop.js: 9 % "slot sold")
-  if (served) {
-    await db.updateTable('case_leases').set({ until: now }).where('case_id', '=', caseId).where('user_id', '=', userId).execute()
-  }
+  if (!served) return
+  await db.updateTable('case_leases').set({ until: now }).where('case_id', '=', caseId).where('user_id', '=', userId).execute()
+  // the place goes to the next in line now, not at the room's next turn: at the end of a drop, with a
+  // shopper per case left, a turn a second left the last cases selling one purchase a second
+  const d = await roomOf(db, dropId)
+  if (d && d.queue_size !== null) await letIn(db, clock, d, true)
+  forgetRoom(db, dropId)
 }
 
 /**
