@@ -6,7 +6,7 @@
  * answered:
  *  - an early one, when the order is drawn (with their place), spread over two ticks;
  *  - at once when they are let in, when the drop sells out (no box left), and when every box left comes
- *    to be held by shoppers let in (or stops being: one of them left without buying);
+ *    to be held by shoppers let in;
  *  - otherwise after waitMs, with the room as last seen and pollMs 0 (ask again now: held again).
  * While anyone is held in a room, this process looks at the room every TICK_MS (the look is shared by all
  * of them: lookAtRoom keeps it ROOM_FRESH_MS), takes the room's turn when it is due (so the line moves
@@ -64,13 +64,13 @@ export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId:
 
 /**
  * A held caller's answer from the room as last looked at (their row unchanged: still waiting): ask again
- * at once, or, told that every box left is held (a whole room's worth told together), within 1-3 s.
+ * at once, or, told that every box left is held (a whole room's worth told together), within 2-5 s.
  */
 function answerNow (held: Held, look: RoomLook | null, now: number): QueueView {
   const view = viewOf({ ...held.place, look: look ?? held.place.look, now })
   if (view.state === 'early') return { ...view, pollMs: 0 }
   if (view.state !== 'waiting') return view
-  return { ...view, pollMs: view.allHeld ? 1000 + Math.floor(Math.random() * 2000) : 0 }
+  return { ...view, pollMs: view.allHeld ? 2000 + Math.floor(Math.random() * 3000) : 0 }
 }
 
 function roomOf (db: Db, clock: Clock, dropId: number, onError: (err: unknown) => void): Room {
@@ -132,10 +132,13 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
       }
       spread(letIn)
     }
-    // every box left now held by someone shopping (or no longer): those still in line told otherwise are
-    // told now, with "notify me when restocked"; asking again, they are held until it changes again
-    const allHeld = look.shopping >= look.boxesLeft
-    spread([...room.held].filter(h => !h.letIn && h.allHeld !== allHeld).map(held => ({ held, view: answerNow(held, look, now) })))
+    // every box left now held by someone shopping: those still in line who were not told so are told
+    // now, with "notify me when restocked"; asking again, they are held until let in or sold out. (It
+    // ceasing to be so is told at their next answer: at the end of a drop it flips with each purchase,
+    // and a whole room's worth asking again on each flip saturated the process, bench/drop.js.)
+    if (look.shopping >= look.boxesLeft) {
+      spread([...room.held].filter(h => !h.letIn && !h.allHeld).map(held => ({ held, view: answerNow(held, look, now) })))
+    }
   } finally {
     room.ticking = false
   }
