@@ -129,8 +129,11 @@ async function letIn (db: Db, clock: Clock, d: RoomRow, force = false): Promise<
       .where('drop_id', '=', Number(d.id)).where('status', 'in', ['scheduled', 'on_sale']).where(sql<boolean>`sold_count < size`).executeTakeFirstOrThrow()
     const room = Math.min(Number(d.queue_size), Number(cases.n)) - Number(shopping.n)
     if (room <= 0) return true
+    // every place up to the frontier has been let in (places are let in lowest first, and later ones are
+    // given after every place drawn): the index on (drop_id, position) is read from there, not past the
+    // thousands let in before (a turn is taken on every purchase)
     const next = await trx.selectFrom('drop_queue').select(['user_id', 'position'])
-      .where('drop_id', '=', Number(d.id)).where('state', '=', 'waiting').where('position', 'is not', null)
+      .where('drop_id', '=', Number(d.id)).where('position', '>', Number(d.queue_frontier)).where('state', '=', 'waiting')
       .orderBy('position').limit(room).execute()
     if (next.length === 0) return true
     await trx.updateTable('drop_queue').set({ state: 'shopping', until: iso(now + Number(d.queue_shop_s) * 1000) })
