@@ -7,7 +7,8 @@
  *  - an early one, when the order is drawn (with their place), spread over two ticks;
  *  - at once when they are let in, when the drop sells out (no box left), and when every box left comes
  *    to be held by shoppers let in;
- *  - otherwise after waitMs, with the room as last seen and pollMs 0 (ask again now: held again).
+ *  - otherwise after half to all of waitMs (at random), with the room as last seen and pollMs 0 (ask
+ *    again now: held again).
  * While anyone is held in a room, this process looks at the room every TICK_MS (the look is shared by all
  * of them: lookAtRoom keeps it ROOM_FRESH_MS), takes the room's turn when it is due (so the line moves
  * even when nobody asks), and reads the rows of the held callers the room's frontier has passed, in one
@@ -35,8 +36,8 @@ function roomsOf (db: Db): Map<number, Room> {
 }
 
 /**
- * POST /api/dropQueue: the caller's place; with waitMs > 0 and the caller waiting in line, held until it
- * changes (let in, sold out) or waitMs passes. `onError` hears a failed look at the room (the held
+ * POST /api/dropQueue: the caller's place; with waitMs > 0 and the caller waiting in line (or early),
+ * held until it changes (a place, let in, every box held, sold out) or most of waitMs passes. `onError` hears a failed look at the room (the held
  * answers then wait for the next tick, or their time).
  */
 export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId: number, waitMs: number, onError: (err: unknown) => void): Promise<QueueView> {
@@ -55,8 +56,10 @@ export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId:
         if (room.held.size === 0) closeRoom(db, dropId, room)
         resolve(v)
       },
-      // nothing changed for them: the room as last seen, and ask again at once
-      timer: setTimeout(() => held.answer(answerNow(held, room.look, clock())), waitMs)
+      // nothing changed for them: the room as last seen, and ask again at once. Held for half to all of
+      // waitMs, at random: a drop's crowd is held together at the draw, and holds of one length kept them
+      // asking again together, ten thousand at a time (bench/drop.js)
+      timer: setTimeout(() => held.answer(answerNow(held, room.look, clock())), Math.ceil(waitMs * (0.5 + Math.random() * 0.5)))
     }
     room.held.add(held)
   })
@@ -64,13 +67,15 @@ export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId:
 
 /**
  * A held caller's answer from the room as last looked at (their row unchanged: still waiting): ask again
- * at once, or, told that every box left is held (a whole room's worth told together), within 2-5 s.
+ * at once, or, told that every box left is held (a whole room's worth told together), spread over a
+ * second: it comes in a drop's last seconds, and a longer spread left them learning of the sell-out
+ * seconds late (told sold out p50 3.5 s with 2-5 s, bench/drop.js).
  */
 function answerNow (held: Held, look: RoomLook | null, now: number): QueueView {
   const view = viewOf({ ...held.place, look: look ?? held.place.look, now })
   if (view.state === 'early') return { ...view, pollMs: 0 }
   if (view.state !== 'waiting') return view
-  return { ...view, pollMs: view.allHeld ? 2000 + Math.floor(Math.random() * 3000) : 0 }
+  return { ...view, pollMs: view.allHeld ? 250 + Math.floor(Math.random() * 1000) : 0 }
 }
 
 function roomOf (db: Db, clock: Clock, dropId: number, onError: (err: unknown) => void): Room {
