@@ -100,6 +100,9 @@ async function runDrop ({ root, dialect, databaseUrl, pool, workers, arrivals, c
     const drop = await first.next()
     const start = Date.parse(drop.startsAt)
     const tally = newTally()
+    // the load generator's own event loop: a late answer may be late here, not in the shop
+    const lag = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 20 })
+    lag.enable()
     const progress = setInterval(() => {
       const shopping = tally.states.shopping || 0
       console.log(`  ${((Date.now() - start) / 1000).toFixed(0)} s: ${tally.ms.queue.length} room answers (shopping ${shopping}, sold out ${tally.states.sold_out || 0}), ${tally.purchases} purchases of ${tally.boxes} boxes`)
@@ -110,6 +113,8 @@ async function runDrop ({ root, dialect, databaseUrl, pool, workers, arrivals, c
       wanted: randomInt(1, 4), arriveAt: start - LEAD_MS / 2 + randomInt(0, spreadMs), endAt: start + maxMs
     }, tally)))
     clearInterval(progress)
+    lag.disable()
+    tally.clientLag = { p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 }
     const server = await serverTimes(procs)
     first.child.send({ type: 'audit', seriesId: drop.seriesId })
     const audit = await first.next()
@@ -192,8 +197,9 @@ function report (where, arrivals, spreadMs, room, r, ref, { f, missed, problems 
   console.log(`  sold out ${f.soldOutS === null ? `NOT (${r.audit.soldSlots} of ${r.drop.boxes} boxes sold)` : `${f.soldOutS.toFixed(1)} s after the start`}: ${r.tally.purchases} purchases of ${r.tally.boxes} boxes answered (${f.ratios.boxesPerS} the reference's boxes/s)`)
   console.log(`  told sold out after the last box: ${f.told.n} shoppers, p50 ${ms(f.told.p50)}, p99 ${ms(f.told.p99)}, last ${ms(f.told.max)} (goal <= ${GOALS.soldOutToldMs} ms); still waiting at the end: ${f.stillWaiting}`)
   if (f.unansweredMade) console.log(`  ${f.unansweredMade} of the ${r.tally.buysUnanswered} purchases that got no answer were made (the audit counts them)`)
-  console.log(`  how shoppers ended: ${Object.entries(f.ends).map(([k, v]) => `${k} ${v}`).join(', ')}; 5xx ${r.tally.http5xx}, timeouts (${TIMEOUT_MS / 1000} s) ${r.tally.timeouts}`)
+  console.log(`  how shoppers ended: ${Object.entries(f.ends).map(([k, v]) => `${k} ${v}`).join(', ')}; 5xx ${r.tally.http5xx}, timeouts (${TIMEOUT_MS / 1000} s; held asks ${TIMEOUT_MS / 1000} s past their hold) ${r.tally.timeouts} ${JSON.stringify(r.tally.timeoutsBy)}`)
   const st = k => r.server[k] ? `${k} p50 ${r.server[k].p50.toFixed(1)} ms, p99 ${r.server[k].p99.toFixed(1)} ms (${r.server[k].n})` : ''
+  console.log(`  the load generator's own event loop (the 10,000 shoppers, on the same cores): delay p99 ${ms(r.tally.clientLag.p99)}, max ${ms(r.tally.clientLag.max)}`)
   console.log(`  in the server: ${['/api/dropQueue', '/api/caseCurrent', '/api/purchaseCheck', '/api/casePurchase'].map(st).filter(Boolean).join('; ')}`)
   console.log(`  warehouse: ${r.after.designs.map(d => `${d.rarity} ${d.committed}/${d.stock}`).join(', ')} committed/stock; room rows: ${JSON.stringify(r.after.room)}`)
   if (problems.length) console.error(`  AUDIT FAILED (${problems.length} problems):\n    ${problems.slice(0, 20).join('\n    ')}`)

@@ -45,6 +45,8 @@ function newTally () {
     answers: { check: {}, buy: {} },
     http5xx: 0,
     timeouts: 0,
+    /** Timeouts by call: the room (queue, held), the case (view), the check, the purchase (buy). */
+    timeoutsBy: {},
     unexpected: [],
     boxes: 0,
     purchases: 0,
@@ -63,7 +65,7 @@ async function call (tally, key, base, route, body, token, via = { timeoutMs: TI
     if (r.status >= 500 || r.body.code >= 500) { tally.http5xx++; return null }
     return r
   } catch (err) {
-    if (err.timeout) tally.timeouts++
+    if (err.timeout) { tally.timeouts++; tally.timeoutsBy[key] = (tally.timeoutsBy[key] || 0) + 1 }
     else if (err.status >= 500) tally.http5xx++
     else tally.unexpected.push(err.message)
     return null
