@@ -65,8 +65,10 @@ async function call (tally, key, base, route, body, token, via = { timeoutMs: TI
     if (r.status >= 500 || r.body.code >= 500) { tally.http5xx++; return null }
     return r
   } catch (err) {
-    if (err.timeout) { tally.timeouts++; tally.timeoutsBy[key] = (tally.timeoutsBy[key] || 0) + 1 }
-    else if (err.status >= 500) tally.http5xx++
+    if (err.timeout) {
+      tally.timeouts++
+      tally.timeoutsBy[key] = (tally.timeoutsBy[key] || 0) + 1
+    } else if (err.status >= 500) tally.http5xx++
     else tally.unexpected.push(err.message)
     return null
   }
