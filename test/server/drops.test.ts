@@ -184,6 +184,8 @@ describe.each(testDialects())('drops on %s', (dialect) => {
       for (let attempt = 0; attempt < 20; attempt++) {
         const current = await post(t.app, '/api/caseCurrent', { seriesId }, { token: s.token })
         if (current.body.code === 409) { expect(current.body.data.reason).toBe('sold_out'); return }
+        // anything else is a defect: say what it was, with the server's last error lines
+        if (current.body.code !== 200) throw new Error(`caseCurrent: ${JSON.stringify(current.body)}; ${t.logs.filter(l => /"level":(50|60)/.test(l)).slice(-3).join(' | ')}`)
         const free = current.body.data.slots.filter((x: { sold: boolean }) => !x.sold).map((x: { slot: number }) => x.slot)
         if (free.length === 0) {
           // their case sold out under them: the next one (switches are limited a day; being given one is not a switch)

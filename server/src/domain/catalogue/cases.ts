@@ -20,6 +20,7 @@ import type { CaseRowDb, Database } from '../../db/schema'
 import { iso, type Clock } from '../../core/clock'
 import { ApiFailure, fail } from '../../core/errors'
 import { dialectOf } from '../../db/lock'
+import { isRetryableConflict } from '../../db/errors'
 import { commitOf, composeCase, newSalt, secureRandomInt, shuffle, type RandomInt } from './arrangement'
 import { msUntilNextDay, shopDay } from '../../core/days'
 import { lockSeriesForStock, mayBeInCase, takeFree } from './stock'
@@ -234,6 +235,19 @@ async function takeLease (db: Db, caseId: number, userId: number, now: number): 
  * their lease of it (null when shared).
  */
 async function assignCase (db: Db, clock: Clock, seriesId: number, userId: number): Promise<{ caseId: number; heldUntil: string | null }> {
+  // PostgreSQL may give up on it in a deadlock with a purchase of the same cases (shoppers racing at a
+  // drop's start): it is run again, as the purchases are (purchaseOnPostgres.ts)
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await assignCaseOnce(db, clock, seriesId, userId)
+    } catch (err) {
+      if (isRetryableConflict(err) && attempt < 3) continue
+      throw err
+    }
+  }
+}
+
+async function assignCaseOnce (db: Db, clock: Clock, seriesId: number, userId: number): Promise<{ caseId: number; heldUntil: string | null }> {
   const now = clock()
   // one transaction (one commit): the lease or the new case, and the shopper's choice
   return db.transaction().execute(async trx => {
