@@ -23,7 +23,7 @@ import { lookAtRoom, takePlace, takeTurn, viewOf, type Place, type QueueRow, typ
 /** How often a room with held callers is looked at (its turn is once a second at most). */
 const TICK_MS = 500
 
-interface Held { userId: number; place: Place; allHeld: boolean; answer: (view: QueueView) => void; timer: ReturnType<typeof setTimeout>; /** Settled: the answer given shortly (spread). */ letIn?: QueueView }
+interface Held { userId: number; place: Place; allHeld: boolean; answer: (view: QueueView) => void; timer: ReturnType<typeof setTimeout>; /** The answer it is about to be given (spread): no later tick answers it again. */ settled?: QueueView }
 interface Room { held: Set<Held>; ticker: ReturnType<typeof setInterval>; ticking: boolean; look: RoomLook | null }
 
 /** Per database handle (tests run several shops in one process), per drop. */
@@ -109,13 +109,13 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
     if (look.boxesLeft === 0) {
       // sold out: everyone held who was not just let in is told now (those about to be told that every
       // box was held included)
-      for (const held of [...room.held]) if (held.letIn?.state !== 'shopping') held.answer(answerNow(held, look, now))
+      for (const held of [...room.held]) if (held.settled?.state !== 'shopping') held.answer(answerNow(held, look, now))
       return
     }
     // the order drawn: those held before it (no place yet) are given theirs, spread over two ticks (a
     // drop's early arrivals are most of its crowd); they ask again as their answer says (pollMs)
     if (look.d.queue_ordered_at !== null) {
-      const early = [...room.held].filter(h => !h.letIn && h.place.mine.position === null)
+      const early = [...room.held].filter(h => !h.settled && h.place.mine.position === null)
       if (early.length > 0) {
         const byUser = await rowsOf(db, dropId, early.map(h => h.userId))
         spread(early.flatMap(held => {
@@ -125,7 +125,7 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
       }
     }
     const frontier = Number(look.d.queue_frontier)
-    const passed = [...room.held].filter(h => !h.letIn && h.place.mine.position !== null && Number(h.place.mine.position) <= frontier)
+    const passed = [...room.held].filter(h => !h.settled && h.place.mine.position !== null && Number(h.place.mine.position) <= frontier)
     if (passed.length > 0) {
       const byUser = await rowsOf(db, dropId, passed.map(h => h.userId))
       const letIn: Array<{ held: Held; view: QueueView }> = []
@@ -142,7 +142,7 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
     // ceasing to be so is told at their next answer: at the end of a drop it flips with each purchase,
     // and a whole room's worth asking again on each flip saturated the process, bench/drop.js.)
     if (look.shopping >= look.boxesLeft) {
-      spread([...room.held].filter(h => !h.letIn && !h.allHeld).map(held => ({ held, view: answerNow(held, look, now) })))
+      spread([...room.held].filter(h => !h.settled && !h.allHeld).map(held => ({ held, view: answerNow(held, look, now) })))
     }
   } finally {
     room.ticking = false
@@ -152,12 +152,12 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
 /**
  * Answers given spread over a tick, not all at once: those let in each go on to the case, the check and
  * the purchase, and a turn's worth of them arriving together queued behind one another; those told that
- * every box left is held (a whole room's worth) ask again. Each is settled now (`letIn`): no later tick
+ * every box left is held (a whole room's worth) ask again. Each is settled now (`settled`): no later tick
  * answers it again, and closing answers it with this view.
  */
 function spread (answers: Array<{ held: Held; view: QueueView }>, overMs = TICK_MS): void {
   answers.forEach(({ held, view }, i) => {
-    held.letIn = view
+    held.settled = view
     clearTimeout(held.timer)
     held.timer = setTimeout(() => held.answer(view), Math.floor(i * overMs / answers.length))
   })
@@ -179,6 +179,6 @@ export function releaseHeld (db: Db, clock: Clock): void {
   const map = rooms.get(db)
   if (!map) return
   for (const room of [...map.values()]) {
-    for (const held of [...room.held]) held.answer(held.letIn ?? answerNow(held, room.look, clock()))
+    for (const held of [...room.held]) held.answer(held.settled ?? answerNow(held, room.look, clock()))
   }
 }
