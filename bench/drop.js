@@ -26,8 +26,8 @@ const os = require('node:os')
 const path = require('node:path')
 const { randomInt } = require('node:crypto')
 const { quantile } = require('./support/quantile')
-const { layerOf, serveShop, agent, shopProcess, stopAll, serverTimes } = require('./support/shop-child')
-const { dropShopper, newTally, dropAgent, roomAgent, TIMEOUT_MS, SOCKETS } = require('./support/drop-shopper')
+const { layerOf, serveShop, agent, shopProcess, stopAll, serverTimes, listenOverflows } = require('./support/shop-child')
+const { dropShopper, newTally, dropAgent, roomAgent, TIMEOUT_MS, SOCKETS, HOLD_MS } = require('./support/drop-shopper')
 const { runLaunch, launchSeries, warmUp } = require('./launch')
 
 const GOALS = { queueP99Ms: 1000, purchaseP99Ms: 200, slotSoldShare: 0.01, soldOutToldMs: 2000 }
@@ -100,6 +100,7 @@ async function runDrop ({ root, dialect, databaseUrl, pool, workers, arrivals, c
     const drop = await first.next()
     const start = Date.parse(drop.startsAt)
     const tally = newTally()
+    const overflowsBefore = listenOverflows()
     // the load generator's own event loop: a late answer may be late here, not in the shop
     const lag = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 20 })
     lag.enable()
@@ -115,6 +116,8 @@ async function runDrop ({ root, dialect, databaseUrl, pool, workers, arrivals, c
     clearInterval(progress)
     lag.disable()
     tally.clientLag = { p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 }
+    const overflowsAfter = listenOverflows()
+    tally.listenOverflows = overflowsBefore === null || overflowsAfter === null ? null : overflowsAfter - overflowsBefore
     const server = await serverTimes(procs)
     first.child.send({ type: 'audit', seriesId: drop.seriesId })
     const audit = await first.next()
@@ -190,7 +193,7 @@ function report (where, arrivals, spreadMs, room, r, ref, { f, missed, problems 
   console.log(`reference, today's path without a drop: ${ref.okPurchases} purchases of ${ref.boxesBought} boxes by ${ref.okPurchases + ref.gaveUp} shoppers at once in ${ref.seconds.toFixed(2)} s (${(ref.boxesBought / ref.seconds).toFixed(0)} boxes/s); casePurchase p50 ${ms(ref.buy.p50)}, p99 ${ms(ref.buy.p99)}; caseCurrent p50 ${ms(ref.view.p50)}, p99 ${ms(ref.view.p99)}; "slot sold" ${(100 * ref.share).toFixed(1)} %`)
   console.log(`drop: ${arrivals} shoppers within ${spreadMs / 1000} s of the start, over ${SOCKETS} connections to each API process; ${r.drop.boxes} boxes in ${r.drop.boxes / CASE_SIZE} cases; room: window ${room.windowSeconds} s, ${room.shoppersAtOnce} at once, ${room.minutesEach} min each`)
   console.log(`  the room's answer: p50 ${ms(f.queue.p50)}, p99 ${ms(f.queue.p99)} (${f.queue.n} answers; goal p99 <= ${GOALS.queueP99Ms} ms); vs the reference's caseCurrent p50 ${f.ratios.queueVsViewP50}, p99 ${f.ratios.queueVsViewP99}`)
-  console.log(`  held asks (in line, waitMs 15 s): ${f.heldLate.held}; of those answered at the end of their hold (${f.heldLate.n}), late past the longest hold p50 ${ms(f.heldLate.p50)}, p99 ${ms(f.heldLate.p99)} (goal p99 <= ${GOALS.queueP99Ms} ms)`)
+  console.log(`  held asks (in line, waitMs ${HOLD_MS / 1000} s): ${f.heldLate.held}; of those answered at the end of their hold (${f.heldLate.n}), late past the longest hold p50 ${ms(f.heldLate.p50)}, p99 ${ms(f.heldLate.p99)} (goal p99 <= ${GOALS.queueP99Ms} ms)`)
   console.log(`  room answers by state: ${Object.entries(r.tally.states).map(([k, v]) => `${k} ${v}`).join(', ')}`)
   console.log(`  purchase (let in: ${f.letIn}): casePurchase p50 ${ms(f.buy.p50)}, p99 ${ms(f.buy.p99)} (${f.buy.n}; goal p99 <= ${GOALS.purchaseP99Ms} ms; vs the reference p50 ${f.ratios.buyP50}, p99 ${f.ratios.buyP99}); purchaseCheck p50 ${ms(f.check.p50)}, p99 ${ms(f.check.p99)}; caseCurrent p50 ${ms(f.view.p50)}, p99 ${ms(f.view.p99)}`)
   console.log(`  answers: check ${JSON.stringify(r.tally.answers.check)}, purchase ${JSON.stringify(r.tally.answers.buy)}; "slot sold" or "case sold out" ${(100 * f.slotSoldShare).toFixed(2)} % of ${f.allAnswers} (goal < ${100 * GOALS.slotSoldShare} %)`)
@@ -199,7 +202,16 @@ function report (where, arrivals, spreadMs, room, r, ref, { f, missed, problems 
   if (f.unansweredMade) console.log(`  ${f.unansweredMade} of the ${r.tally.buysUnanswered} purchases that got no answer were made (the audit counts them)`)
   console.log(`  how shoppers ended: ${Object.entries(f.ends).map(([k, v]) => `${k} ${v}`).join(', ')}; 5xx ${r.tally.http5xx}, timeouts (${TIMEOUT_MS / 1000} s; held asks ${TIMEOUT_MS / 1000} s past their hold) ${r.tally.timeouts} ${JSON.stringify(r.tally.timeoutsBy)}`)
   const st = k => r.server[k] ? `${k} p50 ${r.server[k].p50.toFixed(1)} ms, p99 ${r.server[k].p99.toFixed(1)} ms (${r.server[k].n})` : ''
+  // the slow unheld calls by the second of the run they were sent in (from the start)
+  for (const key of [...new Set(r.tally.slow.map(x => x.key))]) {
+    const bySecond = {}
+    for (const x of r.tally.slow.filter(x => x.key === key)) { const k = Math.floor((x.sentAt - r.start) / 1000); bySecond[k] = (bySecond[k] || 0) + 1 }
+    console.log(`  ${key}: answered more than 1 s late, by the second from the start they were sent: ${Object.entries(bySecond).sort((a, b) => Number(a[0]) - Number(b[0])).map(([k, v]) => `${k}s ${v}`).join(', ')}`)
+  }
   console.log(`  the load generator's own event loop (the 10,000 shoppers, on the same cores): delay p99 ${ms(r.tally.clientLag.p99)}, max ${ms(r.tally.clientLag.max)}`)
+  console.log(`  the shop's event loop${r.server.loops.length > 1 ? 's' : ''}: delay p99 ${r.server.loops.map(l => ms(l.p99)).join(', ')}, max ${r.server.loops.map(l => ms(l.max)).join(', ')}; connections dropped at a full listen backlog (machine-wide, TCP tries again 1, 3, 7 s later): ${r.tally.listenOverflows ?? 'not known'}`)
+  const a = r.server.loops.map(l => l.arrival)
+  console.log(`  from the client's send to the server's code (waiting in the kernel: the listen queue, the socket): p50 ${a.map(x => ms(x.p50)).join(', ')}, p99 ${a.map(x => ms(x.p99)).join(', ')}, max ${a.map(x => ms(x.max)).join(', ')}; over 1 s: ${a.map(x => x.over1s).join(', ')}; the shop's CPU during the drop, of one core: ${r.server.loops.map(l => `${(100 * l.cpuShare).toFixed(0)} %`).join(', ')}`)
   console.log(`  in the server: ${['/api/dropQueue', '/api/caseCurrent', '/api/purchaseCheck', '/api/casePurchase'].map(st).filter(Boolean).join('; ')}`)
   console.log(`  warehouse: ${r.after.designs.map(d => `${d.rarity} ${d.committed}/${d.stock}`).join(', ')} committed/stock; room rows: ${JSON.stringify(r.after.room)}`)
   if (problems.length) console.error(`  AUDIT FAILED (${problems.length} problems):\n    ${problems.slice(0, 20).join('\n    ')}`)

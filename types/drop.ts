@@ -77,7 +77,7 @@ export type SeriesDrops = Static<typeof SeriesDrops>
 
 export const DropIdRequest = Obj({ dropId: Id })
 /** The longest a waiting room's answer is held (QueueRequest.waitMs). */
-export const QUEUE_HOLD_MAX_MS = 20000
+export const QUEUE_HOLD_MAX_MS = 30000
 /**
  * Joining a room, or asking one's place again. waitMs: while the caller is waiting in line, the server
  * may hold the answer up to this long, and answers at once when they are let in or the drop sells out
@@ -124,7 +124,7 @@ export const dropRoutes = {
   queue: route({
     method: 'POST', url: '/api/dropQueue', auth: 'user', tag: 'cases', body: QueueRequest, data: QueueView,
     summary: 'Join a drop\'s waiting room (once per account) and see one\'s place',
-    description: 'Idempotent: every device of an account holds the one place. 409 when the drop has no waiting room. Ask again after pollMs. With waitMs, a caller waiting in line (or there before the order is drawn) is answered when given a place, when let in, when every box left comes to be held, when the drop sells out, or within waitMs (after half of it at least, at random) with pollMs 0, whichever comes first.'
+    description: 'Idempotent: every device of an account holds the one place. 409 when the drop has no waiting room. Ask again after pollMs. With waitMs, a caller waiting in line (or there before the order is drawn) is answered when given a place, when let in, when every box left comes to be held, when the drop sells out, or within waitMs (after three quarters of it at least, at random) with pollMs 0, whichever comes first.'
   }),
   proof: route({
     method: 'POST', url: '/api/dropProof', auth: 'none', tag: 'cases', body: DropIdRequest, data: DropProof,

@@ -23,12 +23,16 @@ const SOCKETS = 256
 const dropAgent = new http.Agent({ keepAlive: true, maxSockets: SOCKETS })
 /**
  * A held room answer keeps its connection for up to HOLD_MS: the proxy holds one upstream connection per
- * phone waiting (nginx opens as many as it needs; its keepalive pool only keeps idle ones), so the room's
- * calls go over connections of their own, as many as there are shoppers waiting.
+ * phone waiting, so the room's calls go over connections of their own, as many as there are shoppers
+ * waiting. Between two asks a phone's connection stays open (maxFreeSockets: the proxy's pool of idle
+ * upstream connections, nginx's `keepalive`, sized to the crowd as docs/scaling.md says). With node's
+ * default of 256, each burst of answers (the draw, the sell-out) closed thousands of them, and the asks
+ * again opened as many at once: the shop's listen backlog overflowed (21,189 connections dropped in one
+ * run) and each dropped one waited 1, 3 or 7 s for TCP to try again.
  */
-const roomAgent = new http.Agent({ keepAlive: true })
+const roomAgent = new http.Agent({ keepAlive: true, maxFreeSockets: 100_000 })
 /** QueuePanel's HOLD_MS. */
-const HOLD_MS = 15000
+const HOLD_MS = 25000
 
 const TIMEOUT_MS = 10000
 /** The app asks the room again after this long when a call failed (not a 429): QueuePanel's RETRY_MS. */
@@ -40,6 +44,8 @@ const sleep = ms => new Promise(resolve => setTimeout(resolve, Math.max(0, ms)))
 function newTally () {
   return {
     ms: { queue: [], held: [], heldLate: [], view: [], check: [], buy: [] },
+    /** Unheld calls answered after more than a second: { key, sentAt (epoch ms), ms }. */
+    slow: [],
     /** Room answers by state, and purchase answers (check and purchase) by kind. */
     states: {},
     answers: { check: {}, buy: {} },
@@ -62,11 +68,14 @@ async function call (tally, key, base, route, body, token, via = { timeoutMs: TI
   try {
     const r = await post(base, route, body, token, via)
     tally.ms[key].push(r.ms)
+    // when in the run the slow ones came (a burst shows as a cluster)
+    if (r.ms > (key === 'held' ? HOLD_MS + 1000 : 1000)) tally.slow.push({ key, sentAt: Date.now() - r.ms, ms: r.ms })
     if (r.status >= 500 || r.body.code >= 500) { tally.http5xx++; return null }
     return r
   } catch (err) {
     if (err.timeout) {
       tally.timeouts++
+      tally.slow.push({ key: `${key} timeout`, sentAt: Date.now() - via.timeoutMs, ms: via.timeoutMs })
       tally.timeoutsBy[key] = (tally.timeoutsBy[key] || 0) + 1
     } else if (err.status >= 500) tally.http5xx++
     else tally.unexpected.push(err.message)
@@ -159,4 +168,4 @@ async function dropShopper (s, tally) {
   return out
 }
 
-module.exports = { dropShopper, newTally, dropAgent, roomAgent, TIMEOUT_MS, SOCKETS }
+module.exports = { dropShopper, newTally, dropAgent, roomAgent, TIMEOUT_MS, SOCKETS, HOLD_MS }

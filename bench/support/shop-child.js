@@ -74,11 +74,26 @@ async function serveShop ({ root, dialect, databaseUrl, pool, dir, shoppers, han
   const app = await buildApp({ config, database, maintenance: false, logger: false })
   // the server's own time per request (from its arrival to the answer), by call
   const serverMs = {}
+  // the process's event loop: a request waiting behind others is late before the server's own time starts
+  const loop = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 10 })
+  loop.enable()
+  // how long after the client sent it each request reached the server's code (same machine, one clock):
+  // a request waiting in the kernel (the listen queue, the socket) is not seen by the event-loop delay
+  const arrivalLag = []
+  let cpuFrom = process.cpuUsage()
+  let cpuSince = performance.now()
+  app.addHook('onRequest', async (request) => {
+    const sent = Number(request.headers['x-sent-at'])
+    if (sent) arrivalLag.push(Date.now() - sent)
+  })
   app.addHook('onResponse', async (request, reply) => {
     const key = request.url.replace(PREFIX, '')
     ;(serverMs[key] ??= []).push(reply.elapsedTime)
   })
-  await app.listen({ port: 0, host: '127.0.0.1' })
+  // the server's own listen backlog (server/src/http/listen.ts; Node's default in a checkout without it)
+  const listen = path.join(src, 'http', 'listen.ts')
+  const backlog = fs.existsSync(listen) ? require(listen).LISTEN_BACKLOG : undefined
+  await app.listen({ port: 0, host: '127.0.0.1', backlog })
   const shop = { db, database, clock, src, config, userIds }
 
   process.on('message', async (msg) => {
@@ -89,7 +104,19 @@ async function serveShop ({ root, dialect, databaseUrl, pool, dir, shoppers, han
         // every request's time, so that the parent can merge several processes before taking quantiles
         const out = { ...serverMs }
         for (const k of Object.keys(serverMs)) serverMs[k] = []
-        process.send({ type: 'server times', times: out })
+        const cpu = process.cpuUsage(cpuFrom)
+        const delay = {
+          p99: loop.percentile(99) / 1e6,
+          max: loop.max / 1e6,
+          arrival: { p50: quantile(arrivalLag, 0.5), p99: quantile(arrivalLag, 0.99), max: arrivalLag.reduce((a, b) => Math.max(a, b), 0), over1s: arrivalLag.filter(x => x > 1000).length },
+          // the process's CPU since the last ask, as a share of one core (its one event loop)
+          cpuShare: (cpu.user + cpu.system) / 1000 / (performance.now() - cpuSince)
+        }
+        arrivalLag.length = 0
+        cpuFrom = process.cpuUsage()
+        cpuSince = performance.now()
+        loop.reset()
+        process.send({ type: 'server times', times: out, loop: delay })
       } else if (msg.type === 'audit') {
         const problems = await invariantViolations(db)
         const cases = await db.selectFrom('cases').select(['id', 'status', 'commit_hash', 'arrangement', 'salt', 'sold_count', 'size']).where('series_id', '=', msg.seriesId).execute()
@@ -151,7 +178,7 @@ function postOnce (base, path_, body, token, { timeoutMs = 0, agent: via = agent
   return new Promise((resolve, reject) => {
     const req = http.request({
       host: '127.0.0.1', port, path: PREFIX + path_, method: 'POST', agent: via,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), authorization: `Bearer ${token}` }
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), authorization: `Bearer ${token}`, 'x-sent-at': String(Date.now()) }
     }, res => {
       const chunks = []
       res.on('data', c => chunks.push(c))
@@ -211,10 +238,29 @@ function mergeTimes (all) {
   return out
 }
 
-/** The server times of every process since the last ask, merged. */
-async function serverTimes (procs) {
-  for (const p of procs) p.child.send({ type: 'server times' })
-  return mergeTimes((await Promise.all(procs.map(p => p.next()))).map(m => m.times))
+/**
+ * The kernel's count of connections dropped because a listening socket's backlog was full (Linux,
+ * /proc/net/netstat TcpExt ListenOverflows; machine-wide): null where it cannot be read. A dropped
+ * connect is tried again by TCP 1, 3, 7 s later, so a client sees those delays.
+ */
+function listenOverflows () {
+  try {
+    const lines = fs.readFileSync('/proc/net/netstat', 'utf8').split('\n').filter(l => l.startsWith('TcpExt:'))
+    const names = lines[0].split(/\s+/)
+    const values = lines[1].split(/\s+/)
+    const i = names.indexOf('ListenOverflows')
+    return i > 0 ? Number(values[i]) : null
+  } catch {
+    return null
+  }
 }
 
-module.exports = { layerOf, serveShop, agent, post, shopProcess, stopAll, mergeTimes, serverTimes }
+/** The server times of every process since the last ask, merged; `loops`: each one's event-loop delay (p99, max). */
+async function serverTimes (procs) {
+  for (const p of procs) p.child.send({ type: 'server times' })
+  const answers = await Promise.all(procs.map(p => p.next()))
+  // and each process's event-loop delay since the last ask (ms)
+  return { ...mergeTimes(answers.map(m => m.times)), loops: answers.map(m => m.loop) }
+}
+
+module.exports = { layerOf, serveShop, agent, post, shopProcess, stopAll, mergeTimes, serverTimes, listenOverflows }

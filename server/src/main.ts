@@ -17,6 +17,7 @@ import { promoteConfiguredOperators } from './domain/ops/operators'
 import { loadDotEnv } from './dotenv'
 import { processMetrics } from './metrics/metrics'
 import { serveClusterMetrics, workerMetrics } from './metrics/cluster'
+import { LISTEN_BACKLOG } from './http/listen'
 
 function readConfig (): Config {
   try {
@@ -125,7 +126,7 @@ async function serve (config: Config, demo: typeof DEMO_LOGINS | null, database?
   process.on('SIGINT', () => shutdown('SIGINT'))
   process.on('SIGTERM', () => shutdown('SIGTERM'))
 
-  await app.listen({ port: config.port, host: config.host })
+  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   if (cluster.isWorker) process.send?.({ type: 'listening', port })

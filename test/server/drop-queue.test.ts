@@ -12,7 +12,8 @@
  *  - held answers (waitMs): a caller there before the order is drawn is answered when it is drawn, with
  *    their place; a caller in line is answered when let in, when every box left comes to be
  *    held by shoppers, when the drop sells out, or at the end of the hold with pollMs 0; the room's turn is taken while they are held; closing the server
- *    answers them at once
+ *    answers them at once; asking again at once, a caller let in meanwhile is told so (the row kept from
+ *    their last answer is not trusted past the room's frontier)
  */
 import { createHmac, createHash } from 'node:crypto'
 import { testDialects } from './support/db'
@@ -188,6 +189,26 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
     expect(told.view).toMatchObject({ state: 'sold_out', boxesLeft: 0 })
     expect(told.ms).toBeGreaterThanOrEqual(650)
     expect(told.ms).toBeLessThan(10_000)
+  })
+
+  test('asking again at once after a held answer: the row kept from that answer is not taken once the room has let them in', async () => {
+    const { seriesId, drop } = await makeDrop(1, { windowSeconds: 0, shoppersAtOnce: 1, minutesEach: 1 })
+    t.clock.ms = Date.parse(drop.startsAt) + 1000
+    const [a, b] = await shoppers(2)
+    for (const s of [a, b]) await join(s, drop.dropId)
+    expect((await join(a, drop.dropId)).state).toBe('shopping')
+    const heldB = async () => {
+      const r = await as(b.token, '/api/dropQueue', { dropId: drop.dropId, waitMs: 400 })
+      expect(r.body.code).toBe(200)
+      return r.body.data
+    }
+    // held to the end: still in line, ask again at once (their row is kept for that ask)
+    expect(await heldB()).toMatchObject({ state: 'waiting', position: 2, ahead: 0, pollMs: 0 })
+    expect(await heldB()).toMatchObject({ state: 'waiting', position: 2, ahead: 0, pollMs: 0 })
+    // a buys, and their place goes to b at once: b's next ask says so (the kept row said 'waiting')
+    const shown = (await as(a.token, '/api/caseCurrent', { seriesId })).body.data
+    expect((await buy(t.app, a, { caseId: shown.caseId, slots: [shown.slots[0].slot] })).body.code).toBe(200)
+    expect(await heldB()).toMatchObject({ state: 'shopping', position: 2 })
   })
 
   test('held before the order is drawn: given their place when it is drawn, without asking again', async () => {

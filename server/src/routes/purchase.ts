@@ -19,6 +19,7 @@ import { checkPurchase, purchase } from '../domain/purchase/purchase'
 import { tellOwnSlot } from '../domain/purchase/slotBuyer'
 import { dropOfCase, requireLetIn, servedInRoom } from '../domain/catalogue/dropQueue'
 import { checkDropLimits, withinDropLimits } from '../domain/catalogue/dropLimits'
+import { nudgeRoom } from '../domain/catalogue/roomHold'
 import { sendCode } from '../http/sendCode'
 
 export function purchaseRoutes (app: Api, ctx: AppContext): void {
@@ -88,6 +89,8 @@ export function purchaseRoutes (app: Api, ctx: AppContext): void {
       // frees the place all the same when the buyer's time runs out)
       if (!replayed && dropId !== null) {
         await servedInRoom(ctx.db, ctx.clock, dropId, userId, body.caseId).catch(err => { request.log.error({ err }, 'drop room: the buyer\'s place was not given on') })
+        // those this process holds in line hear now if the next were let in, or the last box went
+        nudgeRoom(ctx.db, dropId)
       }
       return result
     } catch (err) {

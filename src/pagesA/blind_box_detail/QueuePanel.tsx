@@ -13,7 +13,7 @@ import RestockNotice from './RestockNotice'
 /** After a failure that is not a 429 (the network), ask again after this long. */
 const RETRY_MS = 5000
 /** While in line, the server holds each ask up to this long and answers at once when the turn comes. */
-const HOLD_MS = 15000
+const HOLD_MS = 25000
 
 function ShoppingLeft ({ until }: { until: string }) {
   const left = useTimeLeft(until)

@@ -162,8 +162,13 @@ export type QueueRow = Selectable<DropQueueTable>
 /** What a room answer is made of: the room as last looked at, the caller's row, their lot, and when. */
 export interface Place { look: RoomLook; mine: QueueRow; lot: string; now: number }
 
-/** Joins the room (once per account) and reads the caller's place; the room's turn is taken if due. */
-export async function takePlace (db: Db, clock: Clock, dropId: number, userId: number): Promise<Place> {
+/**
+ * Joins the room (once per account) and reads the caller's place; the room's turn is taken if due.
+ * `known`: the caller's row as read for their last (held) answer (roomHold.ts), taken instead of a read
+ * while it is waiting with a place the room as seen has not passed: only the room's turn changes such a
+ * row, and it moves the frontier past it.
+ */
+export async function takePlace (db: Db, clock: Clock, dropId: number, userId: number, known?: QueueRow): Promise<Place> {
   const now = clock()
   let look = await lookAtRoom(db, dropId, now)
   if (!look) throw fail.notFound('drop.notFound')
@@ -172,7 +177,9 @@ export async function takePlace (db: Db, clock: Clock, dropId: number, userId: n
   if (look.seriesStatus === null || look.seriesStatus === 'draft') throw fail.notFound('drop.notFound')
   const orderAt = orderAtOf(d)
   let wrote = await drawOrder(db, clock, d)
-  let mine = await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId).where('user_id', '=', userId).executeTakeFirst()
+  const stillWaiting = known !== undefined && !wrote && Number(known.drop_id) === dropId && Number(known.user_id) === userId && known.state === 'waiting' &&
+    known.position !== null && Number(known.position) > Number(d.queue_frontier)
+  let mine = stillWaiting ? known : await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId).where('user_id', '=', userId).executeTakeFirst()
   const lot = lotOf(d.queue_seed, dropId, userId)
   if (!mine || mine.position === null) {
     // before the draw a place is a lot; after it, the next place in order of arrival (an arrival whose

@@ -4,10 +4,10 @@
  * database thousands of requests a second, and a shopper far back learned of a sell-out up to 5 s late.
  * A caller waiting in line (state 'waiting'), or there before the order is drawn ('early'), is instead
  * answered:
- *  - an early one, when the order is drawn (with their place), spread over two ticks;
+ *  - an early one, when the order is drawn (with their place), spread at DRAW_TOLD_PER_S;
  *  - at once when they are let in, when the drop sells out (no box left), and when every box left comes
  *    to be held by shoppers let in;
- *  - otherwise after half to all of waitMs (at random), with the room as last seen and pollMs 0 (ask
+ *  - otherwise after three quarters to all of waitMs (at random), with the room as last seen and pollMs 0 (ask
  *    again now: held again).
  * While anyone is held in a room, this process looks at the room every TICK_MS (the look is shared by all
  * of them: lookAtRoom keeps it ROOM_FRESH_MS), takes the room's turn when it is due (so the line moves
@@ -22,9 +22,40 @@ import { lookAtRoom, takePlace, takeTurn, viewOf, type Place, type QueueRow, typ
 
 /** How often a room with held callers is looked at (its turn is once a second at most). */
 const TICK_MS = 500
+/**
+ * How many of those held before the draw are told their place per second (each asks again at once). A
+ * drop's early arrivals are most of its crowd: told over one second, ten thousand asks again came in one
+ * second, and every request behind them (the first purchases among them) waited 4-5 s (bench/drop.js).
+ */
+const DRAW_TOLD_PER_S = 1000
+/** A purchase's look at the room (nudgeRoom) comes at least this long after the last look. */
+const NUDGE_MS = 100
 
-interface Held { userId: number; place: Place; allHeld: boolean; answer: (view: QueueView) => void; timer: ReturnType<typeof setTimeout>; /** The answer it is about to be given (spread): no later tick answers it again. */ settled?: QueueView }
-interface Room { held: Set<Held>; ticker: ReturnType<typeof setInterval>; ticking: boolean; look: RoomLook | null }
+interface Held {
+  userId: number
+  place: Place
+  allHeld: boolean
+  answer: (view: QueueView) => void
+  timer: ReturnType<typeof setTimeout>
+  /** The answer it is about to be given (spread): no later tick answers it again. */
+  settled?: QueueView
+  /** Their row as last read (given a place at the draw: read again then). */
+  row: QueueRow
+  /** When their hold ends (epoch ms). */
+  endsAt: number
+}
+interface Room {
+  held: Set<Held>
+  ticker: ReturnType<typeof setInterval>
+  ticking: boolean
+  look: RoomLook | null
+  /** A look asked for by a purchase (nudgeRoom) and not yet taken. */
+  nudged: boolean
+  /** When the room was last looked at (epoch ms). */
+  lookedAt: number
+  /** One look at the room (its failure told to the first caller's onError). */
+  tick: () => Promise<void>
+}
 
 /** Per database handle (tests run several shops in one process), per drop. */
 const rooms = new WeakMap<object, Map<number, Room>>()
@@ -36,30 +67,59 @@ function roomsOf (db: Db): Map<number, Room> {
 }
 
 /**
+ * The rows of callers just given a held answer while still in line, by drop, by user: their next ask
+ * (at once: the hold paces them) is answered without reading the row again. A waiting row with a place
+ * changes only when the room lets it in, which moves the room's frontier past it, so the row is taken
+ * only while the room as seen has not passed it (takePlace); another process's turn is seen with the
+ * look's freshness, and the tick answers them then. Each row is taken once; a drop's map is dropped
+ * whole past REMEMBERED_MAX (those never back).
+ */
+const remembered = new WeakMap<object, Map<number, Map<number, QueueRow>>>()
+const REMEMBERED_MAX = 50_000
+
+function rememberedOf (db: Db, dropId: number): Map<number, QueueRow> {
+  let byDrop = remembered.get(db)
+  if (!byDrop) remembered.set(db, byDrop = new Map())
+  let rows = byDrop.get(dropId)
+  if (!rows || rows.size >= REMEMBERED_MAX) byDrop.set(dropId, rows = new Map())
+  return rows
+}
+
+/**
  * POST /api/dropQueue: the caller's place; with waitMs > 0 and the caller waiting in line (or early),
  * held until it changes (a place, let in, every box held, sold out) or most of waitMs passes. `onError` hears a failed look at the room (the held
  * answers then wait for the next tick, or their time).
  */
 export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId: number, waitMs: number, onError: (err: unknown) => void): Promise<QueueView> {
-  const place = await takePlace(db, clock, dropId, userId)
+  const rows = waitMs > 0 ? rememberedOf(db, dropId) : null
+  const known = rows?.get(userId)
+  if (known) rows!.delete(userId)
+  const place = await takePlace(db, clock, dropId, userId, known)
   const view = viewOf(place)
   if (waitMs <= 0 || (view.state !== 'waiting' && view.state !== 'early')) return view
+  // three quarters to all of waitMs, at random: a drop's crowd is held together at the draw, and holds
+  // of one length kept them asking again together, ten thousand at a time; and every answer is an ask
+  // again, so the longer the holds the fewer the asks (half to all of 15 s: the shop's one process at
+  // a full core, asks waiting seconds in the kernel; bench/drop.js)
+  const holdMs = Math.ceil(waitMs * (0.75 + Math.random() * 0.25))
   return new Promise(resolve => {
     const room = roomOf(db, clock, dropId, onError)
     const held: Held = {
       userId,
       place,
+      row: place.mine,
       allHeld: view.allHeld,
       answer: (v) => {
         clearTimeout(held.timer)
         if (!room.held.delete(held)) return
         if (room.held.size === 0) closeRoom(db, dropId, room)
+        // still in line: their next ask (at once) needs no read of their row
+        if (v.state === 'waiting' && held.row.position !== null) rememberedOf(db, dropId).set(userId, held.row)
         resolve(v)
       },
-      // nothing changed for them: the room as last seen, and ask again at once. Held for half to all of
-      // waitMs, at random: a drop's crowd is held together at the draw, and holds of one length kept them
-      // asking again together, ten thousand at a time (bench/drop.js)
-      timer: setTimeout(() => held.answer(answerNow(held, room.look, clock())), Math.ceil(waitMs * (0.5 + Math.random() * 0.5)))
+      // nothing changed for them: the room as last seen, and ask again at once
+      endsAt: Date.now() + holdMs,
+      timer: setTimeout(() => held.answer(answerNow(held, room.look, clock())), holdMs)
     }
     room.held.add(held)
   })
@@ -72,7 +132,14 @@ export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId:
  * seconds late (told sold out p50 3.5 s with 2-5 s, bench/drop.js).
  */
 function answerNow (held: Held, look: RoomLook | null, now: number): QueueView {
-  const view = viewOf({ ...held.place, look: look ?? held.place.look, now })
+  return asHeld(viewOf({ ...held.place, mine: held.row, look: look ?? held.place.look, now }))
+}
+
+/**
+ * A held answer's pollMs: still in line (or early), ask again at once, and be held again; told that
+ * every box left is held, after a quarter to one and a quarter seconds (a whole room is told together).
+ */
+function asHeld (view: QueueView): QueueView {
   if (view.state === 'early') return { ...view, pollMs: 0 }
   if (view.state !== 'waiting') return view
   return { ...view, pollMs: view.allHeld ? 250 + Math.floor(Math.random() * 1000) : 0 }
@@ -82,7 +149,7 @@ function roomOf (db: Db, clock: Clock, dropId: number, onError: (err: unknown) =
   const map = roomsOf(db)
   let room = map.get(dropId)
   if (!room) {
-    const r: Room = { held: new Set(), ticking: false, look: null, ticker: setInterval(() => { void tick(db, clock, dropId, r).catch(onError) }, TICK_MS) }
+    const r: Room = { held: new Set(), ticking: false, look: null, nudged: false, lookedAt: 0, ticker: setInterval(() => { void r.tick() }, TICK_MS), tick: () => tick(db, clock, dropId, r).catch(onError) }
     // a held request keeps the process busy, not this timer
     r.ticker.unref?.()
     map.set(dropId, room = r)
@@ -100,6 +167,7 @@ function closeRoom (db: Db, dropId: number, room: Room): void {
 async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<void> {
   if (room.ticking || room.held.size === 0) return
   room.ticking = true
+  room.lookedAt = Date.now()
   try {
     const now = clock()
     const before = await lookAtRoom(db, dropId, now)
@@ -109,29 +177,33 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
     if (look.boxesLeft === 0) {
       // sold out: everyone held who was not just let in is told now (those about to be told that every
       // box was held included)
-      for (const held of [...room.held]) if (held.settled?.state !== 'shopping') held.answer(answerNow(held, look, now))
+      inSlices([...room.held].filter(held => held.settled?.state !== 'shopping'), held => held.answer(answerNow(held, look, now)))
       return
     }
-    // the order drawn: those held before it (no place yet) are given theirs, spread over two ticks (a
+    // the order drawn: those held before it (no place yet) are given theirs, spread at DRAW_TOLD_PER_S (a
     // drop's early arrivals are most of its crowd); they ask again as their answer says (pollMs)
     if (look.d.queue_ordered_at !== null) {
-      const early = [...room.held].filter(h => !h.settled && h.place.mine.position === null)
+      const early = [...room.held].filter(h => !h.settled && h.row.position === null)
       if (early.length > 0) {
         const byUser = await rowsOf(db, dropId, early.map(h => h.userId))
+        // the front of the line first: it is let in first
         spread(early.flatMap(held => {
           const mine = byUser.get(held.userId)
-          return mine ? [{ held, view: viewOf({ ...held.place, look, mine, now }) }] : []
-        }), 2 * TICK_MS)
+          if (!mine) return []
+          held.row = mine
+          return [{ held, view: asHeld(viewOf({ ...held.place, look, mine, now })) }]
+        }).sort((a, b) => Number(a.held.row.position ?? Infinity) - Number(b.held.row.position ?? Infinity)), Math.max(2 * TICK_MS, early.length * 1000 / DRAW_TOLD_PER_S))
       }
     }
     const frontier = Number(look.d.queue_frontier)
-    const passed = [...room.held].filter(h => !h.settled && h.place.mine.position !== null && Number(h.place.mine.position) <= frontier)
+    const passed = [...room.held].filter(h => !h.settled && h.row.position !== null && Number(h.row.position) <= frontier)
     if (passed.length > 0) {
       const byUser = await rowsOf(db, dropId, passed.map(h => h.userId))
       const letIn: Array<{ held: Held; view: QueueView }> = []
       for (const held of passed) {
         const mine = byUser.get(held.userId)
         if (!mine) continue
+        held.row = mine
         const view = viewOf({ ...held.place, look, mine, now })
         if (view.state !== 'waiting') letIn.push({ held, view })
       }
@@ -156,11 +228,42 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
  * answers it again, and closing answers it with this view.
  */
 function spread (answers: Array<{ held: Held; view: QueueView }>, overMs = TICK_MS): void {
+  const now = Date.now()
   answers.forEach(({ held, view }, i) => {
     held.settled = view
     clearTimeout(held.timer)
-    held.timer = setTimeout(() => held.answer(view), Math.floor(i * overMs / answers.length))
+    // never past the end of their hold
+    held.timer = setTimeout(() => held.answer(view), Math.max(0, Math.min(Math.floor(i * overMs / answers.length), held.endsAt - now)))
   })
+}
+
+/**
+ * Does `each` for every item, SLICE at a time with the event loop let go between slices: a sell-out tells
+ * a whole room at once (thousands), and in one go that held every other request (and the purchases of
+ * those shopping) for a second (bench/drop.js: the shop's event-loop delay, max 1 s).
+ */
+const SLICE = 200
+function inSlices<T> (items: T[], each: (item: T) => void): void {
+  const slice = (from: number) => {
+    for (const item of items.slice(from, from + SLICE)) each(item)
+    if (from + SLICE < items.length) setImmediate(slice, from + SLICE)
+  }
+  slice(0)
+}
+
+/**
+ * The room looked at now rather than at its next tick (a purchase from the drop in this process: it may
+ * have let the next in line in, or sold the last box). Several at once make one look.
+ */
+export function nudgeRoom (db: Db, dropId: number): void {
+  const room = rooms.get(db)?.get(dropId)
+  if (!room || room.nudged) return
+  room.nudged = true
+  // a look goes over everyone held: at most one every NUDGE_MS (a drop sells dozens of times a second)
+  setTimeout(() => {
+    room.nudged = false
+    void room.tick()
+  }, Math.max(0, room.lookedAt + NUDGE_MS - Date.now()))
 }
 
 /** The rows of these callers in the room, by user, read a few hundred at a time. */
