@@ -84,7 +84,15 @@ export const QUEUE_HOLD_MAX_MS = 30000
  * (a long poll: thousands in line cost no request each every few seconds, and all of them learn of a
  * sell-out within a second).
  */
-export const QueueRequest = Obj({ dropId: Id, waitMs: Type.Optional(Type.Integer({ minimum: 0, maximum: QUEUE_HOLD_MAX_MS })) })
+export const QueueRequest = Obj({
+  dropId: Id,
+  waitMs: Type.Optional(Type.Integer({ minimum: 0, maximum: QUEUE_HOLD_MAX_MS })),
+  /**
+   * With waitMs: the place the caller was last told (null: none yet, early). A caller whose place is not
+   * that one is answered at once (given a place since their last answer, they see it), not held.
+   */
+  seenPosition: Type.Optional(Nullable(Type.Integer({ minimum: 1 })))
+})
 export type QueueRequest = Static<typeof QueueRequest>
 
 /**
@@ -124,7 +132,7 @@ export const dropRoutes = {
   queue: route({
     method: 'POST', url: '/api/dropQueue', auth: 'user', tag: 'cases', body: QueueRequest, data: QueueView,
     summary: 'Join a drop\'s waiting room (once per account) and see one\'s place',
-    description: 'Idempotent: every device of an account holds the one place. 409 when the drop has no waiting room. Ask again after pollMs. With waitMs, a caller waiting in line (or there before the order is drawn) is answered when given a place, when let in, when every box left comes to be held, when the drop sells out, or within waitMs (after three quarters of it at least, at random) with pollMs 0, whichever comes first.'
+    description: 'Idempotent: every device of an account holds the one place. 409 when the drop has no waiting room. Ask again after pollMs. With waitMs, a caller waiting in line (or there before the order is drawn) is answered when given a place, when let in, when every box left comes to be held, when the drop sells out, or within waitMs (after three quarters of it at least, at random) with pollMs 0, whichever comes first. A caller in line whose place is not seenPosition is answered at once.'
   }),
   proof: route({
     method: 'POST', url: '/api/dropProof', auth: 'none', tag: 'cases', body: DropIdRequest, data: DropProof,

@@ -143,17 +143,20 @@ async function dropShopper (s, tally) {
   await sleep(s.arriveAt - Date.now())
   const out = { end: 'still waiting', letIn: false, soldOutAt: null }
   let inLine = false
+  // the place last told (QueuePanel sends it with each held ask)
+  let seen = null
   while (Date.now() < s.endAt) {
     const q = inLine
-      ? await call(tally, 'held', s.base, '/api/dropQueue', { dropId: s.dropId, waitMs: HOLD_MS }, s.token, { timeoutMs: HOLD_MS + TIMEOUT_MS, agent: roomAgent })
+      ? await call(tally, 'held', s.base, '/api/dropQueue', { dropId: s.dropId, waitMs: HOLD_MS, seenPosition: seen }, s.token, { timeoutMs: HOLD_MS + TIMEOUT_MS, agent: roomAgent })
       : await call(tally, 'queue', s.base, '/api/dropQueue', { dropId: s.dropId }, s.token, { timeoutMs: TIMEOUT_MS, agent: roomAgent })
     if (!q) { await sleep(RETRY_MS); continue }
     if (q.body.code === 429) { count(tally.states, '429'); await sleep(Math.max(1, Number(q.body.data?.retryAfter ?? 1)) * 1000); continue }
     if (q.body.code !== 200) { tally.unexpected.push(`dropQueue: ${JSON.stringify(q.body).slice(0, 200)}`); await sleep(RETRY_MS); continue }
     const v = q.body.data
     // a held answer given at the end of its hold (nothing changed: ask again at once): how late past it
-    if (inLine && v.pollMs === 0) tally.ms.heldLate.push(Math.max(0, q.ms - HOLD_MS))
+    if (inLine && v.pollMs === 0 && v.position === seen) tally.ms.heldLate.push(Math.max(0, q.ms - HOLD_MS))
     inLine = v.state === 'waiting' || v.state === 'early'
+    seen = v.position
     count(tally.states, v.state)
     if (v.state === 'sold_out') return { ...out, end: 'told sold out', soldOutAt: Date.now() }
     if (v.state === 'shopping') {

@@ -211,6 +211,36 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
     expect(await heldB()).toMatchObject({ state: 'shopping', position: 2 })
   })
 
+  test('a held ask by a caller given a place they were not told (asked after the draw) is answered at once; with it, held', async () => {
+    const { drop } = await makeDrop(1, { windowSeconds: 5, shoppersAtOnce: 1, minutesEach: 1 })
+    const start = Date.parse(drop.startsAt)
+    t.clock.ms = start - 1000
+    const people = await shoppers(2)
+    for (const s of people) expect((await join(s, drop.dropId)).state).toBe('early')
+    // the window closes while nobody is held; each asks held, last told no place (early)
+    t.clock.ms = start + 6000
+    const views = []
+    for (const s of people) {
+      const asked = Date.now()
+      const r = await as(s.token, '/api/dropQueue', { dropId: drop.dropId, waitMs: 20_000, seenPosition: null })
+      expect(r.body.code).toBe(200)
+      expect(Date.now() - asked).toBeLessThan(5_000)
+      views.push(r.body.data)
+    }
+    expect(views.map(v => v.position).sort()).toEqual([1, 2])
+    const i = views.findIndex(v => v.state === 'waiting')
+    expect(views[i]).toMatchObject({ position: 2, pollMs: 0 })
+    // told their place, they are held with it: answered at the end of the hold
+    const asked = Date.now()
+    const again = await as(people[i].token, '/api/dropQueue', { dropId: drop.dropId, waitMs: 600, seenPosition: 2 })
+    expect(again.body.data).toMatchObject({ state: 'waiting', position: 2, pollMs: 0 })
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(400)
+    // a place given must be a place: 0 is refused, and nothing changes
+    const bad = await as(people[i].token, '/api/dropQueue', { dropId: drop.dropId, waitMs: 600, seenPosition: 0 })
+    expect(bad.body.code).toBe(400)
+    expect(bad.body.data.field).toBe('seenPosition')
+  })
+
   test('held before the order is drawn: given their place when it is drawn, without asking again', async () => {
     const { drop } = await makeDrop(1, { windowSeconds: 5, shoppersAtOnce: 1, minutesEach: 1 })
     const start = Date.parse(drop.startsAt)

@@ -8,7 +8,7 @@ import { queueAnswer } from '../domain/catalogue/roomHold'
 
 export function dropRoutesOf (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.queue, async ({ body, userId, request }) =>
-    queueAnswer(ctx.db, ctx.clock, body.dropId, userId, body.waitMs ?? 0, err => request.log.error({ err }, 'drop room: a look at the room failed')))
+    queueAnswer(ctx.db, ctx.clock, body.dropId, userId, { waitMs: body.waitMs ?? 0, seenPosition: body.seenPosition }, err => request.log.error({ err }, 'drop room: a look at the room failed')))
   defineRoute(app, ctx, r.proof, async ({ body }) => dropProof(ctx.db, ctx.clock, body.dropId, proofOf))
   defineRoute(app, ctx, r.list, async ({ body }) => seriesDrops(ctx.db, ctx.clock, body.seriesId))
   defineRoute(app, ctx, r.create, async ({ body, userId }) => createDrop(ctx.db, ctx.clock, userId, body))

@@ -37,9 +37,12 @@ export default function QueuePanel ({ seriesId, dropId, hasCase, onTurn }: { ser
   // the first ask answers at once (the place shows); in line, or there before the order is drawn, the
   // next are held by the server
   const inLine = useRef(false)
-  const queue = useRemote<QueueView>(() => dropsApi.queue(dropId, inLine.current ? HOLD_MS : 0), [dropId], {
+  // the place last shown: the server holds the next ask only while it is still the caller's place
+  const seen = useRef<number | null>(null)
+  const queue = useRemote<QueueView>(() => dropsApi.queue(dropId, inLine.current ? HOLD_MS : 0, seen.current), [dropId], {
     onSuccess: v => {
       inLine.current = v.state === 'waiting' || v.state === 'early'
+      seen.current = v.position
       setPoll(p => ({ ms: v.pollMs, n: (p?.n ?? 0) + 1 }))
       // let in, or out: the page shows (or takes away) the case
       if ((v.state === 'shopping') !== latest.current.hasCase && v.state !== 'sold_out') latest.current.onTurn()

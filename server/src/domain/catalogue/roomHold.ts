@@ -86,17 +86,20 @@ function rememberedOf (db: Db, dropId: number): Map<number, QueueRow> {
 }
 
 /**
- * POST /api/dropQueue: the caller's place; with waitMs > 0 and the caller waiting in line (or early),
- * held until it changes (a place, let in, every box held, sold out) or most of waitMs passes. `onError` hears a failed look at the room (the held
+ * POST /api/dropQueue: the caller's place; with waitMs > 0 and the caller waiting in line (or early) at
+ * the place they were last told (seenPosition, when given), held until it changes (a place, let in, every box held, sold out) or most of waitMs passes. `onError` hears a failed look at the room (the held
  * answers then wait for the next tick, or their time).
  */
-export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId: number, waitMs: number, onError: (err: unknown) => void): Promise<QueueView> {
+export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId: number, { waitMs, seenPosition }: { waitMs: number; seenPosition?: number | null }, onError: (err: unknown) => void): Promise<QueueView> {
   const rows = waitMs > 0 ? rememberedOf(db, dropId) : null
   const known = rows?.get(userId)
   if (known) rows!.delete(userId)
   const place = await takePlace(db, clock, dropId, userId, known)
   const view = viewOf(place)
   if (waitMs <= 0 || (view.state !== 'waiting' && view.state !== 'early')) return view
+  // given a place they have not been told (their held ask came after the draw, say): told now, and
+  // held from their next ask
+  if (seenPosition !== undefined && view.position !== seenPosition) return asHeld(view)
   // three quarters to all of waitMs, at random: a drop's crowd is held together at the draw, and holds
   // of one length kept them asking again together, ten thousand at a time; and every answer is an ask
   // again, so the longer the holds the fewer the asks (half to all of 15 s: the shop's one process at
