@@ -128,13 +128,17 @@ async function run ({ base }) {
     }
 
     // a shop without maps: the form has only its fields, and says nothing about configuration
+    let answered = () => {}
     await page.route('**/dev-api/system/setting/login', async route => {
       const res = await route.fetch()
       const body = await res.json()
       body.data.capabilities.maps = false
       await route.fulfill({ response: res, body: JSON.stringify(body) })
+      answered()
     })
     for (const lang of ['zh', 'en']) {
+      // each page load asks for the shop's capabilities: told when this one's answer has gone to the page
+      const told = new Promise(resolve => { answered = () => resolve(true) })
       await setLocale(page, lang)
       await page.goto(`${base}/pagesA/my_blind_box/index`, { waitUntil: 'networkidle' })
       await page.locator(`.prize-${prize.prizeId}`).waitFor()
@@ -144,6 +148,8 @@ async function run ({ base }) {
       await page.locator('.ship-sheet__panel').waitFor()
       if (await page.locator('.ship-form').count() === 0) await page.locator('.ship-add, .address-add').first().click().catch(() => undefined)
       await page.locator('.ship-form').waitFor()
+      // the page has been told the shop has no maps (the map's buttons wait for the shop's capabilities)
+      assert.ok(await Promise.race([told, new Promise(resolve => setTimeout(() => resolve(false), 10_000))]), 'the shop\'s capabilities were asked for')
       await page.waitForTimeout(300)
       assert.equal(await page.locator('.address-locator__locate').count(), 0, 'no locate button without maps')
       assert.equal(await page.locator('.address-locator__search-input').count(), 0, 'no search without maps')

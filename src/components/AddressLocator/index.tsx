@@ -54,10 +54,12 @@ function AddressLocator ({ onPick, onChange, initial, fields = true }: AddressLo
   const [detail, setDetail] = useState(initial?.detail ?? '')
   const [busy, setBusy] = useState(false)
   const [notice, setNotice] = useState<Notice>(null)
-  // no maps in this shop (known from its capabilities, or a call found them gone): type by hand
+  // no maps in this shop (known from its capabilities, or a call found them gone): type by hand. Until
+  // the capabilities are known the map's buttons are not shown (a locate button that vanishes once
+  // they come, on a slow network, is a button that lied)
   const [turnedOff, setMapsOff] = useState(() => capabilitiesStore.known && !capabilitiesStore.has('maps'))
   const caps = useRemote(() => capabilitiesStore.ensure(), [])
-  const mapsOff = turnedOff || caps.data?.capabilities.maps === false
+  const mapsOff = turnedOff || (caps.data ? caps.data.capabilities.maps !== true : !(capabilitiesStore.known && capabilitiesStore.has('maps')))
   const [keyword, setKeyword] = useState('')
   // the words searched for: the keyword once typing stopped
   const [query, setQuery] = useState('')
