@@ -141,6 +141,8 @@ function judge (r, ref) {
   const stillWaiting = r.ends.filter(e => e.end === 'still waiting').length
   const f = {
     queue: { p50: q(t.ms.queue, 0.5), p99: q(t.ms.queue, 0.99), n: t.ms.queue.length },
+    // the place told to those back after the draw (answered at once, not held)
+    placeTold: { p50: q(t.ms.placeTold, 0.5), p99: q(t.ms.placeTold, 0.99), n: t.ms.placeTold.length },
     // held answers given at the end of their hold (the server holds for half to all of waitMs): how late
     // past the longest hold
     heldLate: { p50: q(t.ms.heldLate, 0.5), p99: q(t.ms.heldLate, 0.99), n: t.ms.heldLate.length, held: t.ms.held.length },
@@ -159,6 +161,7 @@ function judge (r, ref) {
   }
   const missed = []
   if (f.queue.p99 > GOALS.queueP99Ms) missed.push('queue p99')
+  if (f.placeTold.n && f.placeTold.p99 > GOALS.queueP99Ms) missed.push('place told p99')
   if (f.heldLate.n && f.heldLate.p99 > GOALS.queueP99Ms) missed.push('held answers late')
   if (f.buy.p99 > GOALS.purchaseP99Ms) missed.push('purchase p99')
   if (f.slotSoldShare >= GOALS.slotSoldShare) missed.push('slot sold share')
@@ -193,6 +196,7 @@ function report (where, arrivals, spreadMs, room, r, ref, { f, missed, problems 
   console.log(`reference, today's path without a drop: ${ref.okPurchases} purchases of ${ref.boxesBought} boxes by ${ref.okPurchases + ref.gaveUp} shoppers at once in ${ref.seconds.toFixed(2)} s (${(ref.boxesBought / ref.seconds).toFixed(0)} boxes/s); casePurchase p50 ${ms(ref.buy.p50)}, p99 ${ms(ref.buy.p99)}; caseCurrent p50 ${ms(ref.view.p50)}, p99 ${ms(ref.view.p99)}; "slot sold" ${(100 * ref.share).toFixed(1)} %`)
   console.log(`drop: ${arrivals} shoppers within ${spreadMs / 1000} s of the start, over ${SOCKETS} connections to each API process; ${r.drop.boxes} boxes in ${r.drop.boxes / CASE_SIZE} cases; room: window ${room.windowSeconds} s, ${room.shoppersAtOnce} at once, ${room.minutesEach} min each`)
   console.log(`  the room's answer: p50 ${ms(f.queue.p50)}, p99 ${ms(f.queue.p99)} (${f.queue.n} answers; goal p99 <= ${GOALS.queueP99Ms} ms); vs the reference's caseCurrent p50 ${f.ratios.queueVsViewP50}, p99 ${f.ratios.queueVsViewP99}`)
+  console.log(`  back after the draw, told their place at once: p50 ${ms(f.placeTold.p50)}, p99 ${ms(f.placeTold.p99)} (${f.placeTold.n} answers; goal p99 <= ${GOALS.queueP99Ms} ms)`)
   console.log(`  held asks (in line, waitMs ${HOLD_MS / 1000} s): ${f.heldLate.held}; of those answered at the end of their hold (${f.heldLate.n}), late past the longest hold p50 ${ms(f.heldLate.p50)}, p99 ${ms(f.heldLate.p99)} (goal p99 <= ${GOALS.queueP99Ms} ms)`)
   console.log(`  room answers by state: ${Object.entries(r.tally.states).map(([k, v]) => `${k} ${v}`).join(', ')}`)
   console.log(`  purchase (let in: ${f.letIn}): casePurchase p50 ${ms(f.buy.p50)}, p99 ${ms(f.buy.p99)} (${f.buy.n}; goal p99 <= ${GOALS.purchaseP99Ms} ms; vs the reference p50 ${f.ratios.buyP50}, p99 ${f.ratios.buyP99}); purchaseCheck p50 ${ms(f.check.p50)}, p99 ${ms(f.check.p99)}; caseCurrent p50 ${ms(f.view.p50)}, p99 ${ms(f.view.p99)}`)

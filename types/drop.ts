@@ -122,7 +122,10 @@ export const QueueView = Type.Object({
   boxesLeft: Type.Integer(),
   /** Everyone shopping now could take every box left: those waiting may still get one if they do not. */
   allHeld: Type.Boolean(),
-  /** Ask again after this long (milliseconds; 0 after a held answer: the next ask is held again). */
+  /**
+   * Ask again after this long (milliseconds). Early: after the draw, the sooner the lower the lot (the
+   * front of the line first). 0 after a held answer in line: the next ask is held again.
+   */
   pollMs: Type.Integer()
 })
 export type QueueView = Static<typeof QueueView>

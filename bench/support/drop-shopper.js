@@ -43,7 +43,7 @@ const sleep = ms => new Promise(resolve => setTimeout(resolve, Math.max(0, ms)))
 
 function newTally () {
   return {
-    ms: { queue: [], held: [], heldLate: [], view: [], check: [], buy: [] },
+    ms: { queue: [], held: [], heldLate: [], placeTold: [], view: [], check: [], buy: [] },
     /** Unheld calls answered after more than a second: { key, sentAt (epoch ms), ms }. */
     slow: [],
     /** Room answers by state, and purchase answers (check and purchase) by kind. */
@@ -155,6 +155,9 @@ async function dropShopper (s, tally) {
     const v = q.body.data
     // a held answer given at the end of its hold (nothing changed: ask again at once): how late past it
     if (inLine && v.pollMs === 0 && v.position === seen) tally.ms.heldLate.push(Math.max(0, q.ms - HOLD_MS))
+    // a held ask sent after the draw by someone not yet told their place: the server answers it at once
+    // (seenPosition), so it counts as a room answer like the first
+    if (inLine && seen === null && v.position !== null && Date.now() - q.ms > Date.parse(v.orderAt)) tally.ms.placeTold.push(q.ms)
     inLine = v.state === 'waiting' || v.state === 'early'
     seen = v.position
     count(tally.states, v.state)

@@ -211,12 +211,20 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
     expect(await heldB()).toMatchObject({ state: 'shopping', position: 2 })
   })
 
-  test('a held ask by a caller given a place they were not told (asked after the draw) is answered at once; with it, held', async () => {
+  test('early: back after the draw, lower lots sooner; a held ask by a caller given a place they were not told is answered at once; with it, held', async () => {
     const { drop } = await makeDrop(1, { windowSeconds: 5, shoppersAtOnce: 1, minutesEach: 1 })
     const start = Date.parse(drop.startsAt)
     t.clock.ms = start - 1000
     const people = await shoppers(2)
-    for (const s of people) expect((await join(s, drop.dropId)).state).toBe('early')
+    const early = []
+    for (const s of people) early.push(await join(s, drop.dropId))
+    expect(early.map(v => v.state)).toEqual(['early', 'early'])
+    // told to come back after the draw (6 s on), within twice the window (10 s), the lower lot sooner
+    for (const v of early) {
+      expect(v.pollMs).toBeGreaterThanOrEqual(6000)
+      expect(v.pollMs).toBeLessThan(16_000)
+    }
+    expect(early[0].lot < early[1].lot).toBe(early[0].pollMs <= early[1].pollMs)
     // the window closes while nobody is held; each asks held, last told no place (early)
     t.clock.ms = start + 6000
     const views = []

@@ -26,6 +26,25 @@ import { ApiFailure, fail } from '../../core/errors'
 const ADVANCE_EVERY_MS = 1000
 const POLL_NEAR_MS = 2000
 const POLL_FAR_MS = 5000
+/** Those there before the draw come back over this long per second of the window (see earlyReturnMs). */
+const RETURN_PER_WINDOW_S = 2
+const RETURN_MIN_MS = 1000
+const RETURN_MAX_MS = 30_000
+
+/**
+ * When someone there before the draw should ask again: after the draw, at a point of the return span
+ * set by their lot (the draw puts lots in order, so the front of the line comes back first and learns
+ * it is let in within moments; the back, whose wait is long, last). Asked a fixed time after their
+ * first answer instead, a drop's early crowd asked again while the rest were still arriving, two
+ * requests a second per arrival where one was needed (bench/drop.js: first answers 3-9 s late in the
+ * window's last seconds). Coming back unheld-for (their place is new to them: seenPosition), they are
+ * told it at once.
+ */
+function earlyReturnMs (d: RoomRow, lot: string, now: number): number {
+  const span = Math.min(RETURN_MAX_MS, Math.max(RETURN_MIN_MS, RETURN_PER_WINDOW_S * Number(d.queue_window_s ?? 0) * 1000))
+  const share = parseInt(lot.slice(0, 8), 16) / 0x1_0000_0000
+  return Math.max(0, orderAtOf(d) - now) + Math.floor(share * span)
+}
 
 export const lotOf = (seed: string, dropId: number, userId: number) => createHmac('sha256', seed).update(`${dropId}:${userId}`).digest('hex')
 
@@ -247,7 +266,7 @@ export function viewOf ({ look, mine, lot, now }: Place): QueueView {
     seed: d.queue_ordered_at !== null ? d.queue_seed : null,
     boxesLeft,
     allHeld: boxesLeft > 0 && shopping >= boxesLeft,
-    pollMs: state === 'waiting' && ahead !== null && ahead < size ? POLL_NEAR_MS : POLL_FAR_MS
+    pollMs: state === 'early' ? earlyReturnMs(d, lot, now) : state === 'waiting' && ahead !== null && ahead < size ? POLL_NEAR_MS : POLL_FAR_MS
   }
 }
 

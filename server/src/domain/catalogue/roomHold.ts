@@ -139,11 +139,13 @@ function answerNow (held: Held, look: RoomLook | null, now: number): QueueView {
 }
 
 /**
- * A held answer's pollMs: still in line (or early), ask again at once, and be held again; told that
- * every box left is held, after a quarter to one and a quarter seconds (a whole room is told together).
+ * A held answer's pollMs: still in line, ask again at once, and be held again; told that every box left
+ * is held, after a quarter to one and a quarter seconds (a whole room is told together); early, after
+ * the draw as their lot says (viewOf).
  */
 function asHeld (view: QueueView): QueueView {
-  if (view.state === 'early') return { ...view, pollMs: 0 }
+  // early (a window longer than the hold): back after the draw, as their lot says (dropQueue.ts)
+  if (view.state === 'early') return view
   if (view.state !== 'waiting') return view
   return { ...view, pollMs: view.allHeld ? 250 + Math.floor(Math.random() * 1000) : 0 }
 }
