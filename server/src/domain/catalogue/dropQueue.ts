@@ -27,7 +27,7 @@ const ADVANCE_EVERY_MS = 1000
 const POLL_NEAR_MS = 2000
 const POLL_FAR_MS = 5000
 /** Those there before the draw come back over this long per second of the window (see earlyReturnMs). */
-const RETURN_PER_WINDOW_S = 2
+const RETURN_PER_WINDOW_S = 3
 const RETURN_MIN_MS = 1000
 const RETURN_MAX_MS = 30_000
 
