@@ -219,10 +219,10 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
     const early = []
     for (const s of people) early.push(await join(s, drop.dropId))
     expect(early.map(v => v.state)).toEqual(['early', 'early'])
-    // told to come back after the draw (6 s on), within twice the window (10 s), the lower lot sooner
+    // told to come back after the draw (6 s on), within three times the window (15 s), the lower lot sooner
     for (const v of early) {
       expect(v.pollMs).toBeGreaterThanOrEqual(6000)
-      expect(v.pollMs).toBeLessThan(16_000)
+      expect(v.pollMs).toBeLessThan(21_000)
     }
     expect(early[0].lot < early[1].lot).toBe(early[0].pollMs <= early[1].pollMs)
     // the window closes while nobody is held; each asks held, last told no place (early)

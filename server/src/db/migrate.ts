@@ -38,6 +38,7 @@ import { drops } from './migrations/0039_drops'
 import { dropQueue } from './migrations/0040_drop_queue'
 import { dropLimits } from './migrations/0041_drop_limits'
 import { restockReminders } from './migrations/0042_restock_reminders'
+import { dropCasesCovering } from './migrations/0043_drop_cases_covering'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -79,7 +80,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0039_drops': drops(dialect),
     '0040_drop_queue': dropQueue(dialect),
     '0041_drop_limits': dropLimits(),
-    '0042_restock_reminders': restockReminders(dialect)
+    '0042_restock_reminders': restockReminders(dialect),
+    '0043_drop_cases_covering': dropCasesCovering()
   }
 }
 

@@ -21,6 +21,7 @@ import type { Db } from '../../db'
 import type { DropQueueTable } from '../../db/tables/catalogue'
 import { iso, type Clock } from '../../core/clock'
 import { ApiFailure, fail } from '../../core/errors'
+import { prepared } from '../../db/prepared'
 
 /** The room lets people in at most this often (the whole drop, every process). */
 const ADVANCE_EVERY_MS = 1000
@@ -46,7 +47,57 @@ function earlyReturnMs (d: RoomRow, lot: string, now: number): number {
   return Math.max(0, orderAtOf(d) - now) + Math.floor(share * span)
 }
 
-export const lotOf = (seed: string, dropId: number, userId: number) => createHmac('sha256', seed).update(`${dropId}:${userId}`).digest('hex')
+const lotsKept = new Map<string, string>()
+const LOTS_KEPT_MAX = 50_000
+/** A caller's lot (kept: every answer of the room names it, and a drop's crowd asks again and again). */
+export function lotOf (seed: string, dropId: number, userId: number): string {
+  const key = `${dropId}:${userId}`
+  const kept = lotsKept.get(key)
+  // kept with its seed: another database (a test's) may have a drop of the same id
+  if (kept !== undefined && kept.startsWith(seed)) return kept.slice(seed.length)
+  const lot = createHmac('sha256', seed).update(key).digest('hex')
+  if (lotsKept.size >= LOTS_KEPT_MAX) lotsKept.clear()
+  lotsKept.set(key, seed + lot)
+  return lot
+}
+
+/*
+ * The room's statements that come with every ask, built once (db/prepared.ts): building and compiling
+ * them again for each of a drop's tens of thousands of asks was a sixth of the shop's time
+ * (bench/drop.js, profiled).
+ */
+const roomRow = prepared((db: Db, dropId: number) => db.selectFrom('drops')
+  .select(['id', 'series_id', 'starts_at', 'queue_size', 'queue_window_s', 'queue_shop_s', 'queue_seed', 'queue_seed_hash', 'queue_ordered_at', 'queue_frontier', 'queue_advanced_at'])
+  .where('id', '=', dropId))
+const seriesStatus = prepared((db: Db, seriesId: number) => db.selectFrom('series').select('status').where('id', '=', seriesId))
+const queueRow = prepared((db: Db, dropId: number, userId: number) => db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId).where('user_id', '=', userId))
+const joinRoom = prepared((db: Db, dropId: number, userId: number, lot: string, arrivedAt: string, position: number | null) => db.insertInto('drop_queue')
+  .values({ drop_id: dropId, user_id: userId, lot, arrived_at: arrivedAt, position, state: 'waiting', until: null })
+  .onConflict(oc => oc.columns(['drop_id', 'user_id']).doNothing()))
+const boxesLeft = prepared((db: Db, dropId: number) => db.selectFrom('cases').select(eb => eb.fn.sum<number>(sql`size - sold_count`).as('n'))
+  .where('drop_id', '=', dropId).where('status', 'in', ['scheduled', 'on_sale']))
+const shoppingNow = prepared((db: Db, dropId: number, now: string) => db.selectFrom('drop_queue').select(eb => eb.fn.countAll<number>().as('n'))
+  .where('drop_id', '=', dropId).where('state', '=', 'shopping').where('until', '>', now))
+// the room's turn (letIn): a transaction on every purchase from the drop
+const forcedTurn = prepared((db: Db, now: string, dropId: number) => db.updateTable('drops').set({ queue_advanced_at: now }).where('id', '=', dropId).returning('id'))
+const dueTurn = prepared((db: Db, now: string, dropId: number, dueBy: string) => db.updateTable('drops').set({ queue_advanced_at: now }).where('id', '=', dropId)
+  .where(eb => eb.or([eb('queue_advanced_at', 'is', null), eb('queue_advanced_at', '<=', dueBy)])).returning('id'))
+const timesRunOut = prepared((db: Db, dropId: number, now: string) => db.updateTable('drop_queue').set({ state: 'left' })
+  .where('drop_id', '=', dropId).where('state', '=', 'shopping').where('until', '<=', now))
+const shoppingCount = prepared((db: Db, dropId: number) => db.selectFrom('drop_queue').select(eb => eb.fn.countAll<number>().as('n'))
+  .where('drop_id', '=', dropId).where('state', '=', 'shopping'))
+const casesWithBoxLeft = prepared((db: Db, dropId: number) => db.selectFrom('cases').select(eb => eb.fn.countAll<number>().as('n'))
+  .where('drop_id', '=', dropId).where('status', 'in', ['scheduled', 'on_sale']).where(sql<boolean>`sold_count < size`))
+const nextInLine = prepared((db: Db, dropId: number, frontier: number, room: number) => db.selectFrom('drop_queue').select(['user_id', 'position'])
+  .where('drop_id', '=', dropId).where('position', '>', frontier).where('state', '=', 'waiting').orderBy('position').limit(room))
+const letThemIn = prepared((db: Db, until: string, dropId: number, frontier: number, last: number) => db.updateTable('drop_queue').set({ state: 'shopping', until })
+  .where('drop_id', '=', dropId).where('position', '>', frontier).where('position', '<=', last).where('state', '=', 'waiting'))
+const moveFrontier = prepared((db: Db, last: number, lastAgain: number, dropId: number) => db.updateTable('drops')
+  .set({ queue_frontier: sql<number>`case when queue_frontier < ${last} then ${lastAgain} else queue_frontier end` }).where('id', '=', dropId))
+const letInRow = prepared((db: Db, userId: number, dropId: number) => db.selectFrom('drops')
+  .leftJoin('drop_queue', join => join.onRef('drop_queue.drop_id', '=', 'drops.id').on('drop_queue.user_id', '=', userId))
+  .select(['drops.queue_size', 'drop_queue.state', 'drop_queue.until'])
+  .where('drops.id', '=', dropId))
 
 /** Not let in (or the time ran out): 409 with the drop, so the page shows the waiting room. */
 export const inQueue = (dropId: number): ApiFailure => new ApiFailure(409, 'drop.queue', {}, { reason: 'queue', dropId })
@@ -58,8 +109,7 @@ interface RoomRow {
 }
 
 async function roomOf (db: Db, dropId: number): Promise<RoomRow | undefined> {
-  return db.selectFrom('drops').select(['id', 'series_id', 'starts_at', 'queue_size', 'queue_window_s', 'queue_shop_s', 'queue_seed', 'queue_seed_hash', 'queue_ordered_at', 'queue_frontier', 'queue_advanced_at'])
-    .where('id', '=', dropId).executeTakeFirst()
+  return roomRow.first(db, dropId)
 }
 
 /**
@@ -84,7 +134,7 @@ export async function lookAtRoom (db: Db, dropId: number, now: number): Promise<
   if (kept && now >= kept.at && now - kept.at < ROOM_FRESH_MS) return kept
   const d = await roomOf(db, dropId)
   if (!d) return undefined
-  const series = await db.selectFrom('series').select('status').where('id', '=', Number(d.series_id)).executeTakeFirst()
+  const series = await seriesStatus.first(db, Number(d.series_id))
   const look = { at: now, d, seriesStatus: series?.status ?? null, ...await leftAndShopping(db, dropId, now) }
   if (looks.size > 100) looks.clear()
   looks.set(dropId, look)
@@ -133,33 +183,29 @@ async function letIn (db: Db, clock: Clock, d: RoomRow, force = false): Promise<
   await db.transaction().execute(async trx => {
     // the drop's row written first: turns (forced ones too) take it one at a time, each counting what
     // the one before let in
-    const write = trx.updateTable('drops').set({ queue_advanced_at: iso(now) }).where('id', '=', Number(d.id))
-    const turn = await (force ? write : write.where(eb => eb.or([eb('queue_advanced_at', 'is', null), eb('queue_advanced_at', '<=', iso(now - ADVANCE_EVERY_MS))])))
-      .returning('id').executeTakeFirst()
+    const dropId = Number(d.id)
+    const turn = await (force ? forcedTurn.first(trx, iso(now), dropId) : dueTurn.first(trx, iso(now), dropId, iso(now - ADVANCE_EVERY_MS)))
     if (!turn) return false
-    await trx.updateTable('drop_queue').set({ state: 'left' })
-      .where('drop_id', '=', Number(d.id)).where('state', '=', 'shopping').where('until', '<=', iso(now)).execute()
-    const shopping = await trx.selectFrom('drop_queue').select(eb => eb.fn.countAll<number>().as('n'))
-      .where('drop_id', '=', Number(d.id)).where('state', '=', 'shopping').executeTakeFirstOrThrow()
+    await timesRunOut.execute(trx, dropId, iso(now))
+    const shopping = Number((await shoppingCount.first(trx, dropId))?.n ?? 0)
     // no more shopping at once than cases with a box left: each of them is shown a case nobody else is
     // (cases.ts), so at the end of a drop nobody loses a box they picked to someone shown the same case
     // (bench/drop.js: "slot sold" 3-4 % of answers with the room's 200 let in on the last few cases)
-    const cases = await trx.selectFrom('cases').select(eb => eb.fn.countAll<number>().as('n'))
-      .where('drop_id', '=', Number(d.id)).where('status', 'in', ['scheduled', 'on_sale']).where(sql<boolean>`sold_count < size`).executeTakeFirstOrThrow()
-    const room = Math.min(Number(d.queue_size), Number(cases.n)) - Number(shopping.n)
+    const cases = Number((await casesWithBoxLeft.first(trx, dropId))?.n ?? 0)
+    const room = Math.min(Number(d.queue_size), cases) - shopping
     if (room <= 0) return true
     // every place up to the frontier has been let in (places are let in lowest first, and later ones are
     // given after every place drawn): the index on (drop_id, position) is read from there, not past the
     // thousands let in before (a turn is taken on every purchase)
-    const next = await trx.selectFrom('drop_queue').select(['user_id', 'position'])
-      .where('drop_id', '=', Number(d.id)).where('position', '>', Number(d.queue_frontier)).where('state', '=', 'waiting')
-      .orderBy('position').limit(room).execute()
+    const next = (await nextInLine.execute(trx, dropId, Number(d.queue_frontier), room)).rows
     if (next.length === 0) return true
-    await trx.updateTable('drop_queue').set({ state: 'shopping', until: iso(now + Number(d.queue_shop_s) * 1000) })
-      .where('drop_id', '=', Number(d.id)).where('user_id', 'in', next.map(r => Number(r.user_id))).where('state', '=', 'waiting').execute()
+    // those places: every waiting place past the frontier up to the last of them (places past the
+    // frontier are only ever given at the back, past these), by the (drop, place) index; by a list of
+    // users, SQLite went through every waiting row of the drop instead (2.5 ms a turn with 6,000
+    // waiting, bench/drop.js)
     const frontier = Math.max(...next.map(r => Number(r.position)))
-    await trx.updateTable('drops').set({ queue_frontier: sql<number>`case when queue_frontier < ${frontier} then ${frontier} else queue_frontier end` })
-      .where('id', '=', Number(d.id)).execute()
+    await letThemIn.execute(trx, iso(now + Number(d.queue_shop_s) * 1000), dropId, Number(d.queue_frontier), frontier)
+    await moveFrontier.execute(trx, frontier, frontier, dropId)
     return true
   })
   forgetRoom(db, Number(d.id))
@@ -168,11 +214,9 @@ async function letIn (db: Db, clock: Clock, d: RoomRow, force = false): Promise<
 
 /** Boxes unsold in the drop's cases, and how many are shopping now. */
 async function leftAndShopping (db: Db, dropId: number, now: number): Promise<{ boxesLeft: number; shopping: number }> {
-  const left = await db.selectFrom('cases').select(eb => eb.fn.sum<number>(sql`size - sold_count`).as('n'))
-    .where('drop_id', '=', dropId).where('status', 'in', ['scheduled', 'on_sale']).executeTakeFirstOrThrow()
-  const shopping = await db.selectFrom('drop_queue').select(eb => eb.fn.countAll<number>().as('n'))
-    .where('drop_id', '=', dropId).where('state', '=', 'shopping').where('until', '>', iso(now)).executeTakeFirstOrThrow()
-  return { boxesLeft: Number(left.n ?? 0), shopping: Number(shopping.n) }
+  const left = await boxesLeft.first(db, dropId)
+  const shopping = await shoppingNow.first(db, dropId, iso(now))
+  return { boxesLeft: Number(left?.n ?? 0), shopping: Number(shopping?.n ?? 0) }
 }
 
 /** The caller's row in a room, as read. */
@@ -198,7 +242,7 @@ export async function takePlace (db: Db, clock: Clock, dropId: number, userId: n
   let wrote = await drawOrder(db, clock, d)
   const stillWaiting = known !== undefined && !wrote && Number(known.drop_id) === dropId && Number(known.user_id) === userId && known.state === 'waiting' &&
     known.position !== null && Number(known.position) > Number(d.queue_frontier)
-  let mine = stillWaiting ? known : await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId).where('user_id', '=', userId).executeTakeFirst()
+  let mine = stillWaiting ? known : await queueRow.first(db, dropId, userId)
   const lot = lotOf(d.queue_seed, dropId, userId)
   if (!mine || mine.position === null) {
     // before the draw a place is a lot; after it, the next place in order of arrival (an arrival whose
@@ -206,8 +250,7 @@ export async function takePlace (db: Db, clock: Clock, dropId: number, userId: n
     const position = now < orderAt ? null : await nextPlace(db, dropId)
     wrote = true
     if (!mine) {
-      await db.insertInto('drop_queue').values({ drop_id: dropId, user_id: userId, lot, arrived_at: iso(now), position, state: 'waiting', until: null })
-        .onConflict(oc => oc.columns(['drop_id', 'user_id']).doNothing()).execute()
+      await joinRoom.execute(db, dropId, userId, lot, iso(now), position)
     } else if (position !== null) {
       await db.updateTable('drop_queue').set({ position }).where('drop_id', '=', dropId).where('user_id', '=', userId).where('position', 'is', null).execute()
     }
@@ -221,7 +264,8 @@ export async function takePlace (db: Db, clock: Clock, dropId: number, userId: n
   // once a second at most for the whole drop, someone's call lets the next places in
   const turned = await takeTurn(db, clock, dropId, look, now)
   if (turned) { wrote = true; look = turned }
-  if (wrote || !mine) mine = await db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId).where('user_id', '=', userId).executeTakeFirstOrThrow()
+  if (wrote || !mine) mine = await queueRow.first(db, dropId, userId)
+  if (!mine) throw new Error(`drop ${dropId}: no place for user ${userId} after joining`)
   return { look, mine, lot, now }
 }
 
@@ -281,9 +325,7 @@ export async function joinQueue (db: Db, clock: Clock, dropId: number, userId: n
  */
 export async function requireLetIn (db: Db, clock: Clock, dropId: number | null, userId: number | null): Promise<void> {
   if (dropId === null) return
-  const row = await db.selectFrom('drops').leftJoin('drop_queue', join => join.onRef('drop_queue.drop_id', '=', 'drops.id').on('drop_queue.user_id', '=', userId ?? -1))
-    .select(['drops.queue_size', 'drop_queue.state', 'drop_queue.until'])
-    .where('drops.id', '=', dropId).executeTakeFirst()
+  const row = await letInRow.first(db, userId ?? -1, dropId)
   if (!row || row.queue_size === null) return
   if (userId !== null && isTurn(row.state, row.until, clock())) return
   throw inQueue(dropId)
