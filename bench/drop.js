@@ -26,8 +26,8 @@ const os = require('node:os')
 const path = require('node:path')
 const { randomInt } = require('node:crypto')
 const { quantile } = require('./support/quantile')
-const { layerOf, serveShop, agent, shopProcess, stopAll, serverTimes, listenOverflows } = require('./support/shop-child')
-const { dropShopper, newTally, dropAgent, roomAgent, TIMEOUT_MS, SOCKETS, HOLD_MS } = require('./support/drop-shopper')
+const { layerOf, serveShop, agent, shopProcess, stopAll, serverTimes, tcpCounters } = require('./support/shop-child')
+const { dropShopper, newTally, dropAgent, roomAgent, opened, TIMEOUT_MS, SOCKETS, HOLD_MS } = require('./support/drop-shopper')
 const { runLaunch, launchSeries, warmUp } = require('./launch')
 
 const GOALS = { queueP99Ms: 1000, purchaseP99Ms: 200, slotSoldShare: 0.01, soldOutToldMs: 2000 }
@@ -100,7 +100,7 @@ async function runDrop ({ root, dialect, databaseUrl, pool, workers, arrivals, c
     const drop = await first.next()
     const start = Date.parse(drop.startsAt)
     const tally = newTally()
-    const overflowsBefore = listenOverflows()
+    const tcpBefore = tcpCounters()
     // the load generator's own event loop: a late answer may be late here, not in the shop
     const lag = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 20 })
     lag.enable()
@@ -116,8 +116,10 @@ async function runDrop ({ root, dialect, databaseUrl, pool, workers, arrivals, c
     clearInterval(progress)
     lag.disable()
     tally.clientLag = { p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 }
-    const overflowsAfter = listenOverflows()
-    tally.listenOverflows = overflowsBefore === null || overflowsAfter === null ? null : overflowsAfter - overflowsBefore
+    const tcpAfter = tcpCounters()
+    // new connections by second from the start (both agents), the busy seconds only
+    tally.opened = [...opened.room, ...opened.drop].reduce((o, [second, n]) => { const k = second - Math.floor(start / 1000); o[k] = (o[k] || 0) + n; return o }, {})
+    tally.tcp = tcpBefore === null || tcpAfter === null ? null : Object.fromEntries(Object.keys(tcpAfter).map(k => [k, tcpAfter[k] - (tcpBefore[k] ?? 0)]))
     const server = await serverTimes(procs)
     first.child.send({ type: 'audit', seriesId: drop.seriesId })
     const audit = await first.next()
@@ -213,8 +215,10 @@ function report (where, arrivals, spreadMs, room, r, ref, { f, missed, problems 
     console.log(`  ${key}: answered more than 1 s late, by the second from the start they were sent: ${Object.entries(bySecond).sort((a, b) => Number(a[0]) - Number(b[0])).map(([k, v]) => `${k}s ${v}`).join(', ')}`)
   }
   console.log(`  the load generator's own event loop (the 10,000 shoppers, on the same cores): delay p99 ${ms(r.tally.clientLag.p99)}, max ${ms(r.tally.clientLag.max)}`)
-  console.log(`  the shop's event loop${r.server.loops.length > 1 ? 's' : ''}: delay p99 ${r.server.loops.map(l => ms(l.p99)).join(', ')}, max ${r.server.loops.map(l => ms(l.max)).join(', ')}; connections dropped at a full listen backlog (machine-wide, TCP tries again 1, 3, 7 s later): ${r.tally.listenOverflows ?? 'not known'}`)
+  console.log(`  the shop's event loop${r.server.loops.length > 1 ? 's' : ''}: delay p99 ${r.server.loops.map(l => ms(l.p99)).join(', ')}, max ${r.server.loops.map(l => ms(l.max)).join(', ')}; connections kept waiting by the kernel (machine-wide; TCP tries again 1, 3, 7 s later): ${r.tally.tcp ? `${r.tally.tcp.ListenOverflows} dropped at a full accept queue, ${r.tally.tcp.TCPReqQFullDoCookies} SYN cookies at a full SYN queue, ${r.tally.tcp.TCPSynRetrans} SYNs sent again` : 'not known'}`)
   const a = r.server.loops.map(l => l.arrival)
+  const busy = Object.entries(r.tally.opened).filter(([, n]) => n >= 100).sort((x, y) => Number(x[0]) - Number(y[0]))
+  console.log(`  connections opened by the shoppers: ${Object.values(r.tally.opened).reduce((x, y) => x + y, 0)}${busy.length ? `; seconds from the start with 100 or more: ${busy.map(([k, n]) => `${k}s ${n}`).join(', ')}` : ''}`)
   console.log(`  from the client's send to the server's code (waiting in the kernel: the listen queue, the socket): p50 ${a.map(x => ms(x.p50)).join(', ')}, p99 ${a.map(x => ms(x.p99)).join(', ')}, max ${a.map(x => ms(x.max)).join(', ')}; over 1 s: ${a.map(x => x.over1s).join(', ')}; the shop's CPU during the drop, of one core: ${r.server.loops.map(l => `${(100 * l.cpuShare).toFixed(0)} %`).join(', ')}`)
   console.log(`  in the server: ${['/api/dropQueue', '/api/caseCurrent', '/api/purchaseCheck', '/api/casePurchase'].map(st).filter(Boolean).join('; ')}`)
   console.log(`  warehouse: ${r.after.designs.map(d => `${d.rarity} ${d.committed}/${d.stock}`).join(', ')} committed/stock; room rows: ${JSON.stringify(r.after.room)}`)

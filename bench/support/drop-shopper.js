@@ -31,6 +31,16 @@ const dropAgent = new http.Agent({ keepAlive: true, maxSockets: SOCKETS })
  * run) and each dropped one waited 1, 3 or 7 s for TCP to try again.
  */
 const roomAgent = new http.Agent({ keepAlive: true, maxFreeSockets: 100_000 })
+/** Connections each agent opened, by epoch second (a burst of new ones is a burst of SYNs at the shop). */
+const opened = { room: new Map(), drop: new Map() }
+for (const [name, a] of [['room', roomAgent], ['drop', dropAgent]]) {
+  const create = a.createConnection.bind(a)
+  a.createConnection = (...args) => {
+    const second = Math.floor(Date.now() / 1000)
+    opened[name].set(second, (opened[name].get(second) || 0) + 1)
+    return create(...args)
+  }
+}
 /** QueuePanel's HOLD_MS. */
 const HOLD_MS = 25000
 
@@ -174,4 +184,4 @@ async function dropShopper (s, tally) {
   return out
 }
 
-module.exports = { dropShopper, newTally, dropAgent, roomAgent, TIMEOUT_MS, SOCKETS, HOLD_MS }
+module.exports = { dropShopper, newTally, dropAgent, roomAgent, opened, TIMEOUT_MS, SOCKETS, HOLD_MS }

@@ -243,13 +243,22 @@ function mergeTimes (all) {
  * /proc/net/netstat TcpExt ListenOverflows; machine-wide): null where it cannot be read. A dropped
  * connect is tried again by TCP 1, 3, 7 s later, so a client sees those delays.
  */
-function listenOverflows () {
+/**
+ * The kernel's TCP counters that tell of connections kept waiting (machine-wide, /proc/net/netstat):
+ * ListenOverflows (a full accept queue), TCPReqQFullDoCookies (a full SYN queue, answered with a cookie),
+ * TCPSynRetrans (SYNs the client sent again: 1, 3, 7 s after the first). Null where it cannot be read.
+ */
+function tcpCounters () {
   try {
     const lines = fs.readFileSync('/proc/net/netstat', 'utf8').split('\n').filter(l => l.startsWith('TcpExt:'))
     const names = lines[0].split(/\s+/)
     const values = lines[1].split(/\s+/)
-    const i = names.indexOf('ListenOverflows')
-    return i > 0 ? Number(values[i]) : null
+    const out = {}
+    for (const name of ['ListenOverflows', 'TCPReqQFullDoCookies', 'TCPSynRetrans']) {
+      const i = names.indexOf(name)
+      if (i > 0) out[name] = Number(values[i])
+    }
+    return out
   } catch {
     return null
   }
@@ -263,4 +272,4 @@ async function serverTimes (procs) {
   return { ...mergeTimes(answers.map(m => m.times)), loops: answers.map(m => m.loop) }
 }
 
-module.exports = { layerOf, serveShop, agent, post, shopProcess, stopAll, mergeTimes, serverTimes, listenOverflows }
+module.exports = { layerOf, serveShop, agent, post, shopProcess, stopAll, mergeTimes, serverTimes, tcpCounters }
