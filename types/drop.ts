@@ -112,6 +112,11 @@ export const QueueView = Type.Object({
   /** At most about this long (seconds) until they are let in, from the room's settings. */
   waitSeconds: Nullable(Type.Integer()),
   shoppingUntil: Nullable(Timestamp),
+  /**
+   * Each shopper's time once let in (seconds, the room's setting): the page's countdown to shoppingUntil
+   * never shows more, whatever its estimate of the server's clock.
+   */
+  turnSeconds: Type.Integer({ minimum: 1 }),
   startsAt: Timestamp,
   /** When the window closes and the early arrivals are put in order. */
   orderAt: Timestamp,

@@ -1,10 +1,14 @@
 import { useEffect, useState } from 'react'
 import { serverNow, syncServerClock } from './serverClock'
 
-/** Seconds until `until` (an ISO time the server set) by the server's clock, ticking each second; 0 once past. */
-export function useTimeLeft (until: string | null | undefined): number {
+/**
+ * Seconds until `until` (an ISO time the server set) by the server's clock, ticking each second; 0 once
+ * past. `most`: the longest it can be (a turn's length): the device's estimate of the server's clock is
+ * off by up to half a round trip, and counted up from it a one-minute turn read 1:01 in its first second.
+ */
+export function useTimeLeft (until: string | null | undefined, most = Infinity): number {
   const end = until ? Date.parse(until) : NaN
-  const left = () => (Number.isFinite(end) ? Math.max(0, Math.ceil((end - serverNow()) / 1000)) : 0)
+  const left = () => (Number.isFinite(end) ? Math.min(most, Math.max(0, Math.ceil((end - serverNow()) / 1000))) : 0)
   const [seconds, setSeconds] = useState(left)
   useEffect(() => {
     if (!Number.isFinite(end)) return
@@ -18,7 +22,7 @@ export function useTimeLeft (until: string | null | undefined): number {
     }, 1000)
     return () => { stopped = true; clearInterval(timer) }
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [end])
+  }, [end, most])
   return seconds
 }
 

@@ -11,7 +11,7 @@ import { localeStore } from '@/stores/locale'
 import QueuePanel from '@/pagesA/blind_box_detail/QueuePanel'
 
 const view = (over: Partial<QueueView>): QueueView => ({
-  dropId: 3, state: 'early', position: null, ahead: null, waitSeconds: null, shoppingUntil: null,
+  dropId: 3, state: 'early', position: null, ahead: null, waitSeconds: null, shoppingUntil: null, turnSeconds: 300,
   startsAt: '2026-11-28T12:00:00.000Z', orderAt: '2026-11-28T12:00:10.000Z', lot: 'ab'.repeat(32), seedHash: 'cd'.repeat(32),
   seed: null, boxesLeft: 12, allHeld: false, pollMs: 5000, ...over
 })

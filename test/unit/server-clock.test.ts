@@ -63,8 +63,8 @@ test('one sync per start measures the server ten minutes ahead; a failed one is 
   expect(calls).toBe(2)
 })
 
-function Hold ({ until }: { until: string }) {
-  const left = useTimeLeft(until)
+function Hold ({ until, most }: { until: string; most?: number }) {
+  const left = useTimeLeft(until, most)
   return createElement('span', { 'data-testid': 'left' }, left > 0 ? clockText(left) : 'over')
 }
 
@@ -77,6 +77,19 @@ test('a hold ending five minutes after the server\'s now shows 5:00 left, though
   await act(async () => { await new Promise(r => setTimeout(r, 1100)) })
   expect(view.getByTestId('left').textContent).toMatch(/^4:5\d|5:00$/)
   view.unmount()
+})
+
+test('a turn never shows more than its length, though the device\'s estimate of the server\'s clock is behind', async () => {
+  await syncServerClock()
+  // a one-minute turn that began now by the server's clock, as the device's estimate may place it:
+  // 60.8 s ahead reads 1:01 by that estimate alone
+  const until = new Date(serverNow() + 60_800).toISOString()
+  const view = render(createElement(Hold, { until, most: 60 }))
+  expect(view.getByTestId('left').textContent).toBe('1:00')
+  view.unmount()
+  const uncapped = render(createElement(Hold, { until }))
+  expect(uncapped.getByTestId('left').textContent).toBe('1:01')
+  uncapped.unmount()
 })
 
 test('a hold already over by the server\'s clock says so', async () => {

@@ -15,8 +15,8 @@ const RETRY_MS = 5000
 /** While in line, the server holds each ask up to this long and answers at once when the turn comes. */
 const HOLD_MS = 25000
 
-function ShoppingLeft ({ until }: { until: string }) {
-  const left = useTimeLeft(until)
+function ShoppingLeft ({ until, most }: { until: string; most: number }) {
+  const left = useTimeLeft(until, most)
   return <Text className='queue-panel__turn'>{t('queue.turn', { left: clockText(left) })}</Text>
 }
 
@@ -70,7 +70,7 @@ export default function QueuePanel ({ seriesId, dropId, hasCase, onTurn }: { ser
           <Text className='queue-panel__line queue-panel__ahead'>{view.ahead ? t('queue.ahead', { n: view.ahead, wait: countdownText(view.waitSeconds ?? 0) }) : t('queue.next', { wait: countdownText(view.waitSeconds ?? 0) })}</Text>
         </View>
       )}
-      {view.state === 'shopping' && view.shoppingUntil && <ShoppingLeft until={view.shoppingUntil} />}
+      {view.state === 'shopping' && view.shoppingUntil && <ShoppingLeft until={view.shoppingUntil} most={view.turnSeconds} />}
       {view.state === 'left' && <Text className='queue-panel__line queue-panel__left'>{t('queue.left')}</Text>}
       {view.state === 'sold_out' && <Text className='queue-panel__line queue-panel__sold-out'>{t('queue.soldOut')}</Text>}
       {view.state !== 'sold_out' && view.allHeld && <Text className='queue-panel__line queue-panel__held'>{t('queue.allHeld', { n: view.boxesLeft })}</Text>}

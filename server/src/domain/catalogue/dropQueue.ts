@@ -303,6 +303,7 @@ export function viewOf ({ look, mine, lot, now }: Place): QueueView {
     ahead,
     waitSeconds: ahead === null ? null : Math.ceil((ahead + 1) / size) * Number(d.queue_shop_s),
     shoppingUntil: isShopping ? iso(until!) : null,
+    turnSeconds: Number(d.queue_shop_s),
     startsAt: iso(new Date(d.starts_at).getTime()),
     orderAt: iso(orderAtOf(d)),
     lot,
