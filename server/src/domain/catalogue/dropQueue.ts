@@ -47,17 +47,17 @@ function earlyReturnMs (d: RoomRow, lot: string, now: number): number {
   return Math.max(0, orderAtOf(d) - now) + Math.floor(share * span)
 }
 
-const lotsKept = new Map<string, string>()
+const lotsKept = new Map<string, { seed: string; lot: string }>()
 const LOTS_KEPT_MAX = 50_000
 /** A caller's lot (kept: every answer of the room names it, and a drop's crowd asks again and again). */
 export function lotOf (seed: string, dropId: number, userId: number): string {
   const key = `${dropId}:${userId}`
   const kept = lotsKept.get(key)
   // kept with its seed: another database (a test's) may have a drop of the same id
-  if (kept !== undefined && kept.startsWith(seed)) return kept.slice(seed.length)
+  if (kept?.seed === seed) return kept.lot
   const lot = createHmac('sha256', seed).update(key).digest('hex')
   if (lotsKept.size >= LOTS_KEPT_MAX) lotsKept.clear()
-  lotsKept.set(key, seed + lot)
+  lotsKept.set(key, { seed, lot })
   return lot
 }
 
