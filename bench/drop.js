@@ -27,7 +27,7 @@ const path = require('node:path')
 const { randomInt } = require('node:crypto')
 const { quantile } = require('./support/quantile')
 const { layerOf, serveShop, agent, shopProcess, stopAll, serverTimes, tcpCounters } = require('./support/shop-child')
-const { dropShopper, newTally, dropAgent, roomAgent, opened, TIMEOUT_MS, SOCKETS, HOLD_MS } = require('./support/drop-shopper')
+const { dropShopper, newTally, upstream, opened, TIMEOUT_MS, HOLD_MS } = require('./support/drop-shopper')
 const { runLaunch, launchSeries, warmUp } = require('./launch')
 
 const GOALS = { queueP99Ms: 1000, purchaseP99Ms: 200, slotSoldShare: 0.01, soldOutToldMs: 2000 }
@@ -118,7 +118,7 @@ async function runDrop ({ root, dialect, databaseUrl, pool, workers, arrivals, c
     tally.clientLag = { p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 }
     const tcpAfter = tcpCounters()
     // new connections by second from the start (both agents), the busy seconds only
-    tally.opened = [...opened.room, ...opened.drop].reduce((o, [second, n]) => { const k = second - Math.floor(start / 1000); o[k] = (o[k] || 0) + n; return o }, {})
+    tally.opened = [...opened].reduce((o, [second, n]) => { const k = second - Math.floor(start / 1000); o[k] = (o[k] || 0) + n; return o }, {})
     tally.tcp = tcpBefore === null || tcpAfter === null ? null : Object.fromEntries(Object.keys(tcpAfter).map(k => [k, tcpAfter[k] - (tcpBefore[k] ?? 0)]))
     const server = await serverTimes(procs)
     first.child.send({ type: 'audit', seriesId: drop.seriesId })
@@ -143,7 +143,7 @@ function judge (r, ref) {
   const stillWaiting = r.ends.filter(e => e.end === 'still waiting').length
   const f = {
     queue: { p50: q(t.ms.queue, 0.5), p99: q(t.ms.queue, 0.99), n: t.ms.queue.length },
-    // the place told to those back after the draw (answered at once, not held)
+    // how long after the draw those there before it were told their place
     placeTold: { p50: q(t.ms.placeTold, 0.5), p99: q(t.ms.placeTold, 0.99), n: t.ms.placeTold.length },
     // held answers given at the end of their hold (the server holds for half to all of waitMs): how late
     // past the longest hold
@@ -196,9 +196,9 @@ function report (where, arrivals, spreadMs, room, r, ref, { f, missed, problems 
   const ms = x => `${x.toFixed(0)} ms`
   console.log(`\nDrop on ${where}; ${os.cpus().length} cores (shared), Node ${process.version}, 127.0.0.1`)
   console.log(`reference, today's path without a drop: ${ref.okPurchases} purchases of ${ref.boxesBought} boxes by ${ref.okPurchases + ref.gaveUp} shoppers at once in ${ref.seconds.toFixed(2)} s (${(ref.boxesBought / ref.seconds).toFixed(0)} boxes/s); casePurchase p50 ${ms(ref.buy.p50)}, p99 ${ms(ref.buy.p99)}; caseCurrent p50 ${ms(ref.view.p50)}, p99 ${ms(ref.view.p99)}; "slot sold" ${(100 * ref.share).toFixed(1)} %`)
-  console.log(`drop: ${arrivals} shoppers within ${spreadMs / 1000} s of the start, over ${SOCKETS} connections to each API process; ${r.drop.boxes} boxes in ${r.drop.boxes / CASE_SIZE} cases; room: window ${room.windowSeconds} s, ${room.shoppersAtOnce} at once, ${room.minutesEach} min each`)
+  console.log(`drop: ${arrivals} shoppers within ${spreadMs / 1000} s of the start, over one pool of kept connections (a proxy's upstream pool); ${r.drop.boxes} boxes in ${r.drop.boxes / CASE_SIZE} cases; room: window ${room.windowSeconds} s, ${room.shoppersAtOnce} at once, ${room.minutesEach} min each`)
   console.log(`  the room's answer: p50 ${ms(f.queue.p50)}, p99 ${ms(f.queue.p99)} (${f.queue.n} answers; goal p99 <= ${GOALS.queueP99Ms} ms); vs the reference's caseCurrent p50 ${f.ratios.queueVsViewP50}, p99 ${f.ratios.queueVsViewP99}`)
-  console.log(`  back after the draw, told their place at once: p50 ${ms(f.placeTold.p50)}, p99 ${ms(f.placeTold.p99)} (${f.placeTold.n} answers; goal p99 <= ${GOALS.queueP99Ms} ms)`)
+  console.log(`  there before the draw, told their place after it: p50 ${ms(f.placeTold.p50)}, p99 ${ms(f.placeTold.p99)} (${f.placeTold.n} answers; goal p99 <= ${GOALS.queueP99Ms} ms)`)
   console.log(`  held asks (in line, waitMs ${HOLD_MS / 1000} s): ${f.heldLate.held}; of those answered at the end of their hold (${f.heldLate.n}), late past the longest hold p50 ${ms(f.heldLate.p50)}, p99 ${ms(f.heldLate.p99)} (goal p99 <= ${GOALS.queueP99Ms} ms)`)
   console.log(`  room answers by state: ${Object.entries(r.tally.states).map(([k, v]) => `${k} ${v}`).join(', ')}`)
   console.log(`  purchase (let in: ${f.letIn}): casePurchase p50 ${ms(f.buy.p50)}, p99 ${ms(f.buy.p99)} (${f.buy.n}; goal p99 <= ${GOALS.purchaseP99Ms} ms; vs the reference p50 ${f.ratios.buyP50}, p99 ${f.ratios.buyP99}); purchaseCheck p50 ${ms(f.check.p50)}, p99 ${ms(f.check.p99)}; caseCurrent p50 ${ms(f.view.p50)}, p99 ${ms(f.view.p99)}`)
@@ -273,8 +273,7 @@ async function main () {
     if (postgres) await postgres.stop()
   }
   agent.destroy()
-  dropAgent.destroy()
-  roomAgent.destroy()
+  upstream.destroy()
   console.log(missedAll.length ? `drop: goals missed: ${missedAll.join(', ')}` : 'drop: goals met')
   if (missedAll.length || auditFailed) process.exit(1)
 }

@@ -15,29 +15,25 @@ const http = require('node:http')
 const { post } = require('./shop-child')
 
 /**
- * The shoppers reach each API process over at most SOCKETS connections, as through the proxy in front of
- * a shop (nginx keeps a pool of connections to each upstream): 10,000 phones do not each open a socket to
- * the Node process. A call waiting for a free one is waiting in that proxy: its time counts.
+ * The shoppers reach the shop as through the proxy in front of it (nginx), over one pool of upstream
+ * connections for every call: a connection is opened when every one open is busy (a held room answer
+ * keeps its connection up to HOLD_MS, so there are as many as there are shoppers held), and kept open
+ * between calls (maxFreeSockets: nginx's `keepalive`, sized to the crowd as docs/scaling.md says).
+ * - With node's default of 256 idle ones kept, each burst of answers (the draw, the sell-out) closed
+ *   thousands of them, and the asks again opened as many at once: the shop's listen backlog overflowed
+ *   (21,189 connections dropped in one run) and each dropped one waited 1, 3 or 7 s for TCP to try again.
+ * - The purchase calls had a pool of their own (256, 2026-11-28): at the draw, the first shoppers let in
+ *   opened it, a few hundred new connections while the room told ten thousand their places, and their
+ *   case views timed out waiting to be taken. A proxy has one pool per upstream, whatever the call.
  */
-const SOCKETS = 256
-const dropAgent = new http.Agent({ keepAlive: true, maxSockets: SOCKETS })
-/**
- * A held room answer keeps its connection for up to HOLD_MS: the proxy holds one upstream connection per
- * phone waiting, so the room's calls go over connections of their own, as many as there are shoppers
- * waiting. Between two asks a phone's connection stays open (maxFreeSockets: the proxy's pool of idle
- * upstream connections, nginx's `keepalive`, sized to the crowd as docs/scaling.md says). With node's
- * default of 256, each burst of answers (the draw, the sell-out) closed thousands of them, and the asks
- * again opened as many at once: the shop's listen backlog overflowed (21,189 connections dropped in one
- * run) and each dropped one waited 1, 3 or 7 s for TCP to try again.
- */
-const roomAgent = new http.Agent({ keepAlive: true, maxFreeSockets: 100_000 })
-/** Connections each agent opened, by epoch second (a burst of new ones is a burst of SYNs at the shop). */
-const opened = { room: new Map(), drop: new Map() }
-for (const [name, a] of [['room', roomAgent], ['drop', dropAgent]]) {
-  const create = a.createConnection.bind(a)
-  a.createConnection = (...args) => {
+const upstream = new http.Agent({ keepAlive: true, maxFreeSockets: 100_000 })
+/** Connections opened, by epoch second (a burst of new ones is a burst of SYNs at the shop). */
+const opened = new Map()
+{
+  const create = upstream.createConnection.bind(upstream)
+  upstream.createConnection = (...args) => {
     const second = Math.floor(Date.now() / 1000)
-    opened[name].set(second, (opened[name].get(second) || 0) + 1)
+    opened.set(second, (opened.get(second) || 0) + 1)
     return create(...args)
   }
 }
@@ -74,7 +70,7 @@ function newTally () {
 }
 
 /** One call, counted: the answer, or null when there was none (a timeout, a 5xx, not JSON). */
-async function call (tally, key, base, route, body, token, via = { timeoutMs: TIMEOUT_MS, agent: dropAgent }) {
+async function call (tally, key, base, route, body, token, via = { timeoutMs: TIMEOUT_MS, agent: upstream }) {
   try {
     const r = await post(base, route, body, token, via)
     tally.ms[key].push(r.ms)
@@ -157,17 +153,21 @@ async function dropShopper (s, tally) {
   let seen = null
   while (Date.now() < s.endAt) {
     const q = inLine
-      ? await call(tally, 'held', s.base, '/api/dropQueue', { dropId: s.dropId, waitMs: HOLD_MS, seenPosition: seen }, s.token, { timeoutMs: HOLD_MS + TIMEOUT_MS, agent: roomAgent })
-      : await call(tally, 'queue', s.base, '/api/dropQueue', { dropId: s.dropId }, s.token, { timeoutMs: TIMEOUT_MS, agent: roomAgent })
+      ? await call(tally, 'held', s.base, '/api/dropQueue', { dropId: s.dropId, waitMs: HOLD_MS, seenPosition: seen }, s.token, { timeoutMs: HOLD_MS + TIMEOUT_MS, agent: upstream })
+      : await call(tally, 'queue', s.base, '/api/dropQueue', { dropId: s.dropId }, s.token, { timeoutMs: TIMEOUT_MS, agent: upstream })
     if (!q) { await sleep(RETRY_MS); continue }
     if (q.body.code === 429) { count(tally.states, '429'); await sleep(Math.max(1, Number(q.body.data?.retryAfter ?? 1)) * 1000); continue }
     if (q.body.code !== 200) { tally.unexpected.push(`dropQueue: ${JSON.stringify(q.body).slice(0, 200)}`); await sleep(RETRY_MS); continue }
     const v = q.body.data
     // a held answer given at the end of its hold (nothing changed: ask again at once): how late past it
     if (inLine && v.pollMs === 0 && v.position === seen) tally.ms.heldLate.push(Math.max(0, q.ms - HOLD_MS))
-    // a held ask sent after the draw by someone not yet told their place: the server answers it at once
-    // (seenPosition), so it counts as a room answer like the first
-    if (inLine && seen === null && v.position !== null && Date.now() - q.ms > Date.parse(v.orderAt)) tally.ms.placeTold.push(q.ms)
+    // told their place for the first time after the draw: held across it, how long after the draw; asked
+    // after it (their hold ended just before), the answer's time (the server answers it at once: seenPosition)
+    if (inLine && seen === null && v.position !== null) {
+      const sentAt = Date.now() - q.ms
+      const orderAt = Date.parse(v.orderAt)
+      tally.ms.placeTold.push(sentAt > orderAt ? q.ms : Date.now() - orderAt)
+    }
     inLine = v.state === 'waiting' || v.state === 'early'
     seen = v.position
     count(tally.states, v.state)
@@ -184,4 +184,4 @@ async function dropShopper (s, tally) {
   return out
 }
 
-module.exports = { dropShopper, newTally, dropAgent, roomAgent, opened, TIMEOUT_MS, SOCKETS, HOLD_MS }
+module.exports = { dropShopper, newTally, upstream, opened, TIMEOUT_MS, HOLD_MS }

@@ -208,8 +208,10 @@ async function run ({ base, smtp }) {
       waitingRoom: { windowSeconds: 2, shoppersAtOnce: 1, minutesEach: 1 }
     }, op)
     const other = await shopperWithMoney(base, `dropq_${STAMP}`)
-    // both arrive before the start: the page joins by itself, the other shopper through the API
-    await en.page.goto(`${base}/pagesA/blind_box_detail/index?seriesId=${third}`, { waitUntil: 'networkidle' })
+    // both arrive before the start: the page joins by itself, the other shopper through the API (not
+    // 'networkidle': told it is early, the page asks again at once, and the server holds that ask until
+    // the order is drawn)
+    await en.page.goto(`${base}/pagesA/blind_box_detail/index?seriesId=${third}`, { waitUntil: 'load' })
     await en.page.locator('.queue-panel--early').waitFor()
     assert.equal((await api(base, '/api/dropQueue', { dropId: queued.dropId }, other)).state, 'early')
     // the window closes: one of the two is let in, the other waits as number 2 with 1 ahead

@@ -211,7 +211,7 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
     expect(await heldB()).toMatchObject({ state: 'shopping', position: 2 })
   })
 
-  test('early: back after the draw, lower lots sooner; a held ask by a caller given a place they were not told is answered at once; with it, held', async () => {
+  test('early: asked to ask again at once (held until the draw); a held ask by a caller given a place they were not told is answered at once; with it, held', async () => {
     const { drop } = await makeDrop(1, { windowSeconds: 5, shoppersAtOnce: 1, minutesEach: 1 })
     const start = Date.parse(drop.startsAt)
     t.clock.ms = start - 1000
@@ -219,12 +219,13 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
     const early = []
     for (const s of people) early.push(await join(s, drop.dropId))
     expect(early.map(v => v.state)).toEqual(['early', 'early'])
-    // told to come back after the draw (6 s on), within three times the window (15 s), the lower lot sooner
-    for (const v of early) {
-      expect(v.pollMs).toBeGreaterThanOrEqual(6000)
-      expect(v.pollMs).toBeLessThan(21_000)
-    }
-    expect(early[0].lot < early[1].lot).toBe(early[0].pollMs <= early[1].pollMs)
+    // no place yet: the next ask is held (told at the draw), so it comes at once
+    for (const v of early) expect(v).toMatchObject({ position: null, pollMs: 0 })
+    // an early caller's held ask ends at its time when nothing is drawn: still early, ask again at once
+    const asked0 = Date.now()
+    const still = await as(people[0].token, '/api/dropQueue', { dropId: drop.dropId, waitMs: 600, seenPosition: null })
+    expect(still.body.data).toMatchObject({ state: 'early', position: null, pollMs: 0 })
+    expect(Date.now() - asked0).toBeGreaterThanOrEqual(400)
     // the window closes while nobody is held; each asks held, last told no place (early)
     t.clock.ms = start + 6000
     const views = []
@@ -256,7 +257,8 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
     const people = await shoppers(3)
     for (const s of people) expect((await join(s, drop.dropId)).state).toBe('early')
     const asked = Date.now()
-    const held = people.map(s => as(s.token, '/api/dropQueue', { dropId: drop.dropId, waitMs: 15_000 }))
+    const answeredAt: number[] = []
+    const held = people.map(s => as(s.token, '/api/dropQueue', { dropId: drop.dropId, waitMs: 15_000 }).then(r => { answeredAt.push(Date.now()); return r }))
     await new Promise(resolve => setTimeout(resolve, 300))
     // the window closes; nobody asks: the room's tick draws the order and answers them
     t.clock.ms = start + 6000
@@ -265,6 +267,12 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
     expect(views.map(v => v.position).sort()).toEqual([1, 2, 3])
     expect(views.filter(v => v.state === 'shopping')).toHaveLength(1)
     expect(views.every(v => /^[0-9a-f]{64}$/.test(v.seed))).toBe(true)
+    // told together (spread over a second before: the back of a crowd learned its place seconds late),
+    // and those still in line ask again front first
+    expect(Math.max(...answeredAt) - Math.min(...answeredAt)).toBeLessThan(300)
+    const waiting = views.filter(v => v.state === 'waiting').sort((a, b) => a.position - b.position)
+    expect(waiting).toHaveLength(2)
+    expect(waiting[0].pollMs).toBeLessThanOrEqual(waiting[1].pollMs)
   })
 
   test('never more shopping at once than cases with a box left', async () => {

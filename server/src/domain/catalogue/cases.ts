@@ -20,6 +20,7 @@ import type { CaseRowDb, Database } from '../../db/schema'
 import { iso, type Clock } from '../../core/clock'
 import { ApiFailure, fail } from '../../core/errors'
 import { dialectOf } from '../../db/lock'
+import { prepared } from '../../db/prepared'
 import { isRetryableConflict } from '../../db/errors'
 import { commitOf, composeCase, newSalt, secureRandomInt, shuffle, type RandomInt } from './arrangement'
 import { msUntilNextDay, shopDay } from '../../core/days'
@@ -88,7 +89,7 @@ async function onSaleCases (db: Db, seriesId: number): Promise<CaseRowDb[]> {
 
 /** The series must be on sale (404 otherwise; a retired series has no case to buy from). */
 async function requireOnSaleSeries (db: Db, seriesId: number): Promise<void> {
-  const s = await db.selectFrom('series').select('status').where('id', '=', seriesId).executeTakeFirst()
+  const s = await seriesStatusOf.first(db, seriesId)
   if (!s || (s.status !== 'on_sale' && s.status !== 'retired')) throw fail.notFound('series.notFound')
   if (s.status !== 'on_sale') throw fail.notFound('series.notOnSale')
 }
@@ -122,17 +123,26 @@ export async function oldestOnSaleCase (db: Db, clock: Clock, seriesId: number):
   return db.selectFrom('cases').selectAll().where('id', '=', Number(id)).executeTakeFirstOrThrow()
 }
 
+/*
+ * The case calls' statements that come with every look at a case, built once (db/prepared.ts): at a drop
+ * each shopper let in looks at a case, checks and buys, and building them again for each was a tenth of
+ * the shop's time in the drop (bench/drop.js, profiled).
+ */
+const seriesStatusOf = prepared((db: Db, seriesId: number) => db.selectFrom('series').select('status').where('id', '=', seriesId))
+const chosenCaseOf = prepared((db: Db, userId: number, seriesId: number) => db.selectFrom('case_choices').innerJoin('cases', 'cases.id', 'case_choices.case_id')
+  .selectAll('cases')
+  .where('case_choices.user_id', '=', userId).where('case_choices.series_id', '=', seriesId)
+  .where('cases.status', '=', 'on_sale'))
+const switchCount = prepared((db: Db, userId: number, day: string) => db.selectFrom('daily_counters').select('count')
+  .where('user_id', '=', userId).where('name', '=', SWITCH_COUNTER).where('day', '=', day))
+const slotsOfCase = prepared((db: Db, caseId: number) => db.selectFrom('case_slots').select(['slot', 'sold_to']).where('case_id', '=', caseId).orderBy('slot'))
+
 async function chosenCase (db: Db, seriesId: number, userId: number): Promise<CaseRowDb | undefined> {
-  return db.selectFrom('case_choices').innerJoin('cases', 'cases.id', 'case_choices.case_id')
-    .selectAll('cases')
-    .where('case_choices.user_id', '=', userId).where('case_choices.series_id', '=', seriesId)
-    .where('cases.status', '=', 'on_sale')
-    .executeTakeFirst()
+  return chosenCaseOf.first(db, userId, seriesId) as Promise<CaseRowDb | undefined>
 }
 
 async function switchesUsed (db: Db, userId: number, day: string): Promise<number> {
-  const row = await db.selectFrom('daily_counters').select('count')
-    .where('user_id', '=', userId).where('name', '=', SWITCH_COUNTER).where('day', '=', day).executeTakeFirst()
+  const row = await switchCount.first(db, userId, day)
   return row ? row.count : 0
 }
 
@@ -140,7 +150,7 @@ async function switchesUsed (db: Db, userId: number, day: string): Promise<numbe
 async function caseView (db: Db, c: CaseRowDb, switchesLeft: number, heldUntil: string | null): Promise<CaseView> {
   // the purchase that follows need not read the case's drop again
   noteCaseDrop(db, Number(c.id), c.drop_id === null ? null : Number(c.drop_id))
-  const slots = await db.selectFrom('case_slots').select(['slot', 'sold_to']).where('case_id', '=', Number(c.id)).orderBy('slot').execute()
+  const slots = (await slotsOfCase.execute(db, Number(c.id))).rows
   return {
     caseId: Number(c.id),
     seriesId: Number(c.series_id),

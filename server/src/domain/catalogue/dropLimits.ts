@@ -8,6 +8,7 @@
  */
 import { sql } from 'kysely'
 import type { Db } from '../../db'
+import { prepared } from '../../db/prepared'
 import type { Clock } from '../../core/clock'
 import { ApiFailure } from '../../core/errors'
 import { dropOfCase } from './dropQueue'
@@ -16,12 +17,15 @@ interface Ask { slots?: number[]; wholeCase?: true }
 interface Limits { dropId: number; boxes: number | null; cases: number | null; needPhone: boolean; minHours: number | null }
 
 /** The limits of the case's drop (null: a case made on demand, or a drop without limits: no statement for the former). */
+/** A drop's limits (built once: every check and purchase of a drop's case asks it). */
+const dropLimitsRow = prepared((db: Db, dropId: number) => db.selectFrom('drops')
+  .select(['drops.id', 'drops.limit_boxes', 'drops.limit_cases', 'drops.need_phone', 'drops.min_account_hours'])
+  .where('drops.id', '=', dropId))
+
 async function limitsOfCase (db: Db, caseId: number): Promise<Limits | null> {
   const dropId = await dropOfCase(db, caseId)
   if (dropId === null) return null
-  const row = await db.selectFrom('drops')
-    .select(['drops.id', 'drops.limit_boxes', 'drops.limit_cases', 'drops.need_phone', 'drops.min_account_hours'])
-    .where('drops.id', '=', dropId).executeTakeFirst()
+  const row = await dropLimitsRow.first(db, dropId)
   if (!row) return null
   const l = { dropId: Number(row.id), boxes: row.limit_boxes, cases: row.limit_cases, needPhone: Number(row.need_phone) === 1, minHours: row.min_account_hours }
   return l.boxes === null && l.cases === null && !l.needPhone && l.minHours === null ? null : l

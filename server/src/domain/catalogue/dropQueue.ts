@@ -27,25 +27,14 @@ import { prepared } from '../../db/prepared'
 const ADVANCE_EVERY_MS = 1000
 const POLL_NEAR_MS = 2000
 const POLL_FAR_MS = 5000
-/** Those there before the draw come back over this long per second of the window (see earlyReturnMs). */
-const RETURN_PER_WINDOW_S = 3
-const RETURN_MIN_MS = 1000
-const RETURN_MAX_MS = 30_000
-
 /**
- * When someone there before the draw should ask again: after the draw, at a point of the return span
- * set by their lot (the draw puts lots in order, so the front of the line comes back first and learns
- * it is let in within moments; the back, whose wait is long, last). Asked a fixed time after their
- * first answer instead, a drop's early crowd asked again while the rest were still arriving, two
- * requests a second per arrival where one was needed (bench/drop.js: first answers 3-9 s late in the
- * window's last seconds). Coming back unheld-for (their place is new to them: seenPosition), they are
- * told it at once.
+ * Someone there before the draw asks again at once, and that ask is held (roomHold.ts) until the order is
+ * drawn, when they are told their place together with everyone held. Told to come back after the draw
+ * instead (at a point set by their lot, 2026-11-28), they came back while the sale was on, each on a new
+ * connection, and waited seconds for a process at a full core to take it (bench/drop.js: the place told
+ * p99 4-11 s); held from their arrival, they are answered over the connection they came by.
  */
-function earlyReturnMs (d: RoomRow, lot: string, now: number): number {
-  const span = Math.min(RETURN_MAX_MS, Math.max(RETURN_MIN_MS, RETURN_PER_WINDOW_S * Number(d.queue_window_s ?? 0) * 1000))
-  const share = parseInt(lot.slice(0, 8), 16) / 0x1_0000_0000
-  return Math.max(0, orderAtOf(d) - now) + Math.floor(share * span)
-}
+const EARLY_POLL_MS = 0
 
 const lotsKept = new Map<string, { seed: string; lot: string }>()
 const LOTS_KEPT_MAX = 50_000
@@ -311,7 +300,7 @@ export function viewOf ({ look, mine, lot, now }: Place): QueueView {
     seed: d.queue_ordered_at !== null ? d.queue_seed : null,
     boxesLeft,
     allHeld: boxesLeft > 0 && shopping >= boxesLeft,
-    pollMs: state === 'early' ? earlyReturnMs(d, lot, now) : state === 'waiting' && ahead !== null && ahead < size ? POLL_NEAR_MS : POLL_FAR_MS
+    pollMs: state === 'early' ? EARLY_POLL_MS : state === 'waiting' && ahead !== null && ahead < size ? POLL_NEAR_MS : POLL_FAR_MS
   }
 }
 
@@ -347,17 +336,21 @@ function isTurn (state: string | null, until: string | null, now: number): boole
  * would hold a place for the whole of their time, and the room would let in K shoppers per T, not per
  * purchase (bench/drop.js measured it). One UPDATE by the primary key (two for a buyer in a room).
  */
+const leaveRoom = prepared((db: Db, dropId: number, userId: number, now: string) => db.updateTable('drop_queue').set({ state: 'left' })
+  .where('drop_id', '=', dropId).where('user_id', '=', userId).where('state', '=', 'shopping').where('until', '>', now)
+  .returning('user_id'))
+const endLease = prepared((db: Db, now: string, caseId: number, userId: number) => db.updateTable('case_leases').set({ until: now })
+  .where('case_id', '=', caseId).where('user_id', '=', userId))
+
 export async function servedInRoom (db: Db, clock: Clock, dropId: number, userId: number, caseId: number): Promise<void> {
   forgetRoom(db, dropId)
   const now = iso(clock())
-  const served = await db.updateTable('drop_queue').set({ state: 'left' })
-    .where('drop_id', '=', dropId).where('user_id', '=', userId).where('state', '=', 'shopping').where('until', '>', now)
-    .returning('user_id').executeTakeFirst()
+  const served = await leaveRoom.first(db, dropId, userId, now)
   // and the case they bought from, if it has boxes left, to the next shopper let in: a lease (cases.ts)
   // would keep it from everyone else for its minute, and with a turn's worth let in at once the free
   // cases run out and shoppers are put together on shared ones (bench/drop.js: 9 % "slot sold")
   if (!served) return
-  await db.updateTable('case_leases').set({ until: now }).where('case_id', '=', caseId).where('user_id', '=', userId).execute()
+  await endLease.execute(db, now, caseId, userId)
   // the place goes to the next in line now, not at the room's next turn: at the end of a drop, with a
   // shopper per case left, a turn a second left the last cases selling one purchase a second
   const d = await roomOf(db, dropId)
@@ -405,8 +398,10 @@ export async function dropHasCasesLeft (db: Db, dropId: number): Promise<boolean
 }
 
 /** The series' latest drop when it has a waiting room (null: none; one indexed read). */
+const latestDropOf = prepared((db: Db, seriesId: number) => db.selectFrom('drops').select(['id', 'queue_size']).where('series_id', '=', seriesId)
+  .orderBy('id', 'desc').limit(1))
+
 export async function roomDropOf (db: Db, seriesId: number): Promise<number | null> {
-  const row = await db.selectFrom('drops').select(['id', 'queue_size']).where('series_id', '=', seriesId)
-    .orderBy('id', 'desc').limit(1).executeTakeFirst()
+  const row = await latestDropOf.first(db, seriesId)
   return row && row.queue_size !== null ? Number(row.id) : null
 }

@@ -22,6 +22,7 @@ import { sha256Hex } from '../../../../types/crypto'
 import { DROP_LIMITS } from '../../../../types/limits'
 import type { CaseRowDb } from '../../db/schema'
 import type { Db } from '../../db'
+import { prepared } from '../../db/prepared'
 import { iso, type Clock } from '../../core/clock'
 import { ApiFailure, fail } from '../../core/errors'
 import { writeAudit } from '../ops/audit'
@@ -40,15 +41,18 @@ export async function sellsByDrop (db: Db, seriesId: number): Promise<boolean> {
   return row !== undefined
 }
 
+/** A drop of the series waiting for its start (built once: every look at a case asks it). */
+const scheduledDropOf = prepared((db: Db, seriesId: number) => db.selectFrom('cases').innerJoin('drops', 'drops.id', 'cases.drop_id')
+  .select(['drops.id', 'drops.starts_at'])
+  .where('cases.series_id', '=', seriesId).where('cases.status', '=', 'scheduled')
+  .limit(1))
+
 /**
  * Opens the series' drop when its start has come, and answers the start of a drop still waiting for it
  * (null: nothing scheduled). One indexed read on every look at a series; a write only at the start.
  */
 export async function openDueDrops (db: Db, clock: Clock, seriesId: number): Promise<string | null> {
-  const waiting = await db.selectFrom('cases').innerJoin('drops', 'drops.id', 'cases.drop_id')
-    .select(['drops.id', 'drops.starts_at'])
-    .where('cases.series_id', '=', seriesId).where('cases.status', '=', 'scheduled')
-    .limit(1).executeTakeFirst()
+  const waiting = await scheduledDropOf.first(db, seriesId)
   if (!waiting) return null
   const startsAt = new Date(waiting.starts_at).getTime()
   if (startsAt > clock()) return iso(startsAt)

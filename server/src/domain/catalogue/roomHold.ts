@@ -4,7 +4,8 @@
  * database thousands of requests a second, and a shopper far back learned of a sell-out up to 5 s late.
  * A caller waiting in line (state 'waiting'), or there before the order is drawn ('early'), is instead
  * answered:
- *  - an early one, when the order is drawn (with their place), spread at DRAW_TOLD_PER_S;
+ *  - an early one, when the order is drawn, with their place (all told together; they ask again over a
+ *    span as long as their number needs, front first);
  *  - at once when they are let in, when the drop sells out (no box left), and when every box left comes
  *    to be held by shoppers let in;
  *  - otherwise after three quarters to all of waitMs (at random), with the room as last seen and pollMs 0 (ask
@@ -23,11 +24,22 @@ import { lookAtRoom, takePlace, takeTurn, viewOf, type Place, type QueueRow, typ
 /** How often a room with held callers is looked at (its turn is once a second at most). */
 const TICK_MS = 500
 /**
- * How many of those held before the draw are told their place per second (each asks again at once). A
- * drop's early arrivals are most of its crowd: told over one second, ten thousand asks again came in one
- * second, and every request behind them (the first purchases among them) waited 4-5 s (bench/drop.js).
+ * Those held before the draw (most of a drop's crowd) are told their place together, in slices (inSlices),
+ * and each asks again, held for their turn, at a point of a span set by how many were told, front first:
+ * DRAW_RETURN_PER_S asks a second, over DRAW_RETURN_MAX_MS at most. Told at 1,000 a second with the next
+ * ask at once, the back of ten thousand learned their place ten seconds after the draw; all asking again
+ * at once, every request behind them (the first purchases among them) waited 4-5 s (bench/drop.js).
  */
-const DRAW_TOLD_PER_S = 1000
+const DRAW_RETURN_PER_S = 1000
+const DRAW_RETURN_MAX_MS = 10_000
+/**
+ * The draw's answers go out DRAW_SLICE at a time: in slices of 200, each waiting for the requests
+ * between them (the first purchases, the first asks again), the back of ten thousand learned its place
+ * 8 s after the draw (bench/drop.js). The asks again start once everyone is told, at about
+ * DRAW_TELL_MS_EACH an answer.
+ */
+const DRAW_SLICE = 1000
+const DRAW_TELL_MS_EACH = 0.2
 /** A purchase's look at the room (nudgeRoom) comes at least this long after the last look. */
 const NUDGE_MS = 100
 
@@ -46,6 +58,18 @@ interface Held {
 }
 interface Room {
   held: Set<Held>
+  /**
+   * Who a tick must look at, kept as they come and go rather than found by going over everyone held
+   * (ten thousand at a drop, looked at every tick and after every purchase: a twentieth of the shop's
+   * time, bench/drop.js profiled): those held with no place yet (told theirs at the draw), the frontier
+   * those with a place were last checked against, and whether everyone held has been told that every
+   * box left is held.
+   */
+  early: Set<Held>
+  checkedFrontier: number
+  /** Someone was held with a place the room's last look had passed (their own look was older). */
+  recheck: boolean
+  allHeldTold: boolean
   ticker: ReturnType<typeof setInterval>
   ticking: boolean
   look: RoomLook | null
@@ -115,6 +139,7 @@ export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId:
       answer: (v) => {
         clearTimeout(held.timer)
         if (!room.held.delete(held)) return
+        room.early.delete(held)
         if (room.held.size === 0) closeRoom(db, dropId, room)
         // still in line: their next ask (at once) needs no read of their row
         if (v.state === 'waiting' && held.row.position !== null) rememberedOf(db, dropId).set(userId, held.row)
@@ -125,6 +150,10 @@ export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId:
       timer: setTimeout(() => held.answer(answerNow(held, room.look, clock())), holdMs)
     }
     room.held.add(held)
+    if (held.row.position === null) room.early.add(held)
+    // seen with an older look than the room's: checked at the next tick
+    else if (room.look && Number(held.row.position) <= Number(room.look.d.queue_frontier)) room.recheck = true
+    if (!held.allHeld) room.allHeldTold = false
   })
 }
 
@@ -140,12 +169,11 @@ function answerNow (held: Held, look: RoomLook | null, now: number): QueueView {
 
 /**
  * A held answer's pollMs: still in line, ask again at once, and be held again; told that every box left
- * is held, after a quarter to one and a quarter seconds (a whole room is told together); early, after
- * the draw as their lot says (viewOf).
+ * is held, after a quarter to one and a quarter seconds (a whole room is told together); early, at once
+ * (viewOf).
  */
 function asHeld (view: QueueView): QueueView {
-  // early (a window longer than the hold): back after the draw, as their lot says (dropQueue.ts)
-  if (view.state === 'early') return view
+  // early (a window longer than the hold): ask again at once, held until the draw (dropQueue.ts)
   if (view.state !== 'waiting') return view
   return { ...view, pollMs: view.allHeld ? 250 + Math.floor(Math.random() * 1000) : 0 }
 }
@@ -154,7 +182,7 @@ function roomOf (db: Db, clock: Clock, dropId: number, onError: (err: unknown) =
   const map = roomsOf(db)
   let room = map.get(dropId)
   if (!room) {
-    const r: Room = { held: new Set(), ticking: false, look: null, nudged: false, lookedAt: 0, ticker: setInterval(() => { void r.tick() }, TICK_MS), tick: () => tick(db, clock, dropId, r).catch(onError) }
+    const r: Room = { held: new Set(), early: new Set(), checkedFrontier: -1, recheck: false, allHeldTold: false, ticking: false, look: null, nudged: false, lookedAt: 0, ticker: setInterval(() => { void r.tick() }, TICK_MS), tick: () => tick(db, clock, dropId, r).catch(onError) }
     // a held request keeps the process busy, not this timer
     r.ticker.unref?.()
     map.set(dropId, room = r)
@@ -185,25 +213,35 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
       inSlices([...room.held].filter(held => held.settled?.state !== 'shopping'), held => held.answer(answerNow(held, look, now)))
       return
     }
-    // the order drawn: those held before it (no place yet) are given theirs, spread at DRAW_TOLD_PER_S (a
-    // drop's early arrivals are most of its crowd); they ask again as their answer says (pollMs)
+    // the order drawn: those held before it (no place yet) are told theirs now, front first, and ask
+    // again over a span as long as their number needs (DRAW_RETURN_PER_S)
     if (look.d.queue_ordered_at !== null) {
-      const early = [...room.held].filter(h => !h.settled && h.row.position === null)
+      const early = [...room.early].filter(h => !h.settled)
       if (early.length > 0) {
         const byUser = await rowsOf(db, dropId, early.map(h => h.userId))
-        // the front of the line first: it is let in first
-        spread(early.flatMap(held => {
+        const told = early.flatMap(held => {
           const mine = byUser.get(held.userId)
           if (!mine) return []
           held.row = mine
-          return [{ held, view: asHeld(viewOf({ ...held.place, look, mine, now })) }]
-        }).sort((a, b) => Number(a.held.row.position ?? Infinity) - Number(b.held.row.position ?? Infinity)), Math.max(2 * TICK_MS, early.length * 1000 / DRAW_TOLD_PER_S))
+          return [{ held, view: viewOf({ ...held.place, look, mine, now }) }]
+        }).sort((a, b) => Number(a.held.row.position ?? Infinity) - Number(b.held.row.position ?? Infinity))
+        const spanMs = Math.min(DRAW_RETURN_MAX_MS, told.length * 1000 / DRAW_RETURN_PER_S)
+        const tellingMs = told.length * DRAW_TELL_MS_EACH
+        tellNow(told.map(({ held, view }, i) => ({
+          held,
+          view: view.state === 'waiting' ? { ...view, pollMs: Math.max(asHeld(view).pollMs, Math.floor(tellingMs * (1 - i / told.length) + i * spanMs / told.length)) } : view
+        })), DRAW_SLICE)
       }
     }
+    // those the frontier has passed: only when it has moved since the last check (a waiting place is
+    // past the frontier when it is held)
     const frontier = Number(look.d.queue_frontier)
-    const passed = [...room.held].filter(h => !h.settled && h.row.position !== null && Number(h.row.position) <= frontier)
+    const check = frontier !== room.checkedFrontier || room.recheck
+    room.recheck = false
+    const passed = !check ? [] : [...room.held].filter(h => !h.settled && h.row.position !== null && Number(h.row.position) <= frontier)
     if (passed.length > 0) {
-      const byUser = await rowsOf(db, dropId, passed.map(h => h.userId))
+      // a failed read is tried again at the next tick
+      const byUser = await rowsOf(db, dropId, passed.map(h => h.userId)).catch(err => { room.recheck = true; throw err })
       const letIn: Array<{ held: Held; view: QueueView }> = []
       for (const held of passed) {
         const mine = byUser.get(held.userId)
@@ -214,11 +252,14 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
       }
       spread(letIn)
     }
+    room.checkedFrontier = frontier
     // every box left now held by someone shopping: those still in line who were not told so are told
     // now, with "notify me when restocked"; asking again, they are held until let in or sold out. (It
     // ceasing to be so is told at their next answer: at the end of a drop it flips with each purchase,
     // and a whole room's worth asking again on each flip saturated the process, bench/drop.js.)
-    if (look.shopping >= look.boxesLeft) {
+    if (look.shopping < look.boxesLeft) room.allHeldTold = false
+    else if (!room.allHeldTold) {
+      room.allHeldTold = true
       spread([...room.held].filter(h => !h.settled && !h.allHeld).map(held => ({ held, view: answerNow(held, look, now) })))
     }
   } finally {
@@ -243,15 +284,27 @@ function spread (answers: Array<{ held: Held; view: QueueView }>, overMs = TICK_
 }
 
 /**
+ * Answers given now, in slices (a draw tells a whole room); each is settled at once, so that a tick while
+ * the slices go out does not answer it again.
+ */
+function tellNow (answers: Array<{ held: Held; view: QueueView }>, slice: number): void {
+  for (const { held, view } of answers) {
+    held.settled = view
+    clearTimeout(held.timer)
+  }
+  inSlices(answers, ({ held, view }) => held.answer(view), slice)
+}
+
+/**
  * Does `each` for every item, SLICE at a time with the event loop let go between slices: a sell-out tells
  * a whole room at once (thousands), and in one go that held every other request (and the purchases of
  * those shopping) for a second (bench/drop.js: the shop's event-loop delay, max 1 s).
  */
 const SLICE = 200
-function inSlices<T> (items: T[], each: (item: T) => void): void {
+function inSlices<T> (items: T[], each: (item: T) => void, size = SLICE): void {
   const slice = (from: number) => {
-    for (const item of items.slice(from, from + SLICE)) each(item)
-    if (from + SLICE < items.length) setImmediate(slice, from + SLICE)
+    for (const item of items.slice(from, from + size)) each(item)
+    if (from + size < items.length) setImmediate(slice, from + size)
   }
   slice(0)
 }
