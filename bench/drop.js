@@ -214,6 +214,11 @@ function report (where, arrivals, spreadMs, room, r, ref, { f, missed, problems 
     for (const x of r.tally.slow.filter(x => x.key === key)) { const k = Math.floor((x.sentAt - r.start) / 1000); bySecond[k] = (bySecond[k] || 0) + 1 }
     console.log(`  ${key}: answered more than 1 s late, by the second from the start they were sent: ${Object.entries(bySecond).sort((a, b) => Number(a[0]) - Number(b[0])).map(([k, v]) => `${k}s ${v}`).join(', ')}`)
   }
+  if (r.tally.slowPurchase.length) {
+    const bySecond = {}
+    for (const sentAt of r.tally.slowPurchase) { const k = Math.floor((sentAt - r.start) / 1000); bySecond[k] = (bySecond[k] || 0) + 1 }
+    console.log(`  purchase calls (case, check, purchase) over 200 ms, by the second from the start they were sent: ${Object.entries(bySecond).sort((a, b) => Number(a[0]) - Number(b[0])).map(([k, v]) => `${k}s ${v}`).join(', ')}`)
+  }
   console.log(`  the load generator's own event loop (the 10,000 shoppers, on the same cores): delay p99 ${ms(r.tally.clientLag.p99)}, max ${ms(r.tally.clientLag.max)}`)
   console.log(`  the shop's event loop${r.server.loops.length > 1 ? 's' : ''}: delay p99 ${r.server.loops.map(l => ms(l.p99)).join(', ')}, max ${r.server.loops.map(l => ms(l.max)).join(', ')}; connections kept waiting by the kernel (machine-wide; TCP tries again 1, 3, 7 s later): ${r.tally.tcp ? `${r.tally.tcp.ListenOverflows} dropped at a full accept queue, ${r.tally.tcp.TCPReqQFullDoCookies} SYN cookies at a full SYN queue, ${r.tally.tcp.TCPSynRetrans} SYNs sent again` : 'not known'}`)
   const a = r.server.loops.map(l => l.arrival)

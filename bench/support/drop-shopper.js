@@ -41,6 +41,9 @@ const opened = new Map()
 const HOLD_MS = 25000
 
 const TIMEOUT_MS = 10000
+/** The purchase's goal (bench/drop.js GOALS.purchaseP99Ms), for telling where the slow ones were sent. */
+const PURCHASE_GOAL_MS = 200
+const PURCHASE_CALLS = new Set(['view', 'check', 'buy'])
 /** The app asks the room again after this long when a call failed (not a 429): QueuePanel's RETRY_MS. */
 const RETRY_MS = 5000
 const ATTEMPTS = 3
@@ -52,6 +55,8 @@ function newTally () {
     ms: { queue: [], held: [], heldLate: [], placeTold: [], view: [], check: [], buy: [] },
     /** Unheld calls answered after more than a second: { key, sentAt (epoch ms), ms }. */
     slow: [],
+    /** When the purchase calls (case, check, purchase) answered past PURCHASE_GOAL_MS were sent (epoch ms). */
+    slowPurchase: [],
     /** Room answers by state, and purchase answers (check and purchase) by kind. */
     states: {},
     answers: { check: {}, buy: {} },
@@ -76,6 +81,8 @@ async function call (tally, key, base, route, body, token, via = { timeoutMs: TI
     tally.ms[key].push(r.ms)
     // when in the run the slow ones came (a burst shows as a cluster)
     if (r.ms > (key === 'held' ? HOLD_MS + 1000 : 1000)) tally.slow.push({ key, sentAt: Date.now() - r.ms, ms: r.ms })
+    // the purchase's calls past its goal, by when they were sent (where in the drop the p99 comes from)
+    if (PURCHASE_CALLS.has(key) && r.ms > PURCHASE_GOAL_MS) tally.slowPurchase.push(Date.now() - r.ms)
     if (r.status >= 500 || r.body.code >= 500) { tally.http5xx++; return null }
     return r
   } catch (err) {

@@ -57,22 +57,27 @@ function addVary (current: unknown, value: string): string {
 
 /** Compresses the JSON answers of the routes under `isApiPath` (an onSend hook on the whole app). */
 export function registerCompression (app: FastifyInstance, isApiPath: (url: string) => boolean): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (!isApiPath(request.url) || request.method === 'HEAD') return payload
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload
-    if (reply.getHeader('content-encoding')) return payload
+  // a callback hook: most answers are not compressed, and those go on without a promise of their own
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const unchanged = () => done(null, payload)
+    if (!isApiPath(request.url) || request.method === 'HEAD') return unchanged()
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return unchanged()
+    if (reply.getHeader('content-encoding')) return unchanged()
     const type = String(reply.getHeader('content-type') ?? '')
-    if (!/^application\/(json|problem\+json)\b/i.test(type)) return payload
+    if (!/^application\/(json|problem\+json)\b/i.test(type)) return unchanged()
+    // (a string's bytes are counted without copying them when it is too short anyway)
+    if (typeof payload === 'string' ? Buffer.byteLength(payload) < COMPRESS_MIN_BYTES : payload.length < COMPRESS_MIN_BYTES) return unchanged()
     const body = typeof payload === 'string' ? Buffer.from(payload) : payload
-    if (body.length < COMPRESS_MIN_BYTES) return payload
     reply.header('vary', addVary(reply.getHeader('vary'), 'Accept-Encoding'))
     const coding = chooseCoding(request.headers['accept-encoding'])
-    if (!coding) return payload
-    const packed = coding === 'br'
-      ? await brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
-      : await gzip(body, { level: 6 })
-    reply.header('content-encoding', coding)
-    reply.removeHeader('content-length')
-    return packed
+    if (!coding) return unchanged()
+    const packing = coding === 'br'
+      ? brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+      : gzip(body, { level: 6 })
+    packing.then(packed => {
+      reply.header('content-encoding', coding)
+      reply.removeHeader('content-length')
+      done(null, packed)
+    }, (err: Error) => done(err))
   })
 }

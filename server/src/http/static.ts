@@ -55,11 +55,11 @@ export function documentFor (staticDir: string, url: string): string {
  * Lighthouse). For the build's hashed files and the media answers (http/media.ts).
  */
 export function trimImmutableAnswers (app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.getHeader('cache-control') === IMMUTABLE) {
       for (const name of IMMUTABLE_DROPS) reply.removeHeader(name)
     }
-    return payload
+    done(null, payload)
   })
 }
 
