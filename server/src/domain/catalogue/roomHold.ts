@@ -75,11 +75,6 @@ interface Room {
   look: RoomLook | null
   /** A look asked for by a purchase (nudgeRoom) and not yet taken. */
   nudged: boolean
-  /**
-   * A look at the moment the order is to be drawn, while anyone is held before it: the ticks come every
-   * TICK_MS, so the draw (and the telling) came a quarter of a second late on average, half at most.
-   */
-  drawLook?: ReturnType<typeof setTimeout>
   /** When the room was last looked at (epoch ms). */
   lookedAt: number
   /** One look at the room (its failure told to the first caller's onError). */
@@ -155,12 +150,9 @@ export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId:
       timer: setTimeout(() => held.answer(answerNow(held, room.look, clock())), holdMs)
     }
     room.held.add(held)
-    // no place yet: told theirs at the draw; with a place the room's latest look had passed (their own
-    // look was older): checked at the next tick
-    if (held.row.position === null) {
-      room.early.add(held)
-      lookAtTheDraw(room, Date.parse(view.orderAt) - clock())
-    } else if (room.look && Number(held.row.position) <= Number(room.look.d.queue_frontier)) room.recheck = true
+    if (held.row.position === null) room.early.add(held)
+    // seen with an older look than the room's: checked at the next tick
+    else if (room.look && Number(held.row.position) <= Number(room.look.d.queue_frontier)) room.recheck = true
     if (!held.allHeld) room.allHeldTold = false
   })
 }
@@ -198,24 +190,8 @@ function roomOf (db: Db, clock: Clock, dropId: number, onError: (err: unknown) =
   return room
 }
 
-/** A look at the room when the order is to be drawn, `inMs` from now (one per room; none past a minute: the ticks do). */
-function lookAtTheDraw (room: Room, inMs: number): void {
-  if (room.drawLook || !(inMs > 0) || inMs > 60_000) return
-  const look = () => {
-    // a look under way (begun before the draw was due): the next one right after it
-    if (room.ticking) { room.drawLook = setTimeout(look, 20); room.drawLook.unref?.(); return }
-    room.drawLook = undefined
-    void room.tick()
-  }
-  // (a few milliseconds past it: a timer may fire a millisecond early)
-  room.drawLook = setTimeout(look, inMs + 5)
-  // (a held request keeps the process busy, not this timer)
-  room.drawLook.unref?.()
-}
-
 function closeRoom (db: Db, dropId: number, room: Room): void {
   clearInterval(room.ticker)
-  clearTimeout(room.drawLook)
   const map = roomsOf(db)
   if (map.get(dropId) === room) map.delete(dropId)
 }
