@@ -330,18 +330,19 @@ function isTurn (state: string | null, until: string | null, now: number): boole
   return (state === 'shopping' || state === 'left') && until !== null && new Date(until).getTime() > now
 }
 
-/**
- * After a purchase from the drop: the buyer has been served, so their place in the room goes to the next
- * in line at the next turn (they may still buy until their time ends). Without this a buyer who left
- * would hold a place for the whole of their time, and the room would let in K shoppers per T, not per
- * purchase (bench/drop.js measured it). One UPDATE by the primary key (two for a buyer in a room).
- */
+/** A buyer's place given up, and their lease of the case ended (servedInRoom; built once). */
 const leaveRoom = prepared((db: Db, dropId: number, userId: number, now: string) => db.updateTable('drop_queue').set({ state: 'left' })
   .where('drop_id', '=', dropId).where('user_id', '=', userId).where('state', '=', 'shopping').where('until', '>', now)
   .returning('user_id'))
 const endLease = prepared((db: Db, now: string, caseId: number, userId: number) => db.updateTable('case_leases').set({ until: now })
   .where('case_id', '=', caseId).where('user_id', '=', userId))
 
+/**
+ * After a purchase from the drop: the buyer has been served, so their place in the room goes to the next
+ * in line at the next turn (they may still buy until their time ends). Without this a buyer who left
+ * would hold a place for the whole of their time, and the room would let in K shoppers per T, not per
+ * purchase (bench/drop.js measured it). One UPDATE by the primary key (two for a buyer in a room).
+ */
 export async function servedInRoom (db: Db, clock: Clock, dropId: number, userId: number, caseId: number): Promise<void> {
   forgetRoom(db, dropId)
   const now = iso(clock())

@@ -227,6 +227,8 @@ async function tick (db: Db, clock: Clock, dropId: number, room: Room): Promise<
         }).sort((a, b) => shoppingLast(a.view) - shoppingLast(b.view) || Number(a.held.row.position ?? Infinity) - Number(b.held.row.position ?? Infinity))
         const spanMs = Math.min(DRAW_RETURN_MAX_MS, told.length * 1000 / DRAW_RETURN_PER_S)
         const tellingMs = told.length * DRAW_TELL_MS_EACH
+        // the i-th is told about i/n of the telling after the draw, and asks again at the telling's end
+        // plus its share of the span: pollMs counts from its own answer
         tellNow(told.map(({ held, view }, i) => ({
           held,
           view: view.state === 'waiting' ? { ...view, pollMs: Math.max(asHeld(view).pollMs, Math.floor(tellingMs * (1 - i / told.length) + i * spanMs / told.length)) } : view
