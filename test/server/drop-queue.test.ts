@@ -20,6 +20,7 @@ import { testDialects } from './support/db'
 import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from './support/app'
 import { buy, makeSeries, makeShopper, topUp, type Shopper } from './support/shop'
 import { invariantViolations } from './support/invariants'
+import { lookAtRoom } from '../../server/src/domain/catalogue/dropQueue'
 
 const HOUR = 3_600_000
 
@@ -294,6 +295,36 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
     t.clock.ms = start + 3000
     const next = people.find((_, i) => views[i].position === 3)!
     expect((await join(next, drop.dropId)).state).toBe('waiting')
+  })
+
+  test('purchases at once each give their place on at once', async () => {
+    const { seriesId, drop } = await makeDrop(8, { windowSeconds: 0, shoppersAtOnce: 4, minutesEach: 5 })
+    const start = Date.parse(drop.startsAt)
+    const people = await shoppers(8)
+    for (const s of people) await join(s, drop.dropId)
+    t.clock.ms = start + 1000
+    const views: Array<{ position: number; state: string }> = []
+    for (const s of people) views.push(await join(s, drop.dropId))
+    const inside = people.filter((_, i) => views[i].state === 'shopping')
+    expect(inside).toHaveLength(4)
+    const cases = await Promise.all(inside.map(s => as(s.token, '/api/caseCurrent', { seriesId })))
+    // the four buy together, within the room's second: no turn is due, each purchase takes its own
+    const bought = await Promise.all(inside.map((s, i) => buy(t.app, s, { caseId: cases[i].body.data.caseId, slots: [1] })))
+    expect(bought.map(r => r.body.code)).toEqual([200, 200, 200, 200])
+    const rows = await t.db.selectFrom('drop_queue').select(['position', 'state']).where('drop_id', '=', drop.dropId).orderBy('position').execute()
+    expect(rows.map(r => r.state)).toEqual(['left', 'left', 'left', 'left', 'shopping', 'shopping', 'shopping', 'shopping'])
+  })
+
+  test('asks that find the room\'s look stale while it is being read wait for that read instead of each reading the room', async () => {
+    const { drop } = await makeDrop(2, { windowSeconds: 0, shoppersAtOnce: 5, minutesEach: 5 })
+    // past any look kept so far
+    const now = t.clock.now() + 60_000
+    const looks = await Promise.all(Array.from({ length: 20 }, () => lookAtRoom(t.db, drop.dropId, now)))
+    expect(looks[0]?.d.id).toBe(drop.dropId)
+    expect(new Set(looks).size).toBe(1)
+    // kept: a later ask within its freshness takes it; past it, the room is read again
+    expect(await lookAtRoom(t.db, drop.dropId, now + 100)).toBe(looks[0])
+    expect(await lookAtRoom(t.db, drop.dropId, now + 1000)).not.toBe(looks[0])
   })
 
   test('closing the server answers held callers at once', async () => {

@@ -68,9 +68,12 @@ const boxesLeft = prepared((db: Db, dropId: number) => db.selectFrom('cases').se
 const shoppingNow = prepared((db: Db, dropId: number, now: string) => db.selectFrom('drop_queue').select(eb => eb.fn.countAll<number>().as('n'))
   .where('drop_id', '=', dropId).where('state', '=', 'shopping').where('until', '>', now))
 // the room's turn (letIn): a transaction on every purchase from the drop
-const forcedTurn = prepared((db: Db, now: string, dropId: number) => db.updateTable('drops').set({ queue_advanced_at: now }).where('id', '=', dropId).returning('id'))
+// each answers the room's figures as they are once the drop's row is this turn's (the row read before
+// may be older: another turn, here or in another process, moved the frontier since)
+const forcedTurn = prepared((db: Db, now: string, dropId: number) => db.updateTable('drops').set({ queue_advanced_at: now }).where('id', '=', dropId)
+  .returning(['queue_size', 'queue_shop_s', 'queue_frontier']))
 const dueTurn = prepared((db: Db, now: string, dropId: number, dueBy: string) => db.updateTable('drops').set({ queue_advanced_at: now }).where('id', '=', dropId)
-  .where(eb => eb.or([eb('queue_advanced_at', 'is', null), eb('queue_advanced_at', '<=', dueBy)])).returning('id'))
+  .where(eb => eb.or([eb('queue_advanced_at', 'is', null), eb('queue_advanced_at', '<=', dueBy)])).returning(['queue_size', 'queue_shop_s', 'queue_frontier']))
 const timesRunOut = prepared((db: Db, dropId: number, now: string) => db.updateTable('drop_queue').set({ state: 'left' })
   .where('drop_id', '=', dropId).where('state', '=', 'shopping').where('until', '<=', now))
 const shoppingCount = prepared((db: Db, dropId: number) => db.selectFrom('drop_queue').select(eb => eb.fn.countAll<number>().as('n'))
@@ -111,9 +114,19 @@ async function roomOf (db: Db, dropId: number): Promise<RoomRow | undefined> {
 const ROOM_FRESH_MS = 250
 export interface RoomLook { at: number; d: RoomRow; seriesStatus: string | null; boxesLeft: number; shopping: number }
 const roomLooks = new WeakMap<object, Map<number, RoomLook>>()
+/**
+ * The look being read now, by drop: every ask that finds the kept look stale while it is read waits for
+ * it instead of reading its own. Without this, on PostgreSQL each of a drop's thousand asks a second
+ * read the room (four statements) in the round trips the first look took, the pool queued them, and
+ * the looks took longer still: the answers' time in the server went to seconds (bench/drop.js, 2 API
+ * processes).
+ */
+const roomLooking = new WeakMap<object, Map<number, { at: number; look: Promise<RoomLook | undefined> }>>()
 
 function forgetRoom (db: Db, dropId: number): void {
   roomLooks.get(db)?.delete(dropId)
+  // a look begun before this process wrote to the room is not taken after it
+  roomLooking.get(db)?.delete(dropId)
 }
 
 export async function lookAtRoom (db: Db, dropId: number, now: number): Promise<RoomLook | undefined> {
@@ -121,13 +134,30 @@ export async function lookAtRoom (db: Db, dropId: number, now: number): Promise<
   if (!looks) roomLooks.set(db, looks = new Map())
   const kept = looks.get(dropId)
   if (kept && now >= kept.at && now - kept.at < ROOM_FRESH_MS) return kept
+  let looking = roomLooking.get(db)
+  if (!looking) roomLooking.set(db, looking = new Map())
+  const pending = looking.get(dropId)
+  if (pending && now >= pending.at && now - pending.at < ROOM_FRESH_MS) return pending.look
+  const reading = { at: now, look: readLook(db, dropId, now) }
+  looking.set(dropId, reading)
+  try {
+    const look = await reading.look
+    // kept unless the room was forgotten (written to) while it was read
+    if (look && looking.get(dropId) === reading) {
+      if (looks.size > 100) looks.clear()
+      looks.set(dropId, look)
+    }
+    return look
+  } finally {
+    if (looking.get(dropId) === reading) looking.delete(dropId)
+  }
+}
+
+async function readLook (db: Db, dropId: number, now: number): Promise<RoomLook | undefined> {
   const d = await roomOf(db, dropId)
   if (!d) return undefined
   const series = await seriesStatus.first(db, Number(d.series_id))
-  const look = { at: now, d, seriesStatus: series?.status ?? null, ...await leftAndShopping(db, dropId, now) }
-  if (looks.size > 100) looks.clear()
-  looks.set(dropId, look)
-  return look
+  return { at: now, d, seriesStatus: series?.status ?? null, ...await leftAndShopping(db, dropId, now) }
 }
 
 const orderAtOf = (d: RoomRow) => new Date(d.starts_at).getTime() + Number(d.queue_window_s ?? 0) * 1000
@@ -139,6 +169,12 @@ const orderAtOf = (d: RoomRow) => new Date(d.starts_at).getTime() + Number(d.que
 async function drawOrder (db: Db, clock: Clock, d: RoomRow): Promise<boolean> {
   if (d.queue_ordered_at !== null || clock() < orderAtOf(d)) return false
   forgetRoom(db, Number(d.id))
+  // every ask in the moment the window closes finds the order due: one draw per process, the rest wait
+  // for it (each of their own would wait on the drop's row, holding a connection of the pool)
+  return once(drawing, db, Number(d.id), () => draw(db, clock, d))
+}
+
+async function draw (db: Db, clock: Clock, d: RoomRow): Promise<boolean> {
   return db.transaction().execute(async trx => {
     const won = await trx.updateTable('drops').set({ queue_ordered_at: iso(clock()) })
       .where('id', '=', Number(d.id)).where('queue_ordered_at', 'is', null).returning('id').executeTakeFirst()
@@ -169,12 +205,37 @@ async function letIn (db: Db, clock: Clock, d: RoomRow, force = false): Promise<
   if (d.queue_ordered_at === null || now < orderAtOf(d)) return false
   // not this room's turn yet (as last seen): no write at all
   if (!force && d.queue_advanced_at !== null && new Date(d.queue_advanced_at).getTime() > now - ADVANCE_EVERY_MS) return false
+  const dropId = Number(d.id)
+  const busy = turning.get(db)?.get(dropId)
+  if (busy) {
+    // a turn is being taken in this process: a due one is that turn; a purchase's (forced) is one more
+    // turn after it, shared by every purchase in the meantime. Each their own, they queued on the drop's
+    // row holding the pool's connections, and every other call waited for a connection: on PostgreSQL
+    // with two processes the room's answers took seconds in the server (bench/drop.js)
+    if (!force) return busy.running
+    busy.forcedAfter ??= busy.running.catch(() => false).then(() => letIn(db, clock, d, true))
+    return busy.forcedAfter
+  }
+  const entry: Turning = { running: turn(db, clock, dropId, force), forcedAfter: null }
+  let map = turning.get(db)
+  if (!map) turning.set(db, map = new Map())
+  map.set(dropId, entry)
+  const done = () => { if (map.get(dropId) === entry) map.delete(dropId) }
+  entry.running.then(done, done)
+  return entry.running
+}
+
+/** A turn being taken by this process, per database handle, per drop (letIn). */
+interface Turning { running: Promise<boolean>; forcedAfter: Promise<boolean> | null }
+const turning = new WeakMap<object, Map<number, Turning>>()
+
+async function turn (db: Db, clock: Clock, dropId: number, force: boolean): Promise<boolean> {
+  const now = clock()
   await db.transaction().execute(async trx => {
     // the drop's row written first: turns (forced ones too) take it one at a time, each counting what
     // the one before let in
-    const dropId = Number(d.id)
-    const turn = await (force ? forcedTurn.first(trx, iso(now), dropId) : dueTurn.first(trx, iso(now), dropId, iso(now - ADVANCE_EVERY_MS)))
-    if (!turn) return false
+    const d = await (force ? forcedTurn.first(trx, iso(now), dropId) : dueTurn.first(trx, iso(now), dropId, iso(now - ADVANCE_EVERY_MS)))
+    if (!d) return
     await timesRunOut.execute(trx, dropId, iso(now))
     const shopping = Number((await shoppingCount.first(trx, dropId))?.n ?? 0)
     // no more shopping at once than cases with a box left: each of them is shown a case nobody else is
@@ -182,12 +243,12 @@ async function letIn (db: Db, clock: Clock, d: RoomRow, force = false): Promise<
     // (bench/drop.js: "slot sold" 3-4 % of answers with the room's 200 let in on the last few cases)
     const cases = Number((await casesWithBoxLeft.first(trx, dropId))?.n ?? 0)
     const room = Math.min(Number(d.queue_size), cases) - shopping
-    if (room <= 0) return true
+    if (room <= 0) return
     // every place up to the frontier has been let in (places are let in lowest first, and later ones are
     // given after every place drawn): the index on (drop_id, position) is read from there, not past the
     // thousands let in before (a turn is taken on every purchase)
     const next = (await nextInLine.execute(trx, dropId, Number(d.queue_frontier), room)).rows
-    if (next.length === 0) return true
+    if (next.length === 0) return
     // those places: every waiting place past the frontier up to the last of them (places past the
     // frontier are only ever given at the back, past these), by the (drop, place) index; by a list of
     // users, SQLite went through every waiting row of the drop instead (2.5 ms a turn with 6,000
@@ -195,10 +256,26 @@ async function letIn (db: Db, clock: Clock, d: RoomRow, force = false): Promise<
     const frontier = Math.max(...next.map(r => Number(r.position)))
     await letThemIn.execute(trx, iso(now + Number(d.queue_shop_s) * 1000), dropId, Number(d.queue_frontier), frontier)
     await moveFrontier.execute(trx, frontier, frontier, dropId)
-    return true
   })
-  forgetRoom(db, Number(d.id))
+  forgetRoom(db, dropId)
   return true
+}
+
+/**
+ * `work` once per database handle and drop at a time in this process: a call while it runs shares its
+ * answer (drawOrder).
+ */
+const drawing = new WeakMap<object, Map<number, Promise<boolean>>>()
+function once (running: WeakMap<object, Map<number, Promise<boolean>>>, db: Db, dropId: number, work: () => Promise<boolean>): Promise<boolean> {
+  let map = running.get(db)
+  if (!map) running.set(db, map = new Map())
+  const busy = map.get(dropId)
+  if (busy) return busy
+  const p = work()
+  map.set(dropId, p)
+  const done = () => { if (map.get(dropId) === p) map.delete(dropId) }
+  p.then(done, done)
+  return p
 }
 
 /** Boxes unsold in the drop's cases, and how many are shopping now. */
