@@ -17,9 +17,11 @@
  * The shop runs in child processes on 127.0.0.1 (bench/support/shop-child.js); a watchdog ends the run.
  * Ends with `drop: goals met` or `drop: goals missed: <which>`, and exits 1 then.
  *
- * Usage: node bench/drop.js [--db sqlite|postgres|both] [--arrivals 10000] [--reference 2000] [--pool 10]
+ * Usage: node bench/drop.js [--db sqlite|postgres|both] [--arrivals 10000] [--reference 2000] [--pool 10] [--pg-stats]
  * Environment: DROP_ARRIVALS, WORKERS (PostgreSQL's API processes, default 2), DROP_CASES (default
  * arrivals / 20, i.e. 500 for 10,000), DROP_SPREAD_S (10), DROP_MAX_S (how long a shopper stays, 240).
+ * --pg-stats: pg_stat_statements loaded, and the statements PostgreSQL spent most time on in the drop's
+ * database printed (tracking costs time of its own: a diagnostic, not a measure).
  */
 const fs = require('node:fs')
 const os = require('node:os')
@@ -250,7 +252,7 @@ async function main () {
   const { startPostgres } = require('./support/postgres')
   let postgres = null
   if (dbs.includes('postgres')) {
-    postgres = await startPostgres({})
+    postgres = await startPostgres({ statementStats: process.argv.includes('--pg-stats') })
     if (!postgres) { console.log('PostgreSQL is not installed: SQLite only'); dbs.splice(dbs.indexOf('postgres'), 1) }
   }
   const missedAll = []
@@ -271,6 +273,12 @@ async function main () {
       const judged = judge(r, ref)
       const where = dialect === 'sqlite' ? 'SQLite (WAL, synchronous NORMAL), 1 API process' : `${postgres.settings}, pool ${pool} per process, ${workers} API process${workers > 1 ? 'es' : ''}`
       report(where, arrivals, spreadMs, room, r, ref, judged)
+      if (dialect === 'postgres' && process.argv.includes('--pg-stats')) {
+        console.log('  where PostgreSQL spent its time on the drop\'s database (pg_stat_statements: set-up and drop):')
+        for (const s of await postgres.topStatements('bench_drop', 16)) {
+          console.log(`  ${(s.total_exec_time / 1000).toFixed(2).padStart(7)} s ${String(s.calls).padStart(7)} calls ${s.mean_exec_time.toFixed(2).padStart(7)} ms  ${s.query.replace(/\s+/g, ' ').slice(0, 150)}`)
+        }
+      }
       for (const m of judged.missed) missedAll.push(`${m} (${dialect})`)
       if (judged.problems.length) { auditFailed = true; missedAll.push(`audit (${dialect})`) }
     }

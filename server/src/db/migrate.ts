@@ -39,6 +39,7 @@ import { dropQueue } from './migrations/0040_drop_queue'
 import { dropLimits } from './migrations/0041_drop_limits'
 import { restockReminders } from './migrations/0042_restock_reminders'
 import { dropCasesCovering } from './migrations/0043_drop_cases_covering'
+import { dropSelloutNoSeriesTurn } from './migrations/0044_drop_sellout_no_series_turn'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -81,7 +82,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0040_drop_queue': dropQueue(dialect),
     '0041_drop_limits': dropLimits(),
     '0042_restock_reminders': restockReminders(dialect),
-    '0043_drop_cases_covering': dropCasesCovering()
+    '0043_drop_cases_covering': dropCasesCovering(),
+    '0044_drop_sellout_no_series_turn': dropSelloutNoSeriesTurn(dialect)
   }
 }
 

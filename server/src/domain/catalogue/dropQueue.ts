@@ -188,13 +188,32 @@ async function draw (db: Db, clock: Clock, d: RoomRow): Promise<boolean> {
   })
 }
 
-/** The next place in order of arrival (after the draw). */
-async function nextPlace (db: Db, dropId: number): Promise<number> {
+/**
+ * The next place in order of arrival (after the draw). The places asked for in this process in the same
+ * turn of the event loop are taken in one statement, in the order they were asked for: each its own, the
+ * drop's row was written thousands of times in the sale's first seconds (those who came in the window but
+ * were read after it closed), each write waiting for the one before and for the room's turns (3.7 ms a
+ * write on PostgreSQL, bench/drop.js --pg-stats).
+ */
+function nextPlace (db: Db, dropId: number): Promise<number> {
   forgetRoom(db, dropId)
-  const row = await db.updateTable('drops').set({ queue_next: sql<number>`queue_next + 1` }).where('id', '=', dropId)
-    .returning('queue_next').executeTakeFirstOrThrow()
-  return Number(row.queue_next)
+  let byDrop = placing.get(db)
+  if (!byDrop) placing.set(db, byDrop = new Map())
+  const asking = byDrop.get(dropId)
+  return new Promise((resolve, reject) => {
+    if (asking) { asking.push({ resolve, reject }); return }
+    const batch = [{ resolve, reject }]
+    byDrop.set(dropId, batch)
+    setImmediate(() => {
+      if (byDrop.get(dropId) === batch) byDrop.delete(dropId)
+      db.updateTable('drops').set({ queue_next: sql<number>`queue_next + ${batch.length}` }).where('id', '=', dropId)
+        .returning('queue_next').executeTakeFirstOrThrow()
+        .then(row => batch.forEach((asked, i) => asked.resolve(Number(row.queue_next) - batch.length + 1 + i)),
+          err => batch.forEach(asked => asked.reject(err)))
+    })
+  })
 }
+const placing = new WeakMap<object, Map<number, Array<{ resolve: (place: number) => void; reject: (err: unknown) => void }>>>()
 
 /**
  * Lets the next places in while fewer than the room's size are shopping; at most once a second per drop.
