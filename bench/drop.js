@@ -85,7 +85,7 @@ function serve (root, dialect, databaseUrl, pool, dir, shoppers) {
 
 const q = (xs, p) => quantile(xs, p)
 
-async function runDrop ({ root, dialect, databaseUrl, pool, workers, arrivals, cases, spreadMs, maxMs, room }) {
+async function runDrop ({ root, dialect, databaseUrl, pool, workers, arrivals, cases, spreadMs, maxMs, room, afterWarmUp = async () => {} }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-drop-'))
   const first = shopProcess(__filename, [root, dialect, databaseUrl || '-', String(pool), dir, String(arrivals)])
   const procs = [first]
@@ -98,6 +98,7 @@ async function runDrop ({ root, dialect, databaseUrl, pool, workers, arrivals, c
     const bases = ports.map(port => `http://127.0.0.1:${port}`)
     console.log(`(${arrivals} accounts made in ${((performance.now() - setUp) / 1000).toFixed(0)} s)`)
     await warmUp(procs, bases, ready.tokens)
+    await afterWarmUp()
     first.child.send({ type: 'drop', cases, hiddenCases: Math.round(cases / CASE_SIZE), leadMs: LEAD_MS, room })
     const drop = await first.next()
     const start = Date.parse(drop.startsAt)
@@ -269,12 +270,14 @@ async function main () {
         dropUrl = postgres.url('bench_drop')
       }
       const ref = await runLaunch({ root, dialect, databaseUrl: refUrl, pool, shoppers: reference, attempts: 3, workers })
-      const r = await runDrop({ root, dialect, databaseUrl: dropUrl, pool, workers, arrivals, cases, spreadMs, maxMs, room })
+      // --pg-stats: the drop's statements only, not the warm-up's (a series of its own, sold case by case)
+      const afterWarmUp = dialect === 'postgres' && process.argv.includes('--pg-stats') ? () => postgres.resetStatements('bench_drop') : undefined
+      const r = await runDrop({ root, dialect, databaseUrl: dropUrl, pool, workers, arrivals, cases, spreadMs, maxMs, room, afterWarmUp })
       const judged = judge(r, ref)
       const where = dialect === 'sqlite' ? 'SQLite (WAL, synchronous NORMAL), 1 API process' : `${postgres.settings}, pool ${pool} per process, ${workers} API process${workers > 1 ? 'es' : ''}`
       report(where, arrivals, spreadMs, room, r, ref, judged)
       if (dialect === 'postgres' && process.argv.includes('--pg-stats')) {
-        console.log('  where PostgreSQL spent its time on the drop\'s database (pg_stat_statements: set-up and drop):')
+        console.log('  where PostgreSQL spent its time in the drop\'s database from the end of the warm-up (pg_stat_statements):')
         for (const s of await postgres.topStatements('bench_drop', 16)) {
           console.log(`  ${(s.total_exec_time / 1000).toFixed(2).padStart(7)} s ${String(s.calls).padStart(7)} calls ${s.mean_exec_time.toFixed(2).padStart(7)} ms  ${s.query.replace(/\s+/g, ' ').slice(0, 150)}`)
         }

@@ -40,6 +40,7 @@ import { dropLimits } from './migrations/0041_drop_limits'
 import { restockReminders } from './migrations/0042_restock_reminders'
 import { dropCasesCovering } from './migrations/0043_drop_cases_covering'
 import { dropSelloutNoSeriesTurn } from './migrations/0044_drop_sellout_no_series_turn'
+import { dropQueueLineIndex } from './migrations/0045_drop_queue_line_index'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -83,7 +84,8 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0041_drop_limits': dropLimits(),
     '0042_restock_reminders': restockReminders(dialect),
     '0043_drop_cases_covering': dropCasesCovering(),
-    '0044_drop_sellout_no_series_turn': dropSelloutNoSeriesTurn(dialect)
+    '0044_drop_sellout_no_series_turn': dropSelloutNoSeriesTurn(dialect),
+    '0045_drop_queue_line_index': dropQueueLineIndex()
   }
 }
 

@@ -6,9 +6,9 @@ import { withSessionCheck } from './0033_purchase_session_check'
  * shop_purchase: a case of a drop that sells out does not take its turn on the series row. The turn is
  * there so that the last of a series' sell-outs sees the others and the series keeps a case on sale;
  * a series selling by drops gets its cases only from a drop (domain/catalogue/cases.ts createCase makes
- * none), so at a drop the turn only queued hundreds of sell-outs a minute behind each other's commits
- * (77 ms a wait, bench/drop.js --pg-stats) while each held a connection of the pool. The TypeScript
- * purchase (domain/purchase/purchase.ts) does the same. Same rows, same answers.
+ * none), so at a drop the turn only queued hundreds of sell-outs a minute behind each other's commits,
+ * each holding a connection of the pool. The TypeScript purchase (domain/purchase/purchase.ts) does the
+ * same. Same rows, same answers.
  */
 const SIGNATURE = 'bigint, text, text, text, bigint, integer[], bigint, timestamptz, text, timestamptz, timestamptz, integer, integer, bigint, integer, text[], text, bigint, timestamptz, boolean'
 

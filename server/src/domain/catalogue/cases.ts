@@ -51,8 +51,12 @@ export const CASE_SPREAD = { maxOpenCases: 5000 }
  * locked, so no draw is thrown away. Run inside a transaction.
  */
 export async function createCase (trx: Db, clock: Clock, seriesId: number, random: RandomInt = secureRandomInt): Promise<number | null> {
+  // a series that sells by drops gets its cases only from a drop (drops.ts). Once it has one it always
+  // does (a drop is never deleted), so that is asked before the series' row is taken: at a drop's end
+  // every shopper let in who finds no free case asks for one, and each would wait its turn on the row,
+  // holding a connection, to learn there is none; asked again once the row is held (a drop made meanwhile)
+  if (await sellsByDrop(trx, seriesId)) return null
   await lockSeriesForStock(trx, seriesId)
-  // a series that sells by drops gets its cases only from a drop (drops.ts)
   if (await sellsByDrop(trx, seriesId)) return null
   const series = await trx.selectFrom('series').select(['hidden_ppm']).where('id', '=', seriesId).executeTakeFirstOrThrow()
   const designs = await trx.selectFrom('designs').select(['id', 'rarity', 'stock', 'committed']).where('series_id', '=', seriesId)

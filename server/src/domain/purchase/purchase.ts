@@ -220,9 +220,8 @@ export async function purchaseInSteps (deps: PurchaseDeps, userId: number, reque
       await trx.updateTable('cases').set({ status: 'sold_out', revealed_at: soldAt }).where('id', '=', caseId).execute()
       await trx.deleteFrom('case_leases').where('case_id', '=', caseId).execute()
     }
-    // a series selling by a drop gets no case on demand (createCase makes none): a drop's sell-outs do
-    // not take turns on the series row (hundreds a minute at a drop, each waiting for the one before to
-    // commit: 77 ms a wait on PostgreSQL, bench/drop.js --pg-stats)
+    // a series selling by a drop gets no case on demand (createCase makes none): a drop's sell-outs
+    // (hundreds a minute) do not take turns on the series row, each waiting for the one before to commit
     if (c.sold_count >= c.size && c.drop_id === null) {
       // sell-outs of one series take turns here, so the last one always sees the others' results
       await forUpdate(deps.dialect, trx.selectFrom('series').select('id').where('id', '=', seriesId)).execute()
