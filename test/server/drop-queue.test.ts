@@ -20,6 +20,7 @@ import { testDialects } from './support/db'
 import { createTestApp, loginToken, makeUser, nextIp, post, type TestApp } from './support/app'
 import { buy, makeSeries, makeShopper, topUp, type Shopper } from './support/shop'
 import { invariantViolations } from './support/invariants'
+import { statementsSent } from './support/statements'
 import { lookAtRoom } from '../../server/src/domain/catalogue/dropQueue'
 
 const HOUR = 3_600_000
@@ -313,6 +314,26 @@ describe.each(testDialects())('drop waiting room on %s', (dialect) => {
     expect(bought.map(r => r.body.code)).toEqual([200, 200, 200, 200])
     const rows = await t.db.selectFrom('drop_queue').select(['position', 'state']).where('drop_id', '=', drop.dropId).orderBy('position').execute()
     expect(rows.map(r => r.state)).toEqual(['left', 'left', 'left', 'left', 'shopping', 'shopping', 'shopping', 'shopping'])
+  })
+
+  test('before the draw an arrival joins and has its row in one statement; its held ask then reads and writes no row', async () => {
+    const { drop } = await makeDrop(2, { windowSeconds: 10, shoppersAtOnce: 5, minutesEach: 5 })
+    const [first, s] = await shoppers(2)
+    // the room looked at (kept for a moment): what follows is the arrival's own cost
+    await join(first, drop.dropId)
+    // a caller's row (the room's own looks count those shopping)
+    const rowStatements = (texts: string[]) => texts.filter(q => /"drop_queue"/.test(q) && !/count\(\*\)/.test(q))
+    const joined = await statementsSent(async () => expect((await join(s, drop.dropId)).state).toBe('early'))
+    const held = await statementsSent(async () => {
+      const r = await as(s.token, '/api/dropQueue', { dropId: drop.dropId, waitMs: 400 })
+      expect([r.body.code, r.body.data.state, r.body.data.position]).toEqual([200, 'early', null])
+    })
+    expect(await t.db.selectFrom('drop_queue').select('user_id').where('drop_id', '=', drop.dropId).where('user_id', '=', s.id).execute()).toHaveLength(1)
+    // (PostgreSQL: the statements are seen; SQLite is called in the process)
+    if (dialect !== 'postgres') return
+    expect(rowStatements(joined)).toHaveLength(1)
+    expect(rowStatements(joined)[0]).toMatch(/^insert into "drop_queue"/)
+    expect(rowStatements(held)).toEqual([])
   })
 
   test('asks that find the room\'s look stale while it is being read wait for that read instead of each reading the room', async () => {

@@ -5,9 +5,9 @@
  * process, a tool, the clock) is refused there with 401, and nothing moves: no money, no slot, no prize,
  * no idempotency key. SQLite asks the database every time, so the same requests get the same answers there.
  */
-import pg from 'pg'
 import { sql } from 'kysely'
 import { testDialects } from './support/db'
+import { statementsSent } from './support/statements'
 import { createTestApp, get, loginToken, post, type TestApp } from './support/app'
 import { buy, currentCaseId, makeSeries, makeShopper, newKey, topUp, type Shopper } from './support/shop'
 import { SESSION_REMEMBER_MS } from '../../server/src/domain/account/sessions'
@@ -44,22 +44,7 @@ describe.each(testDialects())('purchases on a remembered session, %s', (dialect)
     return row.slot
   }
 
-  /** The statements sent to PostgreSQL while `run` runs (none on SQLite). */
-  const statements = async (run: () => Promise<unknown>): Promise<string[]> => {
-    const texts: string[] = []
-    const query = pg.Client.prototype.query
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const first = args[0]
-      texts.push(typeof first === 'string' ? first : String((first as { text?: string })?.text))
-      return (query as (...a: unknown[]) => unknown).apply(this, args)
-    } as typeof query
-    try {
-      await run()
-    } finally {
-      pg.Client.prototype.query = query
-    }
-    return texts
-  }
+  const statements = statementsSent
 
   const endings: Array<[string, (s: Shopper) => Promise<unknown>]> = [
     ['revoked (a logout or a password change in another process)', s => t.db.updateTable('sessions').set({ revoked_at: iso(t.clock.now()) }).where('user_id', '=', s.id).execute()],

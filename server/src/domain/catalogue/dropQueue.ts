@@ -62,7 +62,8 @@ const seriesStatus = prepared((db: Db, seriesId: number) => db.selectFrom('serie
 const queueRow = prepared((db: Db, dropId: number, userId: number) => db.selectFrom('drop_queue').selectAll().where('drop_id', '=', dropId).where('user_id', '=', userId))
 const joinRoom = prepared((db: Db, dropId: number, userId: number, lot: string, arrivedAt: string, position: number | null) => db.insertInto('drop_queue')
   .values({ drop_id: dropId, user_id: userId, lot, arrived_at: arrivedAt, position, state: 'waiting', until: null })
-  .onConflict(oc => oc.columns(['drop_id', 'user_id']).doNothing()))
+  .onConflict(oc => oc.columns(['drop_id', 'user_id']).doNothing())
+  .returningAll())
 const boxesLeft = prepared((db: Db, dropId: number) => db.selectFrom('cases').select(eb => eb.fn.sum<number>(sql`size - sold_count`).as('n'))
   .where('drop_id', '=', dropId).where('status', 'in', ['scheduled', 'on_sale']))
 const shoppingNow = prepared((db: Db, dropId: number, now: string) => db.selectFrom('drop_queue').select(eb => eb.fn.countAll<number>().as('n'))
@@ -325,31 +326,43 @@ export async function takePlace (db: Db, clock: Clock, dropId: number, userId: n
   if (look.seriesStatus === null || look.seriesStatus === 'draft') throw fail.notFound('drop.notFound')
   const orderAt = orderAtOf(d)
   let wrote = await drawOrder(db, clock, d)
+  // waiting at a place the room as seen has not reached, or (before the draw, which nobody has taken) with
+  // no place yet
   const stillWaiting = known !== undefined && !wrote && Number(known.drop_id) === dropId && Number(known.user_id) === userId && known.state === 'waiting' &&
-    known.position !== null && Number(known.position) > Number(d.queue_frontier)
-  let mine = stillWaiting ? known : await queueRow.first(db, dropId, userId)
+    (known.position !== null ? Number(known.position) > Number(d.queue_frontier) : now < orderAt && d.queue_ordered_at === null)
   const lot = lotOf(d.queue_seed, dropId, userId)
-  if (!mine || mine.position === null) {
-    // before the draw a place is a lot; after it, the next place in order of arrival (an arrival whose
-    // insert raced the draw gets one too)
+  // `current`: mine is the row as the database holds it (read, or written and returned, just now)
+  let mine: QueueRow | undefined = stillWaiting ? known : undefined
+  if (!mine && now < orderAt && known === undefined) {
+    // before the draw a place is a lot: an arrival joins and has its row in one statement (the window's
+    // thousands of first asks were a read, the insert and a read again); a second ask finds its row
+    mine = await joinRoom.first(db, dropId, userId, lot, iso(now), null)
+  }
+  let current = mine !== undefined
+  if (!mine) { mine = await queueRow.first(db, dropId, userId); current = true }
+  if (!mine || (mine.position === null && now >= orderAt)) {
+    // after the draw, the next place in order of arrival (an arrival whose insert raced the draw gets
+    // one too); before it, no place (an early caller whose row was there already writes nothing)
     const position = now < orderAt ? null : await nextPlace(db, dropId)
     wrote = true
+    current = false
     if (!mine) {
       await joinRoom.execute(db, dropId, userId, lot, iso(now), position)
-    } else if (position !== null) {
+    } else {
       await db.updateTable('drop_queue').set({ position }).where('drop_id', '=', dropId).where('user_id', '=', userId).where('position', 'is', null).execute()
     }
   } else if (mine.state === 'left' && mine.until !== null && new Date(mine.until).getTime() <= now) {
     // their time ran out: back in line, at the back
     wrote = true
+    current = false
     await db.updateTable('drop_queue').set({ state: 'waiting', until: null, position: await nextPlace(db, dropId) })
       .where('drop_id', '=', dropId).where('user_id', '=', userId).where('state', '=', 'left').execute()
   }
   if (wrote) look = (await lookAtRoom(db, dropId, now))!
   // once a second at most for the whole drop, someone's call lets the next places in
   const turned = await takeTurn(db, clock, dropId, look, now)
-  if (turned) { wrote = true; look = turned }
-  if (wrote || !mine) mine = await queueRow.first(db, dropId, userId)
+  if (turned) { look = turned; current = false }
+  if (!current || !mine) mine = await queueRow.first(db, dropId, userId)
   if (!mine) throw new Error(`drop ${dropId}: no place for user ${userId} after joining`)
   return { look, mine, lot, now }
 }

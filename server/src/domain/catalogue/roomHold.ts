@@ -120,6 +120,9 @@ export async function queueAnswer (db: Db, clock: Clock, dropId: number, userId:
   if (known) rows!.delete(userId)
   const place = await takePlace(db, clock, dropId, userId, known)
   const view = viewOf(place)
+  // early: their next ask (held until the draw) needs no read of their row either; only the draw gives
+  // it a place, and the draw is seen before the row is taken (takePlace)
+  if (view.state === 'early') rememberedOf(db, dropId).set(userId, place.mine)
   if (waitMs <= 0 || (view.state !== 'waiting' && view.state !== 'early')) return view
   // given a place they have not been told (their held ask came after the draw, say): told now, and
   // held from their next ask
