@@ -129,6 +129,34 @@ export type EditorSeriesSaveRequest = Static<typeof EditorSeriesSaveRequest>
 export const EditorSeriesIdRequest = Obj({ seriesId: Id })
 export type EditorSeriesIdRequest = Static<typeof EditorSeriesIdRequest>
 
+export const EditorSeriesPublishRequest = Obj({
+  seriesId: Id,
+  /**
+   * The designs worth less than one box that the operator was shown and publishes all the same (the
+   * 409 `low_value` answer lists them). Every such design must be in it; the list is audited.
+   */
+  lowValueAcknowledged: Type.Optional(Type.Array(Id, { maxItems: EDITOR_LIMITS.designsMax }))
+})
+export type EditorSeriesPublishRequest = Static<typeof EditorSeriesPublishRequest>
+
+/**
+ * A design whose reference value is below the price of one box. WeChat's review asks a blind-box seller
+ * to show that every item is worth what a box costs, so publishing such a series needs the operator's
+ * acknowledgement (EditorSeriesPublishRequest.lowValueAcknowledged).
+ */
+export const LowValueDesign = Type.Object({
+  designId: Type.Integer(),
+  name: Type.Object({ zh: Type.String(), en: Type.String() }),
+  referenceValueCents: Type.Integer()
+})
+export type LowValueDesign = Static<typeof LowValueDesign>
+export const LowValueData = Type.Object({
+  reason: Type.Literal('low_value'),
+  priceCents: Type.Integer(),
+  designs: Type.Array(LowValueDesign)
+})
+export type LowValueData = Static<typeof LowValueData>
+
 export const CasesOpenAheadRequest = Obj({
   seriesId: Id,
   /** How many cases to open now (fewer when the series reaches its cap of open cases). */
@@ -227,9 +255,9 @@ export const editorRoutes = {
     description: 'A published series keeps its composition, price and hidden chance (422 naming the field); a save over a newer version is a 409.'
   }),
   seriesPublish: route({
-    method: 'POST', url: '/api/operator/seriesPublish', auth: 'operator', tag, body: EditorSeriesIdRequest, data: EditorSeries,
-    summary: 'Put a draft on sale (its first case is made and committed)',
-    description: '422 with data.problems listing every rule broken: texts in both languages, enough designs, every image, odds that add up, the price.'
+    method: 'POST', url: '/api/operator/seriesPublish', auth: 'operator', tag, body: EditorSeriesPublishRequest, data: EditorSeries,
+    summary: 'Put a draft on sale (its first case is made and committed; audited)',
+    description: '422 with data.problems listing every rule broken: texts in both languages, enough designs, every image, odds that add up, the price. 409 with data.reason `low_value` (LowValueData) when a design is worth less than one box and is not in lowValueAcknowledged.'
   }),
   seriesRetire: route({
     method: 'POST', url: '/api/operator/seriesRetire', auth: 'operator', tag, body: EditorSeriesIdRequest, data: EditorSeries,

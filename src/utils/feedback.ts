@@ -30,14 +30,26 @@ export interface DialogOptions {
   showCancel?: boolean
 }
 
-/** Dialog (spec 3, 9): resolves true when confirmed. Defaults confirm and cancel; the confirm button in the theme colour. */
+/**
+ * Whether a dialog's button text fits: at most 4 Chinese characters, a Latin letter counting half
+ * (https://developers.weixin.qq.com/miniprogram/dev/api/ui/interaction/wx.showModal.html: confirmText and
+ * cancelText "最多 4 个字符"; Taro's H5 showModal counts the same way and refuses a longer one).
+ */
+export const fitsModalButton = (text: string): boolean => text.replace(/[\u0391-\uFFE5]/g, 'aa').length <= 8
+
+/**
+ * Dialog (spec 3, 9): resolves true when confirmed. Defaults confirm and cancel; the confirm button in the
+ * theme colour. A button text too long for the platform falls back to the default: refused, the dialog
+ * never showed and the caller read it as a cancel ("Publish anyway" did, in English).
+ */
 export async function dialog (options: DialogOptions = {}): Promise<boolean> {
+  const button = (text: string | undefined, fallback: string) => text !== undefined && fitsModalButton(text) ? text : fallback
   try {
     const res = await withFeedbackApi(ui => ui.showModal({
       title: options.title ?? '',
       content: options.message ?? '',
-      confirmText: options.confirmText ?? t('feedback.confirm'),
-      cancelText: options.cancelText ?? t('feedback.cancel'),
+      confirmText: button(options.confirmText, t('feedback.confirm')),
+      cancelText: button(options.cancelText, t('feedback.cancel')),
       showCancel: options.showCancel ?? true,
       // the app's red, not the platform's green (issue 48)
       confirmColor: THEME_COLOR

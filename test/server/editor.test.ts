@@ -281,6 +281,47 @@ describe.each(testDialects())('the series editor on %s', (dialect) => {
     expect((await make({ designs: draft(urls).designs.slice(0, 2).map(d => ({ ...d, rarity: 'regular' })), hiddenCasePpm: 0 })).data.problems.map((p: { field: string }) => p.field)).toEqual(['designs'])
   })
 
+  test('a design worth less than one box: publishing is refused naming it until the operator acknowledges it; the acknowledgement is audited', async () => {
+    const urls: string[] = []
+    for (const c of COLOURS.slice(0, 5)) urls.push((await upload(makePng(24, 24, c))).body.data.url)
+    const cheap = draft(urls)
+    // regular designs worth 12.00, 39.00 (the price: not below it) and 25.00
+    cheap.designs = cheap.designs.map((d, i) => ({ ...d, referenceValueCents: [4500, 1200, 3900, 2500, 30000][i] }))
+    const made = await as(op.token, '/api/operator/seriesSave', cheap)
+    expect(made.body.code).toBe(200)
+    const seriesId = made.body.data.id
+    const ids = made.body.data.designs.map((d: { id: number }) => d.id)
+    await stockUp(seriesId)
+    const status = async () => (await as(op.token, '/api/operator/series', { seriesId })).body.data.status
+
+    const refused = await as(op.token, '/api/operator/seriesPublish', { seriesId }, 'zh')
+    expect(refused.body.code).toBe(409)
+    expect(refused.body.data).toEqual({
+      reason: 'low_value',
+      priceCents: 3900,
+      designs: [
+        { designId: ids[1], name: { zh: '旅人2', en: 'Traveller 2' }, referenceValueCents: 1200 },
+        { designId: ids[3], name: { zh: '旅人4', en: 'Traveller 4' }, referenceValueCents: 2500 }
+      ]
+    })
+    expect(refused.body.message).toBe('2 个款式的参考价值低于单盒价格 ¥39.00：旅人2、旅人4。微信审核要求盲盒商品的每个款式都值得单盒价格；确认后才能上架')
+    expect((await as(op.token, '/api/operator/seriesPublish', { seriesId })).body.message).toContain('Traveller 2, Traveller 4')
+    // acknowledging only one of them is not enough, and nothing changed
+    const partly = await as(op.token, '/api/operator/seriesPublish', { seriesId, lowValueAcknowledged: [ids[1]] })
+    expect([partly.body.code, partly.body.data.designs.length]).toEqual([409, 2])
+    expect(await status()).toBe('draft')
+    expect(await t.db.selectFrom('cases').select('id').where('series_id', '=', seriesId).execute()).toEqual([])
+
+    const published = await as(op.token, '/api/operator/seriesPublish', { seriesId, lowValueAcknowledged: [ids[1], ids[3]] })
+    expect(published.body).toMatchObject({ code: 200, data: { status: 'on_sale' } })
+    const audit = await t.db.selectFrom('audit_log').select(['action', 'detail']).where('entity', '=', 'series').where('entity_id', '=', seriesId).where('action', '=', 'series.publish').executeTakeFirstOrThrow()
+    const detail = typeof audit.detail === 'string' ? JSON.parse(audit.detail) : audit.detail
+    expect(detail.lowValueAcknowledged.map((d: { designId: number; referenceValueCents: number }) => [d.designId, d.referenceValueCents])).toEqual([[ids[1], 1200], [ids[3], 2500]])
+    // a bad list is refused by field
+    const bad = await as(op.token, '/api/operator/seriesPublish', { seriesId, lowValueAcknowledged: ['x'] })
+    expect([bad.body.code, bad.body.data.field]).toEqual([400, 'lowValueAcknowledged.0'])
+  })
+
   test('bad input is refused by field and changes nothing', async () => {
     const png = (await upload(makePng(20, 20, COLOURS[6]))).body.data.url
     const before = await t.db.selectFrom('series').select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()

@@ -55,3 +55,12 @@ it('loading stays up while any task runs and hides once', async () => {
   await expect(loading.wrap(Promise.reject(new Error('x')))).rejects.toThrow('x')
   expect(loading.active).toBe(false)
 })
+
+it('a button text too long for the platform (over 4 Chinese characters, a Latin letter half) falls back to the default instead of the dialog failing', async () => {
+  const spy = jest.spyOn(Taro, 'showModal').mockResolvedValue({ confirm: true, cancel: false } as never)
+  expect(await dialog({ confirmText: 'Publish anyway', cancelText: '仍要取消上架' })).toBe(true)
+  expect(spy).toHaveBeenLastCalledWith(expect.objectContaining({ confirmText: '确定', cancelText: '取消' }))
+  await dialog({ confirmText: '仍要上架', cancelText: 'Go back' })
+  expect(spy).toHaveBeenLastCalledWith(expect.objectContaining({ confirmText: '仍要上架', cancelText: 'Go back' }))
+  spy.mockRestore()
+})

@@ -12,7 +12,7 @@ import addFormats from 'ajv-formats'
 import type { TSchema } from 'typebox'
 import { seriesOdds } from '../../types/odds'
 import { localeStore } from '@/stores/locale'
-import { emptyDesign, emptySeriesForm, oddsPreview, parsePercent, seriesRequest, validateSeries, type SeriesForm } from '@/pagesA/editor/seriesForm'
+import { emptyDesign, emptySeriesForm, lowValueIndexes, oddsPreview, parsePercent, seriesRequest, validateSeries, type SeriesForm } from '@/pagesA/editor/seriesForm'
 import { checkPickedFile, uploadAnswer, UploadError } from '@/services/upload'
 import { ApiError } from '@/services/errors'
 import { parseYuan } from '@/utils/format'
@@ -131,4 +131,12 @@ test('the audit log shows a series change design by design, named in the user\'s
   const rows = auditDiff(before, after)
   expect(rows.map(r => [r.path, r.before, r.after])).toEqual([['designs.0.name.en', 'One', 'Uno'], ['designs.0.image', null, IMG]])
   expect(fieldLabel('designs.0.name.en')).toBe('Designs 1 · Name · English')
+})
+
+test('designs worth less than one box are the ones the server names (its lowValueDesigns: value below the price)', () => {
+  const f: SeriesForm = { ...emptySeriesForm(), price: '39', designs: ['45', '12', '39', '25.5', 'x', ''].map(reference => ({ ...emptyDesign(), reference })) }
+  // '' and 'x' are not values yet (the field's own check names them); 39 is the price, not below it
+  expect(lowValueIndexes(f)).toEqual([1, 3])
+  expect(lowValueIndexes({ ...f, price: '' })).toEqual([])
+  expect(lowValueIndexes({ ...f, price: '10' })).toEqual([])
 })

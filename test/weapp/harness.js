@@ -214,7 +214,15 @@ function createHarness () {
     ok('navigateBack', opts)
   }
   wx.showToast = (opts) => { state.toasts.push(opts.title); ok('showToast', opts) }
-  wx.showModal = (opts) => { state.modals.push(opts.content); ok('showModal', opts, { confirm: state.modalConfirms, cancel: !state.modalConfirms }) }
+  // https://developers.weixin.qq.com/miniprogram/dev/api/ui/interaction/wx.showModal.html: confirmText and
+  // cancelText "最多 4 个字符" (a Chinese character counts two of eight, as Taro's H5 showModal counts too)
+  wx.showModal = (opts) => {
+    for (const k of ['confirmText', 'cancelText']) {
+      if (opts[k] !== undefined && String(opts[k]).replace(/[\u0391-\uFFE5]/g, 'aa').length > 8) { fail(opts, `showModal:fail ${k} length should not be larger than 4 Chinese characters`); return }
+    }
+    state.modals.push(opts.content)
+    ok('showModal', opts, { confirm: state.modalConfirms, cancel: !state.modalConfirms })
+  }
   wx.showLoading = (opts) => ok('showLoading', opts)
   wx.hideLoading = (opts) => ok('hideLoading', opts)
   wx.setClipboardData = (opts) => { state.clipboard = opts.data; ok('setClipboardData', opts) }

@@ -178,6 +178,14 @@ describe('setData and wx.login', () => {
   })
 })
 
+test('wx.showModal refuses a button text over 4 characters (a Latin letter half), as WeChat does', async () => {
+  const before = h.state.modals.length
+  expect(await call('showModal', { content: 'x', confirmText: 'Publish anyway' })).toMatchObject({ ok: false, errMsg: 'showModal:fail confirmText length should not be larger than 4 Chinese characters' })
+  expect(await call('showModal', { content: 'x', cancelText: '仍要取消上架' })).toMatchObject({ ok: false })
+  expect(h.state.modals).toHaveLength(before)
+  expect(await call('showModal', { content: 'x', confirmText: '仍要上架', cancelText: 'Go back' })).toMatchObject({ ok: true })
+})
+
 test('wx.openLocation takes a point and a scale within 5-18, as WeChat does', async () => {
   const before = h.state.openedLocations.length
   expect(await call('openLocation', { longitude: 116.3 })).toMatchObject({ ok: false, errMsg: 'openLocation:fail invalid latitude or longitude' })

@@ -42,7 +42,8 @@ beforeAll(async () => {
   }, op)
   seriesId = draft.id
   await countIn(1)
-  await api('/api/operator/seriesPublish', { seriesId }, op)
+  // worth less than a box: published with the operator's acknowledgement
+  await api('/api/operator/seriesPublish', { seriesId, lowValueAcknowledged: draft.designs.map(d => d.id) }, op)
   await api('/api/operator/dropCreate', { seriesId, cases: 1, hiddenCases: 0, startsAt: new Date().toISOString() }, op)
   const { token } = await api('/login/register?table=user', { user_name: `restock_buyer_${Date.now().toString(36)}`, password: 'restock-pw-123' }, null)
   const userId = (await api('/getUserInfo', undefined, token)).id

@@ -20,7 +20,7 @@ export function editorRoutesOf (app: Api, ctx: AppContext): void {
   defineRoute(app, ctx, r.series, async ({ body }) => editorSeries(ctx.db, body.seriesId))
   defineRoute(app, ctx, r.seriesSave, async ({ body, userId }) => saveSeries(ctx.db, ctx.dialect, ctx.clock, userId, body))
   defineRoute(app, ctx, r.seriesPublish, async ({ body, userId, request }) =>
-    publishSeries(ctx.db, ctx.dialect, ctx.clock, userId, body.seriesId, (key, params) => messageFor(request, key, params)))
+    publishSeries(ctx.db, ctx.dialect, ctx.clock, userId, body.seriesId, (key, params) => messageFor(request, key, params), body.lowValueAcknowledged))
   defineRoute(app, ctx, r.seriesRetire, async ({ body, userId }) => retireSeries(ctx.db, ctx.dialect, ctx.clock, userId, body.seriesId))
   defineRoute(app, ctx, r.casesOpenAhead, async ({ body, userId }) => openCasesAhead(ctx.db, ctx.dialect, ctx.clock, userId, body.seriesId, body.count))
   defineRoute(app, ctx, r.stock, async ({ body }) => seriesStock(ctx.db, body.seriesId))

@@ -146,7 +146,7 @@ const core: CoreDict = {
     after: '. These features need your consent; you can keep shopping if you decline.',
     agree: 'Agree',
     decline: 'Decline',
-    askAgain: 'Ask again',
+    askAgain: 'Allow',
     imageNeeded: 'Picking an image needs your consent to the privacy guide; without it this cannot go on.',
     fileNeeded: 'Picking a file needs your consent to the privacy guide; without it this cannot go on.',
     clipboardNeeded: 'Copying needs your consent to the privacy guide; without it nothing is copied.',

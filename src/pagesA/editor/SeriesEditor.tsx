@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { View, Text, Input, Textarea } from '@tarojs/components'
 import { observer } from '@/stores/mobx'
 import { EDITOR_LIMITS, MAX_BOX_PRICE_CENTS, SERIES_SEARCH, UPLOAD_MAX_MB, VISION_LIMITS } from '~types/limits'
-import type { PublishBlockedData } from '~types/editor'
+import type { LowValueData, PublishBlockedData } from '~types/editor'
 import type { Rarity } from '~types/shop'
 import Section from '@/components/Section'
 import RarityBadge from '@/components/RarityBadge'
@@ -13,7 +13,7 @@ import { localeStore, t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
 import { AMOUNT_INPUT_TYPE, formatCents, formatPpm } from '@/utils/format'
 import {
-  emptyDesign, formOfSeries, oddsPreview, seriesRequest, validateSeries,
+  emptyDesign, formOfSeries, lowValueIndexes, oddsPreview, seriesRequest, validateSeries,
   type DesignForm, type SeriesErrors, type SeriesForm
 } from './seriesForm'
 import ImagePicker from './ImagePicker'
@@ -110,7 +110,7 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
     try {
       const saved = await save()
       if (!saved?.id) return
-      await loading.wrap(editorApi.publish(saved.id))
+      if (!(await publishSaved(saved.id))) return
       toast({ message: t('seriesForm.published'), level: 'success' })
       onDone(true)
     } catch (e) {
@@ -122,6 +122,26 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
       toast({ message: errorMessage(e) })
     } finally {
       setBusy(false)
+    }
+  }
+
+  /**
+   * Publishes; a design worth less than one box is named by the server (409 low_value) and published
+   * only once the operator confirms those very designs (the acknowledgement is audited). Answers
+   * whether it is on sale.
+   */
+  const publishSaved = async (id: number): Promise<boolean> => {
+    try {
+      await loading.wrap(editorApi.publish(id))
+      return true
+    } catch (e) {
+      const low = e instanceof ApiError && e.code === 409 ? e.data as LowValueData | null : null
+      if (low?.reason !== 'low_value') throw e
+      const lang = localeStore.locale === 'en' ? 'en' : 'zh'
+      const names = low.designs.map(d => `${d.name[lang]} (${formatCents(d.referenceValueCents)})`).join(lang === 'en' ? ', ' : '、')
+      if (!(await dialog({ title: t('seriesForm.lowValueTitle'), message: t('seriesForm.lowValueConfirm', { price: formatCents(low.priceCents), names }), confirmText: t('seriesForm.lowValuePublish') }))) return false
+      await loading.wrap(editorApi.publish(id, low.designs.map(d => d.designId)))
+      return true
     }
   }
 
@@ -159,6 +179,7 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
       placeholder={o.placeholder} disabled={o.disabled} onInput={e => onInput(e.detail.value)} />
   )
   const preview = oddsPreview(form)
+  const lowValue = lowValueIndexes(form)
 
   return (
     <View className='series-editor'>
@@ -251,6 +272,7 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
               <View className='editor-pair__cell'>
                 <Text className='editor-label'>{t('seriesForm.reference')}</Text>
                 {input(`designs.${i}.referenceValueCents`, d.reference, v => setDesign(d.key, { reference: v }), { max: 9, cls: 'design-reference', type: AMOUNT_INPUT_TYPE, disabled: published })}
+                {lowValue.includes(i) && <Text className='editor-hint editor-hint--warn design-low-value'>{t('seriesForm.lowValue')}</Text>}
               </View>
               <View className='editor-pair__cell'>
                 <Text className='editor-label'>{t('seriesForm.recycle')}</Text>

@@ -143,6 +143,20 @@ export function validateSeries (f: SeriesForm, publish = false): SeriesErrors {
 }
 
 /** Tag names as typed: split at commas (full- or half-width) and 、, trimmed, empty ones dropped. */
+/**
+ * The designs worth less than one box as typed (indexes): shown with a warning under their value, since
+ * WeChat's review asks that every item of a blind box be worth its price; publishing them needs the
+ * operator's acknowledgement (the server's 409 low_value, types/editor.ts LowValueData).
+ */
+export function lowValueIndexes (f: SeriesForm): number[] {
+  const price = parseYuan(f.price)
+  if (price === null) return []
+  return f.designs.flatMap((d, i) => {
+    const ref = parseYuan(d.reference)
+    return ref !== null && ref < price ? [i] : []
+  })
+}
+
 export const splitTags = (typed: string): string[] => typed.split(/[,，、]/).map(x => x.trim()).filter(Boolean)
 
 /** The save request of a form that validateSeries passed. */

@@ -8,7 +8,7 @@
 import { sql } from 'kysely'
 import type {
   CasesOpenAheadResult, EditorDesign, EditorDesignInput, EditorSeries, EditorSeriesListRequest, EditorSeriesListResponse, EditorSeriesSaveRequest,
-  EditorSeriesStatus, PublishProblem
+  EditorSeriesStatus, LowValueData, LowValueDesign, PublishProblem
 } from '../../../../types/editor'
 import { EDITOR_LIMITS } from '../../../../types/limits'
 import { CompositionError, seriesOdds, validateComposition, type CompositionProblem } from '../../../../types/odds'
@@ -17,7 +17,7 @@ import type { Dialect } from '../../db/dialect'
 import type { DesignRowDb, SeriesRowDb } from '../../db/schema'
 import { forUpdate } from '../../db/lock'
 import { iso, type Clock } from '../../core/clock'
-import { fail } from '../../core/errors'
+import { ApiFailure, fail } from '../../core/errors'
 import { ART_NAME } from './art'
 import type { MessageKey, MessageParams } from '../../i18n/messages'
 import { writeAudit } from '../ops/audit'
@@ -327,17 +327,35 @@ async function setStatus (trx: Db, clock: Clock, seriesId: number, status: Edito
   await indexSeries(trx, seriesId)
 }
 
-export async function publishSeries (db: Db, dialect: Dialect, clock: Clock, actorId: number, seriesId: number, tr: Translate): Promise<EditorSeries> {
+/** The designs worth less than one box (LowValueData), in the editor's order. */
+export function lowValueDesigns (s: Pick<EditorSeries, 'priceCents' | 'designs'>): LowValueDesign[] {
+  return s.designs.filter(d => d.referenceValueCents < s.priceCents)
+    .map(d => ({ designId: d.id, name: d.name, referenceValueCents: d.referenceValueCents }))
+}
+
+export async function publishSeries (db: Db, dialect: Dialect, clock: Clock, actorId: number, seriesId: number, tr: Translate, lowValueAcknowledged: number[] = []): Promise<EditorSeries> {
   return db.transaction().execute(async trx => {
     const before = await lockedSeries(trx, dialect, seriesId)
     if (before.status !== 'draft') throw fail.unprocessable('editor.notDraft')
     const problems = publishProblems(before, tr)
     if (problems.length) throw fail.unprocessable('editor.publishBlocked', { count: problems.length, first: problems[0].message }, { problems })
+    // a design worth less than one box: published only once the operator has seen it named (the list
+    // they acknowledged must hold every such design as the series is now: one changed since is asked again)
+    const low = lowValueDesigns(before)
+    const acknowledged = new Set(lowValueAcknowledged)
+    if (low.some(d => !acknowledged.has(d.designId))) {
+      throw new ApiFailure(409, 'editor.lowValue', {
+        count: low.length,
+        namesZh: low.map(d => d.name.zh).join('、'),
+        namesEn: low.map(d => d.name.en).join(', '),
+        price: (before.priceCents / 100).toFixed(2)
+      }, { reason: 'low_value', priceCents: before.priceCents, designs: low } satisfies LowValueData)
+    }
     await setStatus(trx, clock, seriesId, 'on_sale')
     // publishProblems asked for a free figure of every design a case may hold: the first case is made
     const caseId = await createCase(trx, clock, seriesId)
     const after = await editorSeries(trx, seriesId)
-    await writeAudit(trx, clock, { actorId, action: 'series.publish', entity: 'series', entityId: seriesId, detail: { before: auditState(before), after: auditState(after), firstCaseId: caseId } })
+    await writeAudit(trx, clock, { actorId, action: 'series.publish', entity: 'series', entityId: seriesId, detail: { before: auditState(before), after: auditState(after), firstCaseId: caseId, ...(low.length ? { lowValueAcknowledged: low } : {}) } })
     return after
   })
 }
