@@ -116,6 +116,12 @@ async function run ({ base, smtp }) {
       assert.equal((await phone.page.locator('.drop-panel__limits').innerText()).trim(), lang === 'en' ? 'Per account: at most 2 boxes' : '每个账号：最多 2 盒')
       assert.equal((await phone.page.locator('.drop-root__hash').innerText()).trim(), root)
       assert.equal((await phone.page.locator('.buy-soon').innerText()).trim(), soon)
+      // what a whole case holds, said plainly (four designs and the hidden one, which has a chance)
+      assert.equal((await phone.page.locator('.case-guarantee').innerText()).trim(), lang === 'en'
+        ? 'A whole case, guaranteed: 4 boxes, one of each design but the hidden one; in a case that holds the hidden design, it takes the place of one regular design.'
+        : '整箱保证：一箱 4 盒，除隐藏款外每个款式各一盒；含隐藏款的箱子里，隐藏款替换其中一个普通款。')
+      await phone.page.locator('.case-guarantee').scrollIntoViewIfNeeded()
+      await phone.shot(`detail-guarantee-${lang}.png`)
       assert.equal(await phone.page.locator('.slot, .buy-picked, .buy-whole, .detail-sold-out').count(), 0, 'nothing to buy, and not sold out')
       await phone.page.locator('.drop-verify').click()
       await phone.page.locator('.drop-check__root.drop-check__line--ok').waitFor()

@@ -44,6 +44,8 @@ test('a drop (issue 50): counts, countdown and root before the start, the root c
   expect(textOf(detail.querySelector('.drop-panel__counts'))).toBe('共 2 箱 8 盒，其中恰好 1 箱含隐藏款')
   expect(textOf(detail.querySelector('.drop-root__hash'))).toBe(drop.root)
   expect(textOf(detail.querySelector('.buy-soon'))).toBe('即将开售')
+  // what a whole case holds (four designs and the hidden one, which has a chance)
+  expect(textOf(detail.querySelector('.case-guarantee'))).toBe('整箱保证：一箱 4 盒，除隐藏款外每个款式各一盒；含隐藏款的箱子里，隐藏款替换其中一个普通款。')
   expect(detail.querySelectorAll('.slot').length).toBe(0)
   expect(detail.querySelector('.detail-sold-out')).toBeFalsy()
   // the root recomputed here, from the cases' commitments

@@ -275,6 +275,9 @@ const rest: RestDict = {
     prop_purchase: 'Props'
   },
   detail: {
+    guaranteeAll: 'A whole case, guaranteed: {size} boxes, one of each design.',
+    guaranteeNoHidden: 'A whole case, guaranteed: {size} boxes, one of each design but the hidden one.',
+    guaranteeHidden: 'A whole case, guaranteed: {size} boxes, one of each design but the hidden one; in a case that holds the hidden design, it takes the place of one regular design.',
     propsFor: 'Props for box {slot}',
     propsMore: 'Buy cards on the props page',
     propNone: 'No {prop} left',

@@ -274,6 +274,9 @@ const rest = {
     prop_purchase: '道具'
   },
   detail: {
+    guaranteeAll: '整箱保证：一箱 {size} 盒，每个款式各一盒。',
+    guaranteeNoHidden: '整箱保证：一箱 {size} 盒，除隐藏款外每个款式各一盒。',
+    guaranteeHidden: '整箱保证：一箱 {size} 盒，除隐藏款外每个款式各一盒；含隐藏款的箱子里，隐藏款替换其中一个普通款。',
     propsFor: '{slot} 号盒的道具',
     propsMore: '在道具页购买道具卡',
     propNone: '{prop}已用完',

@@ -36,6 +36,7 @@ import { loginToContinue } from '@/utils/loginReturn'
 import { detailLink, parseSlots, restoreSelection } from '@/utils/slots'
 import { useRemote } from '@/utils/useRemote'
 import BestPosts from './BestPosts'
+import { caseGuarantee } from './guarantee'
 import DropPanel from './DropPanel'
 import QueuePanel from './QueuePanel'
 import RestockNotice from './RestockNotice'
@@ -296,6 +297,7 @@ function BlindBoxDetailPage () {
             <Text key={r} className='odds-summary__item'>{t(`rarity.${r}`)} {formatPpm(series.oddsPpm[r])}</Text>
           ))}
         </View>
+        <Text className='case-guarantee'>{(g => t(g.key, { size: g.size }))(caseGuarantee(series.designs, series.hiddenCasePpm))}</Text>
       </Section>
 
       {box && <Section title={t('detail.currentCase')} extra={
