@@ -31,14 +31,19 @@ const SESSION_FIRST = `begin
 
   -- a key used before answers by itself`
 
-function once (text: string, from: string, to: string): string {
+/**
+ * `text` with `from` replaced by `to`, where `from` occurs exactly once in it (a later migration that
+ * edits shop_purchase's text says which, and fails loudly when the text it expects is not there).
+ */
+export function replacedOnce (migration: string, text: string, from: string, to: string): string {
   const parts = text.split(from)
-  if (parts.length !== 2) throw new Error(`migration 0033: ${JSON.stringify(from.slice(0, 40))} was not found once in shop_purchase`)
+  if (parts.length !== 2) throw new Error(`migration ${migration}: ${JSON.stringify(from.slice(0, 40))} was not found once in shop_purchase`)
   return parts.join(to)
 }
 
 /** shop_purchase with the session check (and its two parameters before p_in_tx). */
 export function withSessionCheck (): string {
+  const once = (text: string, from: string, to: string) => replacedOnce('0033', text, from, to)
   return once(once(functionOf0032(), OLD_PARAMETERS, NEW_PARAMETERS), FIRST, SESSION_FIRST)
 }
 

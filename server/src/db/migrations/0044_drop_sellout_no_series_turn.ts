@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely'
 import type { Dialect } from '../dialect'
-import { withSessionCheck } from './0033_purchase_session_check'
+import { replacedOnce, withSessionCheck } from './0033_purchase_session_check'
 
 /**
  * shop_purchase: a case of a drop that sells out does not take its turn on the series row. The turn is
@@ -18,15 +18,9 @@ const steps: Array<[string, string]> = [
   ['  if v_sold_count >= v_case_size then\n    update cases set status', '  if v_sold_count >= v_case_size and v_case_drop is not null then\n    update cases set status = \'sold_out\', revealed_at = p_now where id = p_case;\n    delete from case_leases where case_id = p_case;\n  elsif v_sold_count >= v_case_size then\n    update cases set status']
 ]
 
-function replaceOnce (text: string, from: string, to: string): string {
-  const parts = text.split(from)
-  if (parts.length !== 2) throw new Error(`migration 0044: ${JSON.stringify(from.slice(0, 40))} was not found once in shop_purchase`)
-  return parts.join(to)
-}
-
 /** shop_purchase as of this migration. */
 export function withDropSellOuts (): string {
-  return steps.reduce((text, [from, to]) => replaceOnce(text, from, to), withSessionCheck())
+  return steps.reduce((text, [from, to]) => replacedOnce('0044', text, from, to), withSessionCheck())
 }
 
 export function dropSelloutNoSeriesTurn (dialect: Dialect): Migration {
