@@ -14,6 +14,7 @@ import { route } from './api'
 import { DROP_LIMITS } from './limits'
 import { Id, Nullable, Obj, StringEnum, Timestamp } from './schema'
 import { CaseProof, DropInfo } from './shopParts/catalogue'
+import { RaffleSettings } from './raffle'
 
 export { DropInfo, DropStatus } from './shopParts/catalogue'
 
@@ -54,6 +55,11 @@ export const DropCreateRequest = Obj({
   limits: Type.Optional(DropLimitsSettings),
   /** A waiting room; absent: first come, first served. */
   waitingRoom: Type.Optional(WaitingRoomSettings),
+  /**
+   * Sold by raffle instead (types/raffle.ts): entries open at startsAt and close at closesAt, then the
+   * winners may buy. Needs limits.boxesPerAccount (the places are the boxes over it); not with a waiting room.
+   */
+  raffle: Type.Optional(RaffleSettings),
   cases: Type.Integer({ minimum: 1, maximum: DROP_LIMITS.casesMax }),
   /** Exactly how many cases carry the hidden design (0 when the series has none). */
   hiddenCases: Type.Integer({ minimum: 0, maximum: DROP_LIMITS.casesMax }),

@@ -12,9 +12,12 @@ import { route } from './api'
 import { CASES_AHEAD_MAX, EDITOR_LIMITS, IMAGE_MAX_PIXELS, MAX_BOX_PRICE_CENTS, OPERATOR_LIMITS, PAGE_MAX, SERIES_SEARCH, UPLOAD_FIELD, UPLOAD_MAX_BYTES, UPLOAD_MAX_MB, UPLOAD_PDF_MAX_BYTES, UPLOAD_PDF_MAX_MB, UPLOAD_URL_PATTERN } from './limits'
 import { Id, MultilineText, Nullable, Obj, PageResult, StringEnum, Text, Timestamp } from './schema'
 import { Rarity } from './shop'
+import { KUJI_TICKETS_MAX, KUJI_TURN, KujiDoubleChanceWinners, KujiTier } from './kuji'
 
 export const EditorSeriesStatus = StringEnum(['draft', 'on_sale', 'retired'] as const)
 export type EditorSeriesStatus = Static<typeof EditorSeriesStatus>
+export const SeriesKind = StringEnum(['case', 'kuji'] as const)
+export type SeriesKind = Static<typeof SeriesKind>
 
 const Ppm = Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'parts per million' })
 const ImageUrl = Type.String({ pattern: UPLOAD_URL_PATTERN, maxLength: 200, description: 'An uploaded image (/media/u/...) or a demo one (/media/art/...)' })
@@ -66,7 +69,10 @@ export const EditorDesign = Type.Object({
   recycleValueCents: Type.Integer(),
   /** Figures on hand in the warehouse, and how many of them cases and prizes hold (the stock screen changes them). */
   stock: Type.Integer(),
-  committed: Type.Integer()
+  committed: Type.Integer(),
+  /** A kuji series' design: its tier ('A'..'Z', or 'last_one'), and its tickets in a set (null and 0 otherwise). */
+  tier: Nullable(Type.String()),
+  tickets: Type.Integer()
 })
 export type EditorDesign = Static<typeof EditorDesign>
 
@@ -79,8 +85,13 @@ export const EditorSeries = Type.Object({
   cover: Nullable(Type.String()),
   priceCents: Type.Integer(),
   hiddenCasePpm: Ppm,
-  /** Boxes per case: the regular and rare designs (the case model). */
+  /** Boxes per case: the regular and rare designs (the case model); a kuji series: tickets per set. */
   caseSize: Type.Integer(),
+  /** case: blind-box cases; kuji: 一番赏 sets of tickets in tiers with a Last One (types/kuji.ts). */
+  kind: SeriesKind,
+  /** A kuji series: each shopper's turn at the set (seconds), and its Double Chance winners per set (0: none). */
+  turnSeconds: Type.Integer(),
+  doubleChanceWinners: Type.Integer(),
   designs: Type.Array(EditorDesign),
   /** Theme tags shoppers filter by on home, in their shown order. */
   tags: Type.Array(Type.Object({ zh: Type.String(), en: Type.String() })),
@@ -101,7 +112,10 @@ export const EditorDesignInput = Obj({
   rarity: Rarity,
   image: Nullable(ImageUrl),
   referenceValueCents: Value,
-  recycleValueCents: Value
+  recycleValueCents: Value,
+  /** A kuji series only: the tier ('A'..'Z', last_one for the Last One, double_chance for the Double Chance prize) and its tickets in a set. */
+  tier: Type.Optional(KujiTier),
+  tickets: Type.Optional(Type.Integer({ minimum: 0, maximum: KUJI_TICKETS_MAX }))
 })
 export type EditorDesignInput = Static<typeof EditorDesignInput>
 
@@ -116,6 +130,12 @@ export const EditorSeriesSaveRequest = Obj({
   cover: Nullable(ImageUrl),
   priceCents: Type.Integer({ minimum: 1, maximum: MAX_BOX_PRICE_CENTS, description: 'At most 200 yuan (PRODUCT.md)' }),
   hiddenCasePpm: Ppm,
+  /** case (absent) or kuji; fixed once the series is published. */
+  kind: Type.Optional(SeriesKind),
+  /** A kuji series: each shopper's turn at the set (seconds; absent: unchanged, 60 for a new series). */
+  turnSeconds: Type.Optional(Type.Integer({ minimum: KUJI_TURN.minSeconds, maximum: KUJI_TURN.maxSeconds })),
+  /** A kuji series: Double Chance winners per set (absent: unchanged, 0 for a new series), with one design of tier double_chance. */
+  doubleChanceWinners: Type.Optional(KujiDoubleChanceWinners),
   /** The designs in their shown order. */
   designs: Type.Array(EditorDesignInput, { maxItems: EDITOR_LIMITS.designsMax }),
   /**

@@ -77,3 +77,21 @@ export function poolOddsPpm (weights: readonly number[]): number[] {
   const total = weights.reduce((s, w) => s + w, 0)
   return weights.map(w => (total > 0 ? Math.round(1_000_000 * w / total) : 0))
 }
+
+/**
+ * k distinct winners among n entries of a published list (a kuji set's Double Chance, a raffle drop):
+ * pick i (0-based) draws an unbiased index among the entries not yet picked, in their list order, from
+ * fairDigest(seed, listHash, i, round), i.e. HMAC-SHA256(seed, `${listHash}:${i}` then `:${round}`).
+ * Answers the winners' indexes in the list, in the order they were picked. The seed's hash is published
+ * before the list exists, the list's hash once it is closed; so neither side can steer the draw.
+ */
+export function fairPicks (seed: string, listHash: string, n: number, k: number): number[] {
+  if (!Number.isInteger(n) || n < 0 || !Number.isInteger(k) || k < 0) throw new RangeError('n and k must be non-negative integers')
+  const left = Array.from({ length: n }, (_, i) => i)
+  const picked: number[] = []
+  for (let i = 0; i < Math.min(k, n); i++) {
+    const { value } = fairInt(left.length, round => fairDigest(seed, listHash, i, round))
+    picked.push(left.splice(value, 1)[0])
+  }
+  return picked
+}

@@ -56,6 +56,8 @@ import { securityRoutes } from './routes/security'
 import { operatorRoutes } from './routes/operators'
 import { editorRoutesOf } from './routes/editor'
 import { dropRoutesOf } from './routes/drops'
+import { kujiRoutesOf } from './routes/kuji'
+import { raffleRoutesOf } from './routes/raffle'
 import { EspeakEngine, type TtsEngine } from './providers/tts'
 import { speechRoutesOf } from './routes/speech'
 import { aiRoutesOf } from './routes/ai'
@@ -321,6 +323,8 @@ export async function buildApp (options: BuildAppOptions): Promise<FastifyInstan
     operatorRoutes(typed, ctx)
     editorRoutesOf(typed, ctx)
     dropRoutesOf(typed, ctx)
+    kujiRoutesOf(typed, ctx)
+    raffleRoutesOf(typed, ctx)
     complaintRoutes(typed, ctx)
     orderHistoryRoutes(typed, ctx)
     regionRoutes(typed, ctx)

@@ -7,7 +7,7 @@ import cluster from 'node:cluster'
 import { ConfigError, loadConfig, type Config } from './config'
 import { openDatabase, sqlitePathIn, type DatabaseHandle as Database } from './db'
 import { migrateToLatest } from './db/migrate'
-import { seedCatalogue, seedDemo, DEMO_LOGINS, DEMO_SERIES } from './seed'
+import { seedCatalogue, seedDemo, DEMO_KUJI, DEMO_LOGINS, DEMO_SERIES } from './seed'
 import { buildApp } from './app'
 import { loggerOptions } from './http/logging'
 import { systemClock } from './core/clock'
@@ -47,7 +47,7 @@ async function prepare (database: Database, config: Config, log: Log): Promise<t
   let demo: typeof DEMO_LOGINS = []
   if (!config.isProduction) {
     const series = await seedCatalogue(database.db, systemClock)
-    if (series) log.info(`seeded the demo catalogue: ${DEMO_SERIES.map(s => s.title.en).join(', ')}`)
+    if (series) log.info(`seeded the demo catalogue: ${[...DEMO_SERIES, DEMO_KUJI].map(s => s.title.en).join(', ')}`)
     const seeded = await seedDemo(database.db, systemClock)
     if (seeded.length) log.info('seeded the demo accounts')
     // shown while the demo accounts exist (they are created on a first start only)

@@ -129,7 +129,43 @@ function demoStock (rarity: 'regular' | 'rare' | 'hidden', hiddenOneIn: number):
   return rarity === 'hidden' ? Math.ceil((2 * DEMO_CASES) / hiddenOneIn) : DEMO_CASES
 }
 
-/** The demo series, if there is no series yet; answers how many were made. */
+/** Sets of the demo kuji series the warehouse holds. */
+const DEMO_KUJI_SETS = 40
+
+/**
+ * The demo 一番赏 series (types/kuji.ts): 24 tickets a set in five tiers, and the Last One. Every prize is
+ * worth more than a ticket, and a ticket recycled is worth less on average than it costs.
+ */
+export const DEMO_KUJI: SeriesInput = (() => {
+  const priceCents = 3900
+  const tier = (code: string, zh: string, en: string, t: string, tickets: number, rarity: Rarity, referenceValueCents: number, recycleValueCents: number) => ({
+    name: { zh, en }, image: artUrl(code), rarity, referenceValueCents, recycleValueCents, tier: t, tickets,
+    stock: DEMO_KUJI_SETS * (t === 'last_one' ? 1 : tickets)
+  })
+  return {
+    kind: 'kuji',
+    title: { zh: '龙腾一番赏', en: 'Dragon Kuji' },
+    description: { zh: '一套 24 张签，A 赏金龙只有一只；抽走最后一张签的人还能拿到最终赏「龙王」。', en: 'A set of 24 tickets with one Golden Dragon as prize A; whoever draws the last ticket also takes the Last One, the Dragon King.' },
+    rules: {
+      zh: '每套 24 张签：A 赏 1 张、B 赏 2 张、C 赏 3 张、D 赏 6 张、E 赏 12 张，抽完最后一张签的人另得最终赏。每套开售前已打乱并公布承诺哈希，售罄后公开每张签的赏级与盐值，可自行验证。大家轮流抽同一套，每人每轮限时。每张签 39 元；奖品可回收为抵扣金（不可提现）。',
+      en: 'Each set holds 24 tickets: 1 A, 2 B, 3 C, 6 D and 12 E; whoever draws the final ticket also gets the Last One. Every set is shuffled and its commitment published before sale; when it sells out each ticket\'s tier and the salt are revealed, so anyone can check it. Everyone takes turns at the same set, each turn timed. 39 yuan a ticket; prizes can be recycled for credit (not withdrawable).'
+    },
+    cover: artUrl('1f409'),
+    priceCents,
+    hiddenCasePpm: 0,
+    status: 'on_sale',
+    designs: [
+      tier('1f409', '金龙', 'Golden Dragon', 'A', 1, 'rare', 69900, 12000),
+      tier('1f451', '王冠', 'Crown', 'B', 2, 'rare', 29900, 5000),
+      tier('1f3c6', '奖杯', 'Trophy', 'C', 3, 'regular', 12900, 3000),
+      tier('1f3ee', '灯笼', 'Lantern', 'D', 6, 'regular', 6900, 1500),
+      tier('1f38f', '鲤鱼旗', 'Carp Streamer', 'E', 12, 'regular', 4500, 900),
+      tier('1f432', '龙王', 'Dragon King', 'last_one', 0, 'rare', 99900, 15000)
+    ]
+  }
+})()
+
+/** The demo series (the blind-box ones and the kuji one), if there is no series yet; answers how many were made. */
 export async function seedCatalogue (db: Db, clock: Clock): Promise<number> {
   const { n } = await db.selectFrom('series').select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
   if (Number(n) > 0) return 0
@@ -138,7 +174,8 @@ export async function seedCatalogue (db: Db, clock: Clock): Promise<number> {
     if (s.tags) await setSeriesTags(db, clock, seriesId, s.tags)
     await seedRecipes(db, clock, seriesId)
   }
-  return DEMO_SERIES.length
+  await createSeries(db, clock, DEMO_KUJI)
+  return DEMO_SERIES.length + 1
 }
 
 /**

@@ -35,8 +35,8 @@ const root = path.resolve(__dirname, '../..')
 // the suites, test/e2e/<name>.e2e.js, in the order they run on one shop
 const SUITE_FILES = [
   'h5-shell', 'prerender', 'auth', 'shop', 'lost-answer', 'long-press', 'layout', 'after-draw',
-  'combine', 'shipments', 'withdraw', 'security', 'forms', 'routes', 'routes-en', 'operators', 'editor-series', 'low-value',
-  'sold-out', 'drops', 'complaints', 'my-orders', 'ai-editor', 'vision', 'tasks', 'prize-market', 'first-visit',
+  'combine', 'shipments', 'withdraw', 'security', 'forms', 'routes', 'routes-en', 'operators', 'editor-series', 'kuji-editor', 'low-value',
+  'sold-out', 'drops', 'raffle', 'kuji-board', 'complaints', 'my-orders', 'ai-editor', 'vision', 'tasks', 'prize-market', 'first-visit',
   'finder', 'pickup', 'share', 'notify', 'data-tab', 'walk-looks', 'events', 'show', 'web-domains',
   'a11y'
 ]

@@ -40,6 +40,7 @@ describe.each(testDialects())('catalogue and cases on %s', (dialect) => {
       cover: '/media/art/1f381.webp',
       priceCents: 3900,
       caseSize: 12,
+      kind: 'case',
       designCount: 13,
       oddsPpm: { regular: Math.round(1e6 * (9 - 0.083333) / 12), rare: 250000, hidden: Math.round(83333 / 12) },
       status: 'on_sale',
@@ -204,7 +205,7 @@ describe.each(testDialects())('catalogue and cases on %s', (dialect) => {
 })
 
 describe.each(testDialects())('demo seed on %s', (dialect) => {
-  test('three series on sale with real art, 12-slot cases committed, odds shown; a second run changes nothing', async () => {
+  test('three blind-box series and a kuji series on sale with real art, their first cases and set committed; a second run changes nothing', async () => {
     const d = await createTestDatabase(dialect)
     try {
       const clock = () => Date.parse('2026-03-01T08:00:00.000Z')
@@ -214,12 +215,16 @@ describe.each(testDialects())('demo seed on %s', (dialect) => {
       expect(series.map(s => [s.name, s.name_en, Number(s.price_cents), s.case_size, s.status])).toEqual([
         ['萌宠乐园', 'Pet Party', 3900, 12, 'on_sale'],
         ['甜品派对', 'Sweet Treats', 5900, 12, 'on_sale'],
-        ['太空漫游', 'Space Trip', 6900, 12, 'on_sale']
+        ['太空漫游', 'Space Trip', 6900, 12, 'on_sale'],
+        ['龙腾一番赏', 'Dragon Kuji', 3900, 24, 'on_sale']
       ])
-      const cases = await d.handle.db.selectFrom('cases').selectAll().execute()
-      expect(cases).toHaveLength(3)
+      expect(series.map(s => s.kind)).toEqual(['case', 'case', 'case', 'kuji'])
+      const cases = await d.handle.db.selectFrom('cases').selectAll().orderBy('id').execute()
+      expect(cases).toHaveLength(4)
+      // the kuji set: 24 tickets, then the Last One
+      expect(JSON.parse(cases[3].arrangement)).toHaveLength(25)
       const designs = await d.handle.db.selectFrom('designs').selectAll().execute()
-      expect(designs).toHaveLength(39)
+      expect(designs).toHaveLength(45)
       expect(designs.filter(x => x.rarity === 'hidden').map(x => x.image)).toEqual(['/media/art/1f984.webp', '/media/art/1f48e.webp', '/media/art/1f47e.webp'])
       expect(DEMO_SERIES.map(s => s.hiddenOneIn)).toEqual([12, 24, 72])
       const wallets = await d.handle.db.selectFrom('wallets').selectAll().execute()

@@ -1,7 +1,8 @@
 /**
  * No prize is assigned by hand (docs/security.md): a prize comes into being only from a box bought (the
  * design the case committed to for that slot, domain/purchase/purchase.ts and shop_purchase, migration
- * 0026 and its replacements) or from a combine draw (domain/prizes/combine.ts), and no statement gives a
+ * 0026 and its replacements; a kuji set's Last One with its final ticket), from a combine draw
+ * (domain/prizes/combine.ts) or a kuji set's Double Chance draw (domain/catalogue/kuji.ts), and no statement gives a
  * prize to another account. This reads the server's source for every statement that could: a new one
  * (an operator's "grant a prize", a transfer) fails here and has to be argued for.
  */
@@ -20,8 +21,9 @@ const rel = (f: string) => path.relative(src, f)
 const sources = files(src).map(f => ({ file: rel(f), text: fs.readFileSync(f, 'utf8') }))
 const where = (pattern: RegExp) => sources.filter(s => pattern.test(s.text)).map(s => s.file).sort()
 
-test('prizes are made only by a purchase and by a combine draw', () => {
-  expect(where(/insertInto\(\s*'prizes'\s*\)/)).toEqual(['domain/prizes/combine.ts', 'domain/purchase/purchase.ts'])
+test('prizes are made only by a purchase, a combine draw and a kuji set\'s Double Chance draw', () => {
+  // kuji.ts: the Double Chance, drawn at a set's sell-out from a seed committed with the set (docs/decisions/kuji.md)
+  expect(where(/insertInto\(\s*'prizes'\s*\)/)).toEqual(['domain/catalogue/kuji.ts', 'domain/prizes/combine.ts', 'domain/purchase/purchase.ts'])
   // in SQL: the purchase's own function (made by migration 0026; later ones replace its text)
   expect(where(/insert\s+into\s+"?prizes"?\s*\(/i)).toEqual(['db/migrations/0026_purchase_function.ts'])
 })

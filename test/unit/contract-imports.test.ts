@@ -12,7 +12,7 @@ import path from 'node:path'
 const SRC = path.resolve(__dirname, '../../src')
 /** Modules of types/ without schema code, which the app may import values from. */
 const PLAIN = [
-  'limits', 'crypto', 'fair', 'dropCheck', 'odds', 'imageHeader', 'cities', 'webHosts', 'invisibleChars',
+  'limits', 'crypto', 'fair', 'dropCheck', 'kujiCheck', 'raffleCheck', 'odds', 'imageHeader', 'cities', 'webHosts', 'invisibleChars',
   // what types/limits.ts re-exports, by subject
   'limitParts/wire', 'limitParts/account', 'limitParts/shop', 'limitParts/afterDraw', 'limitParts/operators',
   'limitParts/uploads', 'limitParts/community', 'limitParts/helpers'

@@ -30,8 +30,8 @@ function setRoute (path: string) {
 }
 
 const SERIES: SeriesSummary[] = [
-  { id: 11, title: { zh: '星空系列', en: 'Starry Sky' }, description: { zh: '', en: '' }, cover: '/media/art/1f381.webp', priceCents: 3900, caseSize: 12, designCount: 13, oddsPpm: { regular: 900000, rare: 83333, hidden: 16667 }, status: 'on_sale', soldOut: false },
-  { id: 12, title: { zh: '海洋系列', en: 'Ocean' }, description: { zh: '', en: '' }, cover: '/media/art/1f40b.webp', priceCents: 2900, caseSize: 9, designCount: 10, oddsPpm: { regular: 880000, rare: 111111, hidden: 8889 }, status: 'on_sale', soldOut: false }
+  { id: 11, title: { zh: '星空系列', en: 'Starry Sky' }, description: { zh: '', en: '' }, cover: '/media/art/1f381.webp', priceCents: 3900, caseSize: 12, kind: 'case', designCount: 13, oddsPpm: { regular: 900000, rare: 83333, hidden: 16667 }, status: 'on_sale', soldOut: false },
+  { id: 12, title: { zh: '海洋系列', en: 'Ocean' }, description: { zh: '', en: '' }, cover: '/media/art/1f40b.webp', priceCents: 2900, caseSize: 9, kind: 'case', designCount: 10, oddsPpm: { regular: 880000, rare: 111111, hidden: 8889 }, status: 'on_sale', soldOut: false }
 ]
 
 interface Call { url: string; data: unknown }

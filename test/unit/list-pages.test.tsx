@@ -28,7 +28,7 @@ const reachBottom = async () => { now += 1000; act(() => { safeExecute('taro-app
 
 const design = { id: 3, name: { zh: '星星兔', en: 'Star bunny' }, image: '/x.webp', rarity: 'rare' as const, referenceValueCents: 5900, recycleValueCents: 1200, oddsPpm: 100000 }
 const series = (id: number): SeriesSummary => ({
-  id, title: { zh: `系列${id}`, en: `Series ${id}` }, description: { zh: '', en: '' }, status: 'on_sale', priceCents: 3900, caseSize: 12,
+  id, title: { zh: `系列${id}`, en: `Series ${id}` }, description: { zh: '', en: '' }, status: 'on_sale', priceCents: 3900, caseSize: 12, kind: 'case',
   designCount: 12, cover: '/c.webp', oddsPpm: { regular: 800000, rare: 150000, hidden: 50000 }, soldOut: false
 })
 const prize = (prizeId: number): PrizeItem => ({

@@ -278,7 +278,7 @@ describe('the Audit log tab', () => {
 })
 
 const SERIES: SeriesDetail = {
-  id: 3, title: { zh: '萌宠乐园', en: 'Pet park' }, description: { zh: '', en: '' }, cover: '/c.webp', priceCents: 1000, caseSize: 12, designCount: 3,
+  id: 3, title: { zh: '萌宠乐园', en: 'Pet park' }, description: { zh: '', en: '' }, cover: '/c.webp', priceCents: 1000, caseSize: 12, kind: 'case', designCount: 3,
   oddsPpm: { regular: 800000, rare: 150000, hidden: 50000 }, status: 'on_sale', soldOut: false, hiddenCasePpm: 50000, valueRange: { minCents: 0, maxCents: 0 }, rules: { zh: '', en: '' }, drop: null,
   designs: [
     { id: 11, name: { zh: '星星兔', en: 'Star bunny' }, image: '/a.webp', rarity: 'regular', referenceValueCents: 100, recycleValueCents: 10, oddsPpm: 400000 },

@@ -12,7 +12,7 @@ afterEach(() => { cleanup() })
 
 const series = (status: SeriesSummary['status'], soldOut = false): SeriesSummary => ({
   id: 7, title: { zh: '萌宠乐园', en: 'Pet Party' }, description: { zh: '九只小动物', en: 'Nine pets' }, cover: '/media/art/1f381.webp',
-  priceCents: 3900, caseSize: 12, designCount: 12, oddsPpm: { regular: 750000, rare: 250000, hidden: 0 }, status, soldOut
+  priceCents: 3900, caseSize: 12, kind: 'case', designCount: 12, oddsPpm: { regular: 750000, rare: 250000, hidden: 0 }, status, soldOut
 })
 
 test.each([['zh', '已停售'], ['en', 'No longer on sale']] as const)('a retired series is marked off sale (%s)', (locale, words) => {

@@ -63,10 +63,13 @@ test('home opened with a search in its query; suggestions as you type; a sort', 
   // the filter off, dearest first
   page.querySelector('.price-30to60').dispatchEvent('tap')
   page.querySelector('.finder-search__clear').dispatchEvent('tap')
-  await waitFor(() => expect(titles(page)).toEqual([pet.title.zh, sweet.title.zh, space.title.zh]), 10000)
+  // (the demo shop's kuji series is on the shelf too; these steps look at the three blind-box series)
+  const demo = [pet.title.zh, sweet.title.zh, space.title.zh]
+  const amongDemo = (list) => list.filter(t => demo.includes(t))
+  await waitFor(() => expect(amongDemo(titles(page))).toEqual([pet.title.zh, sweet.title.zh, space.title.zh]), 10000)
   page.querySelector('.sort-price_desc').dispatchEvent('tap')
-  await waitFor(() => expect(dataTitles(page)).toEqual([space.title.zh, sweet.title.zh, pet.title.zh]), 10000)
-  expect([...titles(page)].sort()).toEqual([space.title.zh, sweet.title.zh, pet.title.zh].sort())
+  await waitFor(() => expect(amongDemo(dataTitles(page))).toEqual([space.title.zh, sweet.title.zh, pet.title.zh]), 10000)
+  expect([...amongDemo(titles(page))].sort()).toEqual([space.title.zh, sweet.title.zh, pet.title.zh].sort())
 
   // the share card opens home with the same sort
   const share = page.instance.onShareAppMessage({ from: 'menu' })

@@ -146,3 +146,14 @@ test('the profile\'s contact panel: WeChat customer service first (issue 48)', a
   expect(c.html).toContain('联系微信客服')
   fs.writeFileSync(path.join(OUT, 'profile-contact.html'), c.html)
 })
+
+test('a 一番赏 series\' board (issue 51)', async () => {
+  const api = (route, body) => callApi(h.state.apiOrigin, route, body, token)
+  const kuji = (await api('/api/seriesList', { page: 1, size: 50 })).list.find(s => s.kind === 'kuji')
+  const detail = h.loadPage('pagesA/blind_box_detail/index', { seriesId: String(kuji.id) })
+  await waitFor(() => expect(detail.querySelectorAll('.kuji-ticket').length).toBeGreaterThan(0), 10000)
+  const d = await pageHtml(detail, 'pagesA/blind_box_detail/index')
+  expect(d.pictures.missing).toEqual([])
+  expect(d.html).toContain('最终赏')
+  fs.writeFileSync(path.join(OUT, 'kuji-board.html'), d.html)
+})

@@ -14,6 +14,12 @@ export const PAGE_SIZE_MAX = 100
 export const PAGE_MAX = 100_000
 /** The largest case (series_case_size_check). */
 export const CASE_SIZE_MAX = 100
+/**
+ * A kuji set (types/kuji.ts) is a case: its tickets, then the Last One, then one slot a Double Chance
+ * winner, within CASE_SIZE_MAX slots.
+ */
+export const KUJI_TICKETS_MAX = 80
+export const KUJI_DOUBLE_CHANCE_MAX = 10
 /** The largest amount of money in one field of a request (1 million yuan, in cents). */
 export const MONEY_MAX_CENTS = 100_000_000
 

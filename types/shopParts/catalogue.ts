@@ -21,6 +21,8 @@ export const SeriesSummary = Type.Object({
   /** Chance per box of each rarity. */
   oddsPpm: Type.Object({ regular: Ppm, rare: Ppm, hidden: Ppm }),
   status: SeriesStatus,
+  /** case: blind-box cases; kuji: 一番赏 sets of tickets in tiers with a Last One prize (types/kuji.ts). */
+  kind: StringEnum(['case', 'kuji'] as const),
   /** On sale, but every box the warehouse holds is sold: shown as 已售罄 / Sold out, nothing can be bought. */
   soldOut: Type.Boolean()
 })
@@ -35,8 +37,11 @@ export const DesignInfo = Type.Object({
   rarity: Rarity,
   referenceValueCents: Cents,
   recycleValueCents: Cents,
-  /** Chance that one box holds this design. */
-  oddsPpm: Ppm
+  /** Chance that one box holds this design (a kuji ticket: tickets of it over tickets in a set; the Last One: 0). */
+  oddsPpm: Ppm,
+  /** A kuji design: its tier ('A'..'Z', or 'last_one' for the Last One prize) and its tickets in a set. */
+  tier: Type.Optional(Type.String()),
+  tickets: Type.Optional(Type.Integer({ minimum: 0 }))
 })
 export type DesignInfo = Static<typeof DesignInfo>
 
@@ -72,6 +77,12 @@ export const DropInfo = Type.Object({
     minutesEach: Type.Integer(),
     seedHash: Type.String()
   })),
+  /**
+   * Sold by raffle (null: not): entries from the start until closesAt, one per account; places winners
+   * may buy within claimMinutes of their round's draw; the seed's hash published here before the sale
+   * (types/raffle.ts).
+   */
+  raffle: Nullable(Type.Object({ closesAt: Timestamp, claimMinutes: Type.Integer(), places: Type.Integer(), seedHash: Type.String() })),
   /** Limits per account (null values: none). */
   limits: Type.Object({
     boxesPerAccount: Nullable(Type.Integer()),

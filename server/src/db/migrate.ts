@@ -41,6 +41,9 @@ import { restockReminders } from './migrations/0042_restock_reminders'
 import { dropCasesCovering } from './migrations/0043_drop_cases_covering'
 import { dropSelloutNoSeriesTurn } from './migrations/0044_drop_sellout_no_series_turn'
 import { dropQueueLineIndex } from './migrations/0045_drop_queue_line_index'
+import { kuji } from './migrations/0046_kuji'
+import { raffle } from './migrations/0047_raffle'
+import { purchaseKujiSteps } from './migrations/0048_purchase_kuji_steps'
 
 /** Every migration, in order; the names are stored in kysely_migration and must never change. */
 export function migrations (dialect: Dialect): Record<string, Migration> {
@@ -85,7 +88,10 @@ export function migrations (dialect: Dialect): Record<string, Migration> {
     '0042_restock_reminders': restockReminders(dialect),
     '0043_drop_cases_covering': dropCasesCovering(),
     '0044_drop_sellout_no_series_turn': dropSelloutNoSeriesTurn(dialect),
-    '0045_drop_queue_line_index': dropQueueLineIndex()
+    '0045_drop_queue_line_index': dropQueueLineIndex(),
+    '0046_kuji': kuji(dialect),
+    '0047_raffle': raffle(dialect),
+    '0048_purchase_kuji_steps': purchaseKujiSteps(dialect)
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Insertable, Selectable } from 'kysely'
 import type { UsersTable, IdentitiesTable, SessionsTable, OneTimeCodesTable, RateLimitsTable, ErrorReportsTable, AddressesTable, AgeChecksTable, SpendingLimitsTable, BirthDateCorrectionsTable } from './tables/account'
-import type { SeriesTable, DesignsTable, CasesTable, CaseSlotsTable, CaseChoicesTable, CaseLeasesTable, DailyCountersTable, SeriesSearchTable, SeriesSearchTermsTable, ThemeTagsTable, SeriesThemeTagsTable, DropsTable, DropQueueTable, DropBuysTable } from './tables/catalogue'
+import type { SeriesTable, DesignsTable, CasesTable, CaseSlotsTable, CaseChoicesTable, CaseLeasesTable, DailyCountersTable, SeriesSearchTable, SeriesSearchTermsTable, ThemeTagsTable, SeriesThemeTagsTable, DropsTable, DropQueueTable, DropBuysTable, KujiTurnsTable, RaffleEntriesTable } from './tables/catalogue'
 import type { WalletsTable, LedgerTransactionsTable, LedgerLinesTable, IdempotencyKeysTable, OrdersTable, WithdrawalsTable, WithdrawalRefundsTable } from './tables/money'
 import type { PurchasesTable, PrizesTable, ShipmentsTable, ShipmentItemsTable, PickupPointsTable, FairSeedsTable, CombineRecipesTable, CombinesTable, PropInventoryTable, PropUsesTable, SlotReservationsTable } from './tables/prizes'
 import type { AuditLogTable, ShopSettingsTable, LaunchEventsTable, EventRemindersTable, RestockRemindersTable, AiUsageTable } from './tables/ops'
@@ -35,6 +35,8 @@ export interface Database {
   cases: CasesTable
   drops: DropsTable
   drop_queue: DropQueueTable
+  kuji_turns: KujiTurnsTable
+  raffle_entries: RaffleEntriesTable
   drop_buys: DropBuysTable
   prizes: PrizesTable
   case_slots: CaseSlotsTable

@@ -20,6 +20,7 @@ import { tellOwnSlot } from '../domain/purchase/slotBuyer'
 import { dropOfCase, requireLetIn, servedInRoom } from '../domain/catalogue/dropQueue'
 import { checkDropLimits, withinDropLimits } from '../domain/catalogue/dropLimits'
 import { nudgeRoom } from '../domain/catalogue/roomHold'
+import { kujiSeriesOfCase, requireTurnNow } from '../domain/catalogue/kuji'
 import { sendCode } from '../http/sendCode'
 
 export function purchaseRoutes (app: Api, ctx: AppContext): void {
@@ -70,6 +71,9 @@ export function purchaseRoutes (app: Api, ctx: AppContext): void {
   const letIn = async (caseId: number, userId: number) => requireLetIn(ctx.db, ctx.clock, await dropOfCase(ctx.db, caseId), userId)
   defineRoute(app, ctx, r.purchaseCheck, async ({ body, userId }) => {
     await letIn(body.caseId, userId)
+    // a kuji set's draw: only in the caller's turn (the purchase checks it again in its transaction)
+    const kuji = await kujiSeriesOfCase(ctx.db, body.caseId)
+    if (kuji !== null) await requireTurnNow(ctx.db, ctx.clock, kuji, userId)
     await checkDropLimits(ctx.db, ctx.clock, body.caseId, userId, body)
     return tellOwnSlot(ctx.db, userId, body.caseId, () => checkPurchase(ctx, userId, body))
   })

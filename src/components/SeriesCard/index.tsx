@@ -20,6 +20,7 @@ const COVER = decorativeImage()
 /** A series on the home page: cover, title, price and the chance of a rare or hidden box. */
 function SeriesCard ({ series, onClick }: { series: SeriesSummary; onClick: () => void }) {
   const [coverBox, coverShown] = useOnScreen()
+  const kuji = series.kind === 'kuji'
   return (
     <View className={`series-card series-card-${series.id} ${series.status === 'retired' || series.soldOut ? 'series-card--off' : ''}`} onClick={onClick}>
       <View className='series-card__cover' ref={coverBox}>
@@ -32,13 +33,23 @@ function SeriesCard ({ series, onClick }: { series: SeriesSummary; onClick: () =
         {/* on sale, but every box the warehouse holds is sold (a restock opens it again) */}
         {series.status === 'on_sale' && series.soldOut && <Text className='series-card__off series-card__sold-out'>{t('home.soldOut')}</Text>}
         <Text className='series-card__desc'>{tr(series.description)}</Text>
-        <View className='series-card__odds'>
-          <Text className='odds-chip odds-chip--rare'>{t('rarity.rare')} {formatPpm(series.oddsPpm.rare)}</Text>
-          <Text className='odds-chip odds-chip--hidden'>{t('rarity.hidden')} {formatPpm(series.oddsPpm.hidden)}</Text>
-        </View>
+        {/* a 一番赏 series sells tickets of a set in tiers, with a Last One: no rare or hidden chance per box */}
+        {kuji
+          ? (
+            <View className='series-card__odds'>
+              <Text className='odds-chip odds-chip--kuji'>{t('home.kuji')}</Text>
+              <Text className='odds-chip odds-chip--last-one'>{t('home.kujiLastOne')}</Text>
+            </View>
+            )
+          : (
+            <View className='series-card__odds'>
+              <Text className='odds-chip odds-chip--rare'>{t('rarity.rare')} {formatPpm(series.oddsPpm.rare)}</Text>
+              <Text className='odds-chip odds-chip--hidden'>{t('rarity.hidden')} {formatPpm(series.oddsPpm.hidden)}</Text>
+            </View>
+            )}
         <View className='series-card__foot'>
           <Text className='series-card__price'>{formatCents(series.priceCents)}</Text>
-          <Text className='series-card__size'>{t('home.perCase', { n: series.caseSize })}</Text>
+          <Text className='series-card__size'>{kuji ? t('home.perSet', { n: series.caseSize }) : t('home.perCase', { n: series.caseSize })}</Text>
         </View>
       </View>
     </View>

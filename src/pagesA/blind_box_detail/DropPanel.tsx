@@ -8,6 +8,7 @@ import { t } from '@/stores/locale'
 import { chinaClock } from '@/utils/travel'
 import { useTimeLeft } from '@/utils/useTimeLeft'
 import { countdownText } from './countdown'
+import RafflePanel from './RafflePanel'
 
 /** The drop's limits per account in words ('' when it has none). */
 function limitsText (drop: DropInfo): string {
@@ -80,9 +81,12 @@ export default function DropPanel ({ drop, onStart }: { drop: DropInfo; onStart:
     }
   }
   return (
+    <>
+    {/* a raffle drop: entering, the result and its check (the page loads again when the result changes) */}
+    {drop.raffle && <RafflePanel drop={drop} raffle={drop.raffle} onChange={onStart} />}
     <Section title={t('drop.title')} className={`drop-panel drop-panel--${drop.status}`}
       extra={<Text className={`drop-status drop-status--${drop.status}`}>{t(`drop.status.${drop.status}`)}</Text>}>
-      {drop.status === 'scheduled' && <StartCountdown startsAt={drop.startsAt} onStart={onStart} />}
+      {drop.status === 'scheduled' && !drop.raffle && <StartCountdown startsAt={drop.startsAt} onStart={onStart} />}
       {drop.status === 'scheduled' && <Text className='drop-panel__text'>{t('drop.soonText')}</Text>}
       <Text className='drop-panel__counts'>{t('drop.cases', { cases: drop.cases, boxes: drop.boxes, hidden: drop.hiddenCases })}</Text>
       {limitsText(drop) && <Text className='drop-panel__limits'>{limitsText(drop)}</Text>}
@@ -98,5 +102,6 @@ export default function DropPanel ({ drop, onStart }: { drop: DropInfo; onStart:
       {state === 'failed' && <Text className='drop-check__line drop-check__line--bad drop-check__failed'>{t('drop.checkFailed')}</Text>}
       {check && <CheckLines check={check} cases={drop.cases} hidden={drop.hiddenCases} />}
     </Section>
+    </>
   )
 }

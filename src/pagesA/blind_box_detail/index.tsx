@@ -2,7 +2,7 @@
 import '@/locales/full'
 import { useRef, useState } from 'react'
 import type { PropKind, PropShown, PropsState } from '~types/props'
-import { useDidShow, useRouter } from '@tarojs/taro'
+import { useDidHide, useDidShow, useRouter } from '@tarojs/taro'
 import { View, Text, Image } from '@tarojs/components'
 import { observer } from '@/stores/mobx'
 import { withPageError } from '@/components/PageError/wrap'
@@ -35,9 +35,11 @@ import { clockText, useTimeLeft } from '@/utils/useTimeLeft'
 import { loginToContinue } from '@/utils/loginReturn'
 import { detailLink, parseSlots, restoreSelection } from '@/utils/slots'
 import { useRemote } from '@/utils/useRemote'
+import { knownKind, rememberKind } from '@/utils/seriesKind'
 import BestPosts from './BestPosts'
 import { caseGuarantee } from './guarantee'
 import DropPanel from './DropPanel'
+import KujiBoard from './KujiBoard'
 import QueuePanel from './QueuePanel'
 import RestockNotice from './RestockNotice'
 import './index.scss'
@@ -67,6 +69,8 @@ const noCase = (e: unknown): { box: null; waitUntil: string | null; queued: bool
   if (data?.reason === 'not_started' && data.startsAt) return { box: null, waitUntil: data.startsAt, queued: false }
   // a drop's waiting room that has not let the caller in (yet)
   if (data?.reason === 'queue') return { box: null, waitUntil: null, queued: true }
+  // a raffle drop that has not drawn the caller (RafflePanel shows where they stand)
+  if (data?.reason === 'raffle') return { box: null, waitUntil: null, queued: true }
   throw e
 }
 const withSlot = (picked: number[], slot: number) => picked.includes(slot) ? picked : [...picked, slot].sort((a, b) => a - b)
@@ -125,12 +129,15 @@ function BlindBoxDetailPage () {
   const hints = props.data?.hints ?? []
   // the series and its current case, loaded each time the page shows
   // (a sold-out series has no case: the page shows it as sold out, with its designs and odds)
+  // a kuji series has no case: its board loads its set (KujiBoard); a series whose kind this app has
+  // not seen yet is asked for first (utils/seriesKind.ts: a kuji set is never asked for as a case)
   const shown = useRemote<{ series: SeriesDetail; box: CaseView | null; waitUntil: string | null; queued: boolean }>(async () => {
-    const [s, c] = await Promise.all([
-      shopApi.seriesDetail(seriesId),
-      shopApi.caseCurrent(seriesId).then(box => ({ box, waitUntil: null, queued: false }), noCase)
-    ])
-    return { series: s, ...c }
+    const currentCase = () => shopApi.caseCurrent(seriesId).then(box => ({ box, waitUntil: null, queued: false }), noCase)
+    const known = knownKind(seriesId)
+    const [s, c] = await Promise.all([shopApi.seriesDetail(seriesId), known === 'case' ? currentCase() : null])
+    rememberKind(s.id, s.kind)
+    if (s.kind === 'kuji') return { series: s, box: null, waitUntil: null, queued: false }
+    return { series: s, ...(c ?? await currentCase()) }
   }, [seriesId], {
     loadOnMount: false,
     onError: e => toast({ message: errorMessage(e) }),
@@ -156,12 +163,17 @@ function BlindBoxDetailPage () {
   const queued = shown.data?.queued ?? false
   // a wrong id or a failure shows "no such series"
   const missing = !validId || shown.failed
+  // each showing of the page: a kuji board asks again too; hidden (the purchase on top), it asks nothing
+  const [shows, setShows] = useState(0)
+  const [hidden, setHidden] = useState(false)
   const load = () => {
     if (!validId) return
     void launches.reload()
     void shown.reload()
+    setShows(n => n + 1)
   }
-  useDidShow(load)
+  useDidShow(() => { setHidden(false); load() })
+  useDidHide(() => setHidden(true))
 
   /**
    * Uses a prop on an unsold box and says what it showed (always true: the reveal at sell-out proves it).
@@ -244,13 +256,14 @@ function BlindBoxDetailPage () {
     return h
   }
   const hintsOf = (slot: number) => hints.filter(h => h.slot === slot)
+  const kuji = series.kind === 'kuji'
   return (
-    <PageShell className='detail-page' share={{ title: tr(series.title), path: '/pages/blind_box_detail/index', query: { seriesId }, imageUrl: mediaUrl(series.cover) }}>
+    <PageShell className='detail-page' title={kuji ? t('kuji.pageTitle') : undefined} share={{ title: tr(series.title), path: '/pages/blind_box_detail/index', query: { seriesId }, imageUrl: mediaUrl(series.cover) }}>
       <View className='detail-hero'>
         <Image className='detail-hero__img' src={mediaUrl(series.cover, 240)} mode='aspectFit' {...decorativeImage()} />
         <Text className='detail-hero__title'>{tr(series.title)}</Text>
         <Text className='detail-hero__desc'>{tr(series.description)}</Text>
-        <Text className='detail-hero__price'>{formatCents(series.priceCents)} <Text className='detail-hero__unit'>{t('detail.perBox')}</Text></Text>
+        <Text className='detail-hero__price'>{formatCents(series.priceCents)} <Text className='detail-hero__unit'>{t(kuji ? 'kuji.perTicket' : 'detail.perBox')}</Text></Text>
       </View>
       <ShareBar title={tr(series.title)} />
       {events.slice(0, 3).map(e => (
@@ -262,8 +275,10 @@ function BlindBoxDetailPage () {
         </View>
       ))}
 
+      {/* a kuji series: its board (the set, the line, the draws) instead of cases */}
+      {kuji && <KujiBoard series={series} shows={shows} hidden={hidden} />}
       {/* a drop's waiting room: joined on sight (before the start too: early arrivals are put in a random order) */}
-      {series.drop?.waitingRoom && (series.drop.status === 'scheduled' || series.drop.status === 'on_sale') && (
+      {!kuji && series.drop?.waitingRoom && (series.drop.status === 'scheduled' || series.drop.status === 'on_sale') && (
         sessionStore.loggedIn
           ? <QueuePanel seriesId={seriesId} dropId={series.drop.dropId} hasCase={box !== null} onTurn={() => { void load() }} />
           : (
@@ -273,15 +288,15 @@ function BlindBoxDetailPage () {
             </Section>
             )
       )}
-      {series.drop && <DropPanel drop={series.drop} onStart={() => { void load() }} />}
+      {!kuji && series.drop && <DropPanel drop={series.drop} onStart={() => { void load() }} />}
       {/* sold out: said first, above the designs and odds that stay for anyone to read */}
-      {!box && !waitUntil && !queued && (
+      {!kuji && !box && !waitUntil && !queued && (
         <Section title={t('detail.soldOutTitle')} className='detail-sold-out'>
           <Text className='detail-sold-out__text'>{t('detail.soldOutText')}</Text>
           <RestockNotice seriesId={seriesId} />
         </Section>
       )}
-      <Section title={t('detail.designs')} extra={<Text>{t('detail.valueRange')}: {formatCents(series.valueRange.minCents)} – {formatCents(series.valueRange.maxCents)}</Text>}>
+      {!kuji && <Section title={t('detail.designs')} extra={<Text>{t('detail.valueRange')}: {formatCents(series.valueRange.minCents)} – {formatCents(series.valueRange.maxCents)}</Text>}>
         <View className='design-grid'>
           {series.designs.map(d => (
             <View key={d.id} className={`design design--${d.rarity}`} onClick={() => setPreview(d)}>
@@ -298,7 +313,7 @@ function BlindBoxDetailPage () {
           ))}
         </View>
         <Text className='case-guarantee'>{(g => t(g.key, { size: g.size }))(caseGuarantee(series.designs, series.hiddenCasePpm))}</Text>
-      </Section>
+      </Section>}
 
       {box && <Section title={t('detail.currentCase')} extra={
         <Text className='detail-switch' onClick={switchCase}>{t('detail.switchCase')}{sessionStore.loggedIn ? ` (${box.switchesLeft})` : ''}</Text>
@@ -354,17 +369,17 @@ function BlindBoxDetailPage () {
 
       <PropSheet ref={propSheet} state={propState} hints={hints} onUse={(kind, slot) => { void applyProp(kind, slot) }} />
       {preview && <DesignPreview design={preview} onClose={() => setPreview(null)} />}
-      {!box && !waitUntil && !queued && (
+      {!kuji && !box && !waitUntil && !queued && (
         <ActionBar>
           <View className='btn btn--primary btn--disabled buy-sold-out'>{t('detail.soldOut')}</View>
         </ActionBar>
       )}
-      {!box && !waitUntil && queued && (
+      {!kuji && !box && !waitUntil && queued && (
         <ActionBar>
-          <View className='btn btn--primary btn--disabled buy-queue'>{t('queue.waiting')}</View>
+          <View className='btn btn--primary btn--disabled buy-queue'>{series.drop?.raffle ? t('raffle.bar') : t('queue.waiting')}</View>
         </ActionBar>
       )}
-      {!box && waitUntil && (
+      {!kuji && !box && waitUntil && (
         <ActionBar>
           <View className='btn btn--primary btn--disabled buy-soon'>{t('drop.soon')}</View>
         </ActionBar>

@@ -1,8 +1,8 @@
 import { useState } from 'react'
-import { View, Text, Input, Textarea } from '@tarojs/components'
+import { View, Text, Input, Textarea, Picker } from '@tarojs/components'
 import { observer } from '@/stores/mobx'
 import { EDITOR_LIMITS, MAX_BOX_PRICE_CENTS, SERIES_SEARCH, UPLOAD_MAX_MB, VISION_LIMITS } from '~types/limits'
-import type { LowValueData, PublishBlockedData } from '~types/editor'
+import type { LowValueData, PublishBlockedData, SeriesKind } from '~types/editor'
 import type { Rarity } from '~types/shop'
 import Section from '@/components/Section'
 import RarityBadge from '@/components/RarityBadge'
@@ -11,9 +11,10 @@ import { ApiError } from '@/services/errors'
 import { errorMessage } from '@/services/request'
 import { localeStore, t } from '@/stores/locale'
 import { dialog, loading, toast } from '@/utils/feedback'
-import { AMOUNT_INPUT_TYPE, formatCents, formatPpm } from '@/utils/format'
+import { a11yControl, AMOUNT_INPUT_TYPE, formatCents, formatPpm, WHOLE_INPUT_TYPE } from '@/utils/format'
 import {
-  emptyDesign, formOfSeries, lowValueIndexes, oddsPreview, seriesRequest, validateSeries,
+  emptyDesign, formOfSeries, KUJI_DOUBLE_CHANCE, KUJI_LAST_ONE, KUJI_TIERS, KUJI_TURN, lowValueIndexes, nextTier, oddsPreview, seriesRequest, validateSeries,
+  winnersOf, withDesignTier, withKind,
   type DesignForm, type SeriesErrors, type SeriesForm
 } from './seriesForm'
 import ImagePicker from './ImagePicker'
@@ -26,8 +27,25 @@ import { useSeriesAi } from './useSeriesAi'
 import { reveal } from '@/utils/reveal'
 
 const RARITIES: Rarity[] = ['regular', 'rare', 'hidden']
+const KINDS: SeriesKind[] = ['case', 'kuji']
+/** A kuji tier as the operator reads it: "A赏" / "Prize A", the Last One and the Double Chance by their names. */
+const tierName = (tier: string) => (tier === KUJI_LAST_ONE ? t('seriesForm.lastOne') : tier === KUJI_DOUBLE_CHANCE ? t('seriesForm.doubleChance') : t('seriesForm.tierName', { tier }))
+// the tier picker's options, one list per wording (the language's): Taro's H5 picker starts over at its
+// value whenever its range is another array, so a list made anew at each render would undo a choice
+// being scrolled to
+const tierRanges = new Map<string, string[]>()
+const tierRange = (): string[] => {
+  const wording = `${tierName('A')}|${tierName(KUJI_LAST_ONE)}`
+  const made = tierRanges.get(wording) ?? KUJI_TIERS.map(tierName)
+  tierRanges.set(wording, made)
+  return made
+}
 
-/** Creates or changes a series: texts in both languages, price, hidden chance, designs with images, the live odds. */
+/**
+ * Creates or changes a series: texts in both languages, price, hidden chance, designs with images, the live odds.
+ * A 一番赏 (kuji) series instead has a price per ticket, a turn length, and per design a tier and its tickets,
+ * with the odds of each tier.
+ */
 const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { initial: SeriesForm; onDone: (changed: boolean) => void }) {
   const [form, setForm] = useState<SeriesForm>(initial)
   const [errors, setErrors] = useState<SeriesErrors>({})
@@ -40,6 +58,7 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
   // the form as last saved (or opened): Back asks before it drops anything typed or uploaded since
   const [savedPrint, setSavedPrint] = useState(() => formPrint(initial))
   const published = form.status !== 'draft'
+  const kuji = form.kind === 'kuji'
 
   // every change goes through the previous state: two quick keystrokes never overwrite each other
   const update = (change: (f: SeriesForm) => SeriesForm) => {
@@ -104,7 +123,7 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
 
   const onPublish = async () => {
     if (busy || !check(true)) return
-    if (!(await dialog({ title: t('seriesForm.publishTitle'), message: t('seriesForm.publishConfirm') }))) return
+    if (!(await dialog({ title: t('seriesForm.publishTitle'), message: t(kuji ? 'seriesForm.publishConfirmKuji' : 'seriesForm.publishConfirm') }))) return
     setBusy(true)
     setServerProblems([])
     try {
@@ -174,9 +193,9 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
   }
 
   const error = (field: string) => errors[field] ? <Text className={`editor-hint editor-hint--error error-${field.replace(/\./g, '-')}`}>{errors[field]}</Text> : null
-  const input = (field: string, value: string, onInput: (v: string) => void, o: { max: number; cls: string; type?: 'text' | 'digit'; placeholder?: string; disabled?: boolean }) => (
+  const input = (field: string, value: string, onInput: (v: string) => void, o: { max: number; cls: string; type?: 'text' | 'digit' | 'number'; placeholder?: string; disabled?: boolean; label?: string }) => (
     <Input className={`editor-input ${o.cls} ${errors[field] ? 'editor-input--error' : ''}`} value={value} maxlength={o.max} type={o.type ?? 'text'}
-      placeholder={o.placeholder} disabled={o.disabled} onInput={e => onInput(e.detail.value)} />
+      placeholder={o.placeholder} disabled={o.disabled} aria-label={o.label} onInput={e => onInput(e.detail.value)} />
   )
   const preview = oddsPreview(form)
   const lowValue = lowValueIndexes(form)
@@ -185,7 +204,19 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
     <View className='series-editor'>
       <Section title={form.id === undefined ? t('seriesForm.newTitle') : t('seriesForm.editTitle', { id: form.id })}
         extra={<Text className={`series-status series-status--${form.status}`}>{t(`seriesForm.status.${form.status}`)}</Text>}>
-        {published && <Text className='editor-hint series-locked'>{t('seriesForm.lockedNote')}</Text>}
+        {published && <Text className='editor-hint series-locked'>{t(kuji ? 'seriesForm.lockedNoteKuji' : 'seriesForm.lockedNote')}</Text>}
+        <Text className='editor-label'>{t('seriesForm.kind')}</Text>
+        {published
+          ? <Text className={`editor-hint series-kind-fixed series-kind-fixed--${form.kind}`}>{t(kuji ? 'seriesForm.kindKuji' : 'seriesForm.kindCase')} · {t('seriesForm.kindLocked')}</Text>
+          : (
+            <View className='series-kind' {...a11yControl(t('seriesForm.kind'), 'radiogroup')}>
+              {KINDS.map(k => (
+                <Text key={k} className={`recipe-chip series-kind-${k} ${form.kind === k ? 'recipe-chip--on' : ''}`} {...a11yControl(undefined, 'radio')} aria-checked={form.kind === k}
+                  onClick={() => update(f => withKind(f, k))}>{t(k === 'kuji' ? 'seriesForm.kindKuji' : 'seriesForm.kindCase')}</Text>
+              ))}
+            </View>
+            )}
+        {!published && <Text className='editor-hint series-kind-hint'>{t(kuji ? 'seriesForm.kindKujiHint' : 'seriesForm.kindCaseHint')}</Text>}
         <Text className='editor-label'>{t('seriesForm.titleZh')}</Text>
         {input('title.zh', form.titleZh, v => setField('titleZh', v), { max: EDITOR_LIMITS.titleMax, cls: 'series-title-zh' })}
         {error('title.zh')}
@@ -225,16 +256,28 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
         <Text className='editor-hint'>{t('seriesForm.tagsHint', { max: SERIES_SEARCH.tagsPerSeriesMax })}</Text>
         <View className='editor-pair'>
           <View className='editor-pair__cell'>
-            <Text className='editor-label'>{t('seriesForm.price', { max: MAX_BOX_PRICE_CENTS / 100 })}</Text>
+            <Text className='editor-label'>{t(kuji ? 'seriesForm.priceTicket' : 'seriesForm.price', { max: MAX_BOX_PRICE_CENTS / 100 })}</Text>
             {input('priceCents', form.price, v => setField('price', v), { max: 9, cls: 'series-price', type: AMOUNT_INPUT_TYPE, disabled: published })}
           </View>
-          <View className='editor-pair__cell'>
-            <Text className='editor-label'>{t('seriesForm.hidden')}</Text>
-            {input('hiddenCasePpm', form.hiddenPercent, v => setField('hiddenPercent', v), { max: 8, cls: 'series-hidden', type: AMOUNT_INPUT_TYPE, disabled: published })}
-          </View>
+          {kuji
+            ? (
+              <View className='editor-pair__cell'>
+                <Text className='editor-label'>{t('seriesForm.turn')}</Text>
+                {input('turnSeconds', form.turnSeconds, v => setField('turnSeconds', v), { max: 3, cls: 'series-turn', type: WHOLE_INPUT_TYPE })}
+              </View>
+              )
+            : (
+              <View className='editor-pair__cell'>
+                <Text className='editor-label'>{t('seriesForm.hidden')}</Text>
+                {input('hiddenCasePpm', form.hiddenPercent, v => setField('hiddenPercent', v), { max: 8, cls: 'series-hidden', type: AMOUNT_INPUT_TYPE, disabled: published })}
+              </View>
+              )}
         </View>
         {error('priceCents')}
         {error('hiddenCasePpm')}
+        {error('turnSeconds')}
+        {error('kind')}
+        {kuji && <Text className='editor-hint series-turn-hint'>{t('seriesForm.turnHint', { min: KUJI_TURN.minSeconds, max: KUJI_TURN.maxSeconds })}</Text>}
         <Text className='editor-label'>{t('seriesForm.cover')}</Text>
         <View className='series-cover-row'>
           <ImagePicker className='series-cover' value={form.cover} onChange={url => setField('cover', url)} label={t('seriesForm.coverPick')} />
@@ -266,8 +309,44 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
                 <Text key={r} className={`recipe-chip design-rarity-${r} ${d.rarity === r ? 'recipe-chip--on' : ''} ${published ? 'recipe-chip--off' : ''}`}
                   onClick={() => { if (!published) setDesign(d.key, { rarity: r }) }}>{t(`rarity.${r}`)}</Text>
               ))}
-              <Text className='design-row__odds'>{preview.perDesignPpm[i] === null || preview.perDesignPpm[i] === undefined ? '—' : formatPpm(preview.perDesignPpm[i] as number)}</Text>
+              <Text className='design-row__odds'>
+                {kuji && d.tier === KUJI_LAST_ONE
+                  ? t('seriesForm.lastOneOdds')
+                  : kuji && d.tier === KUJI_DOUBLE_CHANCE
+                    ? t('seriesForm.doubleChanceOdds', { n: winnersOf(form) ?? 0 })
+                    : preview.perDesignPpm[i] === null || preview.perDesignPpm[i] === undefined ? '—' : formatPpm(preview.perDesignPpm[i] as number)}
+              </Text>
             </View>
+            {kuji && (
+              <View className='editor-pair design-row__kuji'>
+                <View className='editor-pair__cell'>
+                  <Text className='editor-label'>{t('seriesForm.tier')}</Text>
+                  <Picker mode='selector' range={tierRange()} value={Math.max(0, KUJI_TIERS.indexOf(d.tier ?? ''))} disabled={published}
+                    onChange={e => { const tier = KUJI_TIERS[Number(e.detail.value)]; if (tier) update(f => withDesignTier(f, d.key, tier)) }}>
+                    <View className={`editor-input design-tier design-tier-${i} ${errors[`designs.${i}.tier`] ? 'editor-input--error' : ''} ${published ? 'design-tier--off' : ''}`}
+                      {...a11yControl(`${t('seriesForm.tier')} ${d.tier ? tierName(d.tier) : '—'}`)}>
+                      {d.tier ? tierName(d.tier) : '—'}{published ? '' : ' ▾'}
+                    </View>
+                  </Picker>
+                </View>
+                {d.tier === KUJI_DOUBLE_CHANCE
+                  ? (
+                    <View className='editor-pair__cell'>
+                      <Text className='editor-label'>{t('seriesForm.winners')}</Text>
+                      {input('doubleChanceWinners', form.doubleChanceWinners, v => setField('doubleChanceWinners', v), { max: 2, cls: 'series-dc-winners', type: WHOLE_INPUT_TYPE, disabled: published, label: t('seriesForm.winners') })}
+                    </View>
+                    )
+                  : (
+                    <View className='editor-pair__cell'>
+                      <Text className='editor-label'>{t('seriesForm.tickets')}</Text>
+                      {d.tier === KUJI_LAST_ONE
+                        ? <Text className='editor-hint design-tickets-none'>{t('seriesForm.ticketsLastOne')}</Text>
+                        : input(`designs.${i}.tickets`, d.tickets, v => setDesign(d.key, { tickets: v }), { max: 2, cls: 'design-tickets', type: WHOLE_INPUT_TYPE, disabled: published, label: t('seriesForm.tickets') })}
+                    </View>
+                    )}
+              </View>
+            )}
+            {kuji && d.tier === KUJI_DOUBLE_CHANCE && error('doubleChanceWinners')}
             <View className='editor-pair'>
               <View className='editor-pair__cell'>
                 <Text className='editor-label'>{t('seriesForm.reference')}</Text>
@@ -287,7 +366,7 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
                 <Text className={`series-ai__btn design-alt-ai ${aiBusy ? 'series-ai__btn--busy' : ''}`} onClick={() => { void aiAlt(d.key, d.image!) }}>✨ {t('seriesForm.altAi')}</Text>
               )}
             </View>
-            {[`designs.${i}.image`, `designs.${i}.name.zh`, `designs.${i}.name.en`, `designs.${i}.alt.zh`, `designs.${i}.alt.en`, `designs.${i}.referenceValueCents`, `designs.${i}.recycleValueCents`, `designs.${i}.rarity`, `designs.${i}.id`].map(f => <View key={f}>{error(f)}</View>)}
+            {[`designs.${i}.image`, `designs.${i}.name.zh`, `designs.${i}.name.en`, `designs.${i}.alt.zh`, `designs.${i}.alt.en`, `designs.${i}.referenceValueCents`, `designs.${i}.recycleValueCents`, `designs.${i}.rarity`, `designs.${i}.tier`, `designs.${i}.tickets`, `designs.${i}.id`].map(f => <View key={f}>{error(f)}</View>)}
             <View className='design-row__actions'>
               <Text className='design-move-up' onClick={() => move(i, -1)}>↑ {t('seriesForm.up')}</Text>
               <Text className='design-move-down' onClick={() => move(i, 1)}>↓ {t('seriesForm.down')}</Text>
@@ -296,17 +375,40 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
           </View>
         ))}
         {!published && form.designs.length < EDITOR_LIMITS.designsMax && (
-          <View className='btn btn--ghost design-add' onClick={() => update(f => ({ ...f, designs: [...f.designs, emptyDesign(f.designs.length === 0 ? 'rare' : 'regular')] }))}>
+          <View className='btn btn--ghost design-add' onClick={() => update(f => ({ ...f, designs: [...f.designs, emptyDesign(f.designs.length === 0 ? 'rare' : 'regular', f.kind === 'kuji' ? nextTier(f.designs) : null)] }))}>
             + {t('seriesForm.addDesign')}
           </View>
         )}
         {error('designs')}
       </Section>
 
-      <Section title={t('seriesForm.odds')} className='series-odds'>
+      {kuji && (
+        <Section title={t('seriesForm.oddsKuji')} className='series-odds series-odds--kuji'>
+          <Text className='editor-hint series-set-size'>{t('seriesForm.setSize', { n: preview.caseSize })}</Text>
+          {preview.tiers.length
+            ? (
+              <View className='series-tiers'>
+                {preview.tiers.map(x => (
+                  <Text key={x.tier} className={`series-tier-odds series-tier-odds-${x.tier}`}>
+                    {t('seriesForm.tierOdds', { name: tierName(x.tier), tickets: x.tickets, total: preview.caseSize, percent: `${(x.ppm / 10000).toFixed(2)}%` })}
+                  </Text>
+                ))}
+              </View>
+              )
+            : <Text className='editor-hint series-tiers-none'>{t('seriesForm.noTiers')}</Text>}
+          {form.designs.some(d => d.tier === KUJI_DOUBLE_CHANCE) && winnersOf(form) !== null && (
+            <Text className='editor-hint series-double-chance'>{t('seriesForm.doubleChanceLine', { n: winnersOf(form) ?? 0 })}</Text>
+          )}
+          {preview.problem && <Text className='editor-hint editor-hint--error series-odds-problem'>{t(preview.problem.key, preview.problem.params)}</Text>}
+          {preview.expectedRecycleCents !== null && (
+            <Text className='editor-hint series-expected'>{t('seriesForm.expectedTicket', { value: formatCents(preview.expectedRecycleCents) })}</Text>
+          )}
+        </Section>
+      )}
+      {!kuji && <Section title={t('seriesForm.odds')} className='series-odds'>
         <Text className='editor-hint series-case-size'>{t('seriesForm.caseSize', { n: preview.caseSize })}</Text>
         {preview.problem
-          ? <Text className='editor-hint editor-hint--error series-odds-problem'>{t(preview.problem.key)}</Text>
+          ? <Text className='editor-hint editor-hint--error series-odds-problem'>{t(preview.problem.key, preview.problem.params)}</Text>
           : preview.perRarityPpm && (
             <View className='series-odds__rarities'>
               {RARITIES.map(r => (
@@ -320,7 +422,7 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
         {preview.expectedRecycleCents !== null && (
           <Text className='editor-hint series-expected'>{t('seriesForm.expected', { value: formatCents(preview.expectedRecycleCents) })}</Text>
         )}
-      </Section>
+      </Section>}
 
       <PromoTasks title={localeStore.locale === 'en' ? form.titleEn || form.titleZh : form.titleZh || form.titleEn}
         description={localeStore.locale === 'en' ? form.descriptionEn || form.descriptionZh : form.descriptionZh || form.descriptionEn} />
@@ -332,12 +434,13 @@ const SeriesEditor = observer(function SeriesEditor ({ initial, onDone }: { init
       )}
 
       {/* a drop takes figures: the stock is read again whenever the drops are */}
-      {form.id !== undefined && <StockPanel key={`${form.id}-${form.status}-${drops.made}`} seriesId={form.id} />}
-      {form.status === 'on_sale' && form.id !== undefined && (
+      {form.id !== undefined && <StockPanel key={`${form.id}-${form.status}-${drops.made}`} seriesId={form.id} kind={form.kind} />}
+      {/* a kuji series sells one set at a time, drawn in turns: no drops, no sets opened ahead (the server refuses both) */}
+      {form.status === 'on_sale' && form.id !== undefined && !kuji && (
         <DropsPanel key={`drops-${form.id}`} seriesId={form.id} onLoaded={d => setDrops(x => ({ count: d.length, made: x.count !== null && d.length > x.count ? x.made + 1 : x.made }))} />
       )}
       {/* a series that sells by drops has every case made with its drop: nothing to open ahead */}
-      {form.status === 'on_sale' && form.id !== undefined && !drops.count && <OpenAheadPanel seriesId={form.id} />}
+      {form.status === 'on_sale' && form.id !== undefined && !kuji && !drops.count && <OpenAheadPanel seriesId={form.id} />}
 
       <View className='series-actions'>
         <View className='btn btn--ghost series-back' onClick={() => { void onBack() }}>{t('seriesForm.back')}</View>

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { View, Text, Input } from '@tarojs/components'
-import type { SeriesStock } from '~types/editor'
+import type { SeriesKind, SeriesStock } from '~types/editor'
 import { EDITOR_LIMITS } from '~types/limits'
 import { observer } from '@/stores/mobx'
 import Section from '@/components/Section'
@@ -26,9 +26,10 @@ function countProblem (raw: string, committed: number): string | null {
  * The warehouse counts of a series (POST /api/operator/stock, stockSave): for each design the figures
  * on hand (editable), what cases on sale and shoppers' prizes hold of them, and what is free; and how many
  * new cases the warehouse can still fill. A save sends the counts the screen showed with the new ones,
- * so a parcel that left in between is not counted away (409: the screen reloads the counts).
+ * so a parcel that left in between is not counted away (409: the screen reloads the counts). A kuji
+ * series counts sets: each takes a tier design's tickets, one Last One and the Double Chance's winners.
  */
-export default observer(function StockPanel ({ seriesId }: { seriesId: number }) {
+export default observer(function StockPanel ({ seriesId, kind = 'case' }: { seriesId: number; kind?: SeriesKind }) {
   const [edits, setEdits] = useState<Record<number, string>>({})
   const [shown, setShown] = useState(false)
   const [busy, setBusy] = useState(false)
@@ -67,12 +68,12 @@ export default observer(function StockPanel ({ seriesId }: { seriesId: number })
   }
   return (
     <Section title={t('stock.title')} className='stock-panel'>
-      <Text className='editor-hint'>{t('stock.hint')}</Text>
+      <Text className='editor-hint'>{t(kind === 'kuji' ? 'stock.hintKuji' : 'stock.hint')}</Text>
       <View className='stock-summary'>
         <Text className={`stock-summary__fillable ${s.casesFillable === 0 ? 'stock-summary__fillable--none' : ''}`}>
-          {t('stock.fillable', { n: s.casesFillable })}
+          {t(kind === 'kuji' ? 'stock.fillableKuji' : 'stock.fillable', { n: s.casesFillable })}
         </Text>
-        <Text className='stock-summary__open'>{t('stock.openCases', { n: s.openCases })}</Text>
+        <Text className='stock-summary__open'>{t(kind === 'kuji' ? 'stock.openSets' : 'stock.openCases', { n: s.openCases })}</Text>
         {s.soldOut && <Text className='stock-summary__sold-out'>{t('stock.soldOut')}</Text>}
       </View>
       {s.designs.map((d, i) => {

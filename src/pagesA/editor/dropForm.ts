@@ -4,6 +4,14 @@ import { DROP_LIMITS } from '~types/limits'
 import { t } from '@/stores/locale'
 import { chinaClock } from '@/utils/travel'
 
+/**
+ * types/raffle.ts RAFFLE_LIMITS, copied: the app takes only types from a schema module (its values would
+ * bring typebox into the bundle; test/unit/contract-imports.test.ts); test/unit/raffle-form.test.ts
+ * holds the copy to the original.
+ */
+export const RAFFLE_FORM_LIMITS = { claimMinutesMin: 5, claimMinutesMax: 7 * 24 * 60, registerDaysMax: 30 } as const
+const RAFFLE_LIMITS = RAFFLE_FORM_LIMITS
+
 const CHINA_OFFSET_MS = 8 * 3_600_000
 const DAY_MS = 86_400_000
 
@@ -17,7 +25,7 @@ export function parseChinaTime (text: string): number | null {
   return chinaClock(new Date(ms).toISOString()) === `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}` ? ms : null
 }
 
-export type DropField = 'cases' | 'hiddenCases' | 'startsAt' | 'windowSeconds' | 'shoppersAtOnce' | 'minutesEach' | 'boxesPerAccount' | 'casesPerAccount' | 'accountHoursMin'
+export type DropField = 'cases' | 'hiddenCases' | 'startsAt' | 'windowSeconds' | 'shoppersAtOnce' | 'minutesEach' | 'boxesPerAccount' | 'casesPerAccount' | 'accountHoursMin' | 'closesAt' | 'claimMinutes'
 type Field = DropField
 
 /** The form's problems in the operator's words, by field (the server checks the same and the stock again). */
@@ -50,5 +58,18 @@ export function dropProblems (form: Partial<Record<Field, string>> & Record<'cas
   if (at === null) out.startsAt = t('dropEditor.startFormat')
   else if (at < now - 5 * 60_000) out.startsAt = t('dropEditor.startPast')
   else if (at > now + DROP_LIMITS.startsAheadMaxDays * DAY_MS) out.startsAt = t('dropEditor.startLate', { days: DROP_LIMITS.startsAheadMaxDays })
+  // a raffle (its fields are there only when it is chosen): the close after the start, within the
+  // longest entry period; the winners' minutes; and the cap per account the places are counted from
+  if (form.closesAt !== undefined) {
+    const closes = parseChinaTime(form.closesAt)
+    if (closes === null) out.closesAt = t('dropForm.closesFormat')
+    else if (at !== null && closes <= at) out.closesAt = t('dropForm.closesBeforeStart')
+    else if (at !== null && closes > at + RAFFLE_LIMITS.registerDaysMax * DAY_MS) out.closesAt = t('dropForm.closesTooLate', { days: RAFFLE_LIMITS.registerDaysMax })
+    const claim = whole(form.claimMinutes)
+    if (claim === null || claim < RAFFLE_LIMITS.claimMinutesMin || claim > RAFFLE_LIMITS.claimMinutesMax) {
+      out.claimMinutes = t('dropForm.claimRange', { min: RAFFLE_LIMITS.claimMinutesMin, max: RAFFLE_LIMITS.claimMinutesMax })
+    }
+    if (!form.boxesPerAccount?.trim()) out.boxesPerAccount = t('dropForm.needsBoxCap')
+  }
   return out
 }

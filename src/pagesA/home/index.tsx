@@ -18,6 +18,7 @@ import type { MessageKey } from '@/locales/types'
 import { agreementLink, navigate } from '@/utils/navigation'
 import { tr, decorativeImage, a11yControl, A11Y_HIDDEN } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
+import { rememberKind } from '@/utils/seriesKind'
 import { useListPageEvents, usePagedList, useRemote } from '@/utils/useRemote'
 import { FEED_REFRESH_MS } from './timing'
 import { addressQuery, filterCount, finderFromParams, finderKey, finderParams, finderRequest, type FinderState } from './finder'
@@ -131,7 +132,7 @@ function HomePage () {
         ? <FinderEmpty state={finder} tags={tags} onChange={change} />
         : <EmptyState text={t('feedback.empty')} />)}
       {series.items?.map(s => (
-        <SeriesCard key={s.id} series={s} onClick={() => navigate(`/pages/blind_box_detail/index?seriesId=${s.id}`)} />
+        <SeriesCard key={s.id} series={s} onClick={() => { rememberKind(s.id, s.kind); void navigate(`/pages/blind_box_detail/index?seriesId=${s.id}`) }} />
       ))}
       {/* the first page on its way: cards of the same size, so nothing below jumps when it arrives
           (this is also what the H5 build prerenders into its HTML, see scripts/prerender.js) */}

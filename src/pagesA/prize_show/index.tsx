@@ -10,6 +10,7 @@ import EmptyState from '@/components/EmptyState'
 import Section from '@/components/Section'
 import ActionBar from '@/components/ActionBar'
 import RarityBadge from '@/components/RarityBadge'
+import TierBadge from '@/components/TierBadge'
 import { capabilitiesStore } from '@/stores/capabilities'
 import { drawStore, purchaseIdOf } from '@/stores/draw'
 import { t } from '@/stores/locale'
@@ -17,6 +18,7 @@ import { isH5 } from '@/config'
 import { toast } from '@/utils/feedback'
 import { formatCents, tr, a11yImage, designLabel } from '@/utils/format'
 import { mediaUrl } from '@/utils/media'
+import { DOUBLE_CHANCE, isKujiDesign, isLastOne, tierName } from '@/utils/kujiTier'
 import { navigate, redirect, shareMessage } from '@/utils/navigation'
 import { AudioPlayer } from '@/utils/audio'
 import { ApiError } from '@/services/errors'
@@ -26,8 +28,14 @@ import { localeStore } from '@/stores/locale'
 import './index.scss'
 
 const RANK = { hidden: 0, rare: 1, regular: 2 } as const
+/** A 一番赏 prize's place in the list: the Last One first, the Double Chance next, then by tier (A first). */
+const tierRank = (tier: string | undefined) => (isLastOne(tier) ? 0 : tier === DOUBLE_CHANCE ? 1 : 2 + (tier ?? '~').charCodeAt(0))
 
-/** The results of an opening, rare and hidden ones first and highlighted, with the next steps. */
+/**
+ * The results of an opening, rare and hidden ones first and highlighted, with the next steps. A 一番赏
+ * draw's prizes by tier (A first), each with its ticket; the Last One, won with the set's final ticket,
+ * first and said above them.
+ */
 function PrizeShowPage () {
   const purchaseId = purchaseIdOf(useRouter().params)
   useEffect(() => { if (purchaseId !== null) void drawStore.show(purchaseId) }, [purchaseId])
@@ -41,7 +49,10 @@ function PrizeShowPage () {
   if (!result || result.prizes.length === 0) {
     return <PageShell className='prize-show-page'><EmptyState icon='🏆' text={drawStore.failure ?? t('prize.none')} action={{ label: t('titles.home'), onClick: () => { void redirect('/pages/home/index') } }} /></PageShell>
   }
-  const prizes = [...result.prizes].sort((a, b) => RANK[a.design.rarity] - RANK[b.design.rarity] || a.slot - b.slot)
+  const prizes = [...result.prizes].sort((a, b) => isKujiDesign(a.design) && isKujiDesign(b.design)
+    ? tierRank(a.design.tier) - tierRank(b.design.tier) || a.slot - b.slot
+    : RANK[a.design.rarity] - RANK[b.design.rarity] || a.slot - b.slot)
+  const lastOne = prizes.find(p => isLastOne(p.design.tier)) ?? null
   const value = prizes.reduce((sum, p) => sum + p.design.referenceValueCents, 0)
   const share = { title: t('prize.shareTitle', { n: prizes.length }), path: '/pages/blind_box_detail/index', query: { seriesId: result.seriesId } }
 
@@ -50,7 +61,7 @@ function PrizeShowPage () {
     if (reading) return
     setReading(true)
     try {
-      const list = prizes.map(p => t('prize.speechItem', { rarity: t(`rarity.${p.design.rarity}`), name: tr(p.design.name) })).join(localeStore.locale === 'zh' ? '，' : ', ')
+      const list = prizes.map(p => t('prize.speechItem', { rarity: p.design.tier ? tierName(p.design.tier) : t(`rarity.${p.design.rarity}`), name: tr(p.design.name) })).join(localeStore.locale === 'zh' ? '，' : ', ')
       const audio = await speechApi.tts({ text: t('prize.speech', { n: prizes.length, list }), lang: localeStore.locale })
       player.current?.destroy()
       const p = new AudioPlayer({ src: mediaUrl(audio.url) })
@@ -86,19 +97,30 @@ function PrizeShowPage () {
         <Text className='prize-summary__title'>{t('prize.results')}</Text>
         <Text className='prize-summary__text'>{t('prize.summary', { n: prizes.length, value: formatCents(value), paid: formatCents(result.totalCents) })}</Text>
       </View>
+      {lastOne && (
+        <View className='last-one' onClick={() => navigate(`/pages/prize_detail/index?prizeId=${lastOne.prizeId}`)}>
+          <Image className='last-one__img' src={mediaUrl(lastOne.design.image, 160)} mode='aspectFit' {...a11yImage(designLabel(lastOne.design))} />
+          <View className='last-one__body'>
+            <Text className='last-one__badge'>{t('kuji.lastOneBadge')}</Text>
+            <Text className='last-one__title'>{t('kuji.lastOneTitle')}</Text>
+            <Text className='last-one__name'>{tr(lastOne.design.name)}</Text>
+            <Text className='last-one__text'>{t('kuji.lastOneText')}</Text>
+          </View>
+        </View>
+      )}
       {capabilitiesStore.has('speech') && (
         <View className={`prize-read ${reading ? 'prize-read--on' : ''}`} onClick={() => { void readAloud() }}>{reading ? t('prize.reading') : t('prize.readAloud')}</View>
       )}
       <Section>
         {prizes.map(p => (
-          <View key={p.prizeId} className={`result result--${p.design.rarity} result-${p.prizeId}`}
+          <View key={p.prizeId} className={`result result--${p.design.rarity} result-${p.prizeId} ${isLastOne(p.design.tier) ? 'result--last-one' : ''}`}
             onClick={() => navigate(`/pages/prize_detail/index?prizeId=${p.prizeId}`)}>
             <Image className='result__img' src={mediaUrl(p.design.image, 110)} mode='aspectFit' {...a11yImage(designLabel(p.design))} />
             <View className='result__body'>
               <Text className='result__name'>{tr(p.design.name)}</Text>
-              <Text className='result__meta'>{t('chest.slot', { slot: p.slot })} · {t('prize.value')} {formatCents(p.design.referenceValueCents)}</Text>
+              <Text className='result__meta'>{isLastOne(p.design.tier) ? t('kuji.lastOne') : isKujiDesign(p.design) ? t('kuji.ticket', { n: p.slot }) : t('chest.slot', { slot: p.slot })} · {t('prize.value')} {formatCents(p.design.referenceValueCents)}</Text>
             </View>
-            <RarityBadge rarity={p.design.rarity} />
+            {p.design.tier ? <TierBadge tier={p.design.tier} /> : <RarityBadge rarity={p.design.rarity} />}
           </View>
         ))}
       </Section>

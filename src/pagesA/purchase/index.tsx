@@ -6,6 +6,7 @@ import { View, Text, Image } from '@tarojs/components'
 import { observer } from '@/stores/mobx'
 import { withPageError } from '@/components/PageError/wrap'
 import { TOPUP_MAX_CENTS } from '~types/limits'
+import type { KujiBoard } from '~types/kuji'
 import type { AgeStatus, CaseView, PayChannel, PayMethod, PurchaseCheckRequest, PurchaseRequest, SeriesDetail, WalletBalance } from '~types/shop'
 import { WITHDRAW_PAGE } from '@/constants'
 import PageShell from '@/components/PageShell'
@@ -15,8 +16,10 @@ import ActionBar from '@/components/ActionBar'
 import RarityBadge from '@/components/RarityBadge'
 import PayMethods from '@/components/PayMethods'
 import AgeGate from '@/components/AgeGate'
+import TierBadge from '@/components/TierBadge'
 import { ageGateState } from '@/components/AgeGate/state'
 import { orderApi, shopApi } from '@/services/shop'
+import { kujiApi } from '@/services/kuji'
 import { topUp } from '@/services/payment'
 import { errorMessage } from '@/services/request'
 import { isApiError } from '@/services/errors'
@@ -33,6 +36,9 @@ import { loginToContinue } from '@/utils/loginReturn'
 import { randomString } from '@/utils/random'
 import { detailLink, parseSlots } from '@/utils/slots'
 import { useRemote } from '@/utils/useRemote'
+import { tierSummaries } from '@/utils/kujiTier'
+import { knownKind } from '@/utils/seriesKind'
+import { clockText, useTimeLeft } from '@/utils/useTimeLeft'
 import { usePagePresence } from './pagePresence'
 import { channelSplit, splitPayment } from './money'
 import { buyNow, runPurchase, topUpAmount, type PurchaseFlowDeps, type PurchaseOutcome } from './flow'
@@ -52,6 +58,16 @@ interface Notice {
   openPurchaseId?: number
 }
 
+/** A 一番赏 draw's turn: the time left to pay, by the server's clock (the server refuses a draw after it). */
+function KujiTurnLeft ({ until, most }: { until: string; most: number }) {
+  const left = useTimeLeft(until, most)
+  return (
+    <Text className={`purchase-kuji-turn ${left > 0 ? '' : 'purchase-kuji-turn--over'}`}>
+      {left > 0 ? t('kuji.purchaseTurn', { left: clockText(left) }) : t('kuji.purchaseTurnOver')}
+    </Text>
+  )
+}
+
 /** Buy: what is bought, the price, credit and cash used, the disclosure, the age gate, pay. */
 function PurchasePage () {
   const { params } = useRouter()
@@ -59,6 +75,8 @@ function PurchasePage () {
   const caseId = Number(params.caseId)
   const whole = params.whole === '1'
   const slots = parseSlots(params.slots)
+  // a 一番赏 draw: the tickets of the series' set (caseId), bought on the caller's turn (never asked for as a case)
+  const kuji = params.kuji === '1' || knownKind(seriesId) === 'kuji'
 
   const [pickedChannel, setChannel] = useState<PayChannel | null>(null)
   const [acknowledged, setAcknowledged] = useState(false)
@@ -82,18 +100,19 @@ function PurchasePage () {
   const loginReason = () => whole ? t('login.requiredToBuy') : t('login.requiredToBuyPicked', { n: slots.length })
   /** Logged out (a shared link, an ended session): say why, and come back here after the login. */
   const askLogin = () => loginToContinue(loginReason(),
-    `/pagesA/purchase/index${buildQuery({ seriesId, caseId, ...(whole ? { whole: 1 } : { slots: slots.join(',') }) })}`)
+    `/pagesA/purchase/index${buildQuery({ seriesId, caseId, ...(whole ? { whole: 1 } : { slots: slots.join(',') }), kuji: kuji ? 1 : undefined })}`)
 
   // what the page shows, read each time it shows (when the link is whole and someone is logged in)
   const page = useRemote(async () => {
-    const [series, box, balance, age, methods] = await Promise.all([
-      shopApi.seriesDetail(seriesId), shopApi.caseCurrent(seriesId), shopApi.walletBalance(),
-      shopApi.ageStatus(), orderApi.payMethods()
+    const [series, box, board, balance, age, methods] = await Promise.all([
+      shopApi.seriesDetail(seriesId), kuji ? null : shopApi.caseCurrent(seriesId), kuji ? kujiApi.board(seriesId) : null,
+      shopApi.walletBalance(), shopApi.ageStatus(), orderApi.payMethods()
     ])
-    return { series, box, balance, age, methods }
+    return { series, box, board, balance, age, methods }
   }, [], { loadOnMount: false, onError: e => toast({ message: errorMessage(e) }) })
   const series: SeriesDetail | null = page.data?.series ?? null
   const box: CaseView | null = page.data?.box ?? null
+  const board: KujiBoard | null = page.data?.board ?? null
   const balance: WalletBalance | null = page.data?.balance ?? null
   const age: AgeStatus | null = page.data?.age ?? null
   const methods: PayMethod[] = page.data?.methods ?? []
@@ -121,9 +140,9 @@ function PurchasePage () {
   if (failed || !valid) {
     return <PageShell><EmptyState icon='🛒' text={t('purchase.nothing')} /></PageShell>
   }
-  if (!series || !balance || !age || !box) return <PageShell><Text className='purchase-loading'>{t('feedback.loading')}</Text></PageShell>
+  if (!series || !balance || !age || !(box || board)) return <PageShell><Text className='purchase-loading'>{t('feedback.loading')}</Text></PageShell>
 
-  const count = whole ? box.slots.filter(s => !s.sold).length : slots.length
+  const count = whole ? (board ? board.ticketsLeft : box?.slots.filter(s => !s.sold).length ?? 0) : slots.length
   const total = count * series.priceCents
   const split = splitPayment(total, balance)
   // the birth date is recorded once; a minor's guardian consents afterwards, by a code (components/AgeGate)
@@ -242,6 +261,7 @@ function PurchasePage () {
   }
 
   const pickOther = () => {
+    if (board) { void redirect(detailLink(seriesId)); return }
     const still = box ? slots.filter(n => box.slots.some(x => x.slot === n && !x.sold)) : []
     void redirect(detailLink(seriesId, box?.caseId, box?.caseId === caseId ? still : []))
   }
@@ -254,7 +274,7 @@ function PurchasePage () {
           <View className='purchase-notice__actions'>
             {notice.openPurchaseId !== undefined && <View className='btn btn--primary purchase-notice__open' onClick={() => { void redirect(openingLink(notice.openPurchaseId!)) }}>{t('late.view')}</View>}
             {notice.retry && <View className='btn btn--ghost purchase-notice__retry' onClick={retry}>{t('purchase.retry')}</View>}
-            {notice.pickAgain && <View className='btn btn--ghost purchase-notice__pick' onClick={pickOther}>{t('purchase.pickOther')}</View>}
+            {notice.pickAgain && <View className='btn btn--ghost purchase-notice__pick' onClick={pickOther}>{t(board ? 'kuji.backToBoard' : 'purchase.pickOther')}</View>}
             {notice.afterTopUp && <View className='btn btn--ghost purchase-notice__withdraw' onClick={() => { void navigate(WITHDRAW_PAGE) }}>{t('purchase.withdraw')}</View>}
           </View>
         </Section>
@@ -265,14 +285,35 @@ function PurchasePage () {
           <Image className='purchase-item__img' src={mediaUrl(series.cover, 120)} mode='aspectFit' {...decorativeImage()} />
           <View className='purchase-item__body'>
             <Text className='purchase-item__title'>{tr(series.title)}</Text>
-            <Text className='purchase-item__sub'>{t('purchase.caseNo', { id: caseId })} · {whole ? t('purchase.wholeCase', { n: count }) : t('purchase.slots', { n: slots.length, slots: slots.join(', ') })}</Text>
+            <Text className='purchase-item__sub'>{board
+              ? `${board.setId === caseId ? t('kuji.purchaseSet', { n: board.setNumber }) : t('purchase.caseNo', { id: caseId })} · ${whole ? t('kuji.purchaseAll', { n: count }) : t('kuji.purchaseTickets', { n: slots.length, tickets: slots.join(', ') })}`
+              : `${t('purchase.caseNo', { id: caseId })} · ${whole ? t('purchase.wholeCase', { n: count }) : t('purchase.slots', { n: slots.length, slots: slots.join(', ') })}`}</Text>
           </View>
           <Text className='purchase-item__count'>×{count}</Text>
         </View>
       </Section>
 
+      {board?.turn.until && board.turn.state === 'drawing' && <KujiTurnLeft until={board.turn.until} most={board.turn.turnSeconds} />}
+
       <Section title={t('purchase.disclosureTitle')} className='disclosure'>
-        {series.designs.map(d => (
+        {/* a kuji set: what is left of each tier now and its chance for a ticket, and the Last One */}
+        {board && <Text className='disclosure__kuji'>{t('kuji.purchaseLeft')}</Text>}
+        {board && tierSummaries(board).map(row => (
+          <View key={row.tier} className={`odds-row odds-row--kuji odds-row-${row.tier}`}>
+            <TierBadge tier={row.tier} />
+            <Text className='odds-row__name'>{row.designs.map(d => tr(d.name)).join(' / ')}</Text>
+            <Text className='odds-row__left'>{t('kuji.tierLeft', { left: row.left, total: row.tickets })}</Text>
+            <Text className='odds-row__pct'>{formatPpm(row.oddsPpm)}</Text>
+          </View>
+        ))}
+        {board && (
+          <View className='odds-row odds-row--kuji odds-row-last'>
+            <TierBadge tier={board.lastOne.tier ?? 'last_one'} />
+            <Text className='odds-row__name'>{tr(board.lastOne.name)}</Text>
+            <Text className='odds-row__left'>{t('kuji.lastOneHow')}</Text>
+          </View>
+        )}
+        {!board && series.designs.map(d => (
           <View key={d.id} className='odds-row'>
             <Image className='odds-row__img' src={mediaUrl(d.image, 48)} mode='aspectFit' {...decorativeImage()} />
             <Text className='odds-row__name'>{tr(d.name)}</Text>

@@ -43,12 +43,18 @@ export async function invariantViolations (db: Db): Promise<string[]> {
     .select(['prizes.id']).whereRef('case_slots.sold_to', '!=', 'prizes.user_id').execute()
   for (const p of unowned) problems.push(`prize ${p.id} belongs to someone other than its slot's buyer`)
 
+  // a kuji set's Last One (the slot after its tickets) goes with the purchase of its final ticket, as
+  // one more prize of that purchase (types/kuji.ts)
+  const kujiSets = new Map((await db.selectFrom('cases').innerJoin('series', 'series.id', 'cases.series_id').select(['cases.id', 'cases.size'])
+    .where('series.kind', '=', 'kuji').execute()).map(c => [Number(c.id), Number(c.size)]))
+  const lastOnes = await db.selectFrom('prizes').select(['purchase_id', 'case_id', 'slot', 'user_id']).where('case_id', 'in', [0, ...kujiSets.keys()]).execute()
+  const lastOneOf = new Map(lastOnes.filter(p => p.slot === kujiSets.get(Number(p.case_id))! + 1).map(p => [Number(p.purchase_id), p]))
   const purchases = await db.selectFrom('purchases').select(['id', 'slots']).execute()
   const perPurchase = await db.selectFrom('prizes').select(['purchase_id', eb => eb.fn.countAll<number>().as('n')])
     .where('purchase_id', 'is not', null).groupBy('purchase_id').execute()
   const prizeCount = new Map(perPurchase.map(p => [Number(p.purchase_id), Number(p.n)]))
   for (const p of purchases) {
-    const slots = (JSON.parse(p.slots) as number[]).length
+    const slots = (JSON.parse(p.slots) as number[]).length + (lastOneOf.has(Number(p.id)) ? 1 : 0)
     if ((prizeCount.get(Number(p.id)) ?? 0) !== slots) problems.push(`purchase ${p.id} of ${slots} slots has ${prizeCount.get(Number(p.id)) ?? 0} prizes`)
   }
 
@@ -78,9 +84,19 @@ export async function invariantViolations (db: Db): Promise<string[]> {
     const fromBuyer = txLines.filter(l => Number(l.user_id) === Number(p.user_id) && (l.account === 'user_cash' || l.account === 'user_credit')).reduce((a, l) => a + Number(l.amount_cents), 0)
     const toHouse = txLines.filter(l => l.account === 'house_sales').reduce((a, l) => a + Number(l.amount_cents), 0)
     if (fromBuyer !== -total || toHouse !== total) problems.push(`${where}: ledger takes ${-fromBuyer} from the buyer and gives ${toHouse} to sales, not ${total}`)
-    for (const slot of slots) {
+    const lastOne = lastOneOf.get(Number(p.id))
+    if (lastOne && (Number(lastOne.case_id) !== Number(p.case_id) || !slots.includes(kujiSets.get(Number(p.case_id))!))) problems.push(`${where}: the Last One without the set's final ticket`)
+    for (const slot of lastOne ? [...slots, Number(lastOne.slot)] : slots) {
       const k = `${p.case_id}:${slot}`
       slotSales.set(k, [...(slotSales.get(k) ?? []), Number(p.user_id)])
+    }
+  }
+  // a kuji set's Double Chance slots (after the Last One) go to the buyers of the winning tickets, no purchase of their own
+  const drawn = await db.selectFrom('cases').select(['id', 'size', 'dc_winning']).where('dc_winning', 'is not', null).execute()
+  for (const c of drawn) {
+    for (const [i, ticket] of (JSON.parse(c.dc_winning!) as number[]).entries()) {
+      const buyer = slotSales.get(`${c.id}:${ticket}`) ?? []
+      slotSales.set(`${c.id}:${Number(c.size) + 2 + i}`, buyer)
     }
   }
   if (purchaseTx.length !== bought.length) problems.push(`${purchaseTx.length} purchase transactions for ${bought.length} purchases`)
@@ -104,9 +120,15 @@ export async function invariantViolations (db: Db): Promise<string[]> {
   if (soldSlots.length !== slotSales.size) problems.push(`${slotSales.size} slots in purchases, ${soldSlots.length} marked sold`)
   const cases = await db.selectFrom('cases').select(['id', 'size', 'sold_count', 'status']).execute()
   const soldPerCase = new Map<number, number>()
-  for (const s of soldSlots) soldPerCase.set(Number(s.case_id), (soldPerCase.get(Number(s.case_id)) ?? 0) + 1)
+  const lastOneSold = new Set<number>()
+  for (const s of soldSlots) {
+    if (s.slot === (kujiSets.get(Number(s.case_id)) ?? -1) + 1) lastOneSold.add(Number(s.case_id))
+    else if (s.slot > (kujiSets.get(Number(s.case_id)) ?? Infinity)) continue
+    else soldPerCase.set(Number(s.case_id), (soldPerCase.get(Number(s.case_id)) ?? 0) + 1)
+  }
   for (const c of cases) {
     const n = soldPerCase.get(Number(c.id)) ?? 0
+    if (kujiSets.has(Number(c.id)) && lastOneSold.has(Number(c.id)) !== (c.status === 'sold_out')) problems.push(`kuji set ${c.id}: ${c.status}, its Last One ${lastOneSold.has(Number(c.id)) ? 'given' : 'not given'}`)
     if (Number(c.sold_count) !== n) problems.push(`case ${c.id}: sold_count ${c.sold_count}, ${n} slots sold`)
     if ((n === Number(c.size)) !== (c.status === 'sold_out')) problems.push(`case ${c.id}: ${n} of ${c.size} sold but ${c.status}`)
   }

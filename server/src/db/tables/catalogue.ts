@@ -22,7 +22,15 @@ export interface SeriesTable {
   status: SeriesStatus
   created_at: Timestamp
   updated_at: Timestamp
+  /** 'case': the blind-box case model; 'kuji': 一番赏 sets of tickets in tiers (domain/catalogue/kuji.ts). */
+  kind: ColumnType<SeriesKind, SeriesKind | undefined, SeriesKind>
+  /** A kuji series: how long one shopper's turn at its set lasts, and the next place in its line. */
+  turn_s: ColumnType<number, number | undefined, number>
+  turn_next: ColumnType<number, number | undefined, number>
+  /** A kuji series' Double Chance winners per set (0: none). */
+  dc_winners: ColumnType<number, number | undefined, number>
 }
+export type SeriesKind = 'case' | 'kuji'
 
 export type Rarity = 'regular' | 'rare' | 'hidden'
 export interface DesignsTable {
@@ -43,6 +51,20 @@ export interface DesignsTable {
   stock: ColumnType<number, number | undefined, number>
   /** Of those, spoken for: unsold slots of cases on sale and prizes not yet out of the warehouse. */
   committed: ColumnType<number, number | undefined, number>
+  /** A kuji design's tier ('A'..'Z', 'last_one' or 'double_chance'), and how many tickets of a set hold it; null and 0 otherwise. */
+  tier: ColumnType<string | null, string | null | undefined, string | null>
+  tickets: ColumnType<number, number | undefined, number>
+}
+
+export type KujiTurnState = 'waiting' | 'drawing' | 'left'
+/** One account's place in a kuji series' line: one shopper draws at a time. */
+export interface KujiTurnsTable {
+  series_id: number
+  user_id: number
+  position: number
+  state: ColumnType<KujiTurnState, KujiTurnState | undefined, KujiTurnState>
+  until: Timestamp | null
+  joined_at: Timestamp
 }
 
 /** scheduled: a case of a drop whose sale has not started (nothing sells from it). */
@@ -61,6 +83,11 @@ export interface CasesTable {
   revealed_at: Timestamp | null
   /** The drop the case was made for (domain/catalogue/drops.ts); null: made on demand. */
   drop_id: ColumnType<number | null, number | null | undefined, number | null>
+  /** A kuji set's Double Chance (kuji.ts): the seed, its hash, and at sell-out the list's hash and the winning tickets (JSON). */
+  dc_seed: ColumnType<string | null, string | null | undefined, string | null>
+  dc_seed_hash: ColumnType<string | null, string | null | undefined, string | null>
+  dc_list_hash: ColumnType<string | null, string | null | undefined, string | null>
+  dc_winning: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 /** A limited run of a series, every case made and committed before the sale (domain/catalogue/drops.ts). */
@@ -91,6 +118,23 @@ export interface DropsTable {
   limit_cases: ColumnType<number | null, number | null | undefined, number | null>
   need_phone: ColumnType<number, number | undefined, number>
   min_account_hours: ColumnType<number | null, number | null | undefined, number | null>
+  /** A raffle drop (domain/catalogue/raffle.ts): registration closes, each winner's time to buy, the seed and its hash, the list's hash, rounds drawn. */
+  raffle_closes_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>
+  raffle_claim_s: ColumnType<number | null, number | null | undefined, number | null>
+  raffle_seed: ColumnType<string | null, string | null | undefined, string | null>
+  raffle_seed_hash: ColumnType<string | null, string | null | undefined, string | null>
+  raffle_list_hash: ColumnType<string | null, string | null | undefined, string | null>
+  raffle_rounds: ColumnType<number, number | undefined, number>
+}
+
+/** One account's entry in a raffle drop: its code on the published list, and what it won. */
+export interface RaffleEntriesTable {
+  drop_id: number
+  user_id: number
+  code: string
+  entered_at: Timestamp
+  won_round: number | null
+  claim_until: Timestamp | null
 }
 
 /** What an account has bought (or is buying now) in a drop, against the drop's limits. */

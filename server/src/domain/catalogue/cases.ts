@@ -24,7 +24,10 @@ import { prepared } from '../../db/prepared'
 import { isRetryableConflict } from '../../db/errors'
 import { commitOf, composeCase, newSalt, secureRandomInt, shuffle, type RandomInt } from './arrangement'
 import { msUntilNextDay, shopDay } from '../../core/days'
-import { lockSeriesForStock, mayBeInCase, takeFree } from './stock'
+import { figuresNeeded, lockSeriesForStock, takeFree, takeFreeCounts } from './stock'
+import { KUJI_DOUBLE_CHANCE, KUJI_LAST_ONE } from '../../../../types/kuji'
+import { serverSeedHash } from '../../../../types/fair'
+import { randomBytes } from 'node:crypto'
 import { notStarted, openDueDrops, sellsByDrop } from './drops'
 import { dropHasCasesLeft, noteCaseDrop, requireLetIn, roomDropOf } from './dropQueue'
 
@@ -58,26 +61,48 @@ export async function createCase (trx: Db, clock: Clock, seriesId: number, rando
   if (await sellsByDrop(trx, seriesId)) return null
   await lockSeriesForStock(trx, seriesId)
   if (await sellsByDrop(trx, seriesId)) return null
-  const series = await trx.selectFrom('series').select(['hidden_ppm']).where('id', '=', seriesId).executeTakeFirstOrThrow()
-  const designs = await trx.selectFrom('designs').select(['id', 'rarity', 'stock', 'committed']).where('series_id', '=', seriesId)
+  const series = await trx.selectFrom('series').select(['hidden_ppm', 'kind', 'dc_winners']).where('id', '=', seriesId).executeTakeFirstOrThrow()
+  const designs = await trx.selectFrom('designs').select(['id', 'rarity', 'stock', 'committed', 'tier', 'tickets']).where('series_id', '=', seriesId)
     .orderBy('sort').orderBy('id').execute()
-  const mayHold = designs.filter(d => mayBeInCase(d.rarity, series.hidden_ppm))
-  if (mayHold.length === 0 || mayHold.some(d => Number(d.stock) - Number(d.committed) < 1)) return null
-  const { designIds } = composeCase(designs.map(d => ({ id: Number(d.id), rarity: d.rarity })), series.hidden_ppm, random)
-  shuffle(designIds, random)
-  if (!await takeFree(trx, designIds)) return null
+  const needs = (d: typeof designs[number]) => figuresNeeded(d, series.kind, series.hidden_ppm, series.dc_winners)
+  const mayHold = designs.filter(d => needs(d) > 0)
+  if (mayHold.length === 0 || mayHold.some(d => Number(d.stock) - Number(d.committed) < needs(d))) return null
+  // a kuji set: every tier design once a ticket, shuffled, then the Last One in the slot after the last
+  // ticket, then one Double Chance prize a winner; the Double Chance's seed is made, its hash published
+  let designIds: number[]
+  let ticketCount: number
+  let dc: { dc_seed: string; dc_seed_hash: string } | null = null
+  if (series.kind === 'kuji') {
+    const lastOne = designs.find(d => d.tier === KUJI_LAST_ONE)
+    const chance = designs.find(d => d.tier === KUJI_DOUBLE_CHANCE)
+    if (!lastOne || (series.dc_winners > 0 && !chance)) return null
+    const tickets = shuffle(designs.filter(d => d.tier && /^[A-Z]$/.test(d.tier)).flatMap(d => Array.from({ length: Number(d.tickets) }, () => Number(d.id))), random)
+    designIds = [...tickets, Number(lastOne.id), ...Array.from({ length: series.dc_winners }, () => Number(chance!.id))]
+    ticketCount = tickets.length
+    if (!await takeFreeCounts(trx, designIds)) return null
+    if (series.dc_winners > 0) {
+      const seed = randomBytes(32).toString('hex')
+      dc = { dc_seed: seed, dc_seed_hash: serverSeedHash(seed) }
+    }
+  } else {
+    designIds = composeCase(designs.map(d => ({ id: Number(d.id), rarity: d.rarity })), series.hidden_ppm, random).designIds
+    shuffle(designIds, random)
+    ticketCount = designIds.length
+    if (!await takeFree(trx, designIds)) return null
+  }
   const salt = newSalt()
   const now = iso(clock())
   const { id } = await trx.insertInto('cases').values({
     series_id: seriesId,
-    size: designIds.length,
+    size: ticketCount,
     commit_hash: '',
     arrangement: JSON.stringify(designIds),
     salt,
     status: 'on_sale',
     sold_count: 0,
     created_at: now,
-    revealed_at: null
+    revealed_at: null,
+    ...(dc ?? {})
   }).returning('id').executeTakeFirstOrThrow()
   const caseId = Number(id)
   await trx.updateTable('cases').set({ commit_hash: commitOf(caseId, designIds, salt) }).where('id', '=', caseId).execute()
@@ -92,10 +117,11 @@ async function onSaleCases (db: Db, seriesId: number): Promise<CaseRowDb[]> {
 }
 
 /** The series must be on sale (404 otherwise; a retired series has no case to buy from). */
-async function requireOnSaleSeries (db: Db, seriesId: number): Promise<void> {
+async function requireOnSaleSeries (db: Db, seriesId: number): Promise<{ kind: string }> {
   const s = await seriesStatusOf.first(db, seriesId)
   if (!s || (s.status !== 'on_sale' && s.status !== 'retired')) throw fail.notFound('series.notFound')
   if (s.status !== 'on_sale') throw fail.notFound('series.notOnSale')
+  return s
 }
 
 /**
@@ -132,7 +158,7 @@ export async function oldestOnSaleCase (db: Db, clock: Clock, seriesId: number):
  * each shopper let in looks at a case, checks and buys, and building them again for each was a tenth of
  * the shop's time in the drop (bench/drop.js, profiled).
  */
-const seriesStatusOf = prepared((db: Db, seriesId: number) => db.selectFrom('series').select('status').where('id', '=', seriesId))
+const seriesStatusOf = prepared((db: Db, seriesId: number) => db.selectFrom('series').select(['status', 'kind']).where('id', '=', seriesId))
 const chosenCaseOf = prepared((db: Db, userId: number, seriesId: number) => db.selectFrom('case_choices').innerJoin('cases', 'cases.id', 'case_choices.case_id')
   .selectAll('cases')
   .where('case_choices.user_id', '=', userId).where('case_choices.series_id', '=', seriesId)
@@ -160,7 +186,8 @@ async function caseView (db: Db, c: CaseRowDb, switchesLeft: number, heldUntil: 
     seriesId: Number(c.series_id),
     commit: c.commit_hash,
     size: c.size,
-    slots: slots.map(s => ({ slot: s.slot, sold: s.sold_to !== null })),
+    // a kuji set's Last One waits in the slot after its tickets: it is won, not bought (types/kuji.ts)
+    slots: slots.filter(s => s.slot <= c.size).map(s => ({ slot: s.slot, sold: s.sold_to !== null })),
     switchesLeft,
     heldUntil
   }
@@ -325,8 +352,10 @@ async function caseForVisitor (db: Db, clock: Clock, seriesId: number): Promise<
 
 /** The user's current case of a series (given one if they have none on sale); logged out: see caseForVisitor. */
 export async function currentCase (db: Db, clock: Clock, seriesId: number, userId: number | null): Promise<CaseView> {
-  await requireOnSaleSeries(db, seriesId)
+  const series = await requireOnSaleSeries(db, seriesId)
   await requireStarted(db, clock, seriesId, userId)
+  // a kuji series has one set on sale, shared by everyone (kuji.ts): nobody is given a case of their own
+  if (series.kind === 'kuji') return caseView(db, await oldestOnSaleCase(db, clock, seriesId), 0, null)
   if (userId === null) return caseView(db, await caseForVisitor(db, clock, seriesId), CASE_SWITCHES_PER_DAY, null)
   let c = await chosenCase(db, seriesId, userId)
   let heldUntil: string | null
@@ -343,7 +372,8 @@ export async function currentCase (db: Db, clock: Clock, seriesId: number, userI
 
 /** Moves the user to another case on sale (made if there is no other); 429 after the daily allowance. */
 export async function switchCase (db: Db, clock: Clock, seriesId: number, userId: number): Promise<CaseView> {
-  await requireOnSaleSeries(db, seriesId)
+  const series = await requireOnSaleSeries(db, seriesId)
+  if (series.kind === 'kuji') throw new ApiFailure(409, 'kuji.oneSet', {}, { reason: 'kuji_one_set' })
   await requireStarted(db, clock, seriesId, userId)
   const now = clock()
   const day = shopDay(now)

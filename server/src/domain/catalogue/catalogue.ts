@@ -16,7 +16,7 @@ import { fail } from '../../core/errors'
 import { writeAudit } from '../ops/audit'
 import { createCase, retireOnSaleCases } from './cases'
 import { soldOutSeries } from './stock'
-import { CompositionError, seriesOdds, validateComposition, type SeriesOdds } from './odds'
+import { CompositionError, kujiOdds, seriesOdds, validateComposition, validateKuji, type SeriesOdds } from './odds'
 import { indexSeries } from './seriesIndex'
 
 type Db = Kysely<Database>
@@ -89,6 +89,7 @@ export async function requireSeries (db: Db, seriesId: number): Promise<SeriesDa
 }
 
 function oddsOf (row: SeriesRowDb, designs: DesignRowDb[]): SeriesOdds {
+  if (row.kind === 'kuji') return kujiOdds(designs.map(d => ({ id: Number(d.id), rarity: d.rarity, referenceValueCents: Number(d.reference_value_cents), tier: d.tier, tickets: Number(d.tickets) })))
   return seriesOdds(designs.map(d => ({ id: Number(d.id), rarity: d.rarity, referenceValueCents: Number(d.reference_value_cents) })), row.hidden_ppm)
 }
 
@@ -101,7 +102,8 @@ export function designInfo (d: DesignRowDb, odds: SeriesOdds): DesignInfo {
     rarity: d.rarity,
     referenceValueCents: Number(d.reference_value_cents),
     recycleValueCents: Number(d.recycle_value_cents),
-    oddsPpm: odds.perDesignPpm.get(Number(d.id)) ?? 0
+    oddsPpm: odds.perDesignPpm.get(Number(d.id)) ?? 0,
+    ...(d.tier ? { tier: d.tier, tickets: Number(d.tickets) } : {})
   }
 }
 
@@ -118,6 +120,7 @@ export function seriesSummary (s: SeriesData, soldOut: ReadonlySet<number>): Ser
     designCount: s.designs.length,
     oddsPpm: { ...s.odds.perRarityPpm },
     status: row.status === 'on_sale' ? 'on_sale' : 'retired',
+    kind: row.kind,
     soldOut: soldOut.has(Number(row.id))
   }
 }
@@ -168,6 +171,9 @@ export interface DesignInput {
   recycleValueCents: number
   /** Figures on hand in the warehouse (stock.ts; default 0: nothing can be sold until counted). */
   stock?: number
+  /** A kuji series' design: its tier ('A'..'Z', or 'last_one') and tickets in a set. */
+  tier?: string
+  tickets?: number
 }
 
 export interface SeriesInput {
@@ -179,7 +185,17 @@ export interface SeriesInput {
   hiddenCasePpm: number
   status: SeriesStatus
   designs: DesignInput[]
+  /** 'kuji': a 一番赏 series (kuji.ts), its designs in tiers; absent: the case model. */
+  kind?: 'case' | 'kuji'
+  /** A kuji series' Double Chance winners per set (with one design of tier double_chance). */
+  doubleChanceWinners?: number
 }
+
+/** A stored design as the composition rules read it. */
+const designInputOf = (d: Pick<DesignRowDb, 'name' | 'name_en' | 'image' | 'rarity' | 'reference_value_cents' | 'recycle_value_cents' | 'tier' | 'tickets'>): DesignInput => ({
+  name: text(d.name, d.name_en), image: d.image, rarity: d.rarity, referenceValueCents: Number(d.reference_value_cents), recycleValueCents: Number(d.recycle_value_cents),
+  ...(d.tier ? { tier: d.tier, tickets: Number(d.tickets) } : {})
+})
 
 /** The server's own check of a box price (the database checks it too). */
 export function checkPrice (priceCents: number): void {
@@ -192,8 +208,9 @@ function checkCents (value: number, what: string): void {
   if (!Number.isSafeInteger(value) || value < 0) throw new CatalogueError(`${what} must be a non-negative integer of cents`)
 }
 
-function compositionSize (designs: ReadonlyArray<{ rarity: Rarity; referenceValueCents: number }>, hiddenCasePpm: number): number {
+function compositionSize (designs: readonly DesignInput[], hiddenCasePpm: number, kind: 'case' | 'kuji', doubleChanceWinners = 0): number {
   try {
+    if (kind === 'kuji') return validateKuji(designs.map((d, i) => ({ id: i + 1, rarity: d.rarity, referenceValueCents: d.referenceValueCents, tier: d.tier ?? null, tickets: d.tickets ?? 0 })), hiddenCasePpm, doubleChanceWinners)
     return validateComposition(designs.map((d, i) => ({ id: i + 1, ...d })), hiddenCasePpm)
   } catch (err) {
     if (err instanceof CompositionError) throw new CatalogueError(err.message)
@@ -208,7 +225,8 @@ export async function createSeries (db: Db, clock: Clock, input: SeriesInput, ac
     checkCents(d.referenceValueCents, 'reference value')
     checkCents(d.recycleValueCents, 'recycle value')
   }
-  const caseSize = compositionSize(input.designs, input.hiddenCasePpm)
+  const kind = input.kind ?? 'case'
+  const caseSize = compositionSize(input.designs, input.hiddenCasePpm, kind, input.doubleChanceWinners)
   return db.transaction().execute(async trx => {
     const now = iso(clock())
     const { id } = await trx.insertInto('series').values({
@@ -222,6 +240,8 @@ export async function createSeries (db: Db, clock: Clock, input: SeriesInput, ac
       price_cents: input.priceCents,
       case_size: caseSize,
       hidden_ppm: input.hiddenCasePpm,
+      kind,
+      dc_winners: kind === 'kuji' ? input.doubleChanceWinners ?? 0 : 0,
       status: input.status,
       created_at: now,
       updated_at: now
@@ -237,7 +257,9 @@ export async function createSeries (db: Db, clock: Clock, input: SeriesInput, ac
       recycle_value_cents: d.recycleValueCents,
       sort: i + 1,
       created_at: now,
-      stock: d.stock ?? 0
+      stock: d.stock ?? 0,
+      tier: kind === 'kuji' ? d.tier ?? null : null,
+      tickets: kind === 'kuji' && d.tier && /^[A-Z]$/.test(d.tier) ? d.tickets ?? 0 : 0
     }))).execute()
     // ids in the order of `sort` (the order RETURNING gives rows is not defined)
     const designIds = await trx.selectFrom('designs').select('id').where('series_id', '=', seriesId).orderBy('sort').execute()
@@ -271,11 +293,9 @@ export async function updateSeries (db: Db, clock: Clock, seriesId: number, chan
   await db.transaction().execute(async trx => {
     const row = await trx.selectFrom('series').selectAll().where('id', '=', seriesId).executeTakeFirst()
     if (!row) throw new CatalogueError(`no series ${seriesId}`)
-    const designs = await trx.selectFrom('designs').select(['rarity', 'reference_value_cents']).where('series_id', '=', seriesId).execute()
+    const designs = await trx.selectFrom('designs').select(['name', 'name_en', 'image', 'rarity', 'reference_value_cents', 'recycle_value_cents', 'tier', 'tickets']).where('series_id', '=', seriesId).execute()
     const hiddenCasePpm = changes.hiddenCasePpm ?? row.hidden_ppm
-    if (changes.hiddenCasePpm !== undefined) {
-      compositionSize(designs.map(d => ({ rarity: d.rarity, referenceValueCents: Number(d.reference_value_cents) })), hiddenCasePpm)
-    }
+    if (changes.hiddenCasePpm !== undefined) compositionSize(designs.map(designInputOf), hiddenCasePpm, row.kind, row.dc_winners)
     const before = { priceCents: Number(row.price_cents), hiddenCasePpm: row.hidden_ppm, status: row.status }
     const after = {
       priceCents: changes.priceCents ?? before.priceCents,
@@ -304,11 +324,9 @@ export async function addDesign (db: Db, clock: Clock, seriesId: number, design:
   return db.transaction().execute(async trx => {
     const row = await trx.selectFrom('series').selectAll().where('id', '=', seriesId).executeTakeFirst()
     if (!row) throw new CatalogueError(`no series ${seriesId}`)
-    const existing = await trx.selectFrom('designs').select(['rarity', 'reference_value_cents', 'sort']).where('series_id', '=', seriesId).execute()
-    const caseSize = compositionSize([
-      ...existing.map(d => ({ rarity: d.rarity, referenceValueCents: Number(d.reference_value_cents) })),
-      { rarity: design.rarity, referenceValueCents: design.referenceValueCents }
-    ], row.hidden_ppm)
+    const existing = await trx.selectFrom('designs').select(['name', 'name_en', 'image', 'rarity', 'reference_value_cents', 'recycle_value_cents', 'tier', 'tickets', 'sort']).where('series_id', '=', seriesId).execute()
+    if (row.kind === 'kuji') throw new CatalogueError('a kuji series changes its designs in the editor')
+    const caseSize = compositionSize([...existing.map(designInputOf), design], row.hidden_ppm, row.kind)
     const now = iso(clock())
     const { id } = await trx.insertInto('designs').values({
       series_id: seriesId,

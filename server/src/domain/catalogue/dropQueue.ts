@@ -22,6 +22,7 @@ import type { DropQueueTable } from '../../db/tables/catalogue'
 import { iso, type Clock } from '../../core/clock'
 import { ApiFailure, fail } from '../../core/errors'
 import { prepared } from '../../db/prepared'
+import { requireRaffleWinner } from './raffle'
 
 /** The room lets people in at most this often (the whole drop, every process). */
 const ADVANCE_EVERY_MS = 1000
@@ -89,7 +90,7 @@ const moveFrontier = prepared((db: Db, last: number, lastAgain: number, dropId: 
   .set({ queue_frontier: sql<number>`case when queue_frontier < ${last} then ${lastAgain} else queue_frontier end` }).where('id', '=', dropId))
 const letInRow = prepared((db: Db, userId: number, dropId: number) => db.selectFrom('drops')
   .leftJoin('drop_queue', join => join.onRef('drop_queue.drop_id', '=', 'drops.id').on('drop_queue.user_id', '=', userId))
-  .select(['drops.queue_size', 'drop_queue.state', 'drop_queue.until'])
+  .select(['drops.queue_size', 'drops.raffle_closes_at', 'drop_queue.state', 'drop_queue.until'])
   .where('drops.id', '=', dropId))
 
 /** Not let in (or the time ran out): 409 with the drop, so the page shows the waiting room. */
@@ -425,6 +426,8 @@ export async function joinQueue (db: Db, clock: Clock, dropId: number, userId: n
 export async function requireLetIn (db: Db, clock: Clock, dropId: number | null, userId: number | null): Promise<void> {
   if (dropId === null) return
   const row = await letInRow.first(db, userId ?? -1, dropId)
+  // a raffle drop: only its winners, within their time (raffle.ts)
+  if (row && row.raffle_closes_at !== null) return requireRaffleWinner(db, clock, dropId, userId)
   if (!row || row.queue_size === null) return
   if (userId !== null && isTurn(row.state, row.until, clock())) return
   throw inQueue(dropId)
@@ -508,10 +511,11 @@ export async function dropHasCasesLeft (db: Db, dropId: number): Promise<boolean
 }
 
 /** The series' latest drop when it has a waiting room (null: none; one indexed read). */
-const latestDropOf = prepared((db: Db, seriesId: number) => db.selectFrom('drops').select(['id', 'queue_size']).where('series_id', '=', seriesId)
+const latestDropOf = prepared((db: Db, seriesId: number) => db.selectFrom('drops').select(['id', 'queue_size', 'raffle_closes_at']).where('series_id', '=', seriesId)
   .orderBy('id', 'desc').limit(1))
 
+/** The series' latest drop when it lets in only some (a waiting room, or a raffle's winners); null: none. */
 export async function roomDropOf (db: Db, seriesId: number): Promise<number | null> {
   const row = await latestDropOf.first(db, seriesId)
-  return row && row.queue_size !== null ? Number(row.id) : null
+  return row && (row.queue_size !== null || row.raffle_closes_at !== null) ? Number(row.id) : null
 }

@@ -18,6 +18,7 @@
 import { sql } from 'kysely'
 import type { DropCreateRequest, DropInfo, DropProof, SeriesDrops } from '../../../../types/drop'
 import { dropRootOf } from '../../../../types/dropCheck'
+import { RAFFLE_LIMITS } from '../../../../types/raffle'
 import { sha256Hex } from '../../../../types/crypto'
 import { DROP_LIMITS } from '../../../../types/limits'
 import type { CaseRowDb } from '../../db/schema'
@@ -69,7 +70,12 @@ interface DropRow {
   id: number; series_id: number; case_count: number; hidden_cases: number; case_size: number; starts_at: string; root: string
   queue_size: number | null; queue_window_s: number | null; queue_shop_s: number | null; queue_seed_hash: string | null
   limit_boxes: number | null; limit_cases: number | null; need_phone: number; min_account_hours: number | null
+  raffle_closes_at: string | null; raffle_claim_s: number | null; raffle_seed_hash: string | null
 }
+
+/** A raffle's places: the drop's boxes over its boxes per account (types/raffle.ts). */
+export const rafflePlaces = (d: { case_count: number; case_size: number; limit_boxes: number | null }): number =>
+  Math.floor(Number(d.case_count) * Number(d.case_size) / Math.max(1, Number(d.limit_boxes ?? 1)))
 
 async function infoOf (db: Db, clock: Clock, d: DropRow): Promise<DropInfo> {
   const counts = await db.selectFrom('cases')
@@ -102,6 +108,9 @@ async function infoOf (db: Db, clock: Clock, d: DropRow): Promise<DropInfo> {
     waitingRoom: d.queue_size === null
       ? null
       : { windowSeconds: Number(d.queue_window_s), shoppersAtOnce: Number(d.queue_size), minutesEach: Math.round(Number(d.queue_shop_s) / 60), seedHash: d.queue_seed_hash ?? '' },
+    raffle: d.raffle_closes_at === null
+      ? null
+      : { closesAt: iso(Date.parse(d.raffle_closes_at)), claimMinutes: Math.round(Number(d.raffle_claim_s) / 60), places: rafflePlaces(d), seedHash: d.raffle_seed_hash ?? '' },
     limits: {
       boxesPerAccount: d.limit_boxes === null ? null : Number(d.limit_boxes),
       casesPerAccount: d.limit_cases === null ? null : Number(d.limit_cases),
@@ -111,7 +120,7 @@ async function infoOf (db: Db, clock: Clock, d: DropRow): Promise<DropInfo> {
   }
 }
 
-const dropColumns = ['id', 'series_id', 'case_count', 'hidden_cases', 'case_size', 'starts_at', 'root', 'queue_size', 'queue_window_s', 'queue_shop_s', 'queue_seed_hash', 'limit_boxes', 'limit_cases', 'need_phone', 'min_account_hours'] as const
+const dropColumns = ['id', 'series_id', 'case_count', 'hidden_cases', 'case_size', 'starts_at', 'root', 'queue_size', 'queue_window_s', 'queue_shop_s', 'queue_seed_hash', 'limit_boxes', 'limit_cases', 'need_phone', 'min_account_hours', 'raffle_closes_at', 'raffle_claim_s', 'raffle_seed_hash'] as const
 
 /** The series' latest drop as shoppers see it (null: it has none). */
 export async function latestDropInfo (db: Db, clock: Clock, seriesId: number): Promise<DropInfo | null> {
@@ -122,7 +131,7 @@ export async function latestDropInfo (db: Db, clock: Clock, seriesId: number): P
 /** POST /api/dropProof: the root, every case's commitment, and arrangements once revealed. */
 export async function dropProof (db: Db, clock: Clock, dropId: number, proofOf: (c: CaseRowDb) => DropProof['caseProofs'][number]): Promise<DropProof> {
   const d = await db.selectFrom('drops').innerJoin('series', 'series.id', 'drops.series_id')
-    .select(['drops.id', 'drops.series_id', 'drops.case_count', 'drops.hidden_cases', 'drops.case_size', 'drops.starts_at', 'drops.root', 'drops.queue_size', 'drops.queue_window_s', 'drops.queue_shop_s', 'drops.queue_seed_hash', 'drops.limit_boxes', 'drops.limit_cases', 'drops.need_phone', 'drops.min_account_hours'])
+    .select(['drops.id', 'drops.series_id', 'drops.case_count', 'drops.hidden_cases', 'drops.case_size', 'drops.starts_at', 'drops.root', 'drops.queue_size', 'drops.queue_window_s', 'drops.queue_shop_s', 'drops.queue_seed_hash', 'drops.limit_boxes', 'drops.limit_cases', 'drops.need_phone', 'drops.min_account_hours', 'drops.raffle_closes_at', 'drops.raffle_claim_s', 'drops.raffle_seed_hash'])
     .where('drops.id', '=', dropId).where('series.status', 'in', ['on_sale', 'retired'])
     .executeTakeFirst()
   if (!d) throw fail.notFound('drop.notFound')
@@ -192,11 +201,23 @@ export async function createDrop (db: Db, clock: Clock, actorId: number, req: Dr
   if (startsAt > now + DROP_LIMITS.startsAheadMaxDays * DAY_MS) throw fail.field('startsAt', 'drop.startsTooLate', { days: DROP_LIMITS.startsAheadMaxDays })
   if (req.hiddenCases > req.cases) throw fail.field('hiddenCases', 'drop.hiddenOverCases')
   const start = Math.max(startsAt, now)
+  // a raffle: entries from the start until it closes, then the winners buy; places need a cap per account
+  const raffle = req.raffle
+  const closesAt = raffle ? Date.parse(raffle.closesAt) : NaN
+  if (raffle) {
+    if (req.waitingRoom) throw fail.field('raffle', 'raffle.withRoom')
+    if (!Number.isFinite(closesAt) || closesAt <= start) throw fail.field('raffle.closesAt', 'raffle.closesBeforeStart')
+    if (closesAt > start + RAFFLE_LIMITS.registerDaysMax * DAY_MS) throw fail.field('raffle.closesAt', 'raffle.closesTooLate', { days: RAFFLE_LIMITS.registerDaysMax })
+    if (!req.limits?.boxesPerAccount) throw fail.field('limits.boxesPerAccount', 'raffle.needsBoxCap')
+  }
   const dropId = await db.transaction().execute(async trx => {
     await lockSeriesForStock(trx, req.seriesId)
-    const series = await trx.selectFrom('series').select(['status', 'case_size']).where('id', '=', req.seriesId).executeTakeFirst()
+    const series = await trx.selectFrom('series').select(['status', 'case_size', 'kind']).where('id', '=', req.seriesId).executeTakeFirst()
     if (!series) throw fail.notFound('editor.notFound')
     if (series.status !== 'on_sale') throw new ApiFailure(422, 'drop.seriesNotOnSale', {}, { field: 'seriesId' })
+    // a kuji series sells its sets one after another, drawn in turns (kuji.ts): a drop of sets, with
+    // its own line, is not made yet; the operator is told so rather than given a drop of cases
+    if (series.kind === 'kuji') throw new ApiFailure(422, 'drop.kujiSeries', {}, { field: 'seriesId' })
     const live = await trx.selectFrom('cases').select('drop_id').where('series_id', '=', req.seriesId)
       .where('drop_id', 'is not', null).where('status', 'in', ['scheduled', 'on_sale']).limit(1).executeTakeFirst()
     if (live) throw new ApiFailure(409, 'drop.stillSelling', {}, { field: 'seriesId', dropId: Number(live.drop_id) })
@@ -224,6 +245,7 @@ export async function createDrop (db: Db, clock: Clock, actorId: number, req: Dr
     }
     const room = req.waitingRoom
     const seed = room ? newSalt() + newSalt() : null
+    const raffleSeed = raffle ? newSalt() + newSalt() : null
     const { id } = await trx.insertInto('drops').values({
       series_id: req.seriesId,
       case_count: req.cases,
@@ -241,7 +263,8 @@ export async function createDrop (db: Db, clock: Clock, actorId: number, req: Dr
       limit_boxes: req.limits?.boxesPerAccount ?? null,
       limit_cases: req.limits?.casesPerAccount ?? null,
       need_phone: req.limits?.verifiedPhone ? 1 : 0,
-      min_account_hours: req.limits?.accountHoursMin ?? null
+      min_account_hours: req.limits?.accountHoursMin ?? null,
+      ...(raffle ? { raffle_closes_at: iso(closesAt), raffle_claim_s: raffle.claimMinutes * 60, raffle_seed: raffleSeed, raffle_seed_hash: sha256Hex(raffleSeed!) } : {})
     }).returning('id').executeTakeFirstOrThrow()
     const dropId = Number(id)
     const status = start > now ? 'scheduled' as const : 'on_sale' as const
@@ -271,7 +294,7 @@ export async function createDrop (db: Db, clock: Clock, actorId: number, req: Dr
       action: 'drop.create',
       entity: 'series',
       entityId: req.seriesId,
-      detail: { before: null, after: { dropId, cases: req.cases, hiddenCases: req.hiddenCases, startsAt: iso(start), root, ...(room ? { waitingRoom: room } : {}), ...(req.limits ? { limits: req.limits } : {}) } }
+      detail: { before: null, after: { dropId, cases: req.cases, hiddenCases: req.hiddenCases, startsAt: iso(start), root, ...(room ? { waitingRoom: room } : {}), ...(raffle ? { raffle } : {}), ...(req.limits ? { limits: req.limits } : {}) } }
     })
     return dropId
   })

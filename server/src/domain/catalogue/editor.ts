@@ -11,7 +11,9 @@ import type {
   EditorSeriesStatus, LowValueData, LowValueDesign, PublishProblem
 } from '../../../../types/editor'
 import { EDITOR_LIMITS } from '../../../../types/limits'
-import { CompositionError, seriesOdds, validateComposition, type CompositionProblem } from '../../../../types/odds'
+import { CompositionError, seriesOdds, validateComposition, validateKuji, type CompositionProblem } from '../../../../types/odds'
+import { KUJI_TICKETS_MAX, KUJI_TURN } from '../../../../types/kuji'
+import type { SeriesKind } from '../../db/schema'
 import type { Db } from '../../db'
 import type { Dialect } from '../../db/dialect'
 import type { DesignRowDb, SeriesRowDb } from '../../db/schema'
@@ -23,7 +25,7 @@ import type { MessageKey, MessageParams } from '../../i18n/messages'
 import { writeAudit } from '../ops/audit'
 import { CASE_SPREAD, createCase, openCaseCount, retireOnSaleCases } from './cases'
 import { sellsByDrop } from './drops'
-import { mayBeInCase } from './stock'
+import { figuresNeeded } from './stock'
 import { indexSeries } from './seriesIndex'
 import { setSeriesTags, tagsOf, type TagName } from './seriesSearch'
 
@@ -43,7 +45,9 @@ function designView (d: DesignRowDb): EditorDesign {
     referenceValueCents: Number(d.reference_value_cents),
     recycleValueCents: Number(d.recycle_value_cents),
     stock: Number(d.stock),
-    committed: Number(d.committed)
+    committed: Number(d.committed),
+    tier: d.tier,
+    tickets: Number(d.tickets)
   }
 }
 
@@ -57,13 +61,21 @@ function seriesView (row: SeriesRowDb, designs: DesignRowDb[], tags: TagName[]):
     cover: row.cover,
     priceCents: Number(row.price_cents),
     hiddenCasePpm: row.hidden_ppm,
-    caseSize: designs.filter(d => d.rarity !== 'hidden').length,
+    caseSize: row.kind === 'kuji' ? kujiTickets(designs) : designs.filter(d => d.rarity !== 'hidden').length,
+    kind: row.kind,
+    turnSeconds: Number(row.turn_s),
+    doubleChanceWinners: Number(row.dc_winners),
     designs: designs.map(designView),
     tags,
     version: Number(row.version),
     updatedAt: new Date(row.updated_at).toISOString()
   }
 }
+
+/** The tickets of a kuji set: every tier design's count (the Last One and the Double Chance are won, not drawn). */
+const kujiTickets = (designs: ReadonlyArray<{ tier: string | null; tickets: number | string }>): number =>
+  designs.reduce((a, d) => a + (d.tier && KUJI_TICKET_TIER.test(d.tier) ? Number(d.tickets) : 0), 0)
+const KUJI_TICKET_TIER = /^[A-Z]$/
 
 async function designsOf (db: Db, seriesId: number): Promise<DesignRowDb[]> {
   return db.selectFrom('designs').selectAll().where('series_id', '=', seriesId).orderBy('sort').orderBy('id').execute()
@@ -132,7 +144,11 @@ function auditState (s: EditorSeries) {
     priceCents: s.priceCents,
     hiddenCasePpm: s.hiddenCasePpm,
     caseSize: s.caseSize,
-    designs: s.designs.map(d => ({ id: d.id, name: d.name, rarity: d.rarity, image: d.image, referenceValueCents: d.referenceValueCents, recycleValueCents: d.recycleValueCents })),
+    ...(s.kind === 'kuji' ? { kind: s.kind, turnSeconds: s.turnSeconds, doubleChanceWinners: s.doubleChanceWinners } : {}),
+    designs: s.designs.map(d => ({
+      id: d.id, name: d.name, rarity: d.rarity, image: d.image, referenceValueCents: d.referenceValueCents, recycleValueCents: d.recycleValueCents,
+      ...(s.kind === 'kuji' ? { tier: d.tier, tickets: d.tickets } : {})
+    })),
     tags: s.tags
   }
 }
@@ -159,12 +175,22 @@ const COMPOSITION_KEYS: Record<CompositionProblem, MessageKey> = {
   needRegular: 'editor.composition.needRegular',
   hiddenNeedsDesign: 'editor.composition.hiddenNeedsDesign',
   designNeedsHidden: 'editor.composition.designNeedsHidden',
-  tooMany: 'editor.composition.tooMany'
+  tooMany: 'editor.composition.tooMany',
+  kujiTier: 'editor.composition.kujiTier',
+  kujiLastOne: 'editor.composition.kujiLastOne',
+  kujiTickets: 'editor.composition.kujiTickets',
+  kujiHidden: 'editor.composition.kujiHidden',
+  kujiDoubleChance: 'editor.composition.kujiDoubleChance'
 }
 
-function compositionProblem (designs: ReadonlyArray<Pick<EditorDesignInput, 'rarity' | 'referenceValueCents'>>, hiddenCasePpm: number): CompositionProblem | null {
+type ComposedDesign = Pick<EditorDesignInput, 'rarity' | 'referenceValueCents'> & { tier?: string | null; tickets?: number }
+const kujiComposition = (designs: readonly ComposedDesign[]) =>
+  designs.map((d, i) => ({ id: i + 1, rarity: d.rarity, referenceValueCents: d.referenceValueCents, tier: d.tier ?? null, tickets: d.tickets ?? 0 }))
+
+function compositionProblem (designs: readonly ComposedDesign[], hiddenCasePpm: number, kind: SeriesKind, doubleChanceWinners: number): CompositionProblem | null {
   try {
-    validateComposition(designs.map((d, i) => ({ id: i + 1, rarity: d.rarity, referenceValueCents: d.referenceValueCents })), hiddenCasePpm)
+    if (kind === 'kuji') validateKuji(kujiComposition(designs), hiddenCasePpm, doubleChanceWinners)
+    else validateComposition(designs.map((d, i) => ({ id: i + 1, rarity: d.rarity, referenceValueCents: d.referenceValueCents })), hiddenCasePpm)
     return null
   } catch (err) {
     if (err instanceof CompositionError) return err.problem
@@ -176,6 +202,8 @@ function compositionProblem (designs: ReadonlyArray<Pick<EditorDesignInput, 'rar
 function lockedChange (current: EditorSeries, req: EditorSeriesSaveRequest): string | null {
   if (req.priceCents !== current.priceCents) return 'priceCents'
   if (req.hiddenCasePpm !== current.hiddenCasePpm) return 'hiddenCasePpm'
+  if ((req.kind ?? current.kind) !== current.kind) return 'kind'
+  if ((req.doubleChanceWinners ?? current.doubleChanceWinners) !== current.doubleChanceWinners) return 'doubleChanceWinners'
   const byId = new Map(current.designs.map(d => [d.id, d]))
   if (req.designs.length !== current.designs.length) return 'designs'
   for (const [i, d] of req.designs.entries()) {
@@ -184,6 +212,8 @@ function lockedChange (current: EditorSeries, req: EditorSeriesSaveRequest): str
     if (d.rarity !== was.rarity) return `designs.${i}.rarity`
     if (d.referenceValueCents !== was.referenceValueCents) return `designs.${i}.referenceValueCents`
     if (d.recycleValueCents !== was.recycleValueCents) return `designs.${i}.recycleValueCents`
+    if (current.kind === 'kuji' && (d.tier ?? null) !== was.tier) return `designs.${i}.tier`
+    if (current.kind === 'kuji' && (d.tickets ?? 0) !== was.tickets) return `designs.${i}.tickets`
     byId.delete(d.id!)
   }
   return null
@@ -210,27 +240,36 @@ export async function saveSeries (db: Db, dialect: Dialect, clock: Clock, actorI
   // a draft may be half done, but never a case the database could not hold
   const regularAndRare = req.designs.filter(d => d.rarity !== 'hidden').length
   if (regularAndRare > 100) throw fail.field('designs', 'editor.composition.tooMany')
+  // a kuji set: its tickets and the Last One in one case (types/kuji.ts); a case series keeps no tiers
+  const tickets = kujiTickets(req.designs.map(d => ({ tier: d.tier ?? null, tickets: d.tickets ?? 0 })))
+  if (tickets > KUJI_TICKETS_MAX) throw fail.field('designs', 'editor.composition.kujiTickets')
   req.designs.forEach((d, i) => {
     if (d.recycleValueCents > d.referenceValueCents) throw fail.field(`designs.${i}.recycleValueCents`, 'editor.recycleAboveReference')
   })
   await checkImages(db, req)
 
+  const kujiFields = (kind: SeriesKind, d: EditorDesignInput) => kind === 'kuji'
+    ? { tier: d.tier ?? null, tickets: d.tier && KUJI_TICKET_TIER.test(d.tier) ? d.tickets ?? 0 : 0 }
+    : { tier: null, tickets: 0 }
+  const caseSizeOf = (kind: SeriesKind) => Math.max(1, kind === 'kuji' ? tickets : regularAndRare)
+
   return db.transaction().execute(async trx => {
     const now = iso(clock())
-    const caseSize = Math.max(1, regularAndRare)
     if (req.id === undefined) {
+      const kind = req.kind ?? 'case'
       const { id } = await trx.insertInto('series').values({
         name: req.title.zh, name_en: req.title.en,
         description: req.description.zh, description_en: req.description.en,
         rules: req.rules.zh, rules_en: req.rules.en,
-        cover: req.cover, price_cents: req.priceCents, case_size: caseSize, hidden_ppm: req.hiddenCasePpm,
+        cover: req.cover, price_cents: req.priceCents, case_size: caseSizeOf(kind), hidden_ppm: req.hiddenCasePpm,
+        kind, turn_s: req.turnSeconds ?? KUJI_TURN.defaultSeconds, dc_winners: kind === 'kuji' ? req.doubleChanceWinners ?? 0 : 0,
         status: 'draft', created_at: now, updated_at: now
       }).returning('id').executeTakeFirstOrThrow()
       const seriesId = Number(id)
       if (req.designs.length) {
         await trx.insertInto('designs').values(req.designs.map((d, i) => ({
           series_id: seriesId, name: d.name.zh, name_en: d.name.en, alt: d.alt?.zh.trim() ?? '', alt_en: d.alt?.en.trim() ?? '', rarity: d.rarity, image: d.image,
-          reference_value_cents: d.referenceValueCents, recycle_value_cents: d.recycleValueCents, sort: i + 1, created_at: now
+          reference_value_cents: d.referenceValueCents, recycle_value_cents: d.recycleValueCents, sort: i + 1, created_at: now, ...kujiFields(kind, d)
         }))).execute()
       }
       if (req.tags) await setSeriesTags(trx, clock, seriesId, req.tags)
@@ -252,6 +291,7 @@ export async function saveSeries (db: Db, dialect: Dialect, clock: Clock, actorI
       const locked = lockedChange(current, req)
       if (locked) throw fail.unprocessable('editor.locked', { field: locked }, { field: locked })
     }
+    const kind = current.status === 'draft' ? req.kind ?? current.kind : current.kind
     const removed = current.designs.filter(d => !designIds.includes(d.id))
     await checkRemovable(trx, seriesId, removed)
     if (removed.length) await trx.deleteFrom('designs').where('id', 'in', removed.map(d => d.id)).execute()
@@ -260,7 +300,7 @@ export async function saveSeries (db: Db, dialect: Dialect, clock: Clock, actorI
         name: d.name.zh, name_en: d.name.en, rarity: d.rarity, image: d.image,
         // a save without alt keeps what the design had
         ...(d.alt ? { alt: d.alt.zh.trim(), alt_en: d.alt.en.trim() } : {}),
-        reference_value_cents: d.referenceValueCents, recycle_value_cents: d.recycleValueCents, sort: i + 1
+        reference_value_cents: d.referenceValueCents, recycle_value_cents: d.recycleValueCents, sort: i + 1, ...kujiFields(kind, d)
       }
       if (d.id === undefined) await trx.insertInto('designs').values({ ...values, series_id: seriesId, created_at: now }).execute()
       else await trx.updateTable('designs').set(values).where('id', '=', d.id).where('series_id', '=', seriesId).execute()
@@ -269,7 +309,9 @@ export async function saveSeries (db: Db, dialect: Dialect, clock: Clock, actorI
       name: req.title.zh, name_en: req.title.en,
       description: req.description.zh, description_en: req.description.en,
       rules: req.rules.zh, rules_en: req.rules.en,
-      cover: req.cover, price_cents: req.priceCents, case_size: caseSize, hidden_ppm: req.hiddenCasePpm,
+      cover: req.cover, price_cents: req.priceCents, case_size: caseSizeOf(kind), hidden_ppm: req.hiddenCasePpm,
+      kind, ...(req.turnSeconds !== undefined ? { turn_s: req.turnSeconds } : {}),
+      ...(kind !== 'kuji' ? { dc_winners: 0 } : req.doubleChanceWinners !== undefined ? { dc_winners: req.doubleChanceWinners } : {}),
       version: sql<number>`version + 1`, updated_at: now
     }).where('id', '=', seriesId).execute()
     if (req.tags) await setSeriesTags(trx, clock, seriesId, req.tags)
@@ -294,13 +336,18 @@ export function publishProblems (s: EditorSeries, tr: Translate): PublishProblem
     for (const lang of ['zh', 'en'] as const) if (!d.name[lang].trim()) add(`designs.${i}.name.${lang}`, 'editor.problem.designName', { n: i + 1 })
     if (!d.image) add(`designs.${i}.image`, 'editor.problem.imageMissing', { n: i + 1 })
   })
-  // the first case is made at once: the warehouse must hold a figure of every design a case may hold
+  // the first case (set) is made at once: the warehouse must hold every figure it may hold
   s.designs.forEach((d, i) => {
-    if (mayBeInCase(d.rarity, s.hiddenCasePpm) && d.stock - d.committed < 1) add(`designs.${i}.stock`, 'editor.problem.stockMissing', { n: i + 1 })
+    const needed = figuresNeeded(d, s.kind, s.hiddenCasePpm, s.doubleChanceWinners)
+    if (needed > 0 && d.stock - d.committed < needed) add(`designs.${i}.stock`, 'editor.problem.stockMissing', { n: i + 1 })
   })
-  const problem = compositionProblem(s.designs, s.hiddenCasePpm)
+  const problem = compositionProblem(s.designs, s.hiddenCasePpm, s.kind, s.doubleChanceWinners)
   if (problem) {
-    add(problem === 'hiddenRange' || problem === 'designNeedsHidden' || problem === 'hiddenNeedsDesign' ? 'hiddenCasePpm' : 'designs', COMPOSITION_KEYS[problem])
+    add(problem === 'hiddenRange' || problem === 'designNeedsHidden' || problem === 'hiddenNeedsDesign' || problem === 'kujiHidden' ? 'hiddenCasePpm' : 'designs', COMPOSITION_KEYS[problem])
+  } else if (s.kind === 'kuji') {
+    // a ticket must not be worth more, on average, recycled than bought (the Last One comes with a set)
+    const expected = s.designs.reduce((a, d) => a + figuresNeeded(d, 'kuji', 0, s.doubleChanceWinners) * d.recycleValueCents, 0) / Math.max(1, s.caseSize)
+    if (expected >= s.priceCents) add('designs', 'editor.problem.recycleExpected', { expected: (expected / 100).toFixed(2), price: (s.priceCents / 100).toFixed(2) })
   } else if (s.designs.length) {
     // odds that add up: every box holds exactly one design, so the chances sum to exactly 1
     const odds = seriesOdds(s.designs.map(d => ({ id: d.id, rarity: d.rarity, referenceValueCents: d.referenceValueCents })), s.hiddenCasePpm)
@@ -396,6 +443,8 @@ export async function openCasesAhead (db: Db, dialect: Dialect, clock: Clock, ac
       if (s.status !== 'on_sale') throw fail.unprocessable('editor.openAheadNotOnSale')
       // a series that sells by drops has every case of a drop made when the drop is
       if (await sellsByDrop(trx, seriesId)) throw fail.unprocessable('editor.openAheadDrops')
+      // a kuji series sells one set at a time, shared by everyone in line
+      if (s.kind === 'kuji') throw fail.unprocessable('editor.openAheadKuji')
       const before = await openCaseCount(trx, seriesId)
       const n = Math.max(0, Math.min(OPEN_AHEAD_BATCH, count - opened, CASE_SPREAD.maxOpenCases - before))
       const ids: number[] = []

@@ -66,6 +66,33 @@ export async function takeFree (trx: Db, designIds: readonly number[]): Promise<
   return false
 }
 
+/**
+ * Takes free figures by count (a kuji set holds a tier design as many times as its tickets), all or none;
+ * answers whether it took them. Run inside a transaction holding the series row (lockSeriesForStock).
+ */
+export async function takeFreeCounts (trx: Db, designIds: readonly number[]): Promise<boolean> {
+  const taken: number[] = []
+  for (const [id, n] of tally(designIds)) {
+    const row = await trx.updateTable('designs').set({ committed: sql<number>`committed + ${n}` })
+      .where('id', '=', id).where(sql<boolean>`committed + ${n} <= stock`).returning('id').executeTakeFirst()
+    if (!row) {
+      await release(trx, taken)
+      return false
+    }
+    for (let i = 0; i < n; i++) taken.push(id)
+  }
+  return true
+}
+
+/**
+ * The figures of a design one new case or set needs: a kuji set a tier design's tickets, one Last One
+ * and the Double Chance's winners; a case one, the hidden one only with a hidden chance.
+ */
+export const figuresNeeded = (d: { rarity: string; tier: string | null; tickets: number | string }, kind: string, hiddenPpm: number, dcWinners: number | string = 0): number =>
+  kind === 'kuji'
+    ? (d.tier === 'last_one' ? 1 : d.tier === 'double_chance' ? Number(dcWinners) : d.tier ? Number(d.tickets) : 0)
+    : mayBeInCase(d.rarity, hiddenPpm) ? 1 : 0
+
 /** Figures spoken for that are free again (a slot no longer for sale; a prize recycled, combined or lapsed). */
 export async function release (trx: Db, designIds: readonly number[]): Promise<void> {
   for (const [id, n] of tally(designIds)) {
@@ -162,10 +189,11 @@ export async function soldOutSeries (db: Db, seriesIds: readonly number[]): Prom
     .where('drops.series_id', 'in', rest).where('series.status', '=', 'on_sale').execute()
   const out = new Set<number>(byDrop.map(r => Number(r.series_id)))
   const rows = await db.selectFrom('designs').innerJoin('series', 'series.id', 'designs.series_id')
-    .select(['designs.series_id', 'designs.rarity', 'designs.stock', 'designs.committed', 'series.hidden_ppm'])
+    .select(['designs.series_id', 'designs.rarity', 'designs.stock', 'designs.committed', 'designs.tier', 'designs.tickets', 'series.hidden_ppm', 'series.kind', 'series.dc_winners'])
     .where('designs.series_id', 'in', rest).where('series.status', '=', 'on_sale').execute()
   for (const r of rows) {
-    if (mayBeInCase(r.rarity, r.hidden_ppm) && Number(r.stock) - Number(r.committed) < 1) out.add(Number(r.series_id))
+    const needed = figuresNeeded(r, r.kind, r.hidden_ppm, r.dc_winners)
+    if (needed > 0 && Number(r.stock) - Number(r.committed) < needed) out.add(Number(r.series_id))
   }
   return out
 }

@@ -11,14 +11,16 @@ import { iso, type Clock } from '../../core/clock'
 import { ApiFailure, fail } from '../../core/errors'
 import { writeAudit } from '../ops/audit'
 import { createCase, openCaseCount } from './cases'
-import { lockSeriesForStock, mayBeInCase } from './stock'
+import { figuresNeeded, lockSeriesForStock } from './stock'
 
 /** The stock screen of a series (drafts too). */
 export async function seriesStock (db: Db, seriesId: number): Promise<SeriesStock> {
-  const series = await db.selectFrom('series').select(['id', 'status', 'hidden_ppm']).where('id', '=', seriesId).executeTakeFirst()
+  const series = await db.selectFrom('series').select(['id', 'status', 'hidden_ppm', 'kind', 'dc_winners']).where('id', '=', seriesId).executeTakeFirst()
   if (!series) throw fail.notFound('editor.notFound')
-  const rows = await db.selectFrom('designs').select(['id', 'name', 'name_en', 'rarity', 'stock', 'committed'])
+  const rows = await db.selectFrom('designs').select(['id', 'name', 'name_en', 'rarity', 'stock', 'committed', 'tier', 'tickets'])
     .where('series_id', '=', seriesId).orderBy('sort').orderBy('id').execute()
+  // a case takes one figure of each design it may hold; a kuji set a tier design's tickets and one Last One
+  const perCase = new Map(rows.map(d => [Number(d.id), figuresNeeded(d, series.kind, series.hidden_ppm, series.dc_winners)]))
   const designs = rows.map(d => {
     const stock = Number(d.stock)
     const committed = Number(d.committed)
@@ -29,11 +31,11 @@ export async function seriesStock (db: Db, seriesId: number): Promise<SeriesStoc
       stock,
       committed,
       free: stock - committed,
-      inEveryCase: mayBeInCase(d.rarity, series.hidden_ppm)
+      inEveryCase: perCase.get(Number(d.id))! > 0
     }
   })
   const needed = designs.filter(d => d.inEveryCase)
-  const casesFillable = needed.length ? Math.max(0, Math.min(...needed.map(d => d.free))) : 0
+  const casesFillable = needed.length ? Math.max(0, Math.min(...needed.map(d => Math.floor(d.free / perCase.get(d.designId)!)))) : 0
   const openCases = await openCaseCount(db, seriesId)
   return {
     seriesId,

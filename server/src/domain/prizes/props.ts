@@ -9,6 +9,7 @@
  * UPDATE (count > 0); a hint card once per slot (a partial unique index backs it); every use is a
  * prop_uses row. Each use runs under the request's idempotency key.
  */
+import { kujiSeriesOfCase } from '../catalogue/kuji'
 import { randomInt } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import { PROP_LIMITS } from '../../../../types/limits'
@@ -144,6 +145,8 @@ export async function useProp (deps: PropDeps, userId: number, request: PropUseR
       const onSale = c && await trx.selectFrom('series').select('id').where('id', '=', Number(c.series_id)).where('status', '=', 'on_sale').executeTakeFirst()
       if (!c || !onSale) throw fail.notFound('case.notFound')
       if (c.status !== 'on_sale') throw fail.conflict('case.notOnSale')
+      // a kuji set's tickets are drawn in turns from a set everyone shares: no card shows or holds one
+      if (await kujiSeriesOfCase(trx, caseId) !== null) throw new ApiFailure(409, 'kuji.noProps', {}, { reason: 'kuji_no_props' })
       if (slot > Number(c.size)) throw new ApiFailure(400, 'slot.outOfRange', { field: 'slot', slot, size: c.size }, { field: 'slot', slot })
       const s = await trx.selectFrom('case_slots').select(['design_id', 'sold_to']).where('case_id', '=', caseId).where('slot', '=', slot).executeTakeFirstOrThrow()
       if (s.sold_to !== null) throw new ApiFailure(409, 'slot.sold', { slot }, { field: 'slot', slot })

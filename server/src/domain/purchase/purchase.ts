@@ -35,8 +35,9 @@ import { grantCards, XRAY_CARDS_PER_WHOLE_CASE } from '../prizes/propCards'
 import { postTransaction } from '../money/ledger'
 import { balanceOf, lockBalance, takeFromWallet } from '../money/wallet'
 import { checkSpendingCaps } from '../account/spendingCaps'
-import { purchaseOnPostgres } from './purchaseOnPostgres'
+import { KujiSteps, purchaseOnPostgres } from './purchaseOnPostgres'
 import { checkSlotList, purchaseRefusal, type PurchaseDeps } from './purchaseRules'
+import { drawDoubleChance, kujiSeriesOfCase, requireTurn } from '../catalogue/kuji'
 
 export type { PurchaseDeps } from './purchaseRules'
 
@@ -113,7 +114,8 @@ export async function assessPurchase (deps: PurchaseDeps, db: Db, userId: number
   const { rows: slotRows } = request.slots
     ? await slotRowsOf(request.slots.length).execute(db, caseId, ...request.slots)
     : await freeSlotRows.execute(db, caseId)
-  const freeSlots = new Set(slotRows.filter(r => r.sold_to === null).map(r => r.slot))
+  // (a kuji set's Last One, in the slot after its tickets, is won with the final ticket, never bought)
+  const freeSlots = new Set(slotRows.filter(r => r.sold_to === null && r.slot <= c.size).map(r => r.slot))
   const slots = request.slots ?? [...freeSlots].sort((a, b) => a - b)
   if (!slots.length) throw purchaseRefusal.caseNotOnSale()
   const taken = slots.find(s => !freeSlots.has(s))
@@ -165,15 +167,33 @@ export async function checkPurchase (deps: PurchaseDeps, userId: number, request
  * same order, in the function migration 0026 installs); on SQLite step by step (purchaseInSteps).
  */
 export async function purchase (deps: PurchaseDeps, userId: number, request: PurchaseRequest, sessionId: number | null = null): Promise<{ result: PurchaseResult; replayed: boolean }> {
-  return deps.dialect === 'postgres' ? purchaseOnPostgres(deps, userId, request, sessionId) : purchaseInSteps(deps, userId, request)
+  // a kuji set's draws go step by step on both databases: the turn is checked and the Last One given
+  // in the purchase's transaction (one shopper draws at a time, so one round trip each is no matter).
+  // PostgreSQL's function tells a kuji set from the row it reads anyway (migration 0048), so a blind-box
+  // purchase still costs one statement
+  if (deps.dialect === 'postgres') {
+    try {
+      return await purchaseOnPostgres(deps, userId, request, sessionId)
+    } catch (err) {
+      if (err instanceof KujiSteps) return purchaseInSteps(deps, userId, request, err.seriesId)
+      throw err
+    }
+  }
+  return purchaseInSteps(deps, userId, request, await kujiSeriesOfCase(deps.db, request.caseId))
 }
 
-/** A purchase statement by statement from TypeScript (SQLite; on PostgreSQL the reference the tests compare with). */
-export async function purchaseInSteps (deps: PurchaseDeps, userId: number, request: PurchaseRequest): Promise<{ result: PurchaseResult; replayed: boolean }> {
+/**
+ * A purchase statement by statement from TypeScript (SQLite, and a kuji set's draws on both; on
+ * PostgreSQL the reference the tests compare with). `kujiSeriesId`: the case is a set of that kuji
+ * series: the buyer must be in their turn, and the final ticket's buyer is given the Last One.
+ */
+export async function purchaseInSteps (deps: PurchaseDeps, userId: number, request: PurchaseRequest, kujiSeriesId: number | null = null): Promise<{ result: PurchaseResult; replayed: boolean }> {
   const { db, clock } = deps
   const { idempotencyKey, ...body } = request
   return idempotent(db, clock, { userId, key: idempotencyKey, scope: 'casePurchase', body }, async trx => {
     const plan = await assessPurchase(deps, trx, userId, body, true)
+    // the turn, once the set's row is held: a turn that ran out before this moment draws nothing
+    if (kujiSeriesId !== null) await requireTurn(trx, clock, kujiSeriesId, userId)
     const { caseId, seriesId, slots, totalCents: total, creditCents, cashCents, balance } = plan.check
     if (plan.check.shortfallCents > 0) throw insufficient(plan.check.shortfallCents, total)
     const soldAt = iso(clock())
@@ -190,7 +210,7 @@ export async function purchaseInSteps (deps: PurchaseDeps, userId: number, reque
 
     // the buyer's own X-ray holds (and lapsed ones) on these slots are used up; a whole case earns an X-ray card
     if (plan.reserved) await trx.deleteFrom('slot_reservations').where('case_id', '=', caseId).where('slot', 'in', slots).execute()
-    const xrayCardsEarned = body.wholeCase ? XRAY_CARDS_PER_WHOLE_CASE : 0
+    const xrayCardsEarned = body.wholeCase && kujiSeriesId === null ? XRAY_CARDS_PER_WHOLE_CASE : 0
     if (xrayCardsEarned) await grantCards(trx, clock, userId, 'xray', xrayCardsEarned)
 
     // the money: never below zero
@@ -214,6 +234,23 @@ export async function purchaseInSteps (deps: PurchaseDeps, userId: number, reque
     const { rows: prizes } = await insertPrizes(slots.length).execute(trx, ...slots.flatMap(slot => [
       userId, seriesId, designOf.get(slot)!, caseId, slot, Number(purchaseId), soldAt, soldAt
     ]))
+
+    // the final ticket of a kuji set: its buyer is given the Last One, from the slot after the tickets
+    // (the set's row is held, so exactly one purchase sees the count reach the size)
+    if (kujiSeriesId !== null && c.sold_count >= c.size) {
+      const { rows: won } = await markSold(1).execute(trx, userId, soldAt, caseId, c.size + 1)
+      for (const w of won) {
+        designOf.set(w.slot, Number(w.design_id))
+        const { rows: lastOne } = await insertPrizes(1).execute(trx, userId, seriesId, Number(w.design_id), caseId, w.slot, Number(purchaseId), soldAt, soldAt)
+        prizes.push(...lastOne)
+      }
+      // the Double Chance, drawn now over the set's tickets: the buyer's own wins are in their answer
+      for (const g of await drawDoubleChance(trx, caseId, c.size, soldAt)) {
+        if (g.userId !== userId) continue
+        designOf.set(g.slot, g.designId)
+        prizes.push({ id: g.id, slot: g.slot })
+      }
+    }
 
     // sold out: revealed, and the series keeps a case on sale
     if (c.sold_count >= c.size) {

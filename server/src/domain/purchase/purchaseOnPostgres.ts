@@ -46,6 +46,7 @@ export const PURCHASE_SCOPE = 'casePurchase'
 /** The function's refusal: a code and what it names. */
 interface Refusal {
   code: string
+  seriesId?: number
   slot?: number
   size?: number
   priceCents?: number
@@ -60,6 +61,17 @@ type Answer =
   | { stored: StoredRow }
   | { refusal: Refusal }
   | { result: PurchaseResult; newCase: boolean; seriesId: number }
+
+/**
+ * Not a refusal: the case is a kuji set, whose draws run step by step (migration 0048); purchase.ts
+ * runs it so. Thrown before anything moved or was stored.
+ */
+export class KujiSteps extends Error {
+  constructor (readonly seriesId: number) {
+    super(`a set of kuji series ${seriesId} is bought step by step`)
+    this.name = 'KujiSteps'
+  }
+}
 
 /** The same ApiFailure the step-by-step path throws for this refusal. */
 export function failureOf (r: Refusal): ApiFailure {
@@ -152,7 +164,10 @@ export async function purchaseOnPostgres (deps: PurchaseDeps, userId: number, re
       if (first.found) return { result: first.result, replayed: true }
       throw new Error('shop_purchase answered a stored key that checkStored did not find')
     }
-    if ('refusal' in answer) throw failureOf(answer.refusal)
+    if ('refusal' in answer) {
+      if (answer.refusal.code === 'kuji.steps') throw new KujiSteps(Number(answer.refusal.seriesId))
+      throw failureOf(answer.refusal)
+    }
     // the function's statement (or its transaction) has committed: its ledger lines are told to the
     // metrics as postTransaction tells them on the other path (the same lines, zeros left out)
     const events = eventsOf(db)
