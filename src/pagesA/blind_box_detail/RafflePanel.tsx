@@ -26,9 +26,12 @@ const claimText = (minutes: number) => minutes < 60
   ? t('raffle.minutes', { n: minutes })
   : minutes % 60 === 0 ? t('raffle.hoursOnly', { h: minutes / 60 }) : t('raffle.hours', { h: Math.floor(minutes / 60), m: minutes % 60 })
 
-/** Counts down to a moment by the server's clock. */
-function Left ({ until, keyName, className }: { until: string; keyName: 'raffle.opensIn' | 'raffle.closesIn' | 'raffle.wonLeft'; className: string }) {
-  const left = useTimeLeft(until)
+/**
+ * Counts down to a moment by the server's clock; `most` (seconds) caps it: a winner's time never shows
+ * more than the drop gives, whatever the estimate of the server's clock.
+ */
+function Left ({ until, keyName, className, most }: { until: string; keyName: 'raffle.opensIn' | 'raffle.closesIn' | 'raffle.wonLeft'; className: string; most?: number }) {
+  const left = useTimeLeft(until, most)
   return <Text className={`raffle-panel__left ${className}`}>{t(keyName, { left: countdownText(left) })}</Text>
 }
 
@@ -149,7 +152,7 @@ function RafflePanel ({ drop, raffle, onChange }: { drop: DropInfo; raffle: Raff
         <View className='raffle-result raffle-result--won'>
           <Text className='raffle-result__title'>🎉 {t('raffle.won')}</Text>
           {view.wonRound !== null && view.wonRound > 1 && <Text className='raffle-result__line'>{t('raffle.wonRound', { n: view.wonRound })}</Text>}
-          {view.claimUntil && <Left until={view.claimUntil} keyName='raffle.wonLeft' className='raffle-result__left' />}
+          {view.claimUntil && <Left until={view.claimUntil} keyName='raffle.wonLeft' className='raffle-result__left' most={view.claimMinutes * 60} />}
           {view.claimUntil && <Text className='raffle-result__line'>{t('raffle.wonUntil', { time: chinaClock(view.claimUntil) })}</Text>}
           <Text className='raffle-result__line'>{t('raffle.buyBelow')}</Text>
         </View>
