@@ -265,7 +265,7 @@ async function doubleChanceEntries (db: Db, setId: number, size: number) {
  * given a Double Chance prize from the slots after the Last One. Answers the prizes given.
  */
 export async function drawDoubleChance (trx: Db, setId: number, size: number, at: string): Promise<Array<{ id: number; slot: number; userId: number; designId: number }>> {
-  const c = await trx.selectFrom('cases').select(['dc_seed', 'dc_list_hash']).where('id', '=', setId).executeTakeFirstOrThrow()
+  const c = await trx.selectFrom('cases').select(['series_id', 'dc_seed', 'dc_list_hash']).where('id', '=', setId).executeTakeFirstOrThrow()
   if (c.dc_seed === null || c.dc_list_hash !== null) return []
   const entries = await doubleChanceEntries(trx, setId, size)
   const listHash = doubleChanceListHash(setId, entries)
@@ -277,9 +277,8 @@ export async function drawDoubleChance (trx: Db, setId: number, size: number, at
     const buyer = entries[ticket - 1].userId
     const { slot, design_id: designId } = slots[i]
     await trx.updateTable('case_slots').set({ sold_to: buyer, sold_at: at }).where('case_id', '=', setId).where('slot', '=', slot).where('sold_to', 'is', null).execute()
-    const seriesId = (await trx.selectFrom('cases').select('series_id').where('id', '=', setId).executeTakeFirstOrThrow()).series_id
     const { id } = await trx.insertInto('prizes').values({
-      user_id: buyer, series_id: Number(seriesId), design_id: Number(designId), case_id: setId, slot, purchase_id: null, status: 'warehouse', created_at: at, updated_at: at
+      user_id: buyer, series_id: Number(c.series_id), design_id: Number(designId), case_id: setId, slot, purchase_id: null, status: 'warehouse', created_at: at, updated_at: at
     }).returning('id').executeTakeFirstOrThrow()
     given.push({ id: Number(id), slot, userId: buyer, designId: Number(designId) })
   }

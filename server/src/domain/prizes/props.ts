@@ -146,6 +146,7 @@ export async function useProp (deps: PropDeps, userId: number, request: PropUseR
       if (!c || !onSale) throw fail.notFound('case.notFound')
       if (c.status !== 'on_sale') throw fail.conflict('case.notOnSale')
       // a kuji set's tickets are drawn in turns from a set everyone shares: no card shows or holds one
+      // (asked through the transaction: on SQLite a read outside it would wait for this transaction's connection)
       if (await kujiSeriesOfCase(trx, caseId) !== null) throw new ApiFailure(409, 'kuji.noProps', {}, { reason: 'kuji_no_props' })
       if (slot > Number(c.size)) throw new ApiFailure(400, 'slot.outOfRange', { field: 'slot', slot, size: c.size }, { field: 'slot', slot })
       const s = await trx.selectFrom('case_slots').select(['design_id', 'sold_to']).where('case_id', '=', caseId).where('slot', '=', slot).executeTakeFirstOrThrow()
